@@ -1,0 +1,60 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { migrateToLatest } from './db/migrations.ts';
+import { seedDemo } from './db/seed.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';
+import { registerSpa } from './http/spa.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { registerAccountRoutes } from './modules/account/routes.ts';
+import { loadClients, type ClientRegistry } from './modules/oauth/clients.ts';
+import { registerOAuthRoutes } from './modules/oauth/routes.ts';
+import { developmentRecaptcha, googleRecaptcha, type RecaptchaVerifier } from './ports/recaptcha.ts';
+
+export interface AppOverrides {
+  clock?: Clock;
+  db?: Db;
+  clients?: ClientRegistry;
+  recaptcha?: RecaptchaVerifier;
+  logger?: boolean;
+}
+
+/** Builds the whole server without listening (ARCHITECTURE.md): migrations run, demo data seeded when configured. */
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const clients = overrides.clients ?? loadClients(config.clientsFile, config.publicOrigin);
+  const db = overrides.db ?? openDatabase(config.databaseUrl);
+  const clock = overrides.clock ?? systemClock;
+  const recaptcha =
+    overrides.recaptcha ??
+    (config.recaptchaSecret ? googleRecaptcha(config.recaptchaSecret, config.recaptchaMinScore) : developmentRecaptcha);
+
+  await migrateToLatest(db.kysely);
+  if (config.seedDemo) await seedDemo(db.kysely, clients);
+
+  const app = Fastify({
+    logger: overrides.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+  });
+  app.addHook('onClose', async () => {
+    if (!overrides.db) await db.close();
+  });
+
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app, config, clients);
+  registerDevCors(app, config.devCorsOrigins);
+  await app.register(cookie);
+  await app.register(formbody);
+
+  const deps = { db: db.kysely, clock, clients, recaptcha, issuer: config.publicOrigin };
+  registerOAuthRoutes(app, deps);
+  registerAccountRoutes(app, deps);
+  app.get('/api/health', async () => ({ status: 'ok' }));
+  await registerSpa(app, config.webDist);
+  return app;
+}

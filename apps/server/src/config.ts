@@ -1,0 +1,84 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Repository root, so that defaults do not depend on the working directory. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+const bool = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1');
+
+const origin = z
+  .string()
+  .refine((v) => /^https?:\/\/[^/?#]+$/.test(v), { error: 'must be an origin such as https://id.example.com' });
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production'], { error: 'must be development, test or production' }).default('development'),
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_ORIGIN: origin.optional(),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/.+/.test(v), {
+      error: 'must be sqlite:PATH or postgres://…',
+    })
+    .default('sqlite:./data/sso.db'),
+  CLIENTS_FILE: z.string().min(1).default(`${REPO_ROOT}config/clients.json`),
+  SMTP_URL: z.string().url({ error: 'must be an smtp:// or smtps:// URL' }).refine((v) => /^smtps?:/.test(v), { error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  RECAPTCHA_SECRET: z.string().min(1).optional(),
+  RECAPTCHA_MIN_SCORE: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0).max(1, { error: 'must be a number from 0 to 1' }).default(0.5),
+  SEED_DEMO: bool.optional(),
+  WEB_DIST: z.string().min(1).default(`${REPO_ROOT}apps/web/dist`),
+  DEV_CORS_ORIGINS: z.string().default('http://localhost:5173'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
+  TRUST_PROXY: bool.default(false),
+});
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  port: number;
+  host: string;
+  publicOrigin: string;
+  databaseUrl: string;
+  clientsFile: string;
+  smtpUrl: string | undefined;
+  recaptchaSecret: string | undefined;
+  recaptchaMinScore: number;
+  seedDemo: boolean;
+  webDist: string;
+  devCorsOrigins: string[];
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once at boot (issue 2). The first bad variable stops the start with one line naming it. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(env[name] ?? '')})`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.PUBLIC_ORIGIN) throw new ConfigError('Invalid configuration: PUBLIC_ORIGIN is required when NODE_ENV=production');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
+    databaseUrl: e.DATABASE_URL,
+    clientsFile: e.CLIENTS_FILE,
+    smtpUrl: e.SMTP_URL,
+    recaptchaSecret: e.RECAPTCHA_SECRET,
+    recaptchaMinScore: e.RECAPTCHA_MIN_SCORE,
+    seedDemo: e.SEED_DEMO ?? !production,
+    webDist: e.WEB_DIST,
+    devCorsOrigins: production ? [] : e.DEV_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,20 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as initial from './migrations/0001-initial.ts';
+import type { Database } from './schema.ts';
+
+/** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

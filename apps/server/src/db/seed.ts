@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
+import { WEB_CLIENT_ID } from '@sso/contracts/constants';
+import type { Database } from './schema.ts';
+import { hashPassword } from '../modules/account/passwords.ts';
+import type { ClientRegistry } from '../modules/oauth/clients.ts';
+
+/** Demo members listed in the README (issue 2, item 8). */
+export const DEMO = {
+  card: { id: 'demo-card-member', email: 'demo.card@example.com', tel: '09000000001', password: 'Demo1234' },
+  open: { id: 'demo-open-member', email: 'demo.open@example.com', tel: '09000000002', password: 'Demo1234' },
+} as const;
+
+/** Creates the demo data idempotently: existing rows are left as they are. */
+export async function seedDemo(db: Kysely<Database>, clients: ClientRegistry, now = Date.now()): Promise<void> {
+  const existing = await db.selectFrom('users').select('id').where('id', 'in', [DEMO.card.id, DEMO.open.id]).execute();
+  const have = new Set(existing.map((r) => r.id));
+  const webTerms = (clients.get(WEB_CLIENT_ID)?.terms ?? []).filter(isTermKey);
+
+  for (const [kind, m] of [['card', DEMO.card], ['open', DEMO.open]] as const) {
+    if (have.has(m.id)) continue;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('users')
+        .values({
+          id: m.id,
+          email: m.email,
+          tel: m.tel,
+          password_hash: await hashPassword(m.password),
+          member_type: kind,
+          status: 'active',
+          last_name: kind === 'open' ? '山田' : null,
+          first_name: kind === 'open' ? '花子' : null,
+          last_name_kana: kind === 'open' ? 'ヤマダ' : null,
+          first_name_kana: kind === 'open' ? 'ハナコ' : null,
+          sex: kind === 'open' ? '2' : null,
+          birthday: kind === 'open' ? '19900101' : null,
+          postal_code: kind === 'open' ? '1700013' : null,
+          email_flg: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      for (const key of webTerms) {
+        await trx.insertInto('term_acceptances').values({ user_id: m.id, term_key: key, version: TERM_VERSIONS[key], accepted_at: now }).execute();
+      }
+      if (kind === 'card') {
+        await trx
+          .insertInto('sub_users')
+          .values({
+            id: 'demo-card-subuser-1',
+            user_id: m.id,
+            esid: 'ES0000000001',
+            status: 'active',
+            member_div_code: '01',
+            card_name: 'デモ ゴールドカード',
+            card_image_url: '/content/cards/demo-gold.svg',
+            card_brand: 'VISA',
+            card_number_mask: '4541-****-****-0001',
+            created_at: now,
+          })
+          .execute();
+      } else {
+        await trx.insertInto('point_accounts').values({ user_id: m.id, kind: 'open', points: 1200, updated_at: now }).execute();
+      }
+    });
+  }
+}

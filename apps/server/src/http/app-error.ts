@@ -1,0 +1,36 @@
+import type { ValidationError } from '@sso/contracts/common';
+import { RESULT, type ResultCode } from '@sso/contracts/result-codes';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+
+/**
+ * The one server error type for member APIs: a result code of SPEC.md section 8 and an HTTP status.
+ * Success answers HTTP 200 with result_code 0; failures answer 4xx/5xx with the same body shape.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly resultCode: ResultCode,
+    message: string,
+    readonly httpStatus = 400,
+    readonly validationErrors?: ValidationError[],
+  ) {
+    super(message);
+  }
+}
+
+export const credentialsError = () => new AppError(RESULT.CREDENTIALS, SERVER_MESSAGES.credentials, 400);
+export const lockedError = () => new AppError(RESULT.LOCKED, SERVER_MESSAGES.locked, 400);
+export const recaptchaError = () => new AppError(RESULT.RECAPTCHA, SERVER_MESSAGES.recaptcha, 400);
+export const unauthorizedError = () => new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401);
+export const validationError = (errors: ValidationError[]) =>
+  new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);
+
+/** RFC 6749 section 5.2 error for the OAuth endpoints. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly httpStatus = 400,
+  ) {
+    super(description);
+  }
+}

@@ -1,0 +1,61 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import type { ClientRegistry } from '../modules/oauth/clients.ts';
+
+/**
+ * Strict headers from the first screen on (issue 2, item 6): no inline script, no framing, nosniff,
+ * a referrer policy, HSTS only over HTTPS. form-action must also allow the registered redirect URIs,
+ * because browsers check it against the 303 that follows the authorize form post.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config, clients: ClientRegistry) {
+  const redirectSources = new Set<string>();
+  for (const c of clients.all()) {
+    for (const uri of c.redirect_uris) {
+      const u = new URL(uri);
+      redirectSources.add(u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol);
+    }
+  }
+  const https = config.publicOrigin.startsWith('https://');
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'", ...redirectSources],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: https ? { maxAge: 63072000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: { action: 'deny' },
+  });
+}
+
+/** Development only: lets the Vite dev server on another port call the API (SPEC.md section 7). */
+export function registerDevCors(app: FastifyInstance, origins: string[]) {
+  if (origins.length === 0) return;
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (!origin || !origins.includes(origin)) return;
+    reply.header('Access-Control-Allow-Origin', origin);
+    reply.header('Vary', 'Origin');
+    if (request.method === 'OPTIONS') {
+      reply
+        .header('Access-Control-Allow-Methods', 'GET, POST')
+        .header('Access-Control-Allow-Headers', 'Authorization, Content-Type')
+        .header('Access-Control-Max-Age', '600')
+        .code(204)
+        .send();
+    }
+  });
+}

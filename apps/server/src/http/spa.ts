@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built SPA at /content (hashed assets cached for a year, index.html never cached) and
+ * answers index.html for every other GET under /content so that the router can take the path.
+ */
+export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+  app.get('/', (_req, reply) => reply.redirect('/content/', 302));
+  if (!existsSync(join(webDist, 'index.html'))) {
+    app.log.warn({ webDist }, 'SPA build not found: run `npm run build:web`');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: webDist,
+    prefix: '/content/',
+    index: false,
+    wildcard: false,
+    setHeaders: (res, path) => {
+      res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const sendIndex = (_req: unknown, reply: { header: (k: string, v: string) => { sendFile: (f: string) => unknown } }) =>
+    reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  app.get('/content', (_req, reply) => reply.redirect('/content/', 301));
+  app.get('/content/', sendIndex);
+  app.get('/content/*', sendIndex);
+}

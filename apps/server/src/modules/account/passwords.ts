@@ -1,0 +1,25 @@
+import { hash, verify } from '@node-rs/argon2';
+
+/** argon2id with the OWASP minimum (19 MiB, t=2, p=1). */
+/** Algorithm.Argon2id is an ambient const enum (value 2), which isolated modules cannot read. */
+const ARGON2ID = 2;
+const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export const hashPassword = (password: string) => hash(password, OPTIONS);
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Verifies against the stored hash, or against a dummy hash when there is no account, so that an
+ * unknown id costs the same time as a wrong password and timing does not reveal members.
+ */
+export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
+  dummyHash ??= hashPassword('dummy-password-for-timing-0');
+  const target = storedHash ?? (await dummyHash);
+  try {
+    const ok = await verify(target, password);
+    return ok && storedHash !== undefined;
+  } catch {
+    return false;
+  }
+}

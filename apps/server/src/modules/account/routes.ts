@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { loginRequestSchema, type LoginResponse } from '@sso/contracts/auth';
+import { RESULT } from '@sso/contracts/result-codes';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import type { UserAttributeResponse, UserResponse } from '@sso/contracts/user';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { credentialsError, lockedError, recaptchaError, unauthorizedError, validationError } from '../../http/app-error.ts';
+import { requireMember } from '../../http/bearer.ts';
+import { parseOr901 } from '../../http/parse.ts';
+import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
+import type { ClientRegistry } from '../oauth/clients.ts';
+import { checkCredentials, outstandingTerms } from './credentials-service.ts';
+import { findActiveUserById, hasCards, pointBalance, usedClientIds } from './user-repo.ts';
+
+export interface AccountDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  clients: ClientRegistry;
+  recaptcha: RecaptchaVerifier;
+}
+
+const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+
+/** Login check, user and attribute (SPEC.md sections 3 and 7). */
+export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): void {
+  app.post('/api/auth/login', async (request): Promise<LoginResponse> => {
+    const input = parseOr901(loginRequestSchema, request.body);
+    const client = deps.clients.get(input.client_id);
+    if (!client) throw validationError([{ key: 'client_id', message: SERVER_MESSAGES.validation }]);
+    if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaError();
+    const check = await checkCredentials(deps.db, deps.clock, input.id, input.password, client.client_id);
+    if (!check.ok) throw check.reason === 'locked' ? lockedError() : credentialsError();
+    return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client) };
+  });
+
+  const currentUser = async (request: Parameters<typeof requireMember>[1]) => {
+    const member = await requireMember(deps, request);
+    const user = await findActiveUserById(deps.db, member.userId);
+    if (!user) throw unauthorizedError();
+    return user;
+  };
+
+  app.post('/api/user', async (request): Promise<UserResponse> => {
+    const user = await currentUser(request);
+    return { ...ok, email: user.email, user_id: user.id };
+  });
+
+  app.post('/api/user/attribute', async (request): Promise<UserAttributeResponse> => {
+    const user = await currentUser(request);
+    const [cards, openPoints, used] = await Promise.all([
+      hasCards(deps.db, user.id),
+      pointBalance(deps.db, user.id, 'open'),
+      usedClientIds(deps.db, user.id),
+    ]);
+    const serviceLinks = used
+      .map((id) => deps.clients.get(id))
+      .filter((c) => c?.service_link)
+      .map((c) => ({ name: c!.name, client_id: c!.client_id }));
+    return {
+      ...ok,
+      is_user_open: user.member_type === 'open',
+      is_user_saison_card: user.member_type === 'card' && cards,
+      is_user_saison_aqf: openPoints > 0 || cards,
+      service_links: serviceLinks,
+    };
+  });
+}

@@ -1,0 +1,97 @@
+import type { Kysely } from 'kysely';
+import { LIMITS } from '@sso/contracts/constants';
+import { authorizeQuerySchema } from '@sso/contracts/auth';
+import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken, sha256 } from '../../lib/secrets.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { checkCredentials, outstandingTerms } from '../account/credentials-service.ts';
+import { recordTermAcceptance } from '../account/user-repo.ts';
+import type { ClientRegistry, OAuthClient } from './clients.ts';
+import { insertCode } from './code-repo.ts';
+
+export interface AuthorizeDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  clients: ClientRegistry;
+  issuer: string;
+}
+
+/** RFC 6749 section 4.1.2 success and 4.1.2.1 error redirects, with the RFC 9207 `iss` parameter. */
+function redirectTo(uri: string, params: Record<string, string>, state: string, issuer: string): string {
+  const url = new URL(uri);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  if (state) url.searchParams.set('state', state);
+  url.searchParams.set('iss', issuer);
+  return url.toString();
+}
+
+/**
+ * Checks client_id and redirect_uri before anything else: an unknown client or an unregistered
+ * redirect URI is never redirected to (RFC 6749 section 4.1.2.1).
+ */
+export function resolveClient(clients: ClientRegistry, query: Record<string, unknown>): { client: OAuthClient; redirectUri: string } | undefined {
+  const clientId = typeof query.client_id === 'string' ? query.client_id : '';
+  const redirectUri = typeof query.redirect_uri === 'string' ? query.redirect_uri : '';
+  const client = clients.get(clientId);
+  if (!client || !clients.isRegisteredRedirect(client, redirectUri)) return undefined;
+  return { client, redirectUri };
+}
+
+const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/**
+ * POST /api/auth/authorize (SPEC.md sections 4 and 7): the login form post. On valid credentials
+ * and accepted terms it issues a single-use code, bound to client, redirect URI and PKCE challenge,
+ * valid 60 s, and answers the redirect location.
+ */
+export async function authorize(
+  deps: AuthorizeDeps,
+  target: { client: OAuthClient; redirectUri: string },
+  rawQuery: Record<string, unknown>,
+  form: { user_mail: string; user_pass: string; terms?: string | string[] | undefined } | undefined,
+): Promise<string> {
+  const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
+  const fail = (error: string, description: string) =>
+    redirectTo(target.redirectUri, { error, error_description: description }, state, deps.issuer);
+
+  const q = authorizeQuerySchema.safeParse(rawQuery);
+  if (!q.success) {
+    const param = String(q.error.issues[0]?.path[0] ?? '');
+    if (param === 'response_type') return fail('unsupported_response_type', 'response_type must be code');
+    return fail('invalid_request', `invalid or missing parameter: ${param} (PKCE with S256 is required)`);
+  }
+  const scope = q.data.scope || target.client.scopes.join(' ');
+  if (scope.split(' ').some((s) => !target.client.scopes.includes(s))) return fail('invalid_scope', 'scope is not allowed for this client');
+  if (!form) return fail('access_denied', 'login failed');
+
+  const check = await checkCredentials(deps.db, deps.clock, form.user_mail, form.user_pass, target.client.client_id);
+  if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
+  const user = check.user;
+  const now = deps.clock.now();
+
+  const agreed = new Set(asList(form.terms));
+  for (const key of target.client.terms) {
+    if (agreed.has(key) && isTermKey(key)) await recordTermAcceptance(deps.db, user.id, key, TERM_VERSIONS[key], now);
+  }
+  if ((await outstandingTerms(deps.db, user.id, target.client)).length > 0) {
+    return fail('access_denied', 'terms of use not accepted');
+  }
+
+  const code = randomToken();
+  await insertCode(deps.db, {
+    code_hash: sha256(code),
+    client_id: target.client.client_id,
+    redirect_uri: target.redirectUri,
+    code_challenge: q.data.code_challenge,
+    user_id: user.id,
+    scope,
+    created_at: now,
+    expires_at: now + LIMITS.authorizationCodeTtlMs,
+    consumed_at: null,
+    family_id: null,
+  });
+  await logActivity(deps.db, { userId: user.id, event: 'login', clientId: target.client.client_id, at: now });
+  return redirectTo(target.redirectUri, { code }, state, deps.issuer);
+}

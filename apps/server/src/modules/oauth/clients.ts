@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { constantTimeEqual, sha256 } from '../../lib/secrets.ts';
+
+/** One entry of the OAuth client registry (CLIENTS_FILE, SPEC.md section 6). */
+const clientSchema = z
+  .object({
+    client_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    name: z.string().min(1),
+    type: z.enum(['public', 'confidential']),
+    secret_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    redirect_uris: z.array(z.string().min(1)).min(1),
+    custom_scheme: z.string().regex(/^[a-z][a-z0-9+.-]*$/).optional(),
+    scopes: z.array(z.string()).default(['openid']),
+    terms: z.array(z.string()).default([]),
+    service_link: z.boolean().default(false),
+  })
+  .refine((c) => c.type === 'public' || c.secret_sha256, { error: 'a confidential client needs secret_sha256' });
+
+export type OAuthClient = z.infer<typeof clientSchema>;
+
+export interface ClientRegistry {
+  get(clientId: string): OAuthClient | undefined;
+  all(): OAuthClient[];
+  /** Exact string match (RFC 9700 section 2.1): no prefix, no pattern, no normalisation. */
+  isRegisteredRedirect(client: OAuthClient, redirectUri: string): boolean;
+  /** Checks a confidential client's secret in constant time; public clients have none to check. */
+  authenticate(client: OAuthClient, secret: string | undefined): boolean;
+}
+
+export function parseClients(json: unknown, publicOrigin: string): ClientRegistry {
+  const list = z.array(clientSchema).parse(json).map((c) => ({
+    ...c,
+    redirect_uris: c.redirect_uris.map((u) => u.replaceAll('{PUBLIC_ORIGIN}', publicOrigin)),
+  }));
+  const byId = new Map(list.map((c) => [c.client_id, c]));
+  if (byId.size !== list.length) throw new Error('CLIENTS_FILE lists a client_id twice');
+  return {
+    get: (id) => byId.get(id),
+    all: () => list,
+    isRegisteredRedirect: (client, uri) => client.redirect_uris.includes(uri),
+    authenticate: (client, secret) => {
+      if (client.type === 'public') return true;
+      if (!secret || !client.secret_sha256) return false;
+      return constantTimeEqual(sha256(secret), client.secret_sha256);
+    },
+  };
+}
+
+export function loadClients(file: string, publicOrigin: string): ClientRegistry {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`Invalid configuration: CLIENTS_FILE cannot be read as JSON (${file}): ${(e as Error).message}`);
+  }
+  try {
+    return parseClients(raw, publicOrigin);
+  } catch (e) {
+    throw new Error(`Invalid configuration: CLIENTS_FILE has an invalid client entry (${file}): ${(e as Error).message.split('\n')[0]}`);
+  }
+}

@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { authorizeFormSchema } from '@sso/contracts/auth';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { OAuthError } from '../../http/app-error.ts';
+import { parseOrInvalidRequest } from '../../http/parse.ts';
+import { authorize, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
+import { authenticateClient } from './client-auth.ts';
+import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
+
+const optional = z.string().max(4096).optional();
+const tokenRequestSchema = z.object({
+  grant_type: z.string().min(1),
+  code: optional,
+  redirect_uri: optional,
+  code_verifier: optional,
+  refresh_token: optional,
+  client_id: optional,
+  client_secret: optional,
+  terminal_id: z.string().max(128).optional(),
+});
+const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_type_hint: optional, client_id: optional, client_secret: optional });
+
+const BAD_REQUEST_PAGE = `<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>エラー</title></head><body><main><h1>エラー</h1><p>${CLIENT_MESSAGES['C99-000404']}</p></main></body></html>`;
+
+/** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662, 8414). */
+export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
+  app.post('/api/auth/authorize', async (request, reply) => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const target = resolveClient(deps.clients, query);
+    if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
+    const form = authorizeFormSchema.safeParse(request.body ?? {});
+    const location = await authorize(deps, target, query, form.success ? form.data : undefined);
+    return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
+  });
+
+  app.post('/api/auth/token', { config: { oauth: true } }, async (request, reply) => {
+    const body = parseOrInvalidRequest(tokenRequestSchema, request.body);
+    const client = authenticateClient(deps.clients, request.headers.authorization, body);
+    const terminalId = body.terminal_id ?? null;
+    let tokens;
+    if (body.grant_type === 'authorization_code') {
+      if (!body.code) throw new OAuthError('invalid_request', 'code is required');
+      tokens = await exchangeCode(deps, { code: body.code, client, redirectUri: body.redirect_uri, verifier: body.code_verifier, terminalId });
+    } else if (body.grant_type === 'refresh_token') {
+      if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
+      tokens = await refreshTokens(deps, { refreshToken: body.refresh_token, client, terminalId });
+    } else {
+      throw new OAuthError('unsupported_grant_type', 'grant_type is not supported');
+    }
+    return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
+  });
+
+  app.post('/api/auth/revoke', { config: { oauth: true } }, async (request, reply) => {
+    const body = parseOrInvalidRequest(tokenBodySchema, request.body);
+    const authorization = request.headers.authorization?.startsWith('Basic ') ? request.headers.authorization : undefined;
+    const client = authenticateClient(deps.clients, authorization, body);
+    await revokeToken(deps, { token: body.token, hint: body.token_type_hint, client });
+    return reply.header('Cache-Control', 'no-store').send({});
+  });
+
+  app.post('/api/subuser/introspect', { config: { oauth: true } }, async (request, reply) => {
+    const body = parseOrInvalidRequest(tokenBodySchema, request.body);
+    authenticateClient(deps.clients, request.headers.authorization, body, { requireConfidential: true });
+    return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token, hint: body.token_type_hint }));
+  });
+
+  app.get('/.well-known/oauth-authorization-server', async () => ({
+    issuer: deps.issuer,
+    authorization_endpoint: `${deps.issuer}/content/authorize`,
+    token_endpoint: `${deps.issuer}/api/auth/token`,
+    revocation_endpoint: `${deps.issuer}/api/auth/revoke`,
+    introspection_endpoint: `${deps.issuer}/api/subuser/introspect`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: ['openid'],
+    authorization_response_iss_parameter_supported: true,
+  }));
+}

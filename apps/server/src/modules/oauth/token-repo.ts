@@ -1,0 +1,75 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TokenFamiliesTable, TokenGrantsTable } from '../../db/schema.ts';
+
+export type FamilyRow = Selectable<TokenFamiliesTable>;
+export type GrantRow = Selectable<TokenGrantsTable>;
+
+export async function insertFamily(db: Kysely<Database>, row: FamilyRow): Promise<void> {
+  await db.insertInto('token_families').values(row).execute();
+}
+
+export async function insertGrant(db: Kysely<Database>, row: GrantRow): Promise<void> {
+  await db.insertInto('token_grants').values(row).execute();
+}
+
+const grantWithFamily = (db: Kysely<Database>) =>
+  db
+    .selectFrom('token_grants as g')
+    .innerJoin('token_families as f', 'f.id', 'g.family_id')
+    .select([
+      'g.id',
+      'g.family_id',
+      'g.parent_id',
+      'g.access_expires_at',
+      'g.refresh_expires_at',
+      'g.created_at',
+      'g.rotated_at',
+      'g.revoked_at',
+      'f.user_id',
+      'f.client_id',
+      'f.terminal_id',
+      'f.scope',
+      'f.revoked_at as family_revoked_at',
+    ]);
+
+export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findByRefreshHash>>>;
+
+export const findByRefreshHash = (db: Kysely<Database>, hash: string) =>
+  grantWithFamily(db).where('g.refresh_hash', '=', hash).executeTakeFirst();
+
+export const findByAccessHash = (db: Kysely<Database>, hash: string) =>
+  grantWithFamily(db).where('g.access_hash', '=', hash).executeTakeFirst();
+
+/** Marks a refresh token used, only if it is still live: the database decides which concurrent refresh wins. */
+export async function markRotated(db: Kysely<Database>, grantId: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('token_grants')
+    .set({ rotated_at: now })
+    .where('id', '=', grantId)
+    .where('rotated_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Takes a row lock on a grant (PostgreSQL) so that retries of one refresh are serialised. */
+export async function lockGrant(db: Kysely<Database>, grantId: string): Promise<void> {
+  await db.updateTable('token_grants').set((eb) => ({ rotated_at: eb.ref('rotated_at') })).where('id', '=', grantId).execute();
+}
+
+/** Revokes the still-unused children of a grant; returns how many were live. */
+export async function supersedeChildren(db: Kysely<Database>, parentId: string, now: number): Promise<number> {
+  const r = await db
+    .updateTable('token_grants')
+    .set({ revoked_at: now })
+    .where('parent_id', '=', parentId)
+    .where('rotated_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function revokeFamily(db: Kysely<Database>, familyId: string, now: number): Promise<void> {
+  await db.updateTable('token_families').set({ revoked_at: now }).where('id', '=', familyId).where('revoked_at', 'is', null).execute();
+  await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+}

@@ -1,0 +1,158 @@
+import type { Kysely } from 'kysely';
+import { LIMITS } from '@sso/contracts/constants';
+import type { TokenResponse } from '@sso/contracts/auth';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, sha256 } from '../../lib/secrets.ts';
+import { OAuthError } from '../../http/app-error.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import type { OAuthClient } from './clients.ts';
+import { consumeCode, findCode } from './code-repo.ts';
+import { verifyPkce } from './pkce.ts';
+import {
+  findByAccessHash,
+  findByRefreshHash,
+  insertFamily,
+  lockGrant,
+  markRotated,
+  revokeFamily,
+  supersedeChildren,
+  type GrantWithFamily,
+} from './token-repo.ts';
+import { issuePair } from './tokens.ts';
+
+export interface TokenDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
+
+/**
+ * authorization_code grant (RFC 6749 section 4.1.3, RFC 7636 section 4.6). The code is consumed
+ * first, whatever follows: a wrong verifier or redirect URI burns it. A second use of a consumed
+ * code revokes every token the first use issued (RFC 6749 section 4.1.2).
+ */
+export async function exchangeCode(
+  deps: TokenDeps,
+  p: { code: string; client: OAuthClient; redirectUri: string | undefined; verifier: string | undefined; terminalId: string | null },
+): Promise<TokenResponse> {
+  const now = deps.clock.now();
+  const codeHash = sha256(p.code);
+  const familyId = newId();
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const code = await consumeCode(trx, codeHash, familyId, now);
+    if (!code) return { kind: 'replay' as const, code: await findCode(trx, codeHash) };
+    if (code.expires_at <= now) return { kind: 'error' as const, error: 'authorization code expired' };
+    if (code.client_id !== p.client.client_id) return { kind: 'error' as const, error: 'authorization code was issued to another client' };
+    if (code.redirect_uri !== p.redirectUri) return { kind: 'error' as const, error: 'redirect_uri does not match the authorization request' };
+    if (!verifyPkce(p.verifier, code.code_challenge)) return { kind: 'error' as const, error: 'code_verifier does not match the code_challenge' };
+    await insertFamily(trx, {
+      id: familyId,
+      user_id: code.user_id,
+      client_id: code.client_id,
+      terminal_id: p.terminalId,
+      scope: code.scope,
+      created_at: now,
+      revoked_at: null,
+    });
+    return { kind: 'tokens' as const, tokens: await issuePair(trx, familyId, null, code.scope, now) };
+  });
+  if (outcome.kind === 'tokens') return outcome.tokens;
+  if (outcome.kind === 'replay') {
+    const code = outcome.code;
+    if (code?.family_id) {
+      await revokeFamily(deps.db, code.family_id, now);
+      await logActivity(deps.db, { userId: code.user_id, event: 'code_reuse', clientId: code.client_id, at: now });
+    }
+    throw invalidGrant('authorization code is invalid or already used');
+  }
+  throw invalidGrant(outcome.error);
+}
+
+/**
+ * refresh_token grant with rotation and reuse detection (RFC 9700 section 4.14.2). Every refresh
+ * answers a new pair. A rotated token presented again revokes the whole family, except a retry by
+ * the same client and terminal within LIMITS.refreshRetryGraceMs (a lost response, a double tap):
+ * that retry is answered with a fresh pair that supersedes the unused one issued before it
+ * (docs/decisions/0002-refresh-retry-grace.md). Concurrency is decided by conditional updates.
+ */
+export async function refreshTokens(
+  deps: TokenDeps,
+  p: { refreshToken: string; client: OAuthClient; terminalId: string | null },
+): Promise<TokenResponse> {
+  const now = deps.clock.now();
+  const grant = await findByRefreshHash(deps.db, sha256(p.refreshToken));
+  if (!grant || grant.client_id !== p.client.client_id) throw invalidGrant('refresh token is invalid');
+  if (grant.terminal_id !== p.terminalId) throw invalidGrant('refresh token is bound to another terminal');
+  if (grant.family_revoked_at !== null || grant.refresh_expires_at <= now) throw invalidGrant('refresh token is revoked or expired');
+
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    if (await markRotated(trx, grant.id, now)) return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
+    await lockGrant(trx, grant.id);
+    const current = await findByRefreshHash(trx, sha256(p.refreshToken));
+    const inGrace =
+      current?.rotated_at != null && current.revoked_at === null && current.family_revoked_at === null &&
+      now - current.rotated_at <= LIMITS.refreshRetryGraceMs;
+    if (inGrace && (await supersedeChildren(trx, grant.id, now)) > 0) {
+      return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
+    }
+    return null;
+  });
+  if (outcome) return outcome;
+  await revokeFamily(deps.db, grant.family_id, now);
+  await logActivity(deps.db, { userId: grant.user_id, event: 'token_replay', clientId: grant.client_id, at: now });
+  throw invalidGrant('refresh token was already used; the session has been revoked');
+}
+
+/** Looks a token up as access or refresh token; the hint only orders the lookups (RFC 7009 section 2.1). */
+async function findToken(deps: TokenDeps, token: string, hint: string | undefined) {
+  const hash = sha256(token);
+  const order = hint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
+  for (const kind of order) {
+    const g = kind === 'access' ? await findByAccessHash(deps.db, hash) : await findByRefreshHash(deps.db, hash);
+    if (g) return { grant: g, kind };
+  }
+  return undefined;
+}
+
+/** RFC 7009: revoking either token of a session revokes the whole family. Unknown tokens are not an error. */
+export async function revokeToken(deps: TokenDeps, p: { token: string; hint: string | undefined; client: OAuthClient }) {
+  const found = await findToken(deps, p.token, p.hint);
+  if (!found || found.grant.client_id !== p.client.client_id) return;
+  const now = deps.clock.now();
+  if (found.grant.family_revoked_at === null) {
+    await revokeFamily(deps.db, found.grant.family_id, now);
+    await logActivity(deps.db, { userId: found.grant.user_id, event: 'logout', clientId: found.grant.client_id, at: now });
+  }
+}
+
+const isLive = (g: GrantWithFamily, kind: 'access' | 'refresh', now: number) =>
+  g.family_revoked_at === null &&
+  g.revoked_at === null &&
+  (kind === 'access' ? g.access_expires_at > now : g.rotated_at === null && g.refresh_expires_at > now);
+
+/** RFC 7662 introspection. */
+export async function introspect(deps: TokenDeps, p: { token: string; hint: string | undefined }) {
+  const found = await findToken(deps, p.token, p.hint);
+  const now = deps.clock.now();
+  if (!found || !isLive(found.grant, found.kind, now)) return { active: false as const };
+  const g = found.grant;
+  return {
+    active: true as const,
+    client_id: g.client_id,
+    sub: g.user_id,
+    scope: g.scope,
+    token_type: found.kind === 'access' ? 'Bearer' : 'refresh_token',
+    exp: Math.floor((found.kind === 'access' ? g.access_expires_at : g.refresh_expires_at) / 1000),
+    iat: Math.floor(g.created_at / 1000),
+    ...(g.terminal_id ? { terminal_id: g.terminal_id } : {}),
+  };
+}
+
+/** Resolves a Bearer access token to its member, or undefined (the caller answers 401). */
+export async function authenticateAccessToken(deps: TokenDeps, token: string) {
+  const g = await findByAccessHash(deps.db, sha256(token));
+  if (!g || !isLive(g, 'access', deps.clock.now())) return undefined;
+  return { userId: g.user_id, clientId: g.client_id, familyId: g.family_id, terminalId: g.terminal_id };
+}

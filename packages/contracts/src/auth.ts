@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { baseResponseSchema } from './common.ts';
+import { requiredText, PKCE_CHALLENGE_PATTERN } from './fields.ts';
+
+/** POST /api/auth/login (SPEC.md section 3, "Login"). */
+export const loginRequestSchema = z.object({
+  id: requiredText(),
+  password: requiredText(),
+  recaptcha_token: z.string().max(4096).default(''),
+  client_id: z.string().max(64).default(''),
+  times: z.coerce.number().int().min(0).max(100).default(0),
+});
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+
+export const loginResponseSchema = baseResponseSchema.extend({
+  terms: z.array(z.string()).default([]),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+/** The authorize parameters carried in the query of /api/auth/authorize (SPEC.md section 7). */
+export const authorizeQuerySchema = z.object({
+  client_id: z.string().min(1).max(64),
+  redirect_uri: z.string().min(1).max(2048),
+  state: z.string().max(1024).default(''),
+  scope: z.string().max(1024).default(''),
+  response_type: z.literal('code'),
+  code_challenge: z.string().regex(PKCE_CHALLENGE_PATTERN),
+  code_challenge_method: z.literal('S256'),
+});
+export type AuthorizeQuery = z.infer<typeof authorizeQuerySchema>;
+
+/** The form posted to /api/auth/authorize. `terms` lists the term keys agreed on the additional-terms screen. */
+export const authorizeFormSchema = z.object({
+  user_mail: requiredText(),
+  user_pass: requiredText(),
+  terms: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+/** Token response (SPEC.md section 3; RFC 6749 section 5.1). */
+export const tokenResponseSchema = z.object({
+  access_token: z.string(),
+  token_type: z.string(),
+  expires_in: z.number(),
+  refresh_token: z.string().optional(),
+  scope: z.string().optional(),
+  state: z.string().optional(),
+});
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;

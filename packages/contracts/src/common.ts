@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+export const validationErrorSchema = z.object({ key: z.string(), message: z.string() });
+export type ValidationError = z.infer<typeof validationErrorSchema>;
+
+/** Every member-API response carries result_code and result_message (SPEC.md section 3). */
+export const baseResponseSchema = z.object({
+  result_code: z.number().int(),
+  result_message: z.string(),
+  validation_errors: z.array(validationErrorSchema).optional(),
+});
+export type BaseResponse = z.infer<typeof baseResponseSchema>;
+
+/** RFC 6749 section 5.2 error body, used by the OAuth endpoints. */
+export const oauthErrorSchema = z.object({
+  error: z.string(),
+  error_description: z.string().optional(),
+});
+export type OAuthError = z.infer<typeof oauthErrorSchema>;

@@ -1,0 +1,39 @@
+/** Business constants and limits (SPEC.md sections 6 and 9). Shared by SPA and API. */
+export const CLIENT_IDS = {
+  web: 'SIAP009',
+  portal: ['SIAP005', 'SIAP006'],
+  secondPortal: ['SIAP007', 'SIAP008'],
+  lineAnswer: 'SIAP002',
+  netAnswer: 'SIAP004',
+} as const;
+
+export const WEB_CLIENT_ID = CLIENT_IDS.web;
+export const CODE_CHALLENGE_METHOD = 'S256';
+
+export const LIMITS = {
+  /** Consecutive failed logins before the account identifier is locked (issue 2). */
+  loginFailuresBeforeLock: 10,
+  loginLockMs: 15 * 60 * 1000,
+  authorizationCodeTtlMs: 60 * 1000,
+  accessTokenTtlMs: 60 * 60 * 1000,
+  /** Automatic login lasts 90 days from the last access (SPEC.md section 9): refresh tokens slide. */
+  refreshTokenTtlMs: 90 * 24 * 60 * 60 * 1000,
+  /** A refresh retried by the same terminal within this window is answered, not treated as replay. */
+  refreshRetryGraceMs: 5 * 1000,
+  ephemeralMessageMs: 500,
+  refreshOnEntryAfterMs: 500,
+  refreshIntervalMs: 30 * 60 * 1000,
+  recaptchaRetryMax: 3,
+  customSchemeGraceMs: 10 * 1000,
+  loadingTextDelayMs: 100,
+  errorDisplayDelayMs: 300,
+  queryStaleMs: 3000,
+  cardListRefreshMs: 3000,
+  topRequestTimeoutMs: 5000,
+  analyticsOutboundMs: 250,
+  openSignupValidMinutes: 60,
+  minimumAge: 12,
+} as const;
+
+export const CARD_BRAND_PREFIXES = ['4541', '5252', '3528', '3777', '02', '03'] as const;
+export const HOUSE_CARD_PREFIXES = ['02', '03'] as const;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { baseResponseSchema } from './common.ts';
+
+export const serviceLinkSchema = z.object({ name: z.string(), client_id: z.string() });
+export type ServiceLink = z.infer<typeof serviceLinkSchema>;
+
+/** Profile (SPEC.md section 3). Only open members have an editable profile. */
+export const userProfileSchema = z.object({
+  auth_source: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  first_name_kana: z.string(),
+  last_name_kana: z.string(),
+  sex: z.string(),
+  birthday: z.string(),
+  tel: z.string(),
+  postal_code: z.string(),
+  email_flg: z.boolean(),
+  readonly: z.array(z.string()),
+});
+
+/** POST /api/user (Bearer). */
+export const userResponseSchema = baseResponseSchema.extend({
+  email: z.string(),
+  user_id: z.string(),
+  user_profile: userProfileSchema.optional(),
+});
+export type UserResponse = z.infer<typeof userResponseSchema>;
+
+/** POST /api/user/attribute (Bearer). */
+export const userAttributeResponseSchema = baseResponseSchema.extend({
+  is_user_open: z.boolean(),
+  is_user_saison_card: z.boolean(),
+  is_user_saison_aqf: z.boolean(),
+  service_links: z.array(serviceLinkSchema),
+});
+export type UserAttributeResponse = z.infer<typeof userAttributeResponseSchema>;
