@@ -29,6 +29,8 @@ export function openDatabase(url: string): Db {
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
+  pool.on('error', (err) => console.warn(`postgres idle connection error: ${err.message}`));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
 }

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test-support/test-db.ts';
+import { createTestApp, postAuthorize, TEST_ORIGIN, WEB_REDIRECT, type TestApp } from '../../test-support/test-app.ts';
+
+const location = (res: { headers: Record<string, unknown> }) => new URL(String(res.headers.location));
+
+describe.each(DIALECTS)('POST /api/auth/authorize (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t.close());
+
+  it('answers 303 to the exact redirect URI with a code, the state and the issuer', async () => {
+    const res = await postAuthorize(t.app, { state: 'xyz' });
+    expect(res.statusCode).toBe(303);
+    const loc = location(res);
+    expect(`${loc.origin}${loc.pathname}`).toBe(WEB_REDIRECT);
+    expect(loc.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(loc.searchParams.get('state')).toBe('xyz');
+    expect(loc.searchParams.get('iss')).toBe(TEST_ORIGIN);
+  });
+
+  it('never redirects to an unknown client or a redirect URI that differs by one character', async () => {
+    for (const p of [
+      { clientId: 'SIAP999' },
+      { redirectUri: `${WEB_REDIRECT}x` },
+      { redirectUri: WEB_REDIRECT.replace('callback', 'callbacK') },
+      { redirectUri: `${WEB_REDIRECT}/` },
+      { redirectUri: 'https://evil.example/content/oauth/callback' },
+    ]) {
+      const res = await postAuthorize(t.app, p);
+      expect(res.statusCode, JSON.stringify(p)).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.body).toContain('URLをご確認ください。');
+    }
+  });
+
+  it('refuses requests without S256 PKCE or with another response type, by redirect with an RFC 6749 error', async () => {
+    const cases = [
+      [{ method: 'plain' }, 'invalid_request'],
+      [{ challenge: 'short' }, 'invalid_request'],
+    ] as const;
+    for (const [p, error] of cases) {
+      const loc = location(await postAuthorize(t.app, p));
+      expect(loc.searchParams.get('error')).toBe(error);
+      expect(loc.searchParams.get('code')).toBeNull();
+      expect(loc.searchParams.get('state')).toBe('state-123');
+    }
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/authorize?client_id=SIAP009&redirect_uri=${encodeURIComponent(WEB_REDIRECT)}&response_type=token&state=s`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'user_mail=demo.card%40example.com&user_pass=Demo1234',
+    });
+    expect(location(res).searchParams.get('error')).toBe('unsupported_response_type');
+  });
+
+  it('answers access_denied for wrong credentials without issuing a code', async () => {
+    const loc = location(await postAuthorize(t.app, { password: 'Wrong1234' }));
+    expect(loc.searchParams.get('error')).toBe('access_denied');
+    expect(loc.searchParams.get('code')).toBeNull();
+  });
+
+  it('requires the client terms, and records them when the additional-terms screen sends them', async () => {
+    const partner = { clientId: 'SIAP002', redirectUri: `${TEST_ORIGIN}/dev/partner/SIAP002/callback` };
+    expect(location(await postAuthorize(t.app, partner)).searchParams.get('error')).toBe('access_denied');
+    const terms = ['ImportantMattersOnLineAccount', 'ServiceOnLineAccount', 'PersonalInfoOnLineAccount'];
+    const ok = location(await postAuthorize(t.app, { ...partner, terms }));
+    expect(ok.searchParams.get('code')).toBeTruthy();
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { id: 'demo.card@example.com', password: 'Demo1234', recaptcha_token: 'x', client_id: 'SIAP002' },
+    });
+    expect(login.json().terms).toEqual([]);
+  });
+});

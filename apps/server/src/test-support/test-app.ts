@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import type { Dialect } from '../db/database.ts';
+import { ManualClock } from '../lib/clock.ts';
+import { sha256Base64Url } from '../lib/secrets.ts';
+import { createTestDb, type TestDb } from './test-db.ts';
+
+export const TEST_ORIGIN = 'http://sso.test';
+export const WEB_REDIRECT = `${TEST_ORIGIN}/content/oauth/callback`;
+export const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+export const CHALLENGE = sha256Base64Url(VERIFIER);
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: ManualClock;
+  testDb: TestDb;
+  close(): Promise<void>;
+}
+
+/** The real app (real database, demo seed, real routes) on a fresh database, with a manual clock. */
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const testDb = await createTestDb(dialect);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: testDb.url,
+    PUBLIC_ORIGIN: TEST_ORIGIN,
+    SEED_DEMO: 'true',
+    WEB_DIST: '/nonexistent',
+    ...env,
+  });
+  const clock = new ManualClock(Date.now());
+  const app = await buildApp(config, { clock, db: testDb.db, logger: false });
+  return {
+    app,
+    clock,
+    testDb,
+    close: async () => {
+      await app.close();
+      await testDb.drop();
+    },
+  };
+}
+
+export interface AuthorizeParams {
+  clientId?: string;
+  redirectUri?: string;
+  state?: string;
+  challenge?: string;
+  method?: string;
+  user?: string;
+  password?: string;
+  terms?: string[];
+}
+
+export function authorizeQuery(p: AuthorizeParams = {}): string {
+  return new URLSearchParams({
+    client_id: p.clientId ?? 'SIAP009',
+    redirect_uri: p.redirectUri ?? WEB_REDIRECT,
+    state: p.state ?? 'state-123',
+    scope: 'openid',
+    response_type: 'code',
+    code_challenge: p.challenge ?? CHALLENGE,
+    code_challenge_method: p.method ?? 'S256',
+  }).toString();
+}
+
+/** Posts the login form to the authorize endpoint as the SPA's hidden form does. */
+export async function postAuthorize(app: FastifyInstance, p: AuthorizeParams = {}) {
+  const form = new URLSearchParams({ user_mail: p.user ?? 'demo.card@example.com', user_pass: p.password ?? 'Demo1234' });
+  for (const t of p.terms ?? []) form.append('terms', t);
+  return app.inject({
+    method: 'POST',
+    url: `/api/auth/authorize?${authorizeQuery(p)}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form.toString(),
+  });
+}
+
+export async function getCode(app: FastifyInstance, p: AuthorizeParams = {}): Promise<string> {
+  const res = await postAuthorize(app, p);
+  const code = new URL(res.headers.location as string).searchParams.get('code');
+  if (res.statusCode !== 303 || !code) throw new Error(`no code: ${res.statusCode} ${String(res.headers.location)}`);
+  return code;
+}
+
+export const form = (fields: Record<string, string | undefined>, headers: Record<string, string> = {}) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  payload: new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined)).toString(),
+});
+
+export async function tokenRequest(app: FastifyInstance, fields: Record<string, string | undefined>, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url: '/api/auth/token', ...form(fields, headers) });
+}
+
+export async function exchange(app: FastifyInstance, code: string, extra: Record<string, string | undefined> = {}) {
+  return tokenRequest(app, {
+    grant_type: 'authorization_code',
+    code,
+    client_id: 'SIAP009',
+    redirect_uri: WEB_REDIRECT,
+    code_verifier: VERIFIER,
+    terminal_id: 'terminal-1',
+    ...extra,
+  });
+}
+
+/** Logs the demo card member in through the whole code flow and returns the token response. */
+export async function loginTokens(app: FastifyInstance, p: AuthorizeParams = {}) {
+  const res = await exchange(app, await getCode(app, p));
+  if (res.statusCode !== 200) throw new Error(`token exchange failed: ${res.body}`);
+  return res.json() as { access_token: string; refresh_token: string; expires_in: number; token_type: string };
+}
+
+export const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
+export const NET_ANSWER = basic('SIAP004', 'demo-secret-SIAP004');
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
