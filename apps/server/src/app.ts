@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './db/seed.ts';
+import { purgeExpired } from './db/maintenance.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerSpa } from './http/spa.ts';
@@ -41,7 +42,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
   });
+  const purge = setInterval(() => {
+    purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
+  }, 60 * 60 * 1000);
+  purge.unref();
   app.addHook('onClose', async () => {
+    clearInterval(purge);
     if (!overrides.db) await db.close();
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userAttributeResponseSchema, userResponseSchema } from '@sso/contracts/user';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { bearer, createTestApp, exchange, getCode, loginTokens, type TestApp } from '../../test-support/test-app.ts';
 
@@ -23,9 +24,9 @@ describe.each(DIALECTS)('POST /api/user and /api/user/attribute (%s)', (dialect)
   it('answers the card member their account and attributes', async () => {
     const { access_token } = await loginTokens(t.app);
     const user = await post('/api/user', bearer(access_token));
-    expect(user.json()).toMatchObject({ result_code: 0, email: 'demo.card@example.com', user_id: 'demo-card-member' });
+    expect(userResponseSchema.parse(user.json())).toMatchObject({ result_code: 0, email: 'demo.card@example.com', user_id: 'demo-card-member' });
     const attr = await post('/api/user/attribute', bearer(access_token));
-    expect(attr.json()).toMatchObject({ result_code: 0, is_user_open: false, is_user_saison_card: true, service_links: [] });
+    expect(userAttributeResponseSchema.parse(attr.json())).toMatchObject({ result_code: 0, is_user_open: false, is_user_saison_card: true, service_links: [] });
   });
 
   it('answers the open member as open, and an expired access token with 401', async () => {

@@ -23,8 +23,3 @@ export const consumeCode = (db: Kysely<Database>, codeHash: string, familyId: st
 
 export const findCode = (db: Kysely<Database>, codeHash: string) =>
   db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
-
-/** Expired codes are kept for a day for replay detection, then removed. */
-export async function deleteExpiredCodes(db: Kysely<Database>, before: number): Promise<void> {
-  await db.deleteFrom('auth_codes').where('expires_at', '<', before).execute();
-}
