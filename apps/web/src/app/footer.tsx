@@ -1,0 +1,21 @@
+import { LINKS } from '../lib/links.ts';
+import styles from './layout.module.css';
+
+/** Footer: ID terms, cookie policy, copyright 2023-2025 (SPEC.md section 2). */
+export function Footer() {
+  return (
+    <footer className={styles.footer}>
+      <div className={styles.footerInner}>
+        <ul className={styles.footerLinks}>
+          <li>
+            <a href={LINKS.idTerms}>ID利用規約</a>
+          </li>
+          <li>
+            <a href={LINKS.cookiePolicy}>Cookieポリシー</a>
+          </li>
+        </ul>
+        <small>© 2023-2025 Credit Card Company, Inc.</small>
+      </div>
+    </footer>
+  );
+}

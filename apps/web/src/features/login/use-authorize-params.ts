@@ -1,0 +1,25 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { authorizeParams, getOAuthClient } from '../../lib/records.ts';
+
+const KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response_type', 'code_challenge', 'code_challenge_method'];
+
+/**
+ * The OAuth parameters of the login page: from its query (a partner may arrive with its own), else
+ * from the saved OAuth client. Undefined when neither has a client.
+ */
+export function useAuthorizeParams(): URLSearchParams | undefined {
+  const [search] = useSearchParams();
+  return useMemo(() => {
+    if (search.get('client_id') && search.get('redirect_uri')) {
+      const picked = new URLSearchParams();
+      for (const k of KEYS) {
+        const v = search.get(k);
+        if (v !== null) picked.set(k, v);
+      }
+      return picked;
+    }
+    const saved = getOAuthClient();
+    return saved ? authorizeParams(saved) : undefined;
+  }, [search]);
+}

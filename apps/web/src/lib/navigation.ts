@@ -1,0 +1,24 @@
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { errorRouteFor } from './result.ts';
+import { setEphemeralMessage } from './records.ts';
+
+/** Lets non-React code (the API client) navigate with the router once the app has registered it. */
+type Navigate = (to: string, opts?: { replace?: boolean }) => void;
+let navigate: Navigate = (to) => globalThis.location.assign(`/content${to}`);
+
+export function registerNavigator(fn: Navigate): void {
+  navigate = fn;
+}
+
+export function go(to: string, opts?: { replace?: boolean }): void {
+  navigate(to, opts);
+}
+
+/** The error flow (SPEC.md section 4): route by result code, message passed as an ephemeral message. */
+export function goToError(resultCode: number, message: string): void {
+  setEphemeralMessage(message);
+  navigate(errorRouteFor(resultCode), { replace: true });
+}
+
+/** The failed-refresh case appends the re-login suggestion (C99-000500). */
+export const reloginMessage = (message: string = CLIENT_MESSAGES['C99-000999']) => `${message} ${CLIENT_MESSAGES['C99-000500']}`;

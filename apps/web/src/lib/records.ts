@@ -1,0 +1,115 @@
+import { LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { newPkcePair, randomString } from './pkce.ts';
+import { readRecord, removeRecord, writeRecord } from './storage.ts';
+
+/** The browser-held records of SPEC.md section 3. */
+export interface OAuthClientRecord {
+  clientId: string;
+  redirectUri: string;
+  state: string;
+  scope: string;
+  responseType: 'code';
+  codeVerifier: string;
+  codeChallenge: string;
+  codeChallengeMethod: 'S256';
+}
+
+export interface TokenRecord {
+  terminalId: string;
+  clientId?: string;
+  redirectUri?: string;
+  accessToken?: string;
+  refreshToken?: string;
+  issuedAt?: number;
+}
+
+export interface SessionRecord {
+  comesFrom?: string;
+  goesToTop?: boolean;
+  redirectState?: string;
+}
+
+interface EphemeralMessage {
+  message: string;
+  issuedAt: number;
+}
+
+export const getOAuthClient = () => readRecord<OAuthClientRecord>('oauthClient');
+export const clearOAuthClient = () => removeRecord('oauthClient');
+
+/** Creates the web client's record only if none was initialised (SPEC.md section 4). */
+export async function ensureOAuthClient(origin = globalThis.location.origin): Promise<OAuthClientRecord> {
+  const existing = getOAuthClient();
+  if (existing) return existing;
+  const pair = await newPkcePair();
+  const record: OAuthClientRecord = {
+    clientId: WEB_CLIENT_ID,
+    redirectUri: `${origin}/content/oauth/callback`,
+    state: randomString(16),
+    scope: 'openid',
+    responseType: 'code',
+    codeVerifier: pair.codeVerifier,
+    codeChallenge: pair.codeChallenge,
+    codeChallengeMethod: 'S256',
+  };
+  writeRecord('oauthClient', record);
+  return record;
+}
+
+export function authorizeParams(c: OAuthClientRecord): URLSearchParams {
+  return new URLSearchParams({
+    client_id: c.clientId,
+    redirect_uri: c.redirectUri,
+    state: c.state,
+    scope: c.scope,
+    response_type: c.responseType,
+    code_challenge: c.codeChallenge,
+    code_challenge_method: c.codeChallengeMethod,
+  });
+}
+
+/** The token record; its terminal id is a UUID made once per browser and kept when tokens are cleared. */
+export function getTokenRecord(): TokenRecord {
+  const record = readRecord<TokenRecord>('token');
+  if (record?.terminalId) return record;
+  const fresh: TokenRecord = { terminalId: crypto.randomUUID() };
+  writeRecord('token', fresh);
+  return fresh;
+}
+
+export function saveTokens(t: { clientId: string; redirectUri: string; accessToken: string; refreshToken: string }, now = Date.now()): void {
+  writeRecord<TokenRecord>('token', { terminalId: getTokenRecord().terminalId, ...t, issuedAt: now });
+}
+
+/** Clearing the token leaves only the terminal id (SPEC.md section 4). */
+export function clearTokens(): void {
+  writeRecord<TokenRecord>('token', { terminalId: getTokenRecord().terminalId });
+}
+
+/** Logged in: an access token and a refresh token are both present. */
+export function isLoggedIn(): boolean {
+  const t = readRecord<TokenRecord>('token');
+  return Boolean(t?.accessToken && t.refreshToken);
+}
+
+export const getSession = () => readRecord<SessionRecord>('session') ?? {};
+export const saveSession = (s: SessionRecord) => writeRecord('session', { ...getSession(), ...s });
+
+/** The ephemeral message passes an error text to an error page; it is valid for 500 ms. */
+export function setEphemeralMessage(message: string, now = Date.now()): void {
+  writeRecord<EphemeralMessage>('ephemeral', { message, issuedAt: now });
+}
+
+export function takeEphemeralMessage(now = Date.now()): string | undefined {
+  const m = readRecord<EphemeralMessage>('ephemeral');
+  removeRecord('ephemeral');
+  return m && now - m.issuedAt <= LIMITS.ephemeralMessageMs ? m.message : undefined;
+}
+
+/** The route a logged-out member wanted; restored once after login, then cleared. */
+export const saveWantedRoute = (path: string) => writeRecord('wantedRoute', path);
+export function takeWantedRoute(): string | undefined {
+  const path = readRecord<string>('wantedRoute');
+  removeRecord('wantedRoute');
+  return path && path.startsWith('/') && !path.startsWith('//') ? path : undefined;
+}

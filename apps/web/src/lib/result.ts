@@ -1,0 +1,40 @@
+import type { BaseResponse } from '@sso/contracts/common';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+
+/** A failed request turned into a result (SPEC.md section 8, "Turning a failed request into a result"). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly result: BaseResponse,
+    readonly status = 0,
+  ) {
+    super(result.result_message);
+  }
+}
+
+export const networkFailure = () =>
+  new ApiFailure({ result_code: RESULT.CLIENT_SPECIAL, result_message: CLIENT_MESSAGES['C99-000700'] });
+
+export const unexpectedFailure = (status = 0) =>
+  new ApiFailure({ result_code: 500, result_message: CLIENT_MESSAGES['C99-000999'] }, status);
+
+/** Maps an HTTP answer's body: a result body as is; an OAuth error by its description; else unexpected. */
+export function failureFromBody(status: number, body: unknown): ApiFailure {
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    if (typeof b.result_code === 'number' && typeof b.result_message === 'string') return new ApiFailure(b as BaseResponse, status);
+    if (typeof b.error === 'string') {
+      const message = typeof b.error_description === 'string' && b.error_description ? b.error_description : CLIENT_MESSAGES['C99-000999'];
+      return new ApiFailure({ result_code: 500, result_message: message }, status);
+    }
+  }
+  return unexpectedFailure(status);
+}
+
+/** Error routing by result_code (SPEC.md section 4). */
+export function errorRouteFor(code: number): string {
+  if (code === RESULT.INFO_GUIDE) return '/problem/signup/card/info';
+  if (code === RESULT.CHATBOT_GUIDE) return '/problem/signup/card/chatbot';
+  if (code === RESULT.OUT_OF_SERVICE) return '/503';
+  return '/500';
+}

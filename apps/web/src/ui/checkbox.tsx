@@ -1,0 +1,26 @@
+import type { InputHTMLAttributes, Ref } from 'react';
+import styles from './field.module.css';
+
+interface CheckboxProps extends InputHTMLAttributes<HTMLInputElement> {
+  id: string;
+  label: string;
+  hint?: string;
+  ref?: Ref<HTMLInputElement>;
+}
+
+/** A labelled checkbox with an optional hint such as "※チェック必須". */
+export function Checkbox({ id, label, hint, ref, ...input }: CheckboxProps) {
+  return (
+    <div className={styles.field}>
+      <div>
+        <input id={id} ref={ref} type="checkbox" aria-describedby={hint ? `${id}-hint` : undefined} {...input} />{' '}
+        <label htmlFor={id}>{label}</label>
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className={styles.hint}>
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
