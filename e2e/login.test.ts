@@ -95,3 +95,54 @@ describe('login journey in Chromium', () => {
     await expect.poll(() => page.getByText('URLをご確認ください。').count()).toBeGreaterThan(0);
   });
 });
+
+describe('partner login with additional terms', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([startSystem(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  it('asks the member to accept the line answer terms, then hands the code to the partner', async () => {
+    const context = await browser.newContext({ baseURL: system.origin, viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    const redirectUri = `${system.origin}/dev/partner/SIAP002/callback`;
+    const query = new URLSearchParams({
+      client_id: 'SIAP002',
+      redirect_uri: redirectUri,
+      state: 'partner-state',
+      scope: 'openid',
+      response_type: 'code',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    await page.goto(`/content/authorize?${query.toString()}`);
+    await page.getByLabel('メールアドレスまたは携帯電話番号').fill('demo.card@example.com');
+    await page.getByLabel('パスワード', { exact: true }).fill('Demo1234');
+    await page.getByRole('button', { name: 'ログイン' }).click();
+    await page.waitForURL(/\/content\/accept\/additional_terms$/);
+    await expect.poll(() => page.getByRole('heading', { name: '利用規約', level: 1 }).count()).toBe(1);
+    expect(await page.locator('textarea[readonly]').count()).toBe(3);
+    const agree = page.getByRole('button', { name: '同意する' });
+    expect(await agree.isDisabled()).toBe(true);
+    expect(await page.getByText('※チェック必須').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'additional-terms-375');
+    await page.getByLabel('利用規約を確認、同意しました').check();
+    expect(await agree.isDisabled()).toBe(false);
+    await agree.click();
+    await page.waitForURL((url) => url.pathname === '/dev/partner/SIAP002/callback');
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(landed.searchParams.get('state')).toBe('partner-state');
+
+    // Reloading the terms screen without the in-memory login context goes back to Welcome.
+    await page.goto('/content/accept/additional_terms');
+    await page.waitForURL(/\/content\/authorize\?/);
+    await context.close();
+  });
+});
