@@ -146,3 +146,37 @@ describe('partner login with additional terms', () => {
     await context.close();
   });
 });
+
+describe('Top page timing', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([startSystem(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  it('shows the loading text while slow, aborts after 5 s and shows the network message', async () => {
+    const context = await browser.newContext({ baseURL: system.origin });
+    const page = await context.newPage();
+    await page.goto('/content/');
+    await page.getByLabel('メールアドレスまたは携帯電話番号').fill('demo.open@example.com');
+    await page.getByLabel('パスワード', { exact: true }).fill('Demo1234');
+    // From now on the account API hangs for 8 s.
+    await page.route('**/api/user', async (route) => {
+      await new Promise((r) => setTimeout(r, 8000));
+      await route.continue().catch(() => undefined);
+    });
+    await page.getByRole('button', { name: 'ログイン' }).click();
+    await page.waitForURL(/\/content\/top$/);
+    await expect.poll(() => page.getByText('データを読み込んでいます...').count()).toBe(1);
+    const started = Date.now();
+    await page.waitForURL(/\/content\/500$/, { timeout: 10_000 });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    await expect.poll(() => page.getByText('ネットワークが重たいため処理できませんでした。', { exact: false }).count()).toBe(1);
+    await expectAccessible(page);
+    await context.close();
+  });
+});

@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
@@ -54,7 +53,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config, clients);
   registerDevCors(app, config.devCorsOrigins);
-  await app.register(cookie);
   await app.register(formbody);
 
   const deps = { db: db.kysely, clock, clients, recaptcha, issuer: config.publicOrigin };
