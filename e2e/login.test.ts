@@ -1,27 +1,19 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, screenshot, watchConsole } from './support/browser.ts';
-import { startSystem, type RunningSystem } from './support/server.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectAccessible, screenshot, watchConsole } from './support/browser.ts';
+import { fillLogin, logIn as logInAs, withSystem } from './support/journey.ts';
 
 const EMAIL = 'demo.card@example.com';
 
 /** Issue 2 journeys: login to Top and back out; a protected deep link restored after login. */
 describe('login journey in Chromium', () => {
-  let system: RunningSystem;
-  let browser: Browser;
+  const env = withSystem();
   let context: BrowserContext;
   let page: Page;
   let consoleErrors: string[];
 
-  beforeAll(async () => {
-    [system, browser] = await Promise.all([startSystem(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
   beforeEach(async () => {
-    context = await browser.newContext({ baseURL: system.origin, locale: 'ja-JP', viewport: { width: 1280, height: 900 } });
+    context = await env.browser.newContext({ baseURL: env.system.origin, locale: 'ja-JP', viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     consoleErrors = watchConsole(page);
   });
@@ -29,11 +21,7 @@ describe('login journey in Chromium', () => {
     await context.close();
   });
 
-  const logIn = async (id: string, password: string) => {
-    await page.getByLabel('メールアドレスまたは携帯電話番号').fill(id);
-    await page.getByLabel('パスワード', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'ログイン' }).click();
-  };
+  const logIn = (id: string, password: string) => logInAs(page, id, password);
 
   it('goes from /content/ to login, to Top, survives a reload, and logs out to Welcome', async () => {
     await page.goto('/content/');
@@ -97,20 +85,12 @@ describe('login journey in Chromium', () => {
 });
 
 describe('partner login with additional terms', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  beforeAll(async () => {
-    [system, browser] = await Promise.all([startSystem(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
+  const env = withSystem();
 
   it('asks the member to accept the line answer terms, then hands the code to the partner', async () => {
-    const context = await browser.newContext({ baseURL: system.origin, viewport: { width: 375, height: 800 } });
+    const context = await env.browser.newContext({ baseURL: env.system.origin, viewport: { width: 375, height: 800 } });
     const page = await context.newPage();
-    const redirectUri = `${system.origin}/dev/partner/SIAP002/callback`;
+    const redirectUri = `${env.system.origin}/dev/partner/SIAP002/callback`;
     const query = new URLSearchParams({
       client_id: 'SIAP002',
       redirect_uri: redirectUri,
@@ -121,9 +101,7 @@ describe('partner login with additional terms', () => {
       code_challenge_method: 'S256',
     });
     await page.goto(`/content/authorize?${query.toString()}`);
-    await page.getByLabel('メールアドレスまたは携帯電話番号').fill('demo.card@example.com');
-    await page.getByLabel('パスワード', { exact: true }).fill('Demo1234');
-    await page.getByRole('button', { name: 'ログイン' }).click();
+    await logInAs(page, 'demo.card@example.com', 'Demo1234');
     await page.waitForURL(/\/content\/accept\/additional_terms$/);
     await expect.poll(() => page.getByRole('heading', { name: '利用規約', level: 1 }).count()).toBe(1);
     expect(await page.locator('textarea[readonly]').count()).toBe(3);
@@ -148,22 +126,13 @@ describe('partner login with additional terms', () => {
 });
 
 describe('Top page timing', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  beforeAll(async () => {
-    [system, browser] = await Promise.all([startSystem(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
+  const env = withSystem();
 
   it('shows the loading text while slow, aborts after 5 s and shows the network message', async () => {
-    const context = await browser.newContext({ baseURL: system.origin });
+    const context = await env.browser.newContext({ baseURL: env.system.origin });
     const page = await context.newPage();
     await page.goto('/content/');
-    await page.getByLabel('メールアドレスまたは携帯電話番号').fill('demo.open@example.com');
-    await page.getByLabel('パスワード', { exact: true }).fill('Demo1234');
+    await fillLogin(page, 'demo.open@example.com', 'Demo1234');
     // From now on the account API hangs for 8 s.
     await page.route('**/api/user', async (route) => {
       await new Promise((r) => setTimeout(r, 8000));

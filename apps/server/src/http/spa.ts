@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * Serves the built SPA at /content (hashed assets cached for a year, index.html never cached) and
@@ -22,8 +22,7 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const sendIndex = (_req: unknown, reply: { header: (k: string, v: string) => { sendFile: (f: string) => unknown } }) =>
-    reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  const sendIndex = (_req: unknown, reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');
   app.get('/content', (_req, reply) => reply.redirect('/content/', 301));
   app.get('/content/', sendIndex);
   app.get('/content/*', sendIndex);

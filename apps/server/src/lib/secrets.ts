@@ -15,5 +15,5 @@ export const sha256Base64Url = (value: string): string =>
 export function constantTimeEqual(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb) && a.length === b.length;
+  return timingSafeEqual(ha, hb);
 }

@@ -1,12 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubBrowserGlobals } from './test-browser-globals.ts';
 
-const store = new Map<string, string>();
-vi.stubGlobal('sessionStorage', {
-  getItem: (k: string) => store.get(k) ?? null,
-  setItem: (k: string, v: string) => void store.set(k, v),
-  removeItem: (k: string) => void store.delete(k),
-});
-vi.stubGlobal('location', { origin: 'http://sso.test', port: '', hostname: 'sso.test', protocol: 'http:' });
+const store = stubBrowserGlobals();
 
 const { apiPost, refreshTokens } = await import('./api-client.ts');
 const { saveTokens, getTokenRecord } = await import('./records.ts');
@@ -22,7 +17,6 @@ describe('api client', () => {
     registerNavigator((to) => navigations.push(to));
     saveTokens({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', accessToken: 'old-access', refreshToken: 'old-refresh' });
   });
-  afterEach(() => vi.unstubAllGlobals);
 
   it('refreshes once for concurrent 401s and retries each request once with the new token', async () => {
     let refreshCalls = 0;

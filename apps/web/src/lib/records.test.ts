@@ -1,12 +1,7 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { stubBrowserGlobals } from './test-browser-globals.ts';
 
-const store = new Map<string, string>();
-vi.stubGlobal('sessionStorage', {
-  getItem: (k: string) => store.get(k) ?? null,
-  setItem: (k: string, v: string) => void store.set(k, v),
-  removeItem: (k: string) => void store.delete(k),
-});
-vi.stubGlobal('location', { origin: 'http://sso.test', port: '', hostname: 'sso.test', protocol: 'http:' });
+const store = stubBrowserGlobals();
 
 const records = await import('./records.ts');
 

@@ -1,0 +1,13 @@
+import { vi } from 'vitest';
+
+/** For unit tests in Node: an in-memory session storage and a page location. Returns the storage map. */
+export function stubBrowserGlobals(): Map<string, string> {
+  const store = new Map<string, string>();
+  vi.stubGlobal('sessionStorage', {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+    removeItem: (k: string) => void store.delete(k),
+  });
+  vi.stubGlobal('location', { origin: 'http://sso.test', port: '', hostname: 'sso.test', protocol: 'http:' });
+  return store;
+}

@@ -1,0 +1,28 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { startSystem, type RunningSystem } from './server.ts';
+
+/** Starts the system and Chromium for the enclosing describe block, and stops both after it. */
+export function withSystem(): { system: RunningSystem; browser: Browser } {
+  const ctx = {} as { system: RunningSystem; browser: Browser };
+  beforeAll(async () => {
+    [ctx.system, ctx.browser] = await Promise.all([startSystem(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await ctx.browser?.close();
+    await ctx.system?.stop();
+  });
+  return ctx;
+}
+
+/** Fills and submits the login form as a member would, by the labels they read. */
+export async function fillLogin(page: Page, id: string, password: string): Promise<void> {
+  await page.getByLabel('メールアドレスまたは携帯電話番号').fill(id);
+  await page.getByLabel('パスワード', { exact: true }).fill(password);
+}
+
+export async function logIn(page: Page, id: string, password: string): Promise<void> {
+  await fillLogin(page, id, password);
+  await page.getByRole('button', { name: 'ログイン' }).click();
+}
