@@ -3,10 +3,12 @@ import { stubBrowserGlobals } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
-const { apiPost, refreshTokens } = await import('./api-client.ts');
-const { saveTokens, getTokenRecord } = await import('./records.ts');
+const { apiPost, refreshIfOlderThan, refreshTokens } = await import('./api-client.ts');
+const { saveTokens, getTokenRecord, isLoggedIn } = await import('./records.ts');
 const { registerNavigator } = await import('./navigation.ts');
+const { peekEphemeralMessage } = await import('./ephemeral-message.ts');
 
+const tokens = (access: string, refresh: string) => ({ access_token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: 3600 });
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('api client', () => {
@@ -45,6 +47,7 @@ describe('api client', () => {
     expect(getTokenRecord().accessToken).toBeUndefined();
     expect(getTokenRecord().terminalId).toBeTruthy();
     expect(navigations).toEqual(['/500']);
+    expect(peekEphemeralMessage()).toBe('予期しない問題のため処理できませんでした。 操作を継続できません。お手数ですが再ログインしてください。');
   });
 
   it('does not retry a request a second time', async () => {
@@ -64,5 +67,66 @@ describe('api client', () => {
     }));
     await expect(apiPost('/api/user')).rejects.toMatchObject({ result: { result_code: 99999 } });
     expect(await refreshTokens()).toBe(false);
+  });
+
+  it('sends the refresh as the form of SPEC.md section 7 and keeps the new pair with its issue time', async () => {
+    const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => json(200, tokens('a2', 'r2')));
+    vi.stubGlobal('fetch', fetchMock);
+    const terminalId = getTokenRecord().terminalId;
+    const before = Date.now();
+    expect(await refreshTokens()).toBe(true);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('http://sso.test/api/auth/token');
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(init.body as string))).toEqual({
+      grant_type: 'refresh_token',
+      client_id: 'SIAP009',
+      redirect_uri: 'http://sso.test/content/oauth/callback',
+      refresh_token: 'old-refresh',
+      terminal_id: terminalId,
+    });
+    expect(getTokenRecord()).toMatchObject({ terminalId, accessToken: 'a2', refreshToken: 'r2' });
+    expect(getTokenRecord().issuedAt).toBeGreaterThanOrEqual(before);
+  });
+
+  it('makes an authenticated request wait for a refresh in flight, so that it carries the new token', async () => {
+    const seen: string[] = [];
+    vi.stubGlobal('fetch', vi.fn(async (url: string, init: RequestInit) => {
+      if (url.endsWith('/api/auth/token')) {
+        await new Promise((r) => setTimeout(r, 10));
+        return json(200, tokens('fresh', 'r2'));
+      }
+      seen.push((init.headers as Record<string, string>).Authorization ?? '');
+      return json(200, { result_code: 0, result_message: 'ok' });
+    }));
+    await Promise.all([refreshTokens(), apiPost('/api/user', { auth: true })]);
+    expect(seen).toEqual(['Bearer fresh']);
+  });
+
+  it('never refreshes for a 401 from the token endpoint, nor when told not to', async () => {
+    const fetchMock = vi.fn(async () => json(401, { error: 'invalid_client' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(apiPost('/api/auth/token', { form: { grant_type: 'authorization_code' } })).rejects.toBeInstanceOf(Error);
+    await expect(apiPost('/api/auth/revoke', { auth: true, refreshOn401: false })).rejects.toBeInstanceOf(Error);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(navigations).toEqual([]);
+    expect(isLoggedIn()).toBe(true);
+  });
+
+  it('treats a success status with a failure result code as a failure', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json(200, { result_code: 200, result_message: 'IDまたはパスワードが正しくありません。' })));
+    await expect(apiPost('/api/auth/login', { json: {} })).rejects.toMatchObject({ result: { result_code: 200 } });
+  });
+
+  it('refreshes on entry only when the token was issued more than 500 ms earlier', async () => {
+    const fetchMock = vi.fn(async () => json(200, tokens('a2', 'r2')));
+    vi.stubGlobal('fetch', fetchMock);
+    saveTokens({ clientId: 'SIAP009', redirectUri: 'r', accessToken: 'a', refreshToken: 'b' }, Date.now() - 400);
+    await refreshIfOlderThan(500);
+    expect(fetchMock).not.toHaveBeenCalled();
+    saveTokens({ clientId: 'SIAP009', redirectUri: 'r', accessToken: 'a', refreshToken: 'b' }, Date.now() - 600);
+    await refreshIfOlderThan(500);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(getTokenRecord().accessToken).toBe('a2');
   });
 });

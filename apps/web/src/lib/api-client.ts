@@ -1,9 +1,10 @@
 import { tokenResponseSchema } from '@sso/contracts/auth';
 import { LIMITS } from '@sso/contracts/constants';
+import { RESULT } from '@sso/contracts/result-codes';
 import { apiBase } from './env.ts';
 import { goToError, reloginMessage } from './navigation.ts';
-import { clearTokens, getTokenRecord, saveTokens } from './records.ts';
-import { ApiFailure, failureFromBody, networkFailure, unexpectedFailure } from './result.ts';
+import { clearTokens, getTokenRecord, isLoggedIn, saveTokens } from './records.ts';
+import { ApiFailure, failureFromBody, failureFromError, unexpectedFailure } from './result.ts';
 
 export interface RequestOptions {
   /** Send the access token as a Bearer header (SPEC.md section 7, "(Bearer)"). */
@@ -11,9 +12,13 @@ export interface RequestOptions {
   json?: unknown;
   form?: Record<string, string>;
   signal?: AbortSignal;
+  /** false: a 401 is a plain failure, with no refresh and no error flow (used by logout). */
+  refreshOn401?: boolean;
 }
 
 const TOKEN_PATH = '/api/auth/token';
+
+let refreshing: Promise<boolean> | undefined;
 
 async function send(path: string, opts: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -25,13 +30,17 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(opts.form).toString();
   }
+  // A request made while the tokens are being re-issued waits, so that it carries the new token.
+  if (opts.auth && refreshing) await refreshing;
   const token = getTokenRecord().accessToken;
   if (opts.auth && token) headers.Authorization = `Bearer ${token}`;
   try {
     return await fetch(`${apiBase()}${path}`, { method: 'POST', headers, body, signal: opts.signal, credentials: 'same-origin' });
   } catch (e) {
-    if (e instanceof DOMException && e.name === 'AbortError' && opts.signal?.aborted && opts.signal.reason?.name !== 'TimeoutError') throw e;
-    throw networkFailure();
+    // The caller's own abort (the page went away) stays an abort; a timeout is a network failure.
+    const reason: unknown = opts.signal?.reason;
+    if (opts.signal?.aborted && !(reason instanceof Error && reason.name === 'TimeoutError')) throw e;
+    throw failureFromError(e);
   }
 }
 
@@ -43,11 +52,10 @@ async function readJson(res: Response): Promise<unknown> {
   }
 }
 
-let refreshing: Promise<boolean> | undefined;
-
 /**
- * Re-issues the tokens with the refresh token. Single flight: concurrent callers share one request,
- * because a refresh token is single use and a second use looks like a replay.
+ * Re-issues the tokens with the refresh token (SPEC.md section 7, /api/auth/token). Single flight:
+ * concurrent callers share one request, because a refresh token is single use and a second use
+ * looks like a replay. A rejected refresh clears the tokens; a network failure keeps them.
  */
 export function refreshTokens(): Promise<boolean> {
   refreshing ??= (async () => {
@@ -62,13 +70,22 @@ export function refreshTokens(): Promise<boolean> {
         terminal_id: t.terminalId,
       },
     }).catch(() => undefined);
-    if (!res?.ok) {
-      if (res) clearTokens();
+    if (!res) return false;
+    if (!res.ok) {
+      clearTokens();
       return false;
     }
     const parsed = tokenResponseSchema.safeParse(await readJson(res));
-    if (!parsed.success || !parsed.data.refresh_token) return false;
-    saveTokens({ clientId: t.clientId, redirectUri: t.redirectUri ?? '', accessToken: parsed.data.access_token, refreshToken: parsed.data.refresh_token });
+    if (!parsed.success) {
+      console.warn('token response does not match the contract', parsed.error.issues);
+      return false;
+    }
+    saveTokens({
+      clientId: t.clientId,
+      redirectUri: t.redirectUri ?? '',
+      accessToken: parsed.data.access_token,
+      refreshToken: parsed.data.refresh_token ?? t.refreshToken,
+    });
     return true;
   })().finally(() => {
     refreshing = undefined;
@@ -76,27 +93,48 @@ export function refreshTokens(): Promise<boolean> {
   return refreshing;
 }
 
-/** Refresh on entry to a protected page, only if the token was issued more than 500 ms earlier. */
-export async function refreshIfOlderThan(ms: number = LIMITS.refreshOnEntryAfterMs, now = Date.now()): Promise<void> {
+/**
+ * Refresh on entry to a protected page, only if the token was issued more than `ms` earlier
+ * (SPEC.md section 4; 500 ms by section 9). A rejected refresh shows the error flow with the
+ * re-login suggestion.
+ */
+export async function refreshIfOlderThan(ms: number = LIMITS.refreshOnEntryAfterMs): Promise<void> {
+  if (!isLoggedIn()) return;
   const issuedAt = getTokenRecord().issuedAt ?? 0;
-  if (now - issuedAt > ms) await refreshTokens();
+  if (Date.now() - issuedAt <= ms) return;
+  if (!(await refreshTokens()) && !isLoggedIn()) goToError(RESULT.ACCESS_DENIED, reloginMessage());
+}
+
+/** The scheduled refresh (SPEC.md section 4; every 30 minutes by section 9) while logged in. */
+export function startScheduledRefresh(intervalMs: number = LIMITS.refreshIntervalMs): () => void {
+  const timer = setInterval(() => {
+    if (!isLoggedIn()) return;
+    void refreshTokens().then((ok) => {
+      if (!ok && !isLoggedIn()) goToError(RESULT.ACCESS_DENIED, reloginMessage());
+    });
+  }, intervalMs);
+  return () => clearInterval(timer);
 }
 
 /**
- * POSTs to the API. A 401 from any API but the token endpoint causes one refresh and one retry,
- * marked as retried; if the refresh fails the error flow suggests logging in again (SPEC.md section 4).
+ * POSTs to the API and gives the body of a success (result_code 0, or a body with no result code
+ * such as a token). A 401 from any API but the token endpoint causes one refresh and one retry,
+ * marked as retried; if the refresh fails the tokens are cleared and the error flow suggests logging
+ * in again (SPEC.md section 4). Every failure is thrown as an ApiFailure (SPEC.md section 8).
  */
 export async function apiPost<T>(path: string, opts: RequestOptions = {}, retried = false): Promise<T> {
   const res = await send(path, opts);
-  if (res.status === 401 && path !== TOKEN_PATH && !retried) {
+  if (res.status === 401 && path !== TOKEN_PATH && !retried && opts.refreshOn401 !== false) {
     if (await refreshTokens()) return apiPost<T>(path, opts, true);
     clearTokens();
-    goToError(500, reloginMessage());
+    goToError(RESULT.ACCESS_DENIED, reloginMessage());
     throw failureFromBody(res.status, await readJson(res));
   }
   const body = await readJson(res);
   if (!res.ok) throw failureFromBody(res.status, body);
-  if (body === undefined) throw unexpectedFailure(res.status);
+  if (body === undefined || body === null) throw unexpectedFailure(res.status);
+  const code = (body as { result_code?: unknown }).result_code;
+  if (typeof code === 'number' && code !== RESULT.OK) throw failureFromBody(res.status, body);
   return body as T;
 }
 

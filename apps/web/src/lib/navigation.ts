@@ -1,6 +1,6 @@
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { errorRouteFor } from './result.ts';
-import { setEphemeralMessage } from './records.ts';
+import { setEphemeralMessage } from './ephemeral-message.ts';
 
 /** Lets non-React code (the API client) navigate with the router once the app has registered it. */
 type Navigate = (to: string, opts?: { replace?: boolean }) => void;

@@ -1,19 +1,40 @@
 /**
  * reCAPTCHA port of the SPA (SPEC.md section 7): a token is fetched before login (action Authorize)
- * and card sign-up (CardSignup). Without a configured site key the development token is used; the
- * server's development verifier accepts it.
+ * and card sign-up (CardSignup). Without a configured site key the development adapter answers
+ * 'dev-token', which the server's reCAPTCHA simulator accepts. A real adapter (a grecaptcha loader,
+ * which also needs the server's CSP to allow Google's script) plugs in with setRecaptchaPort.
  */
+export type RecaptchaAction = 'Authorize' | 'CardSignup';
+
+export interface RecaptchaPort {
+  /** Resolves a token for the action; rejects when the verifier is not ready or fails. */
+  token(action: RecaptchaAction): Promise<string>;
+}
+
 interface Grecaptcha {
   ready(cb: () => void): void;
   execute(siteKey: string, opts: { action: string }): Promise<string>;
 }
 
-const SITE_KEY: string = import.meta.env.VITE_RECAPTCHA_SITE_KEY ?? '';
+export const devRecaptcha: RecaptchaPort = { token: async () => 'dev-token' };
 
-export async function getRecaptchaToken(action: 'Authorize' | 'CardSignup'): Promise<string> {
-  if (!SITE_KEY) return 'dev-token';
-  const g = (globalThis as { grecaptcha?: Grecaptcha }).grecaptcha;
-  if (!g) throw new Error('reCAPTCHA is not ready');
-  await new Promise<void>((resolve) => g.ready(resolve));
-  return g.execute(SITE_KEY, { action });
+/** Adapter over an already loaded grecaptcha v3 script. */
+export function grecaptchaPort(siteKey: string): RecaptchaPort {
+  return {
+    async token(action) {
+      const g = (globalThis as { grecaptcha?: Grecaptcha }).grecaptcha;
+      if (!g) throw new Error('reCAPTCHA is not loaded');
+      await new Promise<void>((resolve) => g.ready(resolve));
+      return g.execute(siteKey, { action });
+    },
+  };
 }
+
+const SITE_KEY: string = import.meta.env.VITE_RECAPTCHA_SITE_KEY ?? '';
+let port: RecaptchaPort = SITE_KEY ? grecaptchaPort(SITE_KEY) : devRecaptcha;
+
+export function setRecaptchaPort(next: RecaptchaPort): void {
+  port = next;
+}
+
+export const getRecaptchaToken = (action: RecaptchaAction): Promise<string> => port.token(action);

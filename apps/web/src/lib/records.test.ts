@@ -4,21 +4,16 @@ import { stubBrowserGlobals } from './test-browser-globals.ts';
 const store = stubBrowserGlobals();
 
 const records = await import('./records.ts');
+const { challengeFor } = await import('./pkce.ts');
 
 describe('browser-held records', () => {
   beforeEach(() => store.clear());
 
-  it('passes an ephemeral message for 500 ms, once', () => {
-    records.setEphemeralMessage('boom', 1_000);
-    expect(records.takeEphemeralMessage(1_500)).toBe('boom');
-    expect(records.takeEphemeralMessage(1_500)).toBeUndefined();
-    records.setEphemeralMessage('late', 1_000);
-    expect(records.takeEphemeralMessage(1_501)).toBeUndefined();
-  });
-
   it('keeps the terminal id when the tokens are cleared', () => {
-    records.saveTokens({ clientId: 'SIAP009', redirectUri: 'r', accessToken: 'a', refreshToken: 'b' });
+    records.saveTokens({ clientId: 'SIAP009', redirectUri: 'r', accessToken: 'a', refreshToken: 'b' }, 1234);
     const terminalId = records.getTokenRecord().terminalId;
+    expect(terminalId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(records.getTokenRecord()).toMatchObject({ accessToken: 'a', refreshToken: 'b', issuedAt: 1234 });
     expect(records.isLoggedIn()).toBe(true);
     records.clearTokens();
     expect(records.isLoggedIn()).toBe(false);
@@ -29,9 +24,42 @@ describe('browser-held records', () => {
     const first = await records.ensureOAuthClient();
     const again = await records.ensureOAuthClient();
     expect(again).toEqual(first);
-    expect(first).toMatchObject({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', codeChallengeMethod: 'S256' });
-    records.clearOAuthClient();
-    expect((await records.ensureOAuthClient()).state).not.toBe(first.state);
+    expect(first).toMatchObject({
+      clientId: 'SIAP009',
+      redirectUri: 'http://sso.test/content/oauth/callback',
+      scope: 'openid',
+      responseType: 'code',
+      codeChallengeMethod: 'S256',
+    });
+    expect(first.codeVerifier).toMatch(/^[A-Za-z0-9\-._~]{43,128}$/);
+    expect(await challengeFor(first.codeVerifier)).toBe(first.codeChallenge);
+  });
+
+  it('makes one client for concurrent callers (a double effect)', async () => {
+    const [a, b] = await Promise.all([records.ensureOAuthClient(), records.ensureOAuthClient()]);
+    expect(a).toEqual(b);
+    expect(records.getOAuthClient()).toEqual(a);
+  });
+
+  it('regenerates the state and the PKCE pair for the next login', async () => {
+    const first = await records.ensureOAuthClient();
+    const next = await records.regenerateOAuthClient();
+    expect(next.state).not.toBe(first.state);
+    expect(next.codeVerifier).not.toBe(first.codeVerifier);
+    expect(records.getOAuthClient()).toEqual(next);
+  });
+
+  it('builds the authorize query from the client', async () => {
+    const c = await records.ensureOAuthClient();
+    expect(Object.fromEntries(records.authorizeParams(c))).toEqual({
+      client_id: 'SIAP009',
+      redirect_uri: 'http://sso.test/content/oauth/callback',
+      state: c.state,
+      scope: 'openid',
+      response_type: 'code',
+      code_challenge: c.codeChallenge,
+      code_challenge_method: 'S256',
+    });
   });
 
   it('restores a saved route once, and never an off-site one', () => {
@@ -39,6 +67,8 @@ describe('browser-held records', () => {
     expect(records.takeWantedRoute()).toBe('/top?tab=1');
     expect(records.takeWantedRoute()).toBeUndefined();
     records.saveWantedRoute('//evil.example/x');
+    expect(records.takeWantedRoute()).toBeUndefined();
+    records.saveWantedRoute('/\\evil.example/x');
     expect(records.takeWantedRoute()).toBeUndefined();
   });
 });

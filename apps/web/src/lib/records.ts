@@ -1,4 +1,4 @@
-import { LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { CODE_CHALLENGE_METHOD, WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { newPkcePair, randomString } from './pkce.ts';
 import { readRecord, removeRecord, writeRecord } from './storage.ts';
 
@@ -29,31 +29,43 @@ export interface SessionRecord {
   redirectState?: string;
 }
 
-interface EphemeralMessage {
-  message: string;
-  issuedAt: number;
-}
-
 export const getOAuthClient = () => readRecord<OAuthClientRecord>('oauthClient');
 export const clearOAuthClient = () => removeRecord('oauthClient');
 
-/** Creates the web client's record only if none was initialised (SPEC.md section 4). */
-export async function ensureOAuthClient(origin = globalThis.location.origin): Promise<OAuthClientRecord> {
+let creating: Promise<OAuthClientRecord> | undefined;
+
+/**
+ * Creates the web client's record only if none was initialised (SPEC.md section 4): a fresh random
+ * state and a PKCE pair. Single flight, so that a double effect cannot make two clients whose
+ * states and challenges differ.
+ */
+export function ensureOAuthClient(origin = globalThis.location.origin): Promise<OAuthClientRecord> {
   const existing = getOAuthClient();
-  if (existing) return existing;
-  const pair = await newPkcePair();
-  const record: OAuthClientRecord = {
-    clientId: WEB_CLIENT_ID,
-    redirectUri: `${origin}/content/oauth/callback`,
-    state: randomString(16),
-    scope: 'openid',
-    responseType: 'code',
-    codeVerifier: pair.codeVerifier,
-    codeChallenge: pair.codeChallenge,
-    codeChallengeMethod: 'S256',
-  };
-  writeRecord('oauthClient', record);
-  return record;
+  if (existing) return Promise.resolve(existing);
+  creating ??= (async () => {
+    const pair = await newPkcePair();
+    const record: OAuthClientRecord = {
+      clientId: WEB_CLIENT_ID,
+      redirectUri: `${origin}/content/oauth/callback`,
+      state: randomString(16),
+      scope: 'openid',
+      responseType: 'code',
+      codeVerifier: pair.codeVerifier,
+      codeChallenge: pair.codeChallenge,
+      codeChallengeMethod: CODE_CHALLENGE_METHOD,
+    };
+    writeRecord('oauthClient', record);
+    return record;
+  })().finally(() => {
+    creating = undefined;
+  });
+  return creating;
+}
+
+/** A new state and PKCE pair for the next login, once a code has been used (SPEC.md section 4). */
+export function regenerateOAuthClient(): Promise<OAuthClientRecord> {
+  clearOAuthClient();
+  return ensureOAuthClient();
 }
 
 export function authorizeParams(c: OAuthClientRecord): URLSearchParams {
@@ -95,21 +107,11 @@ export function isLoggedIn(): boolean {
 export const getSession = () => readRecord<SessionRecord>('session') ?? {};
 export const saveSession = (s: SessionRecord) => writeRecord('session', { ...getSession(), ...s });
 
-/** The ephemeral message passes an error text to an error page; it is valid for 500 ms. */
-export function setEphemeralMessage(message: string, now = Date.now()): void {
-  writeRecord<EphemeralMessage>('ephemeral', { message, issuedAt: now });
-}
-
-export function takeEphemeralMessage(now = Date.now()): string | undefined {
-  const m = readRecord<EphemeralMessage>('ephemeral');
-  removeRecord('ephemeral');
-  return m && now - m.issuedAt <= LIMITS.ephemeralMessageMs ? m.message : undefined;
-}
-
 /** The route a logged-out member wanted; restored once after login, then cleared. */
 export const saveWantedRoute = (path: string) => writeRecord('wantedRoute', path);
 export function takeWantedRoute(): string | undefined {
   const path = readRecord<string>('wantedRoute');
   removeRecord('wantedRoute');
-  return path && path.startsWith('/') && !path.startsWith('//') ? path : undefined;
+  // Only a path of this app: never "//host" or "/\host", which browsers read as another site.
+  return typeof path === 'string' && /^\/(?![/\\])/.test(path) ? path : undefined;
 }

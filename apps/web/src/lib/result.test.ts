@@ -1,20 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { errorRouteFor, failureFromBody, networkFailure } from './result.ts';
+import { ApiFailure, errorRouteFor, failureFromBody, failureFromError, networkFailure, toResult } from './result.ts';
+
+const NETWORK = 'ネットワークが重たいため処理できませんでした。通信状態を確認したのち、再操作をお願いします。';
+const UNEXPECTED = '予期しない問題のため処理できませんでした。';
 
 describe('turning a failed request into a result', () => {
   it('gives the network message with the client-side special code when there is no response', () => {
-    expect(networkFailure().result).toEqual({
-      result_code: 99999,
-      result_message: 'ネットワークが重たいため処理できませんでした。通信状態を確認したのち、再操作をお願いします。',
-    });
+    expect(networkFailure().result).toEqual({ result_code: 99999, result_message: NETWORK });
+    expect(toResult(new TypeError('Failed to fetch'))).toEqual({ result_code: 99999, result_message: NETWORK });
+    expect(toResult(new DOMException('timed out', 'TimeoutError'))).toEqual({ result_code: 99999, result_message: NETWORK });
+  });
+
+  it('gives the unexpected message for a non-HTTP error', () => {
+    expect(toResult(new SyntaxError('bad json')).result_message).toBe(UNEXPECTED);
+    expect(toResult('thrown string').result_message).toBe(UNEXPECTED);
+    expect(errorRouteFor(toResult(new Error('x')).result_code)).toBe('/500');
   });
 
   it('uses a server result body as is, an OAuth error description, else the unexpected message', () => {
     const body = { result_code: 200, result_message: 'IDまたはパスワードが正しくありません。' };
     expect(failureFromBody(400, body).result).toEqual(body);
     expect(failureFromBody(400, { error: 'invalid_grant', error_description: 'expired' }).result.result_message).toBe('expired');
-    expect(failureFromBody(400, { error: 'invalid_grant' }).result.result_message).toBe('予期しない問題のため処理できませんでした。');
-    expect(failureFromBody(502, '<html>').result.result_message).toBe('予期しない問題のため処理できませんでした。');
+    expect(failureFromBody(400, { error: 'invalid_grant' }).result.result_message).toBe(UNEXPECTED);
+    expect(failureFromBody(502, '<html>').result.result_message).toBe(UNEXPECTED);
+    const failure = new ApiFailure(body, 400);
+    expect(failureFromError(failure)).toBe(failure);
   });
 
   it('routes result codes to the error pages', () => {
@@ -22,6 +32,7 @@ describe('turning a failed request into a result', () => {
     expect(errorRouteFor(904)).toBe('/problem/signup/card/chatbot');
     expect(errorRouteFor(501)).toBe('/503');
     expect(errorRouteFor(902)).toBe('/500');
+    expect(errorRouteFor(99999)).toBe('/500');
     expect(errorRouteFor(12345)).toBe('/500');
   });
 });

@@ -12,11 +12,16 @@ export class ApiFailure extends Error {
   }
 }
 
+/** Result code used for failures that carry no server result code; it routes to /500 (SPEC.md section 4). */
+export const UNEXPECTED_CODE = 500;
+
+/** A network error with no response: the network message with the client-side special code. */
 export const networkFailure = () =>
   new ApiFailure({ result_code: RESULT.CLIENT_SPECIAL, result_message: CLIENT_MESSAGES['C99-000700'] });
 
+/** A non-HTTP error: the unexpected message. */
 export const unexpectedFailure = (status = 0) =>
-  new ApiFailure({ result_code: 500, result_message: CLIENT_MESSAGES['C99-000999'] }, status);
+  new ApiFailure({ result_code: UNEXPECTED_CODE, result_message: CLIENT_MESSAGES['C99-000999'] }, status);
 
 /** Maps an HTTP answer's body: a result body as is; an OAuth error by its description; else unexpected. */
 export function failureFromBody(status: number, body: unknown): ApiFailure {
@@ -25,11 +30,25 @@ export function failureFromBody(status: number, body: unknown): ApiFailure {
     if (typeof b.result_code === 'number' && typeof b.result_message === 'string') return new ApiFailure(b as BaseResponse, status);
     if (typeof b.error === 'string') {
       const message = typeof b.error_description === 'string' && b.error_description ? b.error_description : CLIENT_MESSAGES['C99-000999'];
-      return new ApiFailure({ result_code: 500, result_message: message }, status);
+      return new ApiFailure({ result_code: UNEXPECTED_CODE, result_message: message }, status);
     }
   }
   return unexpectedFailure(status);
 }
+
+/**
+ * Maps what a fetch threw: fetch rejects with a TypeError when no response came (and with a
+ * TimeoutError when a timeout signal fired), which is the network case; anything else is unexpected.
+ */
+export function failureFromError(e: unknown): ApiFailure {
+  if (e instanceof ApiFailure) return e;
+  if (e instanceof TypeError) return networkFailure();
+  if (e instanceof Error && e.name === 'TimeoutError') return networkFailure();
+  return unexpectedFailure();
+}
+
+/** The result a screen shows or routes by, whatever was thrown. */
+export const toResult = (e: unknown): BaseResponse => failureFromError(e).result;
 
 /** Error routing by result_code (SPEC.md section 4). */
 export function errorRouteFor(code: number): string {

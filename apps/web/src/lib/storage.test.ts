@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readRecord, resetStorageForTests, writeRecord } from './storage.ts';
+import { readRecord, removeRecord, resetStorageForTests, writeRecord } from './storage.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -16,7 +16,46 @@ const brokenSessionStorage = {
   removeItem: () => undefined,
 };
 
+function cookieJar() {
+  const jar = { value: '' };
+  vi.stubGlobal('navigator', { cookieEnabled: true });
+  vi.stubGlobal('document', {
+    get cookie() {
+      return jar.value;
+    },
+    set cookie(v: string) {
+      jar.value = v;
+    },
+  });
+  return jar;
+}
+
 describe('storage fallback', () => {
+  it('prefers session storage when it works', () => {
+    const saved = new Map<string, string>();
+    vi.stubGlobal('sessionStorage', {
+      getItem: (k: string) => saved.get(k) ?? null,
+      setItem: (k: string, v: string) => void saved.set(k, v),
+      removeItem: (k: string) => void saved.delete(k),
+    });
+    const jar = cookieJar();
+    writeRecord('session', { goesToTop: true });
+    expect(jar.value).toBe('');
+    expect([...saved.values()]).toEqual([JSON.stringify({ goesToTop: true })]);
+    expect(readRecord('session')).toEqual({ goesToTop: true });
+    removeRecord('session');
+    expect(readRecord('session')).toBeUndefined();
+  });
+
+  it('sets no Secure attribute on a plain http page', () => {
+    vi.stubGlobal('sessionStorage', brokenSessionStorage);
+    vi.stubGlobal('location', { protocol: 'http:' });
+    const jar = cookieJar();
+    writeRecord('session', { comesFrom: 'SIAP009' });
+    expect(jar.value).toContain('SameSite=Strict');
+    expect(jar.value).not.toContain('Secure');
+  });
+
   it('falls back to cookies when session storage is disabled', () => {
     let jar = '';
     vi.stubGlobal('sessionStorage', brokenSessionStorage);

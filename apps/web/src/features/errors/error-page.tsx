@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { isLoggedIn, takeEphemeralMessage } from '../../lib/records.ts';
+import { clearEphemeralMessage, peekEphemeralMessage } from '../../lib/ephemeral-message.ts';
+import { isLoggedIn } from '../../lib/records.ts';
 import { buttonClass } from '../../ui/button.tsx';
+import styles from './error-page.module.css';
 
 interface ErrorPageProps {
   title: string;
@@ -9,15 +11,21 @@ interface ErrorPageProps {
   detail?: string;
 }
 
-/** Error pages (SPEC.md section 2): a message and a button to login or home. */
+/**
+ * Error pages (SPEC.md section 2): a message and a button to login or Top. The message passed as an
+ * ephemeral message wins while it is valid (SPEC.md section 4); it is consumed once shown.
+ */
 export function ErrorPage({ title, message, detail }: ErrorPageProps) {
-  const [ephemeral] = useState(() => takeEphemeralMessage());
+  const [ephemeral] = useState(peekEphemeralMessage);
+  useEffect(clearEphemeralMessage, []);
   const loggedIn = isLoggedIn();
   return (
     <>
       <h1>{title}</h1>
-      <p role="alert">{ephemeral ?? message}</p>
-      {detail && <p>{detail}</p>}
+      <div role="alert" className={styles.message}>
+        <p>{ephemeral ?? message}</p>
+        {detail && <p>{detail}</p>}
+      </div>
       <Link to={loggedIn ? '/top' : '/'} className={buttonClass()}>
         {loggedIn ? 'トップへ' : 'ログインへ'}
       </Link>

@@ -1,23 +1,25 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { CLIENT_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
-import { ApiFailure } from '../../lib/result.ts';
+import { toResult } from '../../lib/result.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { LINKS } from '../../lib/links.ts';
 import { saveSession } from '../../lib/records.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { submitAuthorizeForm } from './hand-off.ts';
 import { login } from './login-api.ts';
 import { setLoginContext } from './login-context.ts';
 import styles from './login.module.css';
 import { useAuthorizeParams } from './use-authorize-params.ts';
 
+/** Login validation (SPEC.md section 5): id and password are required. */
 const schema = z.object({
   user_mail: z.string().trim().min(1, { error: VALIDATION_MESSAGES.required }),
   user_pass: z.string().min(1, { error: VALIDATION_MESSAGES.required }),
@@ -25,7 +27,10 @@ const schema = z.object({
 type Form = z.infer<typeof schema>;
 
 /** Server validation keys mapped to this form's fields (SPEC.md section 5). */
-const FIELD_OF: Record<string, keyof Form> = { id: 'user_mail', password: 'user_pass' };
+const FIELD_OF: Record<string, keyof Form> = { id: 'user_mail', user_mail: 'user_mail', password: 'user_pass', user_pass: 'user_pass' };
+
+/** Answers shown on the login page itself (SPEC.md section 8); others go to the error routes. */
+const SHOWN_HERE: number[] = [RESULT.CREDENTIALS, RESULT.LOCKED, RESULT.RECAPTCHA, RESULT.CLIENT_SPECIAL];
 
 /** Login (SPEC.md sections 2 and 4): e-mail or mobile number and password, then the authorize hand-off. */
 export function LoginPage() {
@@ -33,48 +38,53 @@ export function LoginPage() {
   const [search] = useSearchParams();
   const authorize = useAuthorizeParams();
   const [message, setMessage] = useState<string>();
-  const [pending, setPending] = useState(false);
   const { register, handleSubmit, setError, formState } = useForm<Form>({ resolver: zodResolver(schema), mode: 'onBlur' });
 
-  const onSubmit = async (form: Form) => {
-    if (!authorize || pending) return;
-    setPending(true);
-    setMessage(undefined);
-    const clientId = authorize.get('client_id') ?? '';
-    try {
-      const res = await login(form.user_mail, form.user_pass, clientId);
-      saveSession({ comesFrom: clientId });
-      if (res.terms.length === 0) {
-        submitAuthorizeForm(authorize, { user_mail: form.user_mail, user_pass: form.user_pass });
-        return;
-      }
-      setLoginContext({ id: form.user_mail, password: form.user_pass, terms: res.terms, authorize });
-      void navigate('/accept/additional_terms');
-    } catch (e) {
-      setPending(false);
-      if (!(e instanceof ApiFailure)) return setMessage(CLIENT_MESSAGES['C99-000999']);
-      const { result_code, result_message, validation_errors } = e.result;
-      if (result_code === RESULT.VALIDATION) {
-        for (const v of validation_errors ?? []) {
-          const field = FIELD_OF[v.key];
-          if (field) setError(field, { message: v.message });
+  const submit = useCallback(
+    async (form: Form): Promise<ActionOutcome> => {
+      if (!authorize) return;
+      setMessage(undefined);
+      const clientId = authorize.get('client_id') ?? '';
+      try {
+        const res = await login(form.user_mail, form.user_pass, clientId);
+        saveSession({ comesFrom: clientId });
+        if (res.terms.length === 0) {
+          submitAuthorizeForm(authorize, { user_mail: form.user_mail, user_pass: form.user_pass });
+          return 'leaving';
         }
-        return setMessage(CLIENT_MESSAGES['C99-000400']);
+        // The password stays in memory only, never in storage or history state.
+        setLoginContext({ id: form.user_mail, password: form.user_pass, terms: res.terms, authorize });
+        void navigate('/accept/additional_terms');
+        return 'leaving';
+      } catch (e) {
+        const { result_code, result_message, validation_errors } = toResult(e);
+        if (result_code === RESULT.VALIDATION) {
+          for (const v of validation_errors ?? []) {
+            const field = FIELD_OF[v.key];
+            if (field) setError(field, { message: v.message });
+          }
+          setMessage(CLIENT_MESSAGES['C99-000400']);
+        } else if (SHOWN_HERE.includes(result_code)) {
+          setMessage(result_message);
+        } else {
+          goToError(result_code, result_message);
+        }
       }
-      if ([RESULT.CREDENTIALS, RESULT.LOCKED, RESULT.RECAPTCHA, RESULT.CLIENT_SPECIAL].includes(result_code as never)) {
-        return setMessage(result_message);
-      }
-      goToError(result_code, result_message);
-    }
-  };
+    },
+    [authorize, navigate, setError],
+  );
+  const { pending, run } = usePendingAction(submit);
 
+  // No OAuth parameters in the query and no saved client: Welcome creates one and comes back.
+  if (!authorize) return <Navigate to="/" replace />;
+
+  const query = search.toString();
   return (
     <>
       <h1>ログイン</h1>
       <p className={styles.lead}>メンバーIDでログインしてください。</p>
-      {!authorize && <Alert message={CLIENT_MESSAGES['C99-000404']} />}
       <Alert message={message} />
-      <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      <form noValidate onSubmit={handleSubmit(run)}>
         <Field
           id="user_mail"
           label="メールアドレスまたは携帯電話番号"
@@ -92,13 +102,13 @@ export function LoginPage() {
           error={formState.errors.user_pass?.message}
           {...register('user_pass')}
         />
-        <Button type="submit" pending={pending} disabled={!authorize}>
+        <Button type="submit" pending={pending}>
           ログイン
         </Button>
       </form>
       <ul className={styles.links}>
         <li>
-          <Link to={`/signup/card?${search.toString()}`}>カードで新規登録</Link>
+          <Link to={query ? `/signup/card?${query}` : '/signup/card'}>カードで新規登録</Link>
         </li>
         <li>
           <Link to="/recover/mail">パスワードをお忘れの方</Link>

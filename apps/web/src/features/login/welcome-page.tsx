@@ -1,22 +1,34 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { LIMITS } from '@sso/contracts/constants';
 import { TEXTS } from '@sso/contracts/messages';
 import { authorizeParams, ensureOAuthClient, isLoggedIn } from '../../lib/records.ts';
+import { useDelayed } from '../../ui/use-delayed.ts';
 
-/** Welcome (SPEC.md section 2): redirects to the login route using the saved OAuth client. */
+/**
+ * Welcome (SPEC.md section 2): goes to login with the saved OAuth client, creating it only if none
+ * was initialised (SPEC.md section 4); a logged-in member goes to Top.
+ */
 export function WelcomePage() {
   const navigate = useNavigate();
+  const showLoading = useDelayed(true, LIMITS.loadingTextDelayMs);
   useEffect(() => {
     if (isLoggedIn()) {
       void navigate('/top', { replace: true });
       return;
     }
-    void ensureOAuthClient().then((client) => navigate(`/authorize?${authorizeParams(client).toString()}`, { replace: true }));
+    let live = true;
+    void ensureOAuthClient().then((client) => {
+      if (live) void navigate(`/authorize?${authorizeParams(client).toString()}`, { replace: true });
+    });
+    return () => {
+      live = false;
+    };
   }, [navigate]);
   return (
     <>
       <h1>メンバーID</h1>
-      <p>{TEXTS.loading}</p>
+      {showLoading && <p>{TEXTS.loading}</p>}
     </>
   );
 }
