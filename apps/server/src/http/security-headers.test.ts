@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { withTestApp } from '../test-support/test-app.ts';
 
 describe('security headers', () => {
-  let t: TestApp;
-  let https: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('sqlite');
-    https = await createTestApp('sqlite', { PUBLIC_ORIGIN: 'https://id.example.com' });
-  });
-  afterAll(async () => {
-    await t.close();
-    await https.close();
-  });
+  const t = withTestApp('sqlite');
+  const https = withTestApp('sqlite', { PUBLIC_ORIGIN: 'https://id.example.com' });
 
   it('sends a strict CSP with no inline script, no framing, nosniff and a referrer policy', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });

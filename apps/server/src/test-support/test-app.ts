@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
@@ -40,6 +41,16 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
       await testDb.drop();
     },
   };
+}
+
+/** Builds a test app for the enclosing describe block and closes it (and drops its database) after. */
+export function withTestApp(dialect: Dialect, env: Record<string, string> = {}): TestApp {
+  const ctx = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(ctx, await createTestApp(dialect, env));
+  });
+  afterAll(async () => ctx.close?.());
+  return ctx;
 }
 
 export interface AuthorizeParams {

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loginResponseSchema } from '@sso/contracts/auth';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { createTestApp, type TestApp } from '../../test-support/test-app.ts';
+import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 
 const login = (t: TestApp, body: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { recaptcha_token: 'dev', client_id: 'SIAP009', ...body } });
 
 describe.each(DIALECTS)('POST /api/auth/login (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = withTestApp(dialect);
 
   it('accepts the e-mail or the mobile number with the password and lists no outstanding terms', async () => {
     for (const id of ['demo.card@example.com', 'DEMO.CARD@example.com', '09000000001', '０９００００００００２']) {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userAttributeResponseSchema, userResponseSchema } from '@sso/contracts/user';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { bearer, createTestApp, exchange, getCode, loginTokens, type TestApp } from '../../test-support/test-app.ts';
+import { bearer, withTestApp, exchange, getCode, loginTokens } from '../../test-support/test-app.ts';
 
 describe.each(DIALECTS)('POST /api/user and /api/user/attribute (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = withTestApp(dialect);
 
   const post = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url, headers });
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { createTestApp, postAuthorize, TEST_ORIGIN, WEB_REDIRECT, type TestApp } from '../../test-support/test-app.ts';
+import { withTestApp, postAuthorize, TEST_ORIGIN, WEB_REDIRECT } from '../../test-support/test-app.ts';
 
 const location = (res: { headers: Record<string, unknown> }) => new URL(String(res.headers.location));
 
 describe.each(DIALECTS)('POST /api/auth/authorize (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = withTestApp(dialect);
 
   it('answers 303 to the exact redirect URI with a code, the state and the issuer', async () => {
     const res = await postAuthorize(t.app, { state: 'xyz' });

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { basic, bearer, createTestApp, form, loginTokens, NET_ANSWER, type TestApp } from '../../test-support/test-app.ts';
+import { basic, bearer, withTestApp, form, loginTokens, NET_ANSWER } from '../../test-support/test-app.ts';
 
 describe.each(DIALECTS)('revocation and introspection (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = withTestApp(dialect);
 
   const introspect = (token: string, headers: Record<string, string> = NET_ANSWER) =>
     t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token }, headers) });

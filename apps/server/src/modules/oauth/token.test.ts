@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import {
   bearer,
-  createTestApp,
+  withTestApp,
   exchange,
   getCode,
   loginTokens,
@@ -10,15 +10,10 @@ import {
   tokenRequest,
   VERIFIER,
   WEB_REDIRECT,
-  type TestApp,
 } from '../../test-support/test-app.ts';
 
 describe.each(DIALECTS)('POST /api/auth/token (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = withTestApp(dialect);
 
   const userStatus = async (access: string) =>
     (await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(access) })).statusCode;
