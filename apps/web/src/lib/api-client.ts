@@ -102,16 +102,18 @@ export async function refreshIfOlderThan(ms: number = LIMITS.refreshOnEntryAfter
   if (!isLoggedIn()) return;
   const issuedAt = getTokenRecord().issuedAt ?? 0;
   if (Date.now() - issuedAt <= ms) return;
+  await refreshOrRelogin();
+}
+
+/** A refresh the server rejected (the tokens are cleared) ends in the error flow with the re-login suggestion. */
+async function refreshOrRelogin(): Promise<void> {
   if (!(await refreshTokens()) && !isLoggedIn()) goToError(RESULT.ACCESS_DENIED, reloginMessage());
 }
 
 /** The scheduled refresh (SPEC.md section 4; every 30 minutes by section 9) while logged in. */
 export function startScheduledRefresh(intervalMs: number = LIMITS.refreshIntervalMs): () => void {
   const timer = setInterval(() => {
-    if (!isLoggedIn()) return;
-    void refreshTokens().then((ok) => {
-      if (!ok && !isLoggedIn()) goToError(RESULT.ACCESS_DENIED, reloginMessage());
-    });
+    if (isLoggedIn()) void refreshOrRelogin();
   }, intervalMs);
   return () => clearInterval(timer);
 }

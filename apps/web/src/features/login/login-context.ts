@@ -15,6 +15,3 @@ export const setLoginContext = (c: LoginContext) => {
   context = c;
 };
 export const getLoginContext = () => context;
-export const clearLoginContext = () => {
-  context = undefined;
-};
