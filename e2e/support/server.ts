@@ -38,6 +38,7 @@ export async function startSystem(env: Record<string, string> = {}): Promise<Run
       PUBLIC_ORIGIN: origin,
       DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`,
       LOG_LEVEL: 'warn',
+      SMTP_SINK_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

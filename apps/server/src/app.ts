@@ -13,6 +13,9 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { registerAccountRoutes } from './modules/account/routes.ts';
 import { loadClients, type ClientRegistry } from './modules/oauth/clients.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
+import { registerDevMailboxRoutes } from './modules/notifications/dev-mailbox-routes.ts';
+import { startMessaging } from './modules/notifications/messaging.ts';
+import type { SmsGateway } from './ports/sms.ts';
 import { developmentRecaptcha, googleRecaptcha, type RecaptchaVerifier } from './ports/recaptcha.ts';
 
 export interface AppOverrides {
@@ -20,6 +23,7 @@ export interface AppOverrides {
   db?: Db;
   clients?: ClientRegistry;
   recaptcha?: RecaptchaVerifier;
+  sms?: SmsGateway;
   logger?: boolean;
 }
 
@@ -45,8 +49,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 60 * 60 * 1000);
   purge.unref();
+  const messaging = await startMessaging(config, { db: db.kysely, clock, log: app.log, sms: overrides.sms });
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    await messaging.close();
     if (!overrides.db) await db.close();
   });
 
@@ -55,9 +61,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
 
-  const deps = { db: db.kysely, clock, clients, recaptcha, issuer: config.publicOrigin };
+  const deps = { db: db.kysely, clock, clients, recaptcha, issuer: config.publicOrigin, notifier: messaging.notifier };
   registerOAuthRoutes(app, deps);
   registerAccountRoutes(app, deps);
+  if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   app.get('/api/health', async () => ({ status: 'ok' }));
   await registerSpa(app, config.webDist);
   return app;

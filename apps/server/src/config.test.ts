@@ -7,6 +7,8 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ port: 8080, databaseUrl: 'sqlite:./data/sso.db', publicOrigin: 'http://localhost:8080', seedDemo: true, env: 'development' });
     expect(c.clientsFile).toMatch(/config\/clients\.json$/);
     expect(c.smtpUrl).toBeUndefined();
+    expect(c.smtpSinkPort).toBe(1025);
+    expect(c.mailFrom).toContain('メンバーID');
   });
 
   it('accepts a PostgreSQL URL and an SMTP URL', () => {
@@ -23,6 +25,7 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://mail'],
     ['NODE_ENV', 'staging'],
     ['SEED_DEMO', 'yes'],
+    ['SMTP_SINK_PORT', '-1'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     let error: unknown;
     try {
@@ -38,6 +41,8 @@ describe('loadConfig', () => {
 
   it('requires PUBLIC_ORIGIN in production and seeds no demo data there by default', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_ORIGIN/);
-    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://id.example.com' }).seedDemo).toBe(false);
+    const production = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://id.example.com' };
+    expect(() => loadConfig(production)).toThrow(/SMTP_URL is required/);
+    expect(loadConfig({ ...production, SMTP_URL: 'smtps://mail.example.com:465' }).seedDemo).toBe(false);
   });
 });

@@ -25,6 +25,8 @@ const schema = z.object({
     .default('sqlite:./data/sso.db'),
   CLIENTS_FILE: z.string().min(1).default(`${REPO_ROOT}config/clients.json`),
   SMTP_URL: z.string().url({ error: 'must be an smtp:// or smtps:// URL' }).refine((v) => /^smtps?:/.test(v), { error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  SMTP_SINK_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(1025),
+  MAIL_FROM: z.string().min(3).default('"メンバーID" <no-reply@member-id.example>'),
   RECAPTCHA_SECRET: z.string().min(1).optional(),
   RECAPTCHA_MIN_SCORE: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0).max(1, { error: 'must be a number from 0 to 1' }).default(0.5),
   SEED_DEMO: bool.optional(),
@@ -42,6 +44,9 @@ export interface Config {
   databaseUrl: string;
   clientsFile: string;
   smtpUrl: string | undefined;
+  /** Port of the in-process development SMTP sink, used when SMTP_URL is unset (0: any free port). */
+  smtpSinkPort: number;
+  mailFrom: string;
   recaptchaSecret: string | undefined;
   recaptchaMinScore: number;
   seedDemo: boolean;
@@ -65,6 +70,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (production && !e.PUBLIC_ORIGIN) throw new ConfigError('Invalid configuration: PUBLIC_ORIGIN is required when NODE_ENV=production');
+  // Production mail goes to a real server: the development sink never runs there.
+  if (production && !e.SMTP_URL) throw new ConfigError('Invalid configuration: SMTP_URL is required when NODE_ENV=production');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -73,6 +80,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     clientsFile: e.CLIENTS_FILE,
     smtpUrl: e.SMTP_URL,
+    smtpSinkPort: e.SMTP_SINK_PORT,
+    mailFrom: e.MAIL_FROM,
     recaptchaSecret: e.RECAPTCHA_SECRET,
     recaptchaMinScore: e.RECAPTCHA_MIN_SCORE,
     seedDemo: e.SEED_DEMO ?? !production,

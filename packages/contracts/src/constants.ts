@@ -33,7 +33,26 @@ export const LIMITS = {
   analyticsOutboundMs: 250,
   openSignupValidMinutes: 60,
   minimumAge: 12,
+  /** Card sign-up (issue 3). Numbers the spec leaves open are decided here and in the README. */
+  signupFlowTtlMs: 60 * 60 * 1000,
+  otpTtlMs: 10 * 60 * 1000,
+  otpLength: 6,
+  pinLength: 4,
+  /** Wrong OTPs or PINs for one card, across register_tokens, before its registration is locked. */
+  signupVerifyFailuresBeforeLock: 5,
+  /** Failed card checks (number, expiry, security code) for one card number before it is locked. */
+  signupCardFailuresBeforeLock: 5,
+  signupLockMs: 30 * 60 * 1000,
+  /** Messages (first send and resends) one recipient may receive in a window. */
+  messagesPerRecipient: 5,
+  messageWindowMs: 30 * 60 * 1000,
+  /** Year options of the card expiry: 9 years from the current year (SPEC.md section 5). */
+  cardYearOptions: 9,
 } as const;
 
 export const CARD_BRAND_PREFIXES = ['4541', '5252', '3528', '3777', '02', '03'] as const;
 export const HOUSE_CARD_PREFIXES = ['02', '03'] as const;
+
+/** The check the card master names for a card (SPEC.md section 3). */
+export const CARD_CHECKS = ['OtpSMS', 'OtpEmail', 'Pin'] as const;
+export type CardCheck = (typeof CARD_CHECKS)[number];

@@ -33,6 +33,36 @@ export const VALIDATION_MESSAGES = {
   birthdayDate: '正しい日付を入力してください',
   ascii: '半角英数字で入力してください',
   passwordConfirm: 'パスワード欄と同じ値を入力してください',
+  /** The messages below are not worded by SPEC.md ("Local validation messages beyond those listed are not shown"). */
+  email: 'メールアドレスを正しく入力してください',
+  cardPassword: '8～16文字の半角英字と数字を組み合わせて入力してください（記号は - = @ _ が使えます）',
+  openPassword: '8～72文字の半角英字と数字を組み合わせて入力してください（記号は - = @ _ ! # + * が使えます）',
+  cardPrefix: '当社発行のカードのみご登録いただけます',
+  cardNumber: 'カード番号を正しく入力してください',
+  cardMonth: '有効期限（月）を選択してください',
+  cardYear: '有効期限（年）を選択してください',
+  cvc: 'セキュリティコードを3桁または4桁で入力してください',
+  agreement: '内容をご確認のうえ、チェックを入れてください',
+  otp: 'ワンタイムパスワードを6桁の半角数字で入力してください',
+  pin: '暗証番号を4桁の半角数字で入力してください',
+  bankAccount: '口座番号の下4桁を半角数字で入力してください',
+} as const;
+
+/** Answers of the card sign-up (issue 3). 902 answers clear the OTP or PIN field (SPEC.md section 8). */
+export const SIGNUP_MESSAGES = {
+  cardNotFound: 'ご入力のカード情報ではご登録いただけません。カード番号・有効期限・セキュリティコードをご確認ください。',
+  cardAlreadyLinked: 'このカードは既にメンバーIDに登録されています。ログインしてご利用ください。',
+  emailRegistered:
+    'このメールアドレスは既にメンバーIDに登録されています。ログインするか、パスワードをお忘れの方はパスワードの再設定を行ってください。',
+  otpWrong: 'ワンタイムパスワードが正しくありません。もう一度ご入力ください。',
+  otpExpired: 'ワンタイムパスワードの有効期限が切れています。再送信してください。',
+  pinWrong: '暗証番号または口座番号が正しくありません。もう一度ご入力ください。',
+  locked: '入力回数の上限を超えたため、しばらくの間ご登録いただけません。時間をおいて再度お試しください。',
+  resendLimit: '再送信の回数が上限に達しました。しばらく経ってから再度お試しください。',
+  flowExpired: '登録の有効期限が切れたか、手続きの順序が正しくありません。お手数ですが最初からやり直してください。',
+  infoGuide: 'ご入力のカードはWebでのご登録を受け付けておりません。ご案内をご確認ください。',
+  chatbotGuide: 'ご入力のカードのご登録については、チャットボットでご案内しております。',
+  resent: 'ワンタイムパスワードを再送信しました。',
 } as const;
 
 /** Other texts (SPEC.md section 8). */

@@ -98,6 +98,69 @@ export interface PointAccountsTable {
   updated_at: number;
 }
 
+/** A card sign-up in progress (issue 3): the register_token is stored hashed; each step expects one state. */
+export interface SignupFlowsTable {
+  id: string;
+  token_hash: string;
+  state: SignupState;
+  /** SHA-256 of the card number: the key of the card's locks, never the number itself. */
+  card_hash: string;
+  /** What the card master said of the card (CardRecord without the PIN), for the sub-user row. */
+  card_json: string;
+  card_check: 'OtpSMS' | 'OtpEmail' | 'Pin';
+  email: string;
+  /** The holder's mobile number, for the SMS check. */
+  tel: string | null;
+  password_hash: string;
+  client_id: string;
+  /** The authorize parameters of the card request (SPEC.md section 3), JSON. */
+  authorize_json: string;
+  user_id: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export type SignupState = 'sms_otp' | 'pin' | 'email_otp' | 'terms' | 'authorize' | 'done';
+
+/** Every one-time secret (ARCHITECTURE.md): hashed, with purpose, expiry, attempt count; single use by a conditional update. */
+export interface VerificationsTable {
+  id: string;
+  purpose: string;
+  /** What the secret belongs to, such as a sign-up flow id. */
+  subject: string;
+  secret_hash: string;
+  attempts: number;
+  max_attempts: number;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+/** Fixed-window counters, such as messages per recipient. */
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
+/** Mail and SMS waiting to be delivered or delivered: a failed delivery is retried, never lost. */
+export interface OutboxTable {
+  id: string;
+  kind: 'mail' | 'sms';
+  recipient: string;
+  subject: string;
+  /** Emptied once delivered, so that no code stays at rest longer than needed. */
+  body: string;
+  attempts: number;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  sent_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   term_acceptances: TermAcceptancesTable;
@@ -108,4 +171,8 @@ export interface Database {
   activity_log: ActivityLogTable;
   sub_users: SubUsersTable;
   point_accounts: PointAccountsTable;
+  signup_flows: SignupFlowsTable;
+  verifications: VerificationsTable;
+  rate_limits: RateLimitsTable;
+  outbox: OutboxTable;
 }

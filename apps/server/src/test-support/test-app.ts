@@ -28,6 +28,8 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
     PUBLIC_ORIGIN: TEST_ORIGIN,
     SEED_DEMO: 'true',
     WEB_DIST: '/nonexistent',
+    // Each test app has its own SMTP sink on a free port, so that test files can run in parallel.
+    SMTP_SINK_PORT: '0',
     ...env,
   });
   const clock = new ManualClock(Date.now());

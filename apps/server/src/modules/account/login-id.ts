@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** Full-width ASCII to half-width (SPEC.md section 5, input conversion). */
-export const toHalfWidth = (s: string) =>
-  s.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
+import { toHalfWidth } from '@sso/contracts/fields';
 
 /** A login id is an e-mail address or a mobile number (SPEC.md section 1). */
 export function parseLoginId(raw: string): { email?: string; tel?: string } {

@@ -1,0 +1,53 @@
+import { simpleParser, type AddressObject } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import type { DevMailbox } from './dev-mailbox.ts';
+
+export interface SmtpSink {
+  port: number;
+  close(): Promise<void>;
+}
+
+const addresses = (to: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(to) ? to : to ? [to] : []).flatMap((a) => a.value.map((v) => v.address ?? '')).filter(Boolean);
+
+/**
+ * The local SMTP sink of development (issue 3): a real SMTP server on 127.0.0.1 that accepts every
+ * message and puts it in the development mailbox. A message is stored before the server answers 250,
+ * so a sender that got its answer finds the message in the mailbox.
+ */
+export function startSmtpSink(mailbox: DevMailbox, port: number): Promise<SmtpSink> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    banner: 'member-sso development sink',
+    size: 1024 * 1024,
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          const to = addresses(mail.to);
+          const recipients = to.length > 0 ? to : session.envelope.rcptTo.map((r) => r.address);
+          for (const address of recipients) {
+            mailbox.add({ kind: 'mail', to: address, subject: mail.subject ?? '', text: (mail.text ?? '').trimEnd() });
+          }
+          callback();
+        })
+        .catch((err: unknown) => callback(err instanceof Error ? err : new Error(String(err))));
+    },
+  });
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) =>
+      reject(new Error(`the development SMTP sink cannot listen on 127.0.0.1:${port} (${err.message}); set SMTP_SINK_PORT or SMTP_URL`));
+    server.once('error', onError);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError);
+      // A broken client connection must not take the process down.
+      server.on('error', () => undefined);
+      const address = server.server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : port,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
