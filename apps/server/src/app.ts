@@ -13,6 +13,9 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { registerAccountRoutes } from './modules/account/routes.ts';
 import { loadClients, type ClientRegistry } from './modules/oauth/clients.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
+import { registerSignupRoutes } from './modules/signup/routes.ts';
+import type { CardMaster } from './ports/card-master.ts';
+import { loadCardMasterSimulator } from './ports/card-master-simulator.ts';
 import { registerDevMailboxRoutes } from './modules/notifications/dev-mailbox-routes.ts';
 import { startMessaging } from './modules/notifications/messaging.ts';
 import type { SmsGateway } from './ports/sms.ts';
@@ -24,12 +27,15 @@ export interface AppOverrides {
   clients?: ClientRegistry;
   recaptcha?: RecaptchaVerifier;
   sms?: SmsGateway;
+  cardMaster?: CardMaster;
   logger?: boolean;
 }
 
 /** Builds the whole server without listening (ARCHITECTURE.md): migrations run, demo data seeded when configured. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const clients = overrides.clients ?? loadClients(config.clientsFile, config.publicOrigin);
+  // The company's card master is its own system: until its adapter is configured, the simulator answers.
+  const cardMaster = overrides.cardMaster ?? loadCardMasterSimulator(config.cardMasterFile);
   const db = overrides.db ?? openDatabase(config.databaseUrl);
   const clock = overrides.clock ?? systemClock;
   const recaptcha =
@@ -64,6 +70,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const deps = { db: db.kysely, clock, clients, recaptcha, issuer: config.publicOrigin, notifier: messaging.notifier };
   registerOAuthRoutes(app, deps);
   registerAccountRoutes(app, deps);
+  registerSignupRoutes(app, { ...deps, cardMaster });
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   app.get('/api/health', async () => ({ status: 'ok' }));
   await registerSpa(app, config.webDist);

@@ -6,6 +6,7 @@ describe('loadConfig', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 8080, databaseUrl: 'sqlite:./data/sso.db', publicOrigin: 'http://localhost:8080', seedDemo: true, env: 'development' });
     expect(c.clientsFile).toMatch(/config\/clients\.json$/);
+    expect(c.cardMasterFile).toMatch(/config\/demo-cards\.json$/);
     expect(c.smtpUrl).toBeUndefined();
     expect(c.smtpSinkPort).toBe(1025);
     expect(c.mailFrom).toContain('メンバーID');

@@ -24,6 +24,7 @@ const schema = z.object({
     })
     .default('sqlite:./data/sso.db'),
   CLIENTS_FILE: z.string().min(1).default(`${REPO_ROOT}config/clients.json`),
+  CARD_MASTER_FILE: z.string().min(1).default(`${REPO_ROOT}config/demo-cards.json`),
   SMTP_URL: z.string().url({ error: 'must be an smtp:// or smtps:// URL' }).refine((v) => /^smtps?:/.test(v), { error: 'must be an smtp:// or smtps:// URL' }).optional(),
   SMTP_SINK_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(1025),
   MAIL_FROM: z.string().min(3).default('"メンバーID" <no-reply@member-id.example>'),
@@ -43,6 +44,8 @@ export interface Config {
   publicOrigin: string;
   databaseUrl: string;
   clientsFile: string;
+  /** The card master simulator's card list (README "Demo cards"). */
+  cardMasterFile: string;
   smtpUrl: string | undefined;
   /** Port of the in-process development SMTP sink, used when SMTP_URL is unset (0: any free port). */
   smtpSinkPort: number;
@@ -79,6 +82,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
     databaseUrl: e.DATABASE_URL,
     clientsFile: e.CLIENTS_FILE,
+    cardMasterFile: e.CARD_MASTER_FILE,
     smtpUrl: e.SMTP_URL,
     smtpSinkPort: e.SMTP_SINK_PORT,
     mailFrom: e.MAIL_FROM,

@@ -1,11 +1,14 @@
 import type { Kysely } from 'kysely';
+import { MAX_RATE_WINDOW_MS } from './rate-limit-repo.ts';
 import type { Database } from './schema.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
  * Removes rows that no longer decide anything: authorization codes a day after expiry (kept that
- * long so that a late replay is still recognised) and login throttles whose lock or run has lapsed.
+ * long so that a late replay is still recognised), login and sign-up throttles whose lock or run
+ * has lapsed, sign-up flows and one-time secrets past their expiry, and rate-limit counters whose
+ * window has ended, and outbox messages a day after delivery or a week after they were given up.
  */
 export async function purgeExpired(db: Kysely<Database>, now: number): Promise<void> {
   await db.deleteFrom('auth_codes').where('expires_at', '<', now - DAY).execute();
@@ -14,4 +17,10 @@ export async function purgeExpired(db: Kysely<Database>, now: number): Promise<v
     .where('updated_at', '<', now - DAY)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
     .execute();
+  await db.deleteFrom('signup_flows').where('expires_at', '<', now).execute();
+  await db.deleteFrom('verifications').where('expires_at', '<', now).execute();
+  await db.deleteFrom('rate_limits').where('window_start', '<', now - MAX_RATE_WINDOW_MS).execute();
+  // Delivered messages are kept a day and given-up ones a week, for support to look into.
+  await db.deleteFrom('outbox').where('sent_at', '<', now - DAY).execute();
+  await db.deleteFrom('outbox').where('failed_at', '<', now - 7 * DAY).execute();
 }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
 
 /** Security events of the member's activity log. Never a secret in `detail`. */
-export type ActivityEvent = 'login' | 'login_failed' | 'login_locked' | 'logout' | 'token_replay' | 'code_reuse';
+export type ActivityEvent = 'login' | 'login_failed' | 'login_locked' | 'logout' | 'token_replay' | 'code_reuse' | 'signup';
 
 export async function logActivity(
   db: Kysely<Database>,

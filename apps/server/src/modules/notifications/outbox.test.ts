@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock.ts';
+import { purgeExpired } from '../../db/maintenance.ts';
 import { migrateToLatest } from '../../db/migrations.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { DevMailbox } from './dev-mailbox.ts';
@@ -68,6 +69,12 @@ describe.each(DIALECTS)('outbox over real SMTP (%s)', (dialect) => {
     expect(sent?.sent_at).toBe(clock.now());
     expect(await notifier.drain()).toBe(0);
     mail.close();
+
+    // The hourly purge keeps a delivered message a day.
+    await purgeExpired(db, clock.now() + 23 * 3600_000);
+    expect(await findMessage(db, pending.id)).toBeDefined();
+    await purgeExpired(db, clock.now() + 25 * 3600_000);
+    expect(await findMessage(db, pending.id)).toBeUndefined();
   });
 
   it('gives a message up after the last attempt and logs it as an error', async () => {
@@ -85,6 +92,12 @@ describe.each(DIALECTS)('outbox over real SMTP (%s)', (dialect) => {
     expect(log.lines.at(-1)).toBe('error message given up after the last retry');
     clock.advance(OUTBOX.maxRetryMs);
     expect(await notifier.drain()).toBe(0);
+
+    // A given-up message is kept a week, then purged.
+    await purgeExpired(db, clock.now() + 6 * 24 * 3600_000);
+    expect(await findMessage(db, row.id)).toBeDefined();
+    await purgeExpired(db, clock.now() + 8 * 24 * 3600_000);
+    expect(await findMessage(db, row.id)).toBeUndefined();
   });
 
   it('leaves a message claimed by a send to that send, until its lease runs out', async () => {

@@ -19,7 +19,7 @@ export interface AuthorizeDeps {
 }
 
 /** RFC 6749 section 4.1.2 success and 4.1.2.1 error redirects, with the RFC 9207 `iss` parameter. */
-function redirectTo(uri: string, params: Record<string, string>, state: string, issuer: string): string {
+export function redirectTo(uri: string, params: Record<string, string>, state: string, issuer: string): string {
   const url = new URL(uri);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   if (state) url.searchParams.set('state', state);
@@ -37,6 +37,12 @@ export function resolveClient(clients: ClientRegistry, query: Record<string, unk
   const client = clients.get(clientId);
   if (!client || !clients.isRegisteredRedirect(client, redirectUri)) return undefined;
   return { client, redirectUri };
+}
+
+/** The requested scope, or all of the client's when none is asked; undefined when it asks for more than the client may have. */
+export function grantedScope(client: OAuthClient, requested: string): string | undefined {
+  const scope = requested || client.scopes.join(' ');
+  return scope.split(' ').every((s) => client.scopes.includes(s)) ? scope : undefined;
 }
 
 const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -62,8 +68,8 @@ export async function authorize(
     if (param === 'response_type') return fail('unsupported_response_type', 'response_type must be code');
     return fail('invalid_request', `invalid or missing parameter: ${param} (PKCE with S256 is required)`);
   }
-  const scope = q.data.scope || target.client.scopes.join(' ');
-  if (scope.split(' ').some((s) => !target.client.scopes.includes(s))) return fail('invalid_scope', 'scope is not allowed for this client');
+  const scope = grantedScope(target.client, q.data.scope);
+  if (scope === undefined) return fail('invalid_scope', 'scope is not allowed for this client');
   if (!form) return fail('access_denied', 'login failed');
 
   const check = await checkCredentials(deps.db, deps.clock, form.user_mail, form.user_pass, target.client.client_id);
@@ -79,19 +85,34 @@ export async function authorize(
     return fail('access_denied', 'terms of use not accepted');
   }
 
+  const codeChallenge = q.data.code_challenge;
+  return issueCodeRedirect(deps, { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state });
+}
+
+/**
+ * Issues the single-use authorization code for a member who has just proved who they are (login or
+ * the end of a sign-up): bound to client, redirect URI and PKCE challenge, valid 60 s, logged as a
+ * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
+ * 4.1.2, RFC 9207). The one place codes are made, so both authorize endpoints behave alike.
+ */
+export async function issueCodeRedirect(
+  deps: AuthorizeDeps,
+  p: { client: OAuthClient; redirectUri: string; codeChallenge: string; scope: string; userId: string; state: string },
+): Promise<string> {
+  const now = deps.clock.now();
   const code = randomToken();
   await insertCode(deps.db, {
     code_hash: sha256(code),
-    client_id: target.client.client_id,
-    redirect_uri: target.redirectUri,
-    code_challenge: q.data.code_challenge,
-    user_id: user.id,
-    scope,
+    client_id: p.client.client_id,
+    redirect_uri: p.redirectUri,
+    code_challenge: p.codeChallenge,
+    user_id: p.userId,
+    scope: p.scope,
     created_at: now,
     expires_at: now + LIMITS.authorizationCodeTtlMs,
     consumed_at: null,
     family_id: null,
   });
-  await logActivity(deps.db, { userId: user.id, event: 'login', clientId: target.client.client_id, at: now });
-  return redirectTo(target.redirectUri, { code }, state, deps.issuer);
+  await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, at: now });
+  return redirectTo(p.redirectUri, { code }, p.state, deps.issuer);
 }

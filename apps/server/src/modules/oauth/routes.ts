@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { authorizeFormSchema } from '@sso/contracts/auth';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { OAuthError } from '../../http/app-error.ts';
+import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOrInvalidRequest } from '../../http/parse.ts';
 import { authorize, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
 import { authenticateClient } from './client-auth.ts';
@@ -20,8 +20,6 @@ const tokenRequestSchema = z.object({
   terminal_id: z.string().max(128).optional(),
 });
 const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_type_hint: optional, client_id: optional, client_secret: optional });
-
-const BAD_REQUEST_PAGE = `<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>エラー</title></head><body><main><h1>エラー</h1><p>${CLIENT_MESSAGES['C99-000404']}</p></main></body></html>`;
 
 /** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662, 8414). */
 export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {

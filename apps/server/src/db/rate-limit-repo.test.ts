@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestDb, type TestDb } from '../test-support/test-db.ts';
+import { migrateToLatest } from './migrations.ts';
+import { purgeExpired } from './maintenance.ts';
+import { MAX_RATE_WINDOW_MS, hitRateLimit } from './rate-limit-repo.ts';
+
+const WINDOW = 30 * 60 * 1000;
+const T0 = Date.UTC(2026, 0, 1);
+
+describe.each(DIALECTS)('fixed-window rate limit (%s)', (dialect) => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await createTestDb(dialect);
+    await migrateToLatest(testDb.db.kysely);
+  });
+  afterAll(async () => testDb?.drop());
+
+  const hit = (key: string, at: number) => hitRateLimit(testDb.db.kysely, key, at, WINDOW);
+
+  it('numbers the events of a window and starts again when the window has run out', async () => {
+    expect(await hit('a', T0)).toBe(1);
+    expect(await hit('a', T0 + 1000)).toBe(2);
+    expect(await hit('a', T0 + WINDOW - 1)).toBe(3);
+    expect(await hit('b', T0 + 1000)).toBe(1);
+    expect(await hit('a', T0 + WINDOW + 100)).toBe(1);
+    expect(await hit('a', T0 + WINDOW + 101)).toBe(2);
+    // The new window runs from its first event, not from the end of the old one.
+    expect(await hit('a', T0 + 2 * WINDOW + 99)).toBe(3);
+    expect(await hit('a', T0 + 2 * WINDOW + 100)).toBe(1);
+  });
+
+  it('gives parallel events distinct numbers', async () => {
+    const counts = await Promise.all(Array.from({ length: 12 }, () => hit('parallel', T0)));
+    expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it('is purged once no window can still be running', async () => {
+    await hit('old', T0);
+    await hit('recent', T0 + MAX_RATE_WINDOW_MS);
+    await purgeExpired(testDb.db.kysely, T0 + MAX_RATE_WINDOW_MS + 1);
+    const keys = (await testDb.db.kysely.selectFrom('rate_limits').select('key').execute()).map((r) => r.key);
+    expect(keys).toContain('recent');
+    expect(keys).not.toContain('old');
+  });
+});

@@ -1,0 +1,110 @@
+import type { z } from 'zod';
+import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { signupAuthorizeFormSchema, signupAuthorizeSchema, type termsAcceptRequestSchema, type SignupStepResponse } from '@sso/contracts/signup';
+import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
+import { newId, sha256 } from '../../lib/secrets.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { recordTermAcceptance } from '../account/user-repo.ts';
+import type { OAuthClient } from '../oauth/clients.ts';
+import { grantedScope, issueCodeRedirect, redirectTo } from '../oauth/authorize-service.ts';
+import { advanceFlow, findLiveFlow, telInUse, type FlowRow } from './flow-repo.ts';
+import { flowAuthorize, flowCard, flowExpired, loadFlow, retryable, stepAnswer, type SignupDeps } from './flow-service.ts';
+import { insertCardMember, uniqueViolation } from './member-repo.ts';
+
+type TermsInput = z.infer<typeof termsAcceptRequestSchema>;
+
+/** Creates the member, links the card, records the terms and moves the flow to authorize, all or nothing. */
+async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean): Promise<void> {
+  const now = deps.clock.now();
+  const userId = newId();
+  const card = flowCard(flow);
+  const terms = (deps.clients.get(flow.client_id)?.terms ?? []).filter(isTermKey);
+  await deps.db.transaction().execute(async (trx) => {
+    // First, so that of parallel calls exactly one goes on (the others answer 300).
+    if (!(await advanceFlow(trx, { id: flow.id, from: 'terms', to: 'authorize', now, userId }))) throw flowExpired();
+    // The mobile the SMS check proved becomes a login id too, unless another member has it.
+    const tel = withTel && flow.tel && !(await telInUse(trx, flow.tel)) ? flow.tel : null;
+    await insertCardMember(
+      trx,
+      { id: userId, email: flow.email, tel, password_hash: flow.password_hash },
+      {
+        id: newId(),
+        esid: card.esid,
+        member_div_code: card.memberDivCode,
+        card_name: card.cardName,
+        card_image_url: card.cardImageUrl,
+        card_brand: card.brand,
+        card_number_mask: card.numberMask,
+      },
+      now,
+    );
+    for (const key of terms) await recordTermAcceptance(trx, userId, key, TERM_VERSIONS[key], now);
+    await logActivity(trx, { userId, event: 'signup', clientId: flow.client_id, at: now });
+  });
+}
+
+/**
+ * POST /api/signup/terms_accept (state terms; SPEC.md section 4). The member exists from here:
+ * e-mail and password of the card step, member type card, the card as its first sub-user, the
+ * client's terms accepted. An e-mail or card taken by a parallel sign-up in the meantime ends the
+ * flow with its own 902.
+ */
+export async function acceptTerms(deps: SignupDeps, input: TermsInput): Promise<SignupStepResponse> {
+  const flow = await loadFlow(deps, input.register_token, 'terms');
+  if (flow.client_id !== input.client_id) throw flowExpired();
+  for (const withTel of [true, false]) {
+    try {
+      await createMember(deps, flow, withTel);
+      return stepAnswer(deps, flow, input.register_token);
+    } catch (err) {
+      const column = uniqueViolation(err);
+      if (column === undefined) throw err;
+      // Another member took the mobile number in the same moment: the member is made without it.
+      if (column === 'tel' && withTel) continue;
+      await advanceFlow(deps.db, { id: flow.id, from: 'terms', to: 'done', now: deps.clock.now() });
+      throw retryable(column === 'esid' ? SIGNUP_MESSAGES.cardAlreadyLinked : SIGNUP_MESSAGES.emailRegistered);
+    }
+  }
+  throw flowExpired();
+}
+
+/**
+ * POST /api/signup/authorize (SPEC.md sections 4 and 7): the SPA's hidden form after terms_accept.
+ * The caller has checked client_id and the exact redirect URI. The query must name the flow's
+ * client, redirect URI and PKCE challenge; the flow moves to done in one conditional update and the
+ * code is issued exactly as the login authorize issues it. Every failure here redirects with
+ * access_denied (RFC 6749 section 4.1.2.1).
+ */
+export async function authorizeSignup(
+  deps: SignupDeps,
+  target: { client: OAuthClient; redirectUri: string },
+  rawQuery: Record<string, unknown>,
+  rawForm: unknown,
+): Promise<string> {
+  const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
+  const deny = (description: string) =>
+    redirectTo(target.redirectUri, { error: 'access_denied', error_description: description }, state, deps.issuer);
+  const query = signupAuthorizeSchema.safeParse(rawQuery);
+  const form = signupAuthorizeFormSchema.safeParse(rawForm ?? {});
+  if (!query.success || !form.success) return deny('invalid or missing parameter');
+  const now = deps.clock.now();
+  const flow = await findLiveFlow(deps.db, sha256(form.data.register_token), now);
+  if (!flow || flow.state !== 'authorize' || !flow.user_id) return deny('sign-up is not complete or has expired');
+  const asked = flowAuthorize(flow);
+  if (
+    asked.client_id !== query.data.client_id ||
+    asked.redirect_uri !== query.data.redirect_uri ||
+    asked.code_challenge !== query.data.code_challenge
+  ) {
+    return deny('the authorization request differs from the sign-up');
+  }
+  const scope = grantedScope(target.client, asked.scope);
+  if (scope === undefined) return deny('scope is not allowed for this client');
+  const userId = flow.user_id;
+  const location = await deps.db.transaction().execute(async (trx) => {
+    if (!(await advanceFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;
+    const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state };
+    return issueCodeRedirect({ ...deps, db: trx }, issue);
+  });
+  return location ?? deny('sign-up is not complete or has expired');
+}

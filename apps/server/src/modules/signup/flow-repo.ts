@@ -1,0 +1,48 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SignupFlowsTable, SignupState } from '../../db/schema.ts';
+
+export type FlowRow = Selectable<SignupFlowsTable>;
+
+export async function insertFlow(db: Kysely<Database>, row: FlowRow): Promise<void> {
+  await db.insertInto('signup_flows').values(row).execute();
+}
+
+/** The flow a register_token names, if it has not expired (its state is the caller's to check). */
+export const findLiveFlow = (db: Kysely<Database>, tokenHash: string, now: number) =>
+  db.selectFrom('signup_flows').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
+
+/**
+ * Moves a flow from one state to the next in one conditional update: of parallel calls exactly one
+ * finds the flow still in `from`. On PostgreSQL the update also holds the row until the caller's
+ * transaction ends, so the rest of the step runs once.
+ */
+export async function advanceFlow(
+  db: Kysely<Database>,
+  p: { id: string; from: SignupState; to: SignupState; now: number; userId?: string },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('signup_flows')
+    .set({ state: p.to, updated_at: p.now, ...(p.userId ? { user_id: p.userId } : {}) })
+    .where('id', '=', p.id)
+    .where('state', '=', p.from)
+    .where('expires_at', '>', p.now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Any account with this e-mail, withdrawn ones included (users.email is unique). */
+export const emailInUse = async (db: Kysely<Database>, email: string) =>
+  (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
+
+export const telInUse = async (db: Kysely<Database>, tel: string) =>
+  (await db.selectFrom('users').select('id').where('tel', '=', tel).executeTakeFirst()) !== undefined;
+
+/** Whether a card (its card-master esid) is linked to a member already. */
+export const cardLinked = async (db: Kysely<Database>, esid: string) =>
+  (await db.selectFrom('sub_users').select('id').where('esid', '=', esid).executeTakeFirst()) !== undefined;
+
+/** Whether a throttle key (modules/account/login-throttle-repo.ts) is locked now. Read only: nothing is counted. */
+export const isLocked = async (db: Kysely<Database>, key: string, now: number) => {
+  const row = await db.selectFrom('login_throttle').select('locked_until').where('key', '=', key).executeTakeFirst();
+  return row?.locked_until != null && Number(row.locked_until) > now;
+};

@@ -1,0 +1,111 @@
+import { expect } from 'vitest';
+import { signupStepResponseSchema } from '@sso/contracts/signup';
+import { bearer, CHALLENGE, exchange, type TestApp, WEB_REDIRECT } from '../../test-support/test-app.ts';
+import { latestCode } from '../../test-support/mailbox.ts';
+
+/** The demo cards of config/demo-cards.json (README "Demo cards"). */
+export const CARDS = {
+  sms: { cardnumber: '4541000000000001', cvc: '123', mobile: '09011110001' },
+  mail: { cardnumber: '5252000000000002', cvc: '123' },
+  pin: { cardnumber: '3528000000000003', cvc: '123', pin: '1234' },
+  pinBank: { cardnumber: '3777000000000004', cvc: '1234', pin: '1234', aNo: '5678' },
+  house: { cardnumber: '0200000000000005', cvc: '', mobile: '09011110005' },
+  info: { cardnumber: '4541000000000903', cvc: '123' },
+  chatbot: { cardnumber: '4541000000000904', cvc: '123' },
+} as const;
+
+export const PASSWORD = 'Signup-2030';
+let serial = 0;
+/** A fresh e-mail address for each sign-up, so that mail codes and message limits never mix. */
+export const newEmail = () => `new.member.${++serial}@example.com`;
+
+export const cardBody = (card: { cardnumber: string; cvc: string }, email: string, over: Record<string, unknown> = {}) => ({
+  cardnumber: card.cardnumber,
+  cc_month: '12',
+  cc_year: '2030',
+  cvc: card.cvc,
+  username: email,
+  password: PASSWORD,
+  password_check: PASSWORD,
+  check: true,
+  response_type: 'code',
+  client_id: 'SIAP009',
+  redirect_uri: WEB_REDIRECT,
+  scope: 'openid',
+  state: 'signup-state',
+  code_challenge: CHALLENGE,
+  code_challenge_method: 'S256',
+  recaptcha_token: 'dev-token',
+  ...over,
+});
+
+export const post = (t: TestApp, url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object });
+
+/** The newest code sent to a mobile number or an e-mail address, read from /dev/mailbox.json. */
+export async function codeFor(t: TestApp, to: string): Promise<string> {
+  const code = await latestCode(t.app, to);
+  if (!code) throw new Error(`no code was sent to ${to}`);
+  return code;
+}
+
+/** POST /api/signup/card, expecting success; returns the register_token and the checked answer. */
+export async function startSignup(t: TestApp, card: { cardnumber: string; cvc: string }, email: string, over: Record<string, unknown> = {}) {
+  const res = await post(t, '/api/signup/card', cardBody(card, email, over));
+  expect(res.statusCode, res.body).toBe(200);
+  const body = signupStepResponseSchema.parse(res.json());
+  return { token: body.register_token, body };
+}
+
+/** Runs the SMS path of the SMS demo card up to the e-mail OTP step. */
+export async function smsToEmailStep(t: TestApp, email: string, card: { cardnumber: string; cvc: string; mobile: string } = CARDS.sms) {
+  const { token } = await startSignup(t, card, email);
+  const res = await post(t, '/api/signup/sms', { onetime_password: await codeFor(t, card.mobile), register_token: token });
+  expect(res.json().result_code, res.body).toBe(0);
+  return token;
+}
+
+/** The SPA's hidden form: POST /api/signup/authorize?<authorize params> with the register_token. */
+export function postSignupAuthorize(t: TestApp, registerToken: string, over: Record<string, string> = {}) {
+  const query = new URLSearchParams({
+    client_id: 'SIAP009',
+    redirect_uri: WEB_REDIRECT,
+    state: 'signup-state',
+    scope: 'openid',
+    response_type: 'code',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    ...over,
+  });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/signup/authorize?${query.toString()}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ register_token: registerToken }).toString(),
+  });
+}
+
+/**
+ * Ends a sign-up that is at the terms step: terms_accept, the authorize hand-off (303 with a code),
+ * the code exchanged at /api/auth/token, and /api/user answering the new member's e-mail.
+ */
+export async function finishSignup(t: TestApp, registerToken: string, email: string): Promise<string> {
+  const accepted = await post(t, '/api/signup/terms_accept', { register_token: registerToken, client_id: 'SIAP009' });
+  expect(accepted.statusCode, accepted.body).toBe(200);
+  expect(signupStepResponseSchema.parse(accepted.json())).toMatchObject({ result_code: 0, register_token: registerToken });
+  const authorized = await postSignupAuthorize(t, registerToken);
+  expect(authorized.statusCode, authorized.body).toBe(303);
+  const location = new URL(String(authorized.headers.location));
+  expect(`${location.origin}${location.pathname}`).toBe(WEB_REDIRECT);
+  expect(location.searchParams.get('state')).toBe('signup-state');
+  const code = location.searchParams.get('code');
+  expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const tokens = await exchange(t.app, code!);
+  expect(tokens.statusCode, tokens.body).toBe(200);
+  const access = tokens.json().access_token as string;
+  const user = await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(access) });
+  expect(user.json()).toMatchObject({ result_code: 0, email });
+  return access;
+}
+
+export const countUsers = async (t: TestApp, email: string) =>
+  Number((await t.testDb.db.kysely.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).where('email', '=', email).executeTakeFirstOrThrow()).n);
