@@ -1,10 +1,23 @@
 import { createBrowserRouter } from 'react-router';
 import { TopPage } from '../features/account/top-page.tsx';
-import { BusyPage, NotFoundPage, OutOfServicePage, RouteErrorPage, ServerErrorPage } from '../features/errors/error-routes.tsx';
+import {
+  BusyPage,
+  NotFoundPage,
+  OutOfServicePage,
+  RouteErrorPage,
+  ServerErrorPage,
+  SignupChatbotPage,
+  SignupInfoPage,
+} from '../features/errors/error-routes.tsx';
 import { AdditionalTermsPage } from '../features/login/additional-terms-page.tsx';
 import { LoginPage } from '../features/login/login-page.tsx';
 import { OAuthCallbackPage } from '../features/login/oauth-callback-page.tsx';
 import { WelcomePage } from '../features/login/welcome-page.tsx';
+import { CardSignupPage } from '../features/signup-card/card-signup-page.tsx';
+import { EmailOtpPage } from '../features/signup-card/email-otp-page.tsx';
+import { PinPage } from '../features/signup-card/pin-page.tsx';
+import { SmsOtpPage } from '../features/signup-card/sms-otp-page.tsx';
+import { TermsAcceptPage } from '../features/signup-card/terms-accept-page.tsx';
 import { Frame, Layout } from './layout.tsx';
 import { RequireLogin } from './require-login.tsx';
 
@@ -27,11 +40,19 @@ export const router = createBrowserRouter(
             { path: '/authorize', element: <LoginPage /> },
             { path: '/accept/additional_terms', element: <AdditionalTermsPage /> },
             { path: '/oauth/callback', element: <OAuthCallbackPage /> },
+            // Card sign-up (SPEC.md section 2, "Card sign-up routes").
+            { path: '/signup/card', element: <CardSignupPage /> },
+            { path: '/signup/sms/otp', element: <SmsOtpPage /> },
+            { path: '/signup/email/otp', element: <EmailOtpPage /> },
+            { path: '/signup/pin', element: <PinPage /> },
+            { path: '/accept/terms', element: <TermsAcceptPage /> },
             { element: <RequireLogin />, children: [{ path: '/top', element: <TopPage /> }] },
             { path: '/404', element: <NotFoundPage /> },
             { path: '/500', element: <ServerErrorPage /> },
             { path: '/503', element: <OutOfServicePage /> },
             { path: '/problem/busy', element: <BusyPage /> },
+            { path: '/problem/signup/card/info', element: <SignupInfoPage /> },
+            { path: '/problem/signup/card/chatbot', element: <SignupChatbotPage /> },
             // The catch-all behaves as not found (SPEC.md section 2).
             { path: '*', element: <NotFoundPage /> },
           ],

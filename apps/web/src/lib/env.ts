@@ -9,3 +9,25 @@ const LOCAL_API = 'http://localhost:8080';
 export function apiBase(location: { origin: string; port: string } = globalThis.location): string {
   return location.port === VITE_DEV_PORT ? LOCAL_API : location.origin;
 }
+
+/** The environments a host maps to (SPEC.md section 9: production, staging, development or local). */
+export type Environment = 'local' | 'dev' | 'staging' | 'production';
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * The environment of a host name: localhost and the loopback addresses are local; a host with a
+ * `dev` label (`dev.` at the start or `.dev.` inside) is dev; one with a `stg` or `staging` label is
+ * staging; anything else is production. The last label is never looked at, so that a `.dev`
+ * top-level domain stays production.
+ */
+export function environmentOf(hostname: string): Environment {
+  const host = hostname.toLowerCase();
+  if (LOCAL_HOSTS.has(host)) return 'local';
+  const labels = host.split('.').slice(0, -1);
+  if (labels.includes('dev')) return 'dev';
+  if (labels.includes('stg') || labels.includes('staging')) return 'staging';
+  return 'production';
+}
+
+export const currentEnvironment = (): Environment => environmentOf(globalThis.location.hostname);

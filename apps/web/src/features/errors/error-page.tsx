@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { clearEphemeralMessage, peekEphemeralMessage } from '../../lib/ephemeral-message.ts';
 import { isLoggedIn } from '../../lib/records.ts';
@@ -9,13 +9,15 @@ interface ErrorPageProps {
   title: string;
   message: string;
   detail?: string;
+  /** More to offer on the page, such as a link to where the member gets help. */
+  children?: ReactNode;
 }
 
 /**
  * Error pages (SPEC.md section 2): a message and a button to login or Top. The message passed as an
  * ephemeral message wins while it is valid (SPEC.md section 4); it is consumed once shown.
  */
-export function ErrorPage({ title, message, detail }: ErrorPageProps) {
+export function ErrorPage({ title, message, detail, children }: ErrorPageProps) {
   const [ephemeral] = useState(peekEphemeralMessage);
   useEffect(clearEphemeralMessage, []);
   const loggedIn = isLoggedIn();
@@ -26,6 +28,7 @@ export function ErrorPage({ title, message, detail }: ErrorPageProps) {
         <p>{ephemeral ?? message}</p>
         {detail && <p>{detail}</p>}
       </div>
+      {children}
       <Link to={loggedIn ? '/top' : '/'} className={buttonClass()}>
         {loggedIn ? 'トップへ' : 'ログインへ'}
       </Link>

@@ -1,11 +1,23 @@
-import { CLIENT_MESSAGES, SERVER_MESSAGES, TEXTS } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, TEXTS } from '@sso/contracts/messages';
+import { LINKS } from '../../lib/links.ts';
 import { ErrorPage } from './error-page.tsx';
+import styles from './error-page.module.css';
 
 /** The error routes of SPEC.md section 2 with their default messages (SPEC.md section 8). */
 export const NotFoundPage = () => <ErrorPage title="ページが見つかりません" message={TEXTS.notFound} detail={CLIENT_MESSAGES['C99-000404']} />;
 export const ServerErrorPage = () => <ErrorPage title="エラーが発生しました" message={CLIENT_MESSAGES['C99-000999']} />;
 export const OutOfServicePage = () => <ErrorPage title="サービス停止中" message={SERVER_MESSAGES.outOfService} />;
 export const BusyPage = () => <ErrorPage title={TEXTS.slow} message={CLIENT_MESSAGES['C99-000600']} />;
+
+/** Card sign-up guides (SPEC.md sections 4 and 8, results 903 and 904): the server's message wins over these. */
+export const SignupInfoPage = () => <ErrorPage title={TEXTS.registerFailed} message={SIGNUP_MESSAGES.infoGuide} />;
+export const SignupChatbotPage = () => (
+  <ErrorPage title={TEXTS.identityUnconfirmed} message={SIGNUP_MESSAGES.chatbotGuide}>
+    <p className={styles.more}>
+      <a href={LINKS.chatbot}>チャットボットで問い合わせる</a>
+    </p>
+  </ErrorPage>
+);
 
 /** A screen that threw while rendering (the router logs it): the unexpected-error page, not the router's default. */
 export const RouteErrorPage = () => <ServerErrorPage />;

@@ -6,18 +6,18 @@ import { z } from 'zod';
 import { CLIENT_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { toResult } from '../../lib/result.ts';
+import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { LINKS } from '../../lib/links.ts';
 import { saveSession } from '../../lib/records.ts';
+import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
-import { submitAuthorizeForm } from './hand-off.ts';
 import { login } from './login-api.ts';
 import { setLoginContext } from './login-context.ts';
 import styles from './login.module.css';
-import { useAuthorizeParams } from './use-authorize-params.ts';
 
 /** Login validation (SPEC.md section 5): id and password are required. */
 const schema = z.object({
@@ -49,7 +49,7 @@ export function LoginPage() {
         const res = await login(form.user_mail, form.user_pass, clientId);
         saveSession({ comesFrom: clientId });
         if (res.terms.length === 0) {
-          submitAuthorizeForm(authorize, { user_mail: form.user_mail, user_pass: form.user_pass });
+          submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, authorize, { user_mail: form.user_mail, user_pass: form.user_pass });
           return 'leaving';
         }
         // The password stays in memory only, never in storage or history state.

@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { authorizeParams, getOAuthClient } from '../../lib/records.ts';
+import { authorizeParams, getOAuthClient } from './records.ts';
 
 const KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response_type', 'code_challenge', 'code_challenge_method'];
 
 /**
- * The OAuth parameters of the login page: from its query (a partner may arrive with its own), else
- * from the saved OAuth client. Undefined when neither has a client.
+ * The OAuth parameters of the login and card sign-up pages (SPEC.md section 2: both may carry them
+ * in their query): from the query (a partner may arrive with its own), else from the saved OAuth
+ * client. Undefined when neither has a client.
  */
 export function useAuthorizeParams(): URLSearchParams | undefined {
   const [search] = useSearchParams();

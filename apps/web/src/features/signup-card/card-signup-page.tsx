@@ -1,0 +1,192 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Navigate, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { toHalfWidth } from '@sso/contracts/fields';
+import { cardSignupFieldsSchema, cardSignupRules, isHouseCard } from '@sso/contracts/signup';
+import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Checkbox } from '../../ui/checkbox.tsx';
+import { Field } from '../../ui/field.tsx';
+import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import { Select } from '../../ui/select.tsx';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { cardYearOptions, MONTH_OPTIONS } from './card-expiry.ts';
+import { PaperlessNotice } from './paperless-notice.tsx';
+import { signupCard } from './signup-api.ts';
+import { showSignupFailure } from './signup-failure.ts';
+import { holdSignup, STEP_PATHS } from './signup-store.ts';
+import styles from './signup.module.css';
+
+const RULE_FIELDS = ['password', 'password_check', 'cardnumber', 'cvc'];
+
+/**
+ * The form is validated with the contract's fields and cross-field rules (schemas once). The rules
+ * also run while another field is still invalid (the agreement not yet ticked), so that the
+ * confirmation and security code errors show on blur (SPEC.md section 5).
+ */
+const schema = cardSignupFieldsSchema.superRefine(cardSignupRules, {
+  when: ({ value }) =>
+    typeof value === 'object' && value !== null && RULE_FIELDS.every((k) => typeof (value as Record<string, unknown>)[k] === 'string'),
+});
+type CardInput = z.input<typeof schema>;
+type CardValues = z.output<typeof schema>;
+const FIELDS = Object.keys(cardSignupFieldsSchema.shape) as (keyof CardInput)[];
+
+/**
+ * Card sign-up (SPEC.md sections 2, 4 and 5): the login ID and password, the card, the paperless
+ * notice and its agreement, with the hidden OAuth fields; the answer's destination_to names the
+ * next step.
+ */
+export function CardSignupPage() {
+  const navigate = useNavigate();
+  const authorize = useAuthorizeParams();
+  const [years] = useState(() => cardYearOptions());
+  const [message, setMessage] = useState<string>();
+  const { register, handleSubmit, setError, setValue, clearErrors, control, formState } = useForm<CardInput, unknown, CardValues>({
+    resolver: zodResolver(schema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: { username: '', password: '', password_check: '', cardnumber: '', cc_month: '', cc_year: '', cvc: '' },
+  });
+  const errors = formState.errors;
+
+  // A house card (02, 03) has no security code: the field is hidden and its value cleared (SPEC.md section 2).
+  const houseCard = isHouseCard(toHalfWidth(useWatch({ control, name: 'cardnumber' }) ?? ''));
+  useEffect(() => {
+    if (!houseCard) return;
+    setValue('cvc', '');
+    clearErrors('cvc');
+  }, [houseCard, setValue, clearErrors]);
+  const agreed = useWatch({ control, name: 'check' }) === true;
+
+  const view = useMemo(
+    () => ({
+      setMessage,
+      setFieldError: (key: string, text: string) => {
+        const field = FIELDS.find((f) => f === key);
+        if (!field) return false;
+        setError(field, { message: text });
+        return true;
+      },
+    }),
+    [setError],
+  );
+
+  const submit = useCallback(
+    async (form: CardValues): Promise<ActionOutcome> => {
+      if (!authorize) return;
+      setMessage(undefined);
+      try {
+        const res = await signupCard(form, authorize);
+        const held = holdSignup(res, authorize);
+        // A destination the flow does not know goes to Welcome (SPEC.md section 4).
+        void navigate(held ? STEP_PATHS[held.step] : '/');
+        return 'leaving';
+      } catch (e) {
+        showSignupFailure(e, view);
+      }
+    },
+    [authorize, navigate, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+
+  // No OAuth parameters in the query and no saved client: Welcome creates one.
+  if (!authorize) return <Navigate to="/" replace />;
+
+  return (
+    <>
+      <h1>カードで新規登録</h1>
+      <p className={styles.lead}>メンバーIDのログインIDとなるメールアドレスとパスワード、お手持ちのカードの情報を入力してください。</p>
+      <form noValidate onSubmit={handleSubmit(run)}>
+        {/* The hidden OAuth fields (SPEC.md section 2): the authorization this sign-up continues. */}
+        {[...authorize].map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <div className={styles.section}>
+          <h2>メンバーIDの登録情報</h2>
+          <Field
+            id="username"
+            label="メールアドレス"
+            hint="ログインIDになります。"
+            type="text"
+            inputMode="email"
+            autoComplete="username"
+            error={errors.username?.message}
+            {...halfWidthOnBlur(register('username'))}
+          />
+          <Field
+            id="password"
+            label="パスワード"
+            hint="8～16文字の半角英字と数字を組み合わせてください。記号は - = @ _ が使えます。"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password?.message}
+            {...register('password')}
+          />
+          <Field
+            id="password_check"
+            label="パスワード（確認用）"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password_check?.message}
+            {...register('password_check')}
+          />
+        </div>
+        <div className={styles.section}>
+          <h2>カード情報</h2>
+          <Field
+            id="cardnumber"
+            label="カード番号"
+            hint="ハイフンを入れずに入力してください。"
+            type="text"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            error={errors.cardnumber?.message}
+            {...halfWidthOnBlur(register('cardnumber'))}
+          />
+          <div className={styles.expiry}>
+            <Select
+              id="cc_month"
+              label="有効期限（月）"
+              placeholder="--"
+              options={MONTH_OPTIONS}
+              autoComplete="cc-exp-month"
+              error={errors.cc_month?.message}
+              {...register('cc_month')}
+            />
+            <Select
+              id="cc_year"
+              label="有効期限（年）"
+              placeholder="----"
+              options={years}
+              autoComplete="cc-exp-year"
+              error={errors.cc_year?.message}
+              {...register('cc_year')}
+            />
+          </div>
+          {!houseCard && (
+            <Field
+              id="cvc"
+              label="セキュリティコード"
+              hint="カード裏面（一部のカードは表面）に印字されている3桁または4桁の数字です。"
+              type="text"
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              error={errors.cvc?.message}
+              {...halfWidthOnBlur(register('cvc'))}
+            />
+          )}
+        </div>
+        <PaperlessNotice />
+        <Checkbox id="check" label="書面の電子交付（ペーパーレス）について確認し、同意しました" hint="※チェック必須" {...register('check')} />
+        <Alert message={message} />
+        <Button type="submit" disabled={!agreed} pending={pending}>
+          次へ
+        </Button>
+      </form>
+    </>
+  );
+}

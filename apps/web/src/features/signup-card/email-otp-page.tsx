@@ -1,0 +1,41 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import type { SignupStepResponse } from '@sso/contracts/signup';
+import { LINKS } from '../../lib/links.ts';
+import { HeldStep } from './held-step.tsx';
+import { OtpForm } from './otp-form.tsx';
+import { resendEmailOtp, verifyEmailOtp } from './signup-api.ts';
+import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
+import styles from './signup.module.css';
+
+/**
+ * E-mail one-time password (SPEC.md sections 2 and 4): confirms the e-mail entered, which becomes
+ * the login ID; a correct code leads to the terms. Resend and a help link for mail not received.
+ */
+function EmailOtpStep({ held }: { held: HeldSignup }) {
+  const navigate = useNavigate();
+  const onVerified = useCallback(
+    (res: SignupStepResponse) => {
+      advanceSignup(held, 'terms', res);
+      void navigate(STEP_PATHS.terms);
+      return 'leaving' as const;
+    },
+    [held, navigate],
+  );
+
+  return (
+    <>
+      <h1>メールアドレスの確認</h1>
+      <p className={styles.lead}>
+        ご入力のメールアドレス{held.email && <span className={styles.destination}>（{held.email}）</span>}
+        宛てに、ワンタイムパスワードを送信しました。メールに記載されたワンタイムパスワードを入力してください。
+      </p>
+      <OtpForm held={held} verify={verifyEmailOtp} resend={resendEmailOtp} onVerified={onVerified} />
+      <p className={styles.help}>
+        <a href={LINKS.mailNotReceived}>メールが届かない場合</a>
+      </p>
+    </>
+  );
+}
+
+export const EmailOtpPage = () => <HeldStep step="email">{(held) => <EmailOtpStep held={held} />}</HeldStep>;

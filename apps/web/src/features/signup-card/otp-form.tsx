@@ -1,0 +1,120 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import type { BaseResponse } from '@sso/contracts/common';
+import { LIMITS } from '@sso/contracts/constants';
+import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { signupOtpRequestSchema, type SignupStepResponse } from '@sso/contracts/signup';
+import { Alert } from '../../ui/alert.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import { Modal } from '../../ui/modal.tsx';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { showSignupFailure } from './signup-failure.ts';
+import type { HeldSignup } from './signup-store.ts';
+import styles from './signup.module.css';
+
+/** The one-time password: 6 digits (SPEC.md section 5), checked by the contract's rule. */
+const schema = signupOtpRequestSchema.pick({ onetime_password: true });
+type OtpFields = z.infer<typeof schema>;
+
+interface OtpFormProps {
+  held: HeldSignup;
+  verify: (held: HeldSignup, otp: string) => Promise<SignupStepResponse>;
+  resend: (held: HeldSignup) => Promise<BaseResponse>;
+  /** What the screen does after a correct code; 'leaving' keeps the button blocked. */
+  onVerified: (res: SignupStepResponse) => ActionOutcome;
+}
+
+/**
+ * The one-time password form of the SMS and e-mail steps (SPEC.md section 2): the code, submit, and
+ * a resend button that is disabled while its request is in flight, with the "resent" dialog.
+ * A wrong or expired code (902) clears the field (SPEC.md section 8).
+ */
+export function OtpForm({ held, verify, resend, onVerified }: OtpFormProps) {
+  const [message, setMessage] = useState<string>();
+  const [resent, setResent] = useState(false);
+  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<OtpFields>({
+    resolver: zodResolver(schema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: { onetime_password: '' },
+  });
+
+  const view = useMemo(
+    () => ({
+      setMessage,
+      setFieldError: (key: string, text: string) => {
+        if (key !== 'onetime_password') return false;
+        setError(key, { message: text });
+        return true;
+      },
+      clearSecrets: () => {
+        setValue('onetime_password', '');
+        setFocus('onetime_password');
+      },
+    }),
+    [setError, setValue, setFocus],
+  );
+
+  const submit = useCallback(
+    async (form: OtpFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        return onVerified(await verify(held, form.onetime_password));
+      } catch (e) {
+        showSignupFailure(e, view);
+      }
+    },
+    [held, verify, onVerified, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+
+  const resendCode = useCallback(async (): Promise<ActionOutcome> => {
+    setMessage(undefined);
+    try {
+      await resend(held);
+      setResent(true);
+    } catch (e) {
+      showSignupFailure(e, { setMessage });
+    }
+  }, [held, resend]);
+  const { pending: resending, run: runResend } = usePendingAction(resendCode);
+
+  return (
+    <>
+      <Alert message={message} />
+      <form noValidate onSubmit={handleSubmit(run)}>
+        <Field
+          id="onetime_password"
+          label="ワンタイムパスワード"
+          hint={`${LIMITS.otpLength}桁の半角数字を入力してください。有効期限は送信から${LIMITS.otpTtlMs / 60_000}分です。`}
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          error={formState.errors.onetime_password?.message}
+          {...halfWidthOnBlur(register('onetime_password'))}
+        />
+        <div className={styles.actions}>
+          <Button type="submit" pending={pending}>
+            認証する
+          </Button>
+          <Button type="button" variant="secondary" pending={resending} onClick={() => void runResend()}>
+            ワンタイムパスワードを再送信する
+          </Button>
+        </div>
+      </form>
+      <Modal open={resent} title="再送信しました" onClose={() => setResent(false)}>
+        <p className={styles.dialogText}>
+          {SIGNUP_MESSAGES.resent}
+          新しく届いたワンタイムパスワードを入力してください。
+        </p>
+        <Button type="button" onClick={() => setResent(false)}>
+          閉じる
+        </Button>
+      </Modal>
+    </>
+  );
+}

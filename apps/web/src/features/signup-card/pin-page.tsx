@@ -1,0 +1,125 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { signupPinRequestSchema } from '@sso/contracts/signup';
+import { currentEnvironment, type Environment } from '../../lib/env.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { HeldStep } from './held-step.tsx';
+import { verifyPin } from './signup-api.ts';
+import { showSignupFailure } from './signup-failure.ts';
+import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
+import styles from './signup.module.css';
+
+/** The hosts whose PIN step also asks for the bank account's last 4 digits (SPEC.md section 2). */
+const BANK_ACCOUNT_ENVIRONMENTS: readonly Environment[] = ['local', 'dev'];
+
+/**
+ * PIN (4 digits) and, when asked for, the bank account's last 4 digits, required then and padded
+ * with leading zeros by the contract (SPEC.md section 5). Unasked, a_no stays unregistered.
+ */
+const schema = z.object({
+  pin: signupPinRequestSchema.shape.pin,
+  a_no: z
+    .string()
+    .min(1, { error: VALIDATION_MESSAGES.required })
+    .pipe(signupPinRequestSchema.shape.a_no.unwrap())
+    .optional(),
+});
+type PinFields = z.input<typeof schema>;
+type PinValues = z.output<typeof schema>;
+const FIELDS = ['pin', 'a_no'] as const;
+
+/** PIN step (SPEC.md sections 2 and 4): the card's PIN, then the e-mail one-time password. */
+function PinStep({ held }: { held: HeldSignup }) {
+  const navigate = useNavigate();
+  const [withAccount] = useState(() => BANK_ACCOUNT_ENVIRONMENTS.includes(currentEnvironment()));
+  const [message, setMessage] = useState<string>();
+  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<PinFields, unknown, PinValues>({
+    resolver: zodResolver(schema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: withAccount ? { pin: '', a_no: '' } : { pin: '' },
+  });
+
+  const view = useMemo(
+    () => ({
+      setMessage,
+      setFieldError: (key: string, text: string) => {
+        const field = FIELDS.find((f) => f === key);
+        if (!field) return false;
+        setError(field, { message: text });
+        return true;
+      },
+      clearSecrets: () => {
+        setValue('pin', '');
+        if (withAccount) setValue('a_no', '');
+        setFocus('pin');
+      },
+    }),
+    [setError, setValue, setFocus, withAccount],
+  );
+
+  const submit = useCallback(
+    async (form: PinValues): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        const res = await verifyPin(held, form.pin, form.a_no);
+        advanceSignup(held, 'email', res);
+        void navigate(STEP_PATHS.email);
+        return 'leaving';
+      } catch (e) {
+        showSignupFailure(e, view);
+      }
+    },
+    [held, navigate, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+
+  return (
+    <>
+      <h1>暗証番号の確認</h1>
+      <p className={styles.lead}>
+        {withAccount
+          ? 'ご本人様確認のため、カードの暗証番号（4桁）と、お支払い口座の口座番号の下4桁を入力してください。'
+          : 'ご本人様確認のため、カードの暗証番号（4桁）を入力してください。'}
+      </p>
+      <Alert message={message} />
+      <form noValidate onSubmit={handleSubmit(run)}>
+        <Field
+          id="pin"
+          label="暗証番号"
+          hint="4桁の半角数字を入力してください。"
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          error={formState.errors.pin?.message}
+          {...halfWidthOnBlur(register('pin'))}
+        />
+        {withAccount && (
+          <Field
+            id="a_no"
+            label="口座番号（下4桁）"
+            hint="カードのお支払い口座の口座番号の下4桁を、半角数字で入力してください。ゆうちょ銀行の口座をお使いの方は、キャッシュカードに印字されている番号の下4桁を入力してください。"
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            error={formState.errors.a_no?.message}
+            {...halfWidthOnBlur(register('a_no'))}
+          />
+        )}
+        <Button type="submit" pending={pending}>
+          認証する
+        </Button>
+      </form>
+    </>
+  );
+}
+
+export const PinPage = () => <HeldStep step="pin">{(held) => <PinStep held={held} />}</HeldStep>;

@@ -1,0 +1,60 @@
+import { useCallback, useState } from 'react';
+import { SIGNUP_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
+import { saveSession } from '../../lib/records.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Checkbox } from '../../ui/checkbox.tsx';
+import { TermDocuments } from '../../ui/term-documents.tsx';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { HeldStep } from './held-step.tsx';
+import { acceptTerms } from './signup-api.ts';
+import { showSignupFailure } from './signup-failure.ts';
+import { clearHeldSignup, type HeldSignup } from './signup-store.ts';
+
+/**
+ * Terms accept of the sign-up (SPEC.md sections 2 and 4): the terms the sign-up answer listed, a
+ * required agreement and the Register button; accepting creates the member, then the hidden form
+ * hands the register_token to the authorize endpoint with the sign-up's authorize parameters.
+ */
+function TermsAcceptStep({ held }: { held: HeldSignup }) {
+  const [agreed, setAgreed] = useState(false);
+  const [message, setMessage] = useState<string>();
+
+  const submit = useCallback(async (): Promise<ActionOutcome> => {
+    if (!agreed) return;
+    setMessage(undefined);
+    try {
+      const res = await acceptTerms(held);
+      // The member exists now: the held response has served its purpose (SPEC.md section 4).
+      clearHeldSignup();
+      saveSession({ comesFrom: held.authorize.client_id });
+      submitAuthorizeForm(SIGNUP_AUTHORIZE_PATH, new URLSearchParams(held.authorize), { register_token: res.register_token || held.registerToken });
+      return 'leaving';
+    } catch (e) {
+      showSignupFailure(e, { setMessage });
+    }
+  }, [agreed, held]);
+  const { pending, run } = usePendingAction(submit);
+
+  return (
+    <>
+      <h1>利用規約</h1>
+      <TermDocuments keys={held.terms} />
+      <Alert message={message} />
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run();
+        }}
+      >
+        <Checkbox id="agree" label="利用規約を確認、同意しました" hint="※チェック必須" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} required />
+        <Button type="submit" disabled={!agreed} pending={pending}>
+          登録する
+        </Button>
+      </form>
+    </>
+  );
+}
+
+export const TermsAcceptPage = () => <HeldStep step="terms">{(held) => <TermsAcceptStep held={held} />}</HeldStep>;
