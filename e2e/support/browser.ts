@@ -40,6 +40,24 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/** Where documented screens go: docs/screens/ with UPDATE_SCREENS=1 (`npm run screens`), else .e2e-artifacts/. */
+const SCREENS = process.env.UPDATE_SCREENS === '1' ? fileURLToPath(new URL('../../docs/screens/', import.meta.url)) : ARTIFACTS;
+
+/**
+ * Documents a screen at both widths a member uses, 375 px (mobile) and 1280 px (PC), checking it
+ * with axe at each, and leaves the page at the width it had.
+ */
+export async function documentScreen(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize() ?? { width: 1280, height: 900 };
+  mkdirSync(SCREENS, { recursive: true });
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
+    await expectAccessible(page);
+    await page.screenshot({ path: join(SCREENS, `${name}-${width}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
+  }
+  await page.setViewportSize(before);
+}
+
 /** Collects console errors and failed page scripts; a journey asserts there were none. */
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];
