@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot, watchConsole } from './support/browser.ts';
-import { fillLogin, logIn as logInAs, withSystem } from './support/journey.ts';
+import { expectAccessible, screenshot } from './support/browser.ts';
+import { fillLogin, logIn as logInAs, openPage, withSystem } from './support/journey.ts';
 
 const EMAIL = 'demo.card@example.com';
 
@@ -13,9 +13,7 @@ describe('login journey in Chromium', () => {
   let consoleErrors: string[];
 
   beforeEach(async () => {
-    context = await env.browser.newContext({ baseURL: env.system.origin, locale: 'ja-JP', viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    consoleErrors = watchConsole(page);
+    ({ context, page, consoleErrors } = await openPage(env));
   });
   afterEach(async () => {
     await context.close();
@@ -88,8 +86,7 @@ describe('partner login with additional terms', () => {
   const env = withSystem();
 
   it('asks the member to accept the line answer terms, then hands the code to the partner', async () => {
-    const context = await env.browser.newContext({ baseURL: env.system.origin, viewport: { width: 375, height: 800 } });
-    const page = await context.newPage();
+    const { context, page } = await openPage(env, { width: 375, height: 800 });
     const redirectUri = `${env.system.origin}/dev/partner/SIAP002/callback`;
     const query = new URLSearchParams({
       client_id: 'SIAP002',
@@ -129,8 +126,7 @@ describe('Top page timing', () => {
   const env = withSystem();
 
   it('shows the loading text while slow, aborts after 5 s and shows the network message', async () => {
-    const context = await env.browser.newContext({ baseURL: env.system.origin });
-    const page = await context.newPage();
+    const { context, page } = await openPage(env);
     await page.goto('/content/');
     await fillLogin(page, 'demo.open@example.com', 'Demo1234');
     // From now on the account API hangs for 8 s.

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { documentScreen, expectAccessible, watchConsole } from './support/browser.ts';
-import { withSystem } from './support/journey.ts';
+import { documentScreen, expectAccessible } from './support/browser.ts';
+import { openPage, withSystem } from './support/journey.ts';
 import { countMessages, waitForCode } from './support/mailbox.ts';
 
 const PASSWORD = 'Signup2026';
@@ -23,9 +23,7 @@ describe('card sign-up in Chromium', () => {
   let consoleErrors: string[];
 
   beforeEach(async () => {
-    context = await env.browser.newContext({ baseURL: env.system.origin, locale: 'ja-JP', viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    consoleErrors = watchConsole(page);
+    ({ context, page, consoleErrors } = await openPage(env));
   });
   afterEach(async () => {
     expect(consoleErrors).toEqual([]);

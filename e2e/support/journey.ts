@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import { launchBrowser, watchConsole } from './browser.ts';
 import { startSystem, type RunningSystem } from './server.ts';
 
 /** Starts the system and Chromium for the enclosing describe block, and stops both after it. */
@@ -14,6 +14,23 @@ export function withSystem(): { system: RunningSystem; browser: Browser } {
     await ctx.system?.stop();
   });
   return ctx;
+}
+
+export interface JourneyPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and failed page scripts of the page, as they come. */
+  consoleErrors: string[];
+}
+
+/** A fresh browser context on the running system, Japanese, PC-sized unless told otherwise. */
+export async function openPage(
+  env: { system: RunningSystem; browser: Browser },
+  viewport = { width: 1280, height: 900 },
+): Promise<JourneyPage> {
+  const context = await env.browser.newContext({ baseURL: env.system.origin, locale: 'ja-JP', viewport });
+  const page = await context.newPage();
+  return { context, page, consoleErrors: watchConsole(page) };
 }
 
 /** Fills and submits the login form as a member would, by the labels they read. */

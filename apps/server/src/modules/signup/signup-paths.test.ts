@@ -2,23 +2,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { signupStepResponseSchema } from '@sso/contracts/signup';
 import { userAttributeResponseSchema } from '@sso/contracts/user';
-import { bearer, CHALLENGE, withTestApp, WEB_REDIRECT } from '../../test-support/test-app.ts';
+import { bearer, withTestApp } from '../../test-support/test-app.ts';
 import { readMailbox } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { purgeExpired } from '../../db/maintenance.ts';
 import { verifyPassword } from '../account/passwords.ts';
 import { sha256 } from '../../lib/secrets.ts';
-import { CARDS, cardBody, codeFor, finishSignup, newEmail, post, startSignup } from './test-kit.ts';
+import { AUTHORIZE_PARAMS, CARDS, cardBody, codeFor, finishSignup, newEmail, post, startSignup } from './test-kit.ts';
 
-const AUTHORIZE_ECHO = {
-  response_type: 'code',
-  client_id: 'SIAP009',
-  redirect_uri: WEB_REDIRECT,
-  scope: 'openid',
-  state: 'signup-state',
-  code_challenge: CHALLENGE,
-  code_challenge_method: 'S256',
-};
 const WEB_TERMS = ['ServiceOnMemberId', 'PersonalInfoOnMemberId'];
 
 describe.each(DIALECTS)('card sign-up paths, end to end (%s)', (dialect) => {
@@ -41,7 +32,7 @@ describe.each(DIALECTS)('card sign-up paths, end to end (%s)', (dialect) => {
       destination_to: 'OtpSMS',
       tel: '090-****-0001',
       terms: WEB_TERMS,
-      ...AUTHORIZE_ECHO,
+      ...AUTHORIZE_PARAMS,
     });
     const sms = (await readMailbox(t.app))[0]!;
     expect(sms).toMatchObject({ kind: 'sms', to: CARDS.sms.mobile });

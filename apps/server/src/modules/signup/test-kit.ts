@@ -19,6 +19,17 @@ let serial = 0;
 /** A fresh e-mail address for each sign-up, so that mail codes and message limits never mix. */
 export const newEmail = () => `new.member.${++serial}@example.com`;
 
+/** The authorize parameters the test sign-ups carry, which every step answer echoes. */
+export const AUTHORIZE_PARAMS = {
+  response_type: 'code',
+  client_id: 'SIAP009',
+  redirect_uri: WEB_REDIRECT,
+  scope: 'openid',
+  state: 'signup-state',
+  code_challenge: CHALLENGE,
+  code_challenge_method: 'S256',
+};
+
 export const cardBody = (card: { cardnumber: string; cvc: string }, email: string, over: Record<string, unknown> = {}) => ({
   cardnumber: card.cardnumber,
   cc_month: '12',
@@ -28,13 +39,7 @@ export const cardBody = (card: { cardnumber: string; cvc: string }, email: strin
   password: PASSWORD,
   password_check: PASSWORD,
   check: true,
-  response_type: 'code',
-  client_id: 'SIAP009',
-  redirect_uri: WEB_REDIRECT,
-  scope: 'openid',
-  state: 'signup-state',
-  code_challenge: CHALLENGE,
-  code_challenge_method: 'S256',
+  ...AUTHORIZE_PARAMS,
   recaptcha_token: 'dev-token',
   ...over,
 });
