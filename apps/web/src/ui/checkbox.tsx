@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, Ref } from 'react';
+import { FieldHint } from './field-frame.tsx';
 import styles from './field.module.css';
 
 interface CheckboxProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -16,11 +17,7 @@ export function Checkbox({ id, label, hint, ref, ...input }: CheckboxProps) {
         <input id={id} ref={ref} type="checkbox" aria-describedby={hint ? `${id}-hint` : undefined} {...input} />{' '}
         <label htmlFor={id}>{label}</label>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </p>
-      )}
+      <FieldHint id={id} hint={hint} />
     </div>
   );
 }

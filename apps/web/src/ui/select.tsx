@@ -1,7 +1,6 @@
 import type { Ref, SelectHTMLAttributes } from 'react';
-import { LIMITS } from '@sso/contracts/constants';
+import { FieldFrame } from './field-frame.tsx';
 import styles from './field.module.css';
-import { useDelayed } from './use-delayed.ts';
 
 export interface SelectOption {
   value: string;
@@ -21,31 +20,18 @@ interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
 
 /** A labelled select, the sibling of Field; its error shows 300 ms after it appears (SPEC.md section 5). */
 export function Select({ id, label, options, placeholder, error, hint, ref, className, ...select }: SelectProps) {
-  const shownError = useDelayed(error, LIMITS.errorDisplayDelayMs);
-  const describedBy = [hint ? `${id}-hint` : '', shownError ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={[styles.field, className ?? ''].join(' ')}>
-      <label className={styles.label} htmlFor={id}>
-        {label}
-      </label>
-      {hint && (
-        <p id={`${id}-hint`} className={styles.hint}>
-          {hint}
-        </p>
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      {(aria) => (
+        <select id={id} ref={ref} className={[styles.input, styles.select].join(' ')} {...aria} {...select}>
+          {placeholder !== undefined && <option value="">{placeholder}</option>}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
       )}
-      <select id={id} ref={ref} className={[styles.input, styles.select].join(' ')} aria-invalid={shownError ? true : undefined} aria-describedby={describedBy} {...select}>
-        {placeholder !== undefined && <option value="">{placeholder}</option>}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {shownError && (
-        <p id={`${id}-error`} className={styles.error}>
-          {shownError}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }

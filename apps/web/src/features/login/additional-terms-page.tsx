@@ -1,9 +1,8 @@
 import { useCallback, useState } from 'react';
 import { Navigate } from 'react-router';
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
-import { Button } from '../../ui/button.tsx';
-import { Checkbox } from '../../ui/checkbox.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
+import { TermsAgreement } from '../../ui/terms-agreement.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { getLoginContext } from './login-context.ts';
 
@@ -13,14 +12,13 @@ import { getLoginContext } from './login-context.ts';
  */
 export function AdditionalTermsPage() {
   const [context] = useState(getLoginContext);
-  const [agreed, setAgreed] = useState(false);
 
   const submit = useCallback(async (): Promise<ActionOutcome> => {
     // The hidden login fields must still be there (SPEC.md section 2).
-    if (!agreed || !context?.id || !context.password) return;
+    if (!context?.id || !context.password) return;
     submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, context.authorize, { user_mail: context.id, user_pass: context.password, terms: context.terms });
     return 'leaving';
-  }, [agreed, context]);
+  }, [context]);
   const { pending, run } = usePendingAction(submit);
 
   if (!context) return <Navigate to="/" replace />;
@@ -29,18 +27,7 @@ export function AdditionalTermsPage() {
     <>
       <h1>利用規約</h1>
       <TermDocuments keys={context.terms} />
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run();
-        }}
-      >
-        <Checkbox id="agree" label="利用規約を確認、同意しました" hint="※チェック必須" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} required />
-        <Button type="submit" disabled={!agreed} pending={pending}>
-          同意する
-        </Button>
-      </form>
+      <TermsAgreement submitLabel="同意する" pending={pending} onSubmit={() => void run()} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, useNavigate } from 'react-router';
@@ -18,6 +18,7 @@ import { PaperlessNotice } from './paperless-notice.tsx';
 import { signupCard } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { holdSignup, STEP_PATHS } from './signup-store.ts';
+import { useFailureView } from './use-failure-view.ts';
 import styles from './signup.module.css';
 
 const RULE_FIELDS = ['password', 'password_check', 'cardnumber', 'cvc'];
@@ -62,18 +63,7 @@ export function CardSignupPage() {
   }, [houseCard, setValue, clearErrors]);
   const agreed = useWatch({ control, name: 'check' }) === true;
 
-  const view = useMemo(
-    () => ({
-      setMessage,
-      setFieldError: (key: string, text: string) => {
-        const field = FIELDS.find((f) => f === key);
-        if (!field) return false;
-        setError(field, { message: text });
-        return true;
-      },
-    }),
-    [setError],
-  );
+  const view = useFailureView({ setMessage, setError, fields: FIELDS });
 
   const submit = useCallback(
     async (form: CardValues): Promise<ActionOutcome> => {

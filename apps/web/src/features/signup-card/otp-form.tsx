@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -15,10 +15,12 @@ import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-actio
 import { showSignupFailure } from './signup-failure.ts';
 import type { HeldSignup } from './signup-store.ts';
 import styles from './signup.module.css';
+import { useFailureView } from './use-failure-view.ts';
 
 /** The one-time password: 6 digits (SPEC.md section 5), checked by the contract's rule. */
 const schema = signupOtpRequestSchema.pick({ onetime_password: true });
 type OtpFields = z.infer<typeof schema>;
+const FIELDS = ['onetime_password'] as const;
 
 interface OtpFormProps {
   held: HeldSignup;
@@ -43,21 +45,11 @@ export function OtpForm({ held, verify, resend, onVerified }: OtpFormProps) {
     defaultValues: { onetime_password: '' },
   });
 
-  const view = useMemo(
-    () => ({
-      setMessage,
-      setFieldError: (key: string, text: string) => {
-        if (key !== 'onetime_password') return false;
-        setError(key, { message: text });
-        return true;
-      },
-      clearSecrets: () => {
-        setValue('onetime_password', '');
-        setFocus('onetime_password');
-      },
-    }),
-    [setError, setValue, setFocus],
-  );
+  const clearSecrets = useCallback(() => {
+    setValue('onetime_password', '');
+    setFocus('onetime_password');
+  }, [setValue, setFocus]);
+  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
 
   const submit = useCallback(
     async (form: OtpFields): Promise<ActionOutcome> => {

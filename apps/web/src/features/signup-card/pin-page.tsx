@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
@@ -16,6 +16,7 @@ import { verifyPin } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
 import styles from './signup.module.css';
+import { useFailureView } from './use-failure-view.ts';
 
 /** The hosts whose PIN step also asks for the bank account's last 4 digits (SPEC.md section 2). */
 const BANK_ACCOUNT_ENVIRONMENTS: readonly Environment[] = ['local', 'dev'];
@@ -48,23 +49,12 @@ function PinStep({ held }: { held: HeldSignup }) {
     defaultValues: withAccount ? { pin: '', a_no: '' } : { pin: '' },
   });
 
-  const view = useMemo(
-    () => ({
-      setMessage,
-      setFieldError: (key: string, text: string) => {
-        const field = FIELDS.find((f) => f === key);
-        if (!field) return false;
-        setError(field, { message: text });
-        return true;
-      },
-      clearSecrets: () => {
-        setValue('pin', '');
-        if (withAccount) setValue('a_no', '');
-        setFocus('pin');
-      },
-    }),
-    [setError, setValue, setFocus, withAccount],
-  );
+  const clearSecrets = useCallback(() => {
+    setValue('pin', '');
+    if (withAccount) setValue('a_no', '');
+    setFocus('pin');
+  }, [setValue, setFocus, withAccount]);
+  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
 
   const submit = useCallback(
     async (form: PinValues): Promise<ActionOutcome> => {

@@ -4,7 +4,7 @@ import { goToError } from '../../lib/navigation.ts';
 import { toResult } from '../../lib/result.ts';
 import { clearHeldSignup } from './signup-store.ts';
 
-interface FailureView {
+export interface FailureView {
   /** Shows a message on the page (ui/alert), or clears it with undefined. */
   setMessage: (message: string | undefined) => void;
   /** Shows a server validation error on the field of that name; false when the form has no such field. */

@@ -2,9 +2,8 @@ import { useCallback, useState } from 'react';
 import { SIGNUP_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
 import { saveSession } from '../../lib/records.ts';
 import { Alert } from '../../ui/alert.tsx';
-import { Button } from '../../ui/button.tsx';
-import { Checkbox } from '../../ui/checkbox.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
+import { TermsAgreement } from '../../ui/terms-agreement.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { HeldStep } from './held-step.tsx';
 import { acceptTerms } from './signup-api.ts';
@@ -17,11 +16,9 @@ import { clearHeldSignup, type HeldSignup } from './signup-store.ts';
  * hands the register_token to the authorize endpoint with the sign-up's authorize parameters.
  */
 function TermsAcceptStep({ held }: { held: HeldSignup }) {
-  const [agreed, setAgreed] = useState(false);
   const [message, setMessage] = useState<string>();
 
   const submit = useCallback(async (): Promise<ActionOutcome> => {
-    if (!agreed) return;
     setMessage(undefined);
     try {
       const res = await acceptTerms(held);
@@ -33,7 +30,7 @@ function TermsAcceptStep({ held }: { held: HeldSignup }) {
     } catch (e) {
       showSignupFailure(e, { setMessage });
     }
-  }, [agreed, held]);
+  }, [held]);
   const { pending, run } = usePendingAction(submit);
 
   return (
@@ -41,18 +38,7 @@ function TermsAcceptStep({ held }: { held: HeldSignup }) {
       <h1>利用規約</h1>
       <TermDocuments keys={held.terms} />
       <Alert message={message} />
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run();
-        }}
-      >
-        <Checkbox id="agree" label="利用規約を確認、同意しました" hint="※チェック必須" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} required />
-        <Button type="submit" disabled={!agreed} pending={pending}>
-          登録する
-        </Button>
-      </form>
+      <TermsAgreement submitLabel="登録する" pending={pending} onSubmit={() => void run()} />
     </>
   );
 }
