@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import './zod-config.ts';
 
 export const validationErrorSchema = z.object({ key: z.string(), message: z.string() });
 export type ValidationError = z.infer<typeof validationErrorSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import './zod-config.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 
 /** A required text field answering "入力してください" when empty (SPEC.md section 5). */

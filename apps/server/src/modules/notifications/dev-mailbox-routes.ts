@@ -11,7 +11,7 @@ function page(mailbox: DevMailbox): string {
       (m) => `<article>
 <h2>${m.kind === 'sms' ? 'SMS' : 'メール'}: ${escapeHtml(m.to)}</h2>
 <p><time datetime="${m.sentAt}">${m.sentAt}</time>${m.subject ? ` ／ 件名: ${escapeHtml(m.subject)}` : ''}</p>
-<pre>${escapeHtml(m.text)}</pre>
+<p>${escapeHtml(m.text).replaceAll('\n', '<br>')}</p>
 </article>`,
     )
     .join('\n');

@@ -25,7 +25,7 @@ describe('standard OAuth client library against the listening server', () => {
   beforeAll(async () => {
     const port = await freePort();
     testDb = await createTestDb('sqlite');
-    const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), DATABASE_URL: testDb.url, WEB_DIST: '/nonexistent' });
+    const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), DATABASE_URL: testDb.url, WEB_DIST: '/nonexistent', SMTP_SINK_PORT: '0' });
     app = await buildApp(config, { db: testDb.db, logger: false });
     await app.listen({ port, host: '127.0.0.1' });
     issuer = new URL(config.publicOrigin);

@@ -42,6 +42,14 @@ describe.each(DIALECTS)('POST /api/signup/card refusals (%s)', (dialect) => {
     ]);
   });
 
+  it('words every 901 message in Japanese, the hidden OAuth fields and wrong types included', async () => {
+    for (const body of [{}, { cardnumber: 12, check: 'yes', client_id: [], recaptcha_token: {} }]) {
+      const messages = ((await card(body)).json().validation_errors as { message: string }[]).map((e) => e.message);
+      expect(messages.length).toBeGreaterThan(5);
+      for (const m of messages) expect(m, JSON.stringify(body)).toMatch(/^[^A-Za-z]*$/);
+    }
+  });
+
   it('answers 901 for a card that is not the company\'s, a bad number, expiry or security code', async () => {
     const email = newEmail();
     const one = async (over: Record<string, unknown>) => (await card(cardBody(CARDS.sms, email, over))).json().validation_errors;
