@@ -52,3 +52,21 @@ export function newPassword(kind: 'card' | 'open') {
       error: message,
     });
 }
+
+/** The confirmation equals the password (SPEC.md section 5: "パスワード欄と同じ値を入力してください"). */
+export function passwordConfirmRule(v: { password: string; password_check: string }, ctx: z.RefinementCtx) {
+  if (v.password_check && v.password !== v.password_check) {
+    ctx.addIssue({ code: 'custom', path: ['password_check'], message: M.passwordConfirm });
+  }
+}
+
+/**
+ * Runs a cross-field rule even while other fields are still invalid, as long as the fields it reads
+ * are strings, so that every error shows at once (a zod refinement otherwise waits for the rest).
+ */
+export const whenStrings = (fields: readonly string[]) => ({
+  when: ({ value }: { value: unknown }) =>
+    typeof value === 'object' && value !== null && fields.every((k) => typeof (value as Record<string, unknown>)[k] === 'string'),
+});
+
+export const PASSWORD_FIELDS = ['password', 'password_check'] as const;

@@ -46,6 +46,19 @@ export const VALIDATION_MESSAGES = {
   otp: 'ワンタイムパスワードを6桁の半角数字で入力してください',
   pin: '暗証番号を4桁の半角数字で入力してください',
   bankAccount: '口座番号の下4桁を半角数字で入力してください',
+  fullWidth: '全角で入力してください',
+  katakana: '全角カタカナで入力してください',
+  nameLength: '19文字以内で入力してください',
+  minimumAge: '12歳以上の方がご登録いただけます',
+  tel: '10桁または11桁の半角数字で入力してください（ハイフン不要）',
+  postalCode: '7桁の半角数字で入力してください（ハイフン不要）',
+  emailFlag: 'メールマガジンの受け取りを選択してください',
+} as const;
+
+/** Answers of the open sign-up and the password recovery (issue 4). */
+export const ACCOUNT_MESSAGES = {
+  /** An activation or reset link that expired, was used, or was replaced by a newer one. */
+  linkInvalid: 'URLの有効期限が切れているか、既に使用されています。お手数ですが、もう一度お手続きください。',
 } as const;
 
 /** Answers of the card sign-up (issue 3). 902 answers clear the OTP or PIN field (SPEC.md section 8). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
 import { CARD_BRAND_PREFIXES, CARD_CHECKS, HOUSE_CARD_PREFIXES, LIMITS } from './constants.ts';
-import { digitsText, fixedDigits, newPassword, newUserName } from './fields.ts';
+import { digitsText, fixedDigits, newPassword, newUserName, passwordConfirmRule, whenStrings } from './fields.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 
 /** A house card (prefixes 02 and 03) has no security code (SPEC.md section 5). */
@@ -26,9 +26,7 @@ type CardFields = { password: string; password_check: string; cardnumber: string
 
 /** Cross-field rules: the confirmation equals the password; the security code is 3-4 digits, empty for house cards. */
 export function cardSignupRules(v: CardFields, ctx: z.RefinementCtx) {
-  if (v.password_check && v.password !== v.password_check) {
-    ctx.addIssue({ code: 'custom', path: ['password_check'], message: M.passwordConfirm });
-  }
+  passwordConfirmRule(v, ctx);
   if (isHouseCard(v.cardnumber)) {
     if (v.cvc !== '') ctx.addIssue({ code: 'custom', path: ['cvc'], message: M.cvc });
   } else if (v.cvc === '') {
@@ -37,6 +35,12 @@ export function cardSignupRules(v: CardFields, ctx: z.RefinementCtx) {
     ctx.addIssue({ code: 'custom', path: ['cvc'], message: /^\d*$/.test(v.cvc) ? M.cvc : M.digits });
   }
 }
+
+/** The fields cardSignupRules reads. */
+export const CARD_RULE_FIELDS = ['password', 'password_check', 'cardnumber', 'cvc'] as const;
+
+/** The card form as the SPA validates it: the fields and their cross-field rules (schemas once). */
+export const cardSignupFormSchema = cardSignupFieldsSchema.superRefine(cardSignupRules, whenStrings(CARD_RULE_FIELDS));
 
 /** The authorize parameters a sign-up carries to its end (SPEC.md section 3). */
 export const signupAuthorizeSchema = z.object({
@@ -54,7 +58,7 @@ export type SignupAuthorize = z.infer<typeof signupAuthorizeSchema>;
 export const cardSignupRequestSchema = cardSignupFieldsSchema
   .extend(signupAuthorizeSchema.shape)
   .extend({ recaptcha_token: z.string().max(4096).default('') })
-  .superRefine(cardSignupRules);
+  .superRefine(cardSignupRules, whenStrings(CARD_RULE_FIELDS));
 export type CardSignupRequest = z.input<typeof cardSignupRequestSchema>;
 
 const registerToken = z.string({ error: M.required }).min(1, { error: M.required }).max(256);

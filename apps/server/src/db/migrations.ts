@@ -1,12 +1,14 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as initial from './migrations/0001-initial.ts';
 import * as signup from './migrations/0002-signup.ts';
+import * as mailHtml from './migrations/0003-mail-html.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-signup': signup,
+  '0003-mail-html': mailHtml,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -152,6 +152,8 @@ export interface OutboxTable {
   subject: string;
   /** Emptied once delivered, so that no code stays at rest longer than needed. */
   body: string;
+  /** The HTML part of a mail (plain text is always there); emptied with the body once delivered. */
+  html: string | null;
   attempts: number;
   next_attempt_at: number;
   claimed_until: number | null;

@@ -4,6 +4,8 @@ export interface MailboxEntry {
   to: string;
   subject: string;
   text: string;
+  /** The HTML part of a mail, when it has one. */
+  html?: string;
   /** ISO 8601 time the message was received. */
   sentAt: string;
 }

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 
 export interface MailTransport {
   /** Delivers one mail over SMTP; rejects when the server could not take it now. */
-  send(to: string, subject: string, text: string): Promise<void>;
+  send(to: string, subject: string, text: string, html?: string): Promise<void>;
   close(): void;
 }
 
@@ -10,8 +10,8 @@ export interface MailTransport {
 export function smtpTransport(url: string, from: string): MailTransport {
   const transporter = nodemailer.createTransport({ url, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 }, { from });
   return {
-    async send(to, subject, text) {
-      await transporter.sendMail({ to, subject, text });
+    async send(to, subject, text, html) {
+      await transporter.sendMail({ to, subject, text, ...(html ? { html } : {}) });
     },
     close: () => transporter.close(),
   };

@@ -45,7 +45,7 @@ export async function startMessaging(
     db: deps.db,
     clock: deps.clock,
     log: deps.log,
-    deliver: (m) => (m.kind === 'sms' ? sms.send(m.to, m.text) : mail.send(m.to, m.subject ?? '', m.text)),
+    deliver: (m) => (m.kind === 'sms' ? sms.send(m.to, m.text) : mail.send(m.to, m.subject ?? '', m.text, m.html)),
   });
   const worker = setInterval(() => {
     notifier.drain().catch((err: unknown) => deps.log.warn({ err }, 'outbox worker failed'));

@@ -6,6 +6,8 @@ export interface OutgoingMessage {
   /** The mail subject; SMS have none. */
   subject?: string;
   text: string;
+  /** The HTML alternative of a mail; the text part is always sent too. */
+  html?: string;
 }
 
 /**

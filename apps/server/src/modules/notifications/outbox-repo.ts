@@ -37,7 +37,7 @@ export const dueMessages = (db: Kysely<Database>, now: number, limit: number) =>
 
 /** Delivered: the body is emptied, so that no code stays at rest once it has gone out. */
 export async function markSent(db: Kysely<Database>, id: string, now: number): Promise<void> {
-  await db.updateTable('outbox').set({ sent_at: now, body: '', claimed_until: null, last_error: null }).where('id', '=', id).execute();
+  await db.updateTable('outbox').set({ sent_at: now, body: '', html: null, claimed_until: null, last_error: null }).where('id', '=', id).execute();
 }
 
 /** Not delivered: try again at `nextAttemptAt`, or give up (`failed`) after the last attempt. */
@@ -54,7 +54,7 @@ export async function markAttemptFailed(
       claimed_until: null,
       last_error: p.error.slice(0, 500),
       failed_at: p.failedAt,
-      ...(p.failedAt !== null ? { body: '' } : {}),
+      ...(p.failedAt !== null ? { body: '', html: null } : {}),
     })
     .where('id', '=', id)
     .execute();

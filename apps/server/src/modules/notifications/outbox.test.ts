@@ -42,12 +42,13 @@ describe.each(DIALECTS)('outbox over real SMTP (%s)', (dialect) => {
     const port = await closedPort();
     const mail = smtpTransport(`smtp://127.0.0.1:${port}`, 'sso@example.com');
     const log = quietLog();
-    const notifier = outboxNotifier({ db, clock, log, deliver: (m) => mail.send(m.to, m.subject ?? '', m.text) });
+    const notifier = outboxNotifier({ db, clock, log, deliver: (m) => mail.send(m.to, m.subject ?? '', m.text, m.html) });
 
     // The step that sends is not failed by the delivery failure.
-    await expect(notifier.send({ kind: 'mail', to: 'member@example.com', subject: '確認コード', text: 'コード 123456' })).resolves.toBeUndefined();
+    const message = { kind: 'mail', to: 'member@example.com', subject: '確認コード', text: 'コード 123456', html: '<p>コード 123456</p>' } as const;
+    await expect(notifier.send(message)).resolves.toBeUndefined();
     const pending = await db.selectFrom('outbox').selectAll().where('recipient', '=', 'member@example.com').executeTakeFirstOrThrow();
-    expect(pending).toMatchObject({ attempts: 1, sent_at: null, failed_at: null, body: 'コード 123456' });
+    expect(pending).toMatchObject({ attempts: 1, sent_at: null, failed_at: null, body: 'コード 123456', html: '<p>コード 123456</p>' });
     expect(pending.last_error).toBeTruthy();
     expect(pending.next_attempt_at).toBe(clock.now() + retryDelay(1));
     expect(log.lines).toEqual(['warn message not delivered; it will be retried']);
@@ -62,10 +63,10 @@ describe.each(DIALECTS)('outbox over real SMTP (%s)', (dialect) => {
     const [a, b] = await Promise.all([notifier.drain(), notifier.drain()]);
     expect(a + b).toBe(1);
     expect(mailbox.list()).toEqual([
-      expect.objectContaining({ kind: 'mail', to: 'member@example.com', subject: '確認コード', text: 'コード 123456' }),
+      expect.objectContaining({ kind: 'mail', to: 'member@example.com', subject: '確認コード', text: 'コード 123456', html: '<p>コード 123456</p>' }),
     ]);
     const sent = await findMessage(db, pending.id);
-    expect(sent).toMatchObject({ body: '', attempts: 1 });
+    expect(sent).toMatchObject({ body: '', html: null, attempts: 1 });
     expect(sent?.sent_at).toBe(clock.now());
     expect(await notifier.drain()).toBe(0);
     mail.close();
@@ -132,11 +133,12 @@ describe('development SMTP sink', () => {
     const sink = await startSmtpSink(mailbox, 0);
     const mail = smtpTransport(`smtp://127.0.0.1:${sink.port}`, '"メンバーID" <no-reply@example.com>');
     await mail.send('a@example.com', '件名A', '本文A\nhttps://example.com/a');
-    await mail.send('b@example.com', '件名B', '本文B');
+    await mail.send('b@example.com', '件名B', '本文B', '<p>本文<b>B</b></p>');
     expect(mailbox.list().map((m) => [m.to, m.subject, m.text])).toEqual([
       ['b@example.com', '件名B', '本文B'],
       ['a@example.com', '件名A', '本文A\nhttps://example.com/a'],
     ]);
+    expect(mailbox.list().map((m) => m.html)).toEqual(['<p>本文<b>B</b></p>', undefined]);
     await expect(startSmtpSink(new DevMailbox(), sink.port)).rejects.toThrow(/SMTP_SINK_PORT or SMTP_URL/);
     mail.close();
     await sink.close();

@@ -37,7 +37,7 @@ interface Log {
  */
 export function outboxNotifier(deps: { db: Kysely<Database>; clock: Clock; deliver: Deliver; log: Log }): OutboxNotifier {
   const attempt = async (row: OutboxRow): Promise<boolean> => {
-    const message: OutgoingMessage = { kind: row.kind, to: row.recipient, subject: row.subject, text: row.body };
+    const message: OutgoingMessage = { kind: row.kind, to: row.recipient, subject: row.subject, text: row.body, ...(row.html ? { html: row.html } : {}) };
     try {
       await deps.deliver(message);
       await markSent(deps.db, row.id, deps.clock.now());
@@ -64,6 +64,7 @@ export function outboxNotifier(deps: { db: Kysely<Database>; clock: Clock; deliv
         recipient: message.to,
         subject: message.subject ?? '',
         body: message.text,
+        html: message.html ?? null,
         attempts: 0,
         next_attempt_at: now,
         // Claimed by this send from the start, so that the worker does not deliver it a second time.

@@ -28,7 +28,8 @@ export function startSmtpSink(mailbox: DevMailbox, port: number): Promise<SmtpSi
           const to = addresses(mail.to);
           const recipients = to.length > 0 ? to : session.envelope.rcptTo.map((r) => r.address);
           for (const address of recipients) {
-            mailbox.add({ kind: 'mail', to: address, subject: mail.subject ?? '', text: (mail.text ?? '').trimEnd() });
+            const html = typeof mail.html === 'string' ? { html: mail.html } : {};
+            mailbox.add({ kind: 'mail', to: address, subject: mail.subject ?? '', text: (mail.text ?? '').trimEnd(), ...html });
           }
           callback();
         })

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { toHalfWidth } from '@sso/contracts/fields';
-import { cardSignupFieldsSchema, cardSignupRules, isHouseCard } from '@sso/contracts/signup';
+import { cardSignupFieldsSchema, cardSignupFormSchema, isHouseCard } from '@sso/contracts/signup';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -21,17 +21,7 @@ import { holdSignup, STEP_PATHS } from './signup-store.ts';
 import { useFailureView } from './use-failure-view.ts';
 import styles from './signup.module.css';
 
-const RULE_FIELDS = ['password', 'password_check', 'cardnumber', 'cvc'];
-
-/**
- * The form is validated with the contract's fields and cross-field rules (schemas once). The rules
- * also run while another field is still invalid (the agreement not yet ticked), so that the
- * confirmation and security code errors show on blur (SPEC.md section 5).
- */
-const schema = cardSignupFieldsSchema.superRefine(cardSignupRules, {
-  when: ({ value }) =>
-    typeof value === 'object' && value !== null && RULE_FIELDS.every((k) => typeof (value as Record<string, unknown>)[k] === 'string'),
-});
+const schema = cardSignupFormSchema;
 type CardInput = z.input<typeof schema>;
 type CardValues = z.output<typeof schema>;
 const FIELDS = Object.keys(cardSignupFieldsSchema.shape) as (keyof CardInput)[];
