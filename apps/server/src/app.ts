@@ -14,6 +14,8 @@ import { registerAccountRoutes } from './modules/account/routes.ts';
 import { loadClients, type ClientRegistry } from './modules/oauth/clients.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
 import { registerSignupRoutes } from './modules/signup/routes.ts';
+import { registerOpenSignupRoutes } from './modules/open-signup/routes.ts';
+import { registerRecoverRoutes } from './modules/recover/routes.ts';
 import type { CardMaster } from './ports/card-master.ts';
 import { loadCardMasterSimulator } from './ports/card-master-simulator.ts';
 import { registerDevMailboxRoutes } from './modules/notifications/dev-mailbox-routes.ts';
@@ -71,6 +73,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerOAuthRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerSignupRoutes(app, { ...deps, cardMaster });
+  registerOpenSignupRoutes(app, deps);
+  registerRecoverRoutes(app, deps);
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   app.get('/api/health', async () => ({ status: 'ok' }));
   await registerSpa(app, config.webDist);

@@ -32,6 +32,8 @@ export const LIMITS = {
   topRequestTimeoutMs: 5000,
   analyticsOutboundMs: 250,
   openSignupValidMinutes: 60,
+  /** A password reset link lives 30 minutes and is single use (issue 4; the spec gives no figure). */
+  passwordResetValidMinutes: 30,
   minimumAge: 12,
   /** Card sign-up (issue 3). Numbers the spec leaves open are decided here and in the README. */
   signupFlowTtlMs: 60 * 60 * 1000,

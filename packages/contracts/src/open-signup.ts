@@ -9,6 +9,8 @@ import { serviceLinkSchema } from './user.ts';
 const FULL_WIDTH = /^[^\u0020-\u007E\uFF61-\uFF9F]+$/;
 /** Full-width katakana, with the long vowel mark and the middle dot. */
 const KATAKANA = /^[\u30A1-\u30FA\u30FC\u30FB]+$/;
+/** Only bounds the input: the length of a digits field is its own rule with its own message. */
+const DIGITS_MAX = 64;
 /** A name part is limited to 19 characters (SPEC.md section 5). */
 const NAME_MAX = 19;
 
@@ -36,14 +38,15 @@ export function ageOn(birthday: string, today: string): number {
 
 /** Birthday (SPEC.md section 5): 8 digits, a real date, not in the future, age 12 or over on `today`. */
 export const birthdayField = (today: string) =>
-  digitsText(8)
+  // The digits rule has no length of its own, so that a wrong length is answered with the length message.
+  digitsText(DIGITS_MAX)
     .refine((v) => v.length === 8, { error: M.birthdayLength })
     .refine((v) => v.length !== 8 || (isRealDate(v) && v <= today), { error: M.birthdayDate })
     .refine((v) => v.length !== 8 || !isRealDate(v) || ageOn(v, today) >= LIMITS.minimumAge, { error: M.minimumAge });
 
 /** Tel: 10 to 11 digits, no hyphens. PostalCode: 7 digits, no hyphen (SPEC.md section 5). */
-export const telField = () => digitsText(11).refine((v) => v.length >= 10, { error: M.tel });
-export const postalCodeField = () => digitsText(7).refine((v) => v.length === 7, { error: M.postalCode });
+export const telField = () => digitsText(DIGITS_MAX).refine((v) => v.length >= 10 && v.length <= 11, { error: M.tel });
+export const postalCodeField = () => digitsText(DIGITS_MAX).refine((v) => v.length === 7, { error: M.postalCode });
 
 /**
  * The fields of the open sign-up's input mode (SPEC.md sections 2, 3 and 5), for a given date in

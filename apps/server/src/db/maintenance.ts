@@ -7,8 +7,9 @@ const DAY = 24 * 60 * 60 * 1000;
 /**
  * Removes rows that no longer decide anything: authorization codes a day after expiry (kept that
  * long so that a late replay is still recognised), login and sign-up throttles whose lock or run
- * has lapsed, sign-up flows and one-time secrets past their expiry, and rate-limit counters whose
- * window has ended, and outbox messages a day after delivery or a week after they were given up.
+ * has lapsed, sign-up flows, pending open sign-ups and one-time secrets past their expiry,
+ * rate-limit counters whose window has ended, and outbox messages a day after delivery or a week
+ * after they were given up.
  */
 export async function purgeExpired(db: Kysely<Database>, now: number): Promise<void> {
   await db.deleteFrom('auth_codes').where('expires_at', '<', now - DAY).execute();
@@ -18,6 +19,7 @@ export async function purgeExpired(db: Kysely<Database>, now: number): Promise<v
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
     .execute();
   await db.deleteFrom('signup_flows').where('expires_at', '<', now).execute();
+  await db.deleteFrom('open_signups').where('expires_at', '<', now).execute();
   await db.deleteFrom('verifications').where('expires_at', '<', now).execute();
   await db.deleteFrom('rate_limits').where('window_start', '<', now - MAX_RATE_WINDOW_MS).execute();
   // Delivered messages are kept a day and given-up ones a week, for support to look into.

@@ -137,6 +137,31 @@ export interface VerificationsTable {
   consumed_at: number | null;
 }
 
+/**
+ * An open sign-up waiting for its activation link (issue 4): nothing is a member until the link is
+ * used. One per e-mail; a new registration for the address replaces the row (and a new id kills the
+ * old link, whose verification names the old id).
+ */
+export interface OpenSignupsTable {
+  id: string;
+  email: string;
+  tel: string;
+  last_name: string;
+  first_name: string;
+  last_name_kana: string;
+  first_name_kana: string;
+  sex: string;
+  birthday: string;
+  postal_code: string;
+  email_flg: number;
+  /** argon2id, as users.password_hash. */
+  password_hash: string;
+  /** The registered client ids the sign-up started from, comma-separated (the finish page's links). */
+  client_ids: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** Fixed-window counters, such as messages per recipient. */
 export interface RateLimitsTable {
   key: string;
@@ -177,4 +202,5 @@ export interface Database {
   verifications: VerificationsTable;
   rate_limits: RateLimitsTable;
   outbox: OutboxTable;
+  open_signups: OpenSignupsTable;
 }

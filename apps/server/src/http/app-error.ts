@@ -1,6 +1,6 @@
 import type { ValidationError } from '@sso/contracts/common';
 import { RESULT, type ResultCode } from '@sso/contracts/result-codes';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 
 /**
  * The one server error type for member APIs: a result code of SPEC.md section 8 and an HTTP status.
@@ -23,6 +23,8 @@ export const recaptchaError = () => new AppError(RESULT.RECAPTCHA, SERVER_MESSAG
 export const unauthorizedError = () => new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401);
 export const validationError = (errors: ValidationError[]) =>
   new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);
+/** 902 for an activation or reset link that is unknown, expired, used or replaced (issue 4). */
+export const linkInvalidError = () => new AppError(RESULT.RETRYABLE, ACCOUNT_MESSAGES.linkInvalid, 400);
 
 /** RFC 6749 section 5.2 error for the OAuth endpoints. */
 export class OAuthError extends Error {

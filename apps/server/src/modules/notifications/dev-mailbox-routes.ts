@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from '../../lib/html.ts';
 import type { DevMailbox } from './dev-mailbox.ts';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 function page(mailbox: DevMailbox): string {
   const items = mailbox

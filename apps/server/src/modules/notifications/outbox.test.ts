@@ -5,7 +5,8 @@ import { purgeExpired } from '../../db/maintenance.ts';
 import { migrateToLatest } from '../../db/migrations.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { DevMailbox } from './dev-mailbox.ts';
-import { smtpTransport } from './mail-transport.ts';
+import { smtpTransport, withWaits } from './mail-transport.ts';
+import { silentSmtp } from '../../test-support/silent-smtp.ts';
 import { OUTBOX, outboxNotifier, retryDelay } from './outbox.ts';
 import { findMessage } from './outbox-repo.ts';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
@@ -142,5 +143,21 @@ describe('development SMTP sink', () => {
     await expect(startSmtpSink(new DevMailbox(), sink.port)).rejects.toThrow(/SMTP_SINK_PORT or SMTP_URL/);
     mail.close();
     await sink.close();
+  });
+});
+
+describe('SMTP waits', () => {
+  it('keeps the operator\'s own waits and adds the defaults as URL parameters nodemailer reads', () => {
+    expect(withWaits('smtps://u:p%40ss@mail.example.com:465?greetingTimeout=9000')).toBe(
+      'smtps://u:p%40ss@mail.example.com:465?greetingTimeout=9000&connectionTimeout=5000&socketTimeout=10000',
+    );
+  });
+
+  it('gives up on a mail server that never greets after the greeting wait, not nodemailer\'s 30 s', async () => {
+    const smtp = await silentSmtp();
+    const mail = smtpTransport(`smtp://127.0.0.1:${smtp.port}`, 'sso@example.com', { greetingTimeout: 300 });
+    await expect(mail.send('x@example.com', 's', 't')).rejects.toThrow(/greeting/i);
+    mail.close();
+    await smtp.close();
   });
 });

@@ -73,3 +73,14 @@ export async function revokeFamily(db: Kysely<Database>, familyId: string, now: 
   await db.updateTable('token_families').set({ revoked_at: now }).where('id', '=', familyId).where('revoked_at', 'is', null).execute();
   await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
 }
+
+/**
+ * Revokes every session of a member, families and their grants (a password reset, issue 4), in two
+ * updates; returns how many sessions were live.
+ */
+export async function revokeUserFamilies(db: Kysely<Database>, userId: string, now: number): Promise<number> {
+  const families = db.selectFrom('token_families').select('id').where('user_id', '=', userId);
+  await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', 'in', families).where('revoked_at', 'is', null).execute();
+  const r = await db.updateTable('token_families').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

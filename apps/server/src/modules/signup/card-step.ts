@@ -9,7 +9,7 @@ import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
 import { grantedScope } from '../oauth/authorize-service.ts';
 import type { SignupState } from '../../db/schema.ts';
-import { countMessage, hashSecret, newCode, sendCode, storeSecret, type Channel } from './codes.ts';
+import { countMessage, hashSecret, newCode, sendCode, storeSecret, type Channel, type SignupPurpose } from './codes.ts';
 import { cardLinked, insertFlow, isLocked, type FlowRow } from './flow-repo.ts';
 import {
   cardLockKey,
@@ -20,7 +20,6 @@ import {
   type FlowCard,
   type SignupDeps,
 } from './flow-service.ts';
-import type { SignupPurpose } from './verification-repo.ts';
 
 export type CardSignupInput = z.infer<typeof cardSignupRequestSchema>;
 

@@ -2,18 +2,26 @@ import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
-import { hitRateLimit } from '../../db/rate-limit-repo.ts';
 import type { Database, SignupState } from '../../db/schema.ts';
+import {
+  consumeVerification,
+  insertVerification,
+  invalidateVerifications,
+  takeTry,
+  type VerificationPurpose,
+} from '../../db/verification-repo.ts';
 import type { AppError } from '../../http/app-error.ts';
-import { newId, sha256 } from '../../lib/secrets.ts';
+import { newId } from '../../lib/secrets.ts';
 import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
 import { hashPassword, verifyPassword } from '../account/passwords.ts';
+import { messageAllowed } from '../notifications/message-limit.ts';
 import { advanceFlow, findLiveFlow, isLocked, type FlowRow } from './flow-repo.ts';
 import { flowExpired, retryable, signupLocked, verifyLockKey, type SignupDeps } from './flow-service.ts';
 import { otpMessage } from './otp-message.ts';
-import { consumeVerification, insertVerification, invalidateVerifications, takeTry, type SignupPurpose } from './verification-repo.ts';
 
 export type Channel = 'sms' | 'mail';
+/** The one-time secrets of a card sign-up. */
+export type SignupPurpose = Extract<VerificationPurpose, 'signup_sms' | 'signup_email' | 'signup_pin'>;
 export const purposeOf = (channel: Channel): SignupPurpose => (channel === 'sms' ? 'signup_sms' : 'signup_email');
 
 /**
@@ -28,14 +36,9 @@ export async function newCode(): Promise<{ code: string; hash: string }> {
   return { code, hash: await hashSecret(code) };
 }
 
-/**
- * Counts one message to a recipient (the first send and every resend): at most
- * LIMITS.messagesPerRecipient in LIMITS.messageWindowMs, beyond that 902. The key is a hash, so that
- * the counter table holds no address or number.
- */
+/** Counts one message to a recipient (the first send and every resend); beyond the limit 902. */
 export async function countMessage(deps: SignupDeps, channel: Channel, to: string): Promise<void> {
-  const n = await hitRateLimit(deps.db, `message:${channel}:${sha256(to)}`, deps.clock.now(), LIMITS.messageWindowMs);
-  if (n > LIMITS.messagesPerRecipient) throw retryable(SIGNUP_MESSAGES.resendLimit);
+  if (!(await messageAllowed(deps.db, channel, to, deps.clock.now()))) throw retryable(SIGNUP_MESSAGES.resendLimit);
 }
 
 /** Replaces the flow's live secret of a purpose with a new one (the old one stops working at once). */

@@ -7,9 +7,11 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { grantedScope, issueCodeRedirect, redirectTo } from '../oauth/authorize-service.ts';
-import { advanceFlow, findLiveFlow, telInUse, type FlowRow } from './flow-repo.ts';
+import { uniqueViolation } from '../../db/unique-violation.ts';
+import { telInUse } from '../account/member-repo.ts';
+import { advanceFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
 import { flowAuthorize, flowCard, flowExpired, loadFlow, retryable, stepAnswer, type SignupDeps } from './flow-service.ts';
-import { insertCardMember, uniqueViolation } from './member-repo.ts';
+import { insertCardMember } from './member-repo.ts';
 
 type TermsInput = z.infer<typeof termsAcceptRequestSchema>;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/migrations.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { advanceFlow, insertFlow, type FlowRow } from './flow-repo.ts';
-import { consumeVerification, insertVerification, takeTry } from './verification-repo.ts';
+import { consumeVerification, insertVerification, takeTry } from '../../db/verification-repo.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 

@@ -30,13 +30,6 @@ export async function advanceFlow(
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Any account with this e-mail, withdrawn ones included (users.email is unique). */
-export const emailInUse = async (db: Kysely<Database>, email: string) =>
-  (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
-
-export const telInUse = async (db: Kysely<Database>, tel: string) =>
-  (await db.selectFrom('users').select('id').where('tel', '=', tel).executeTakeFirst()) !== undefined;
-
 /** Whether a card (its card-master esid) is linked to a member already. */
 export const cardLinked = async (db: Kysely<Database>, esid: string) =>
   (await db.selectFrom('sub_users').select('id').where('esid', '=', esid).executeTakeFirst()) !== undefined;

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { signupOtpRequestSchema, signupPinRequestSchema, SignupStepResponse } from '@sso/contracts/signup';
 import { checkSecret, newCode, passCheck, sendCode } from './codes.ts';
-import { emailInUse, type FlowRow } from './flow-repo.ts';
+import { emailInUse } from '../account/member-repo.ts';
+import type { FlowRow } from './flow-repo.ts';
 import { flowCard, flowExpired, loadFlow, retryable, stepAnswer, type SignupDeps } from './flow-service.ts';
 import { pinSecret } from './card-step.ts';
 

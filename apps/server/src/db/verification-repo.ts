@@ -1,17 +1,26 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, VerificationsTable } from '../../db/schema.ts';
+import type { Database, VerificationsTable } from './schema.ts';
 
 export type VerificationRow = Selectable<VerificationsTable>;
 
-/** The one-time secrets of a sign-up (ARCHITECTURE.md: one verification table, hashed, single use). */
-export type SignupPurpose = 'signup_sms' | 'signup_email' | 'signup_pin';
+/**
+ * Every one-time secret lives in `verifications` (ARCHITECTURE.md: one table, hashed, single use):
+ * the card sign-up's SMS and e-mail codes and PIN (argon2id, tried), and the links of the open
+ * sign-up's activation and the password reset (SHA-256 of a 256-bit token, consumed once).
+ */
+export type VerificationPurpose = 'signup_sms' | 'signup_email' | 'signup_pin' | 'open_activation' | 'password_reset';
 
 export async function insertVerification(db: Kysely<Database>, row: VerificationRow): Promise<void> {
   await db.insertInto('verifications').values(row).execute();
 }
 
-/** Kills every live secret of this purpose for the subject, so that after a resend only the new code works. */
-export async function invalidateVerifications(db: Kysely<Database>, subject: string, purpose: SignupPurpose, now: number): Promise<void> {
+/** Kills every live secret of this purpose for the subject, so that after a resend only the new one works. */
+export async function invalidateVerifications(
+  db: Kysely<Database>,
+  subject: string,
+  purpose: VerificationPurpose,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('verifications')
     .set({ consumed_at: now })
@@ -29,7 +38,7 @@ export async function invalidateVerifications(db: Kysely<Database>, subject: str
 export async function takeTry(
   db: Kysely<Database>,
   subject: string,
-  purpose: SignupPurpose,
+  purpose: VerificationPurpose,
   now: number,
 ): Promise<Pick<VerificationRow, 'id' | 'secret_hash'> | undefined> {
   const rows = await db
@@ -54,4 +63,28 @@ export async function consumeVerification(db: Kysely<Database>, id: string, now:
     .where('consumed_at', 'is', null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Uses up a live link secret found by its hash (a 256-bit token's SHA-256 is unique and needs no
+ * tries), in one conditional update: of parallel presentations exactly one gets the subject; an
+ * unknown, expired, used or replaced secret gets undefined. On PostgreSQL the update holds the row
+ * until the caller's transaction ends, so what follows runs once, and again only after a rollback.
+ */
+export async function consumeLinkSecret(
+  db: Kysely<Database>,
+  purpose: VerificationPurpose,
+  secretHash: string,
+  now: number,
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('verifications')
+    .set({ consumed_at: now })
+    .where('secret_hash', '=', secretHash)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('subject')
+    .executeTakeFirst();
+  return row?.subject;
 }

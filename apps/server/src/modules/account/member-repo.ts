@@ -1,0 +1,25 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, UsersTable } from '../../db/schema.ts';
+
+/** A new member's row: every column but the status (active) and the times (now). */
+export type NewMember = Omit<Insertable<UsersTable>, 'status' | 'created_at' | 'updated_at'>;
+
+/** Creates an active member (the card sign-up of issue 3, the open sign-up of issue 4). */
+export async function insertMember(db: Kysely<Database>, member: NewMember, now: number): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({ ...member, status: 'active', created_at: now, updated_at: now })
+    .execute();
+}
+
+/** Any account with this e-mail, withdrawn ones included (users.email is unique). */
+export const emailInUse = async (db: Kysely<Database>, email: string) =>
+  (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
+
+export const telInUse = async (db: Kysely<Database>, tel: string) =>
+  (await db.selectFrom('users').select('id').where('tel', '=', tel).executeTakeFirst()) !== undefined;
+
+/** Sets a member's password hash (argon2id). */
+export async function setPasswordHash(db: Kysely<Database>, userId: string, passwordHash: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+}

@@ -1,0 +1,74 @@
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import type { OpenSignupResponse } from '@sso/contracts/open-signup';
+import { RESULT } from '@sso/contracts/result-codes';
+import { WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
+import type { ServiceLink } from '@sso/contracts/user';
+import { uniqueViolation } from '../../db/unique-violation.ts';
+import { consumeLinkSecret } from '../../db/verification-repo.ts';
+import { linkInvalidError } from '../../http/app-error.ts';
+import { newId, sha256 } from '../../lib/secrets.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { telInUse } from '../account/member-repo.ts';
+import { insertOpenMember } from './open-member-repo.ts';
+import { deletePending, takePending, type PendingRow } from './pending-repo.ts';
+import type { OpenSignupDeps } from './register-service.ts';
+
+type ActivateDeps = Pick<OpenSignupDeps, 'db' | 'clock' | 'clients'>;
+
+/** The services to return to after the sign-up: its client ids that are service links (SPEC.md section 3). */
+function serviceLinks(deps: ActivateDeps, clientIds: string): ServiceLink[] {
+  return clientIds
+    .split(',')
+    .map((id) => deps.clients.get(id))
+    .filter((c) => c?.service_link === true)
+    .map((c) => ({ name: c!.name, client_id: c!.client_id }));
+}
+
+/**
+ * Uses the link up and creates the member, all or nothing. The secret is consumed first by a
+ * conditional update, so that of parallel activations exactly one goes on (the others, and any
+ * later use, answer 902). The mobile number becomes a login id unless another member has it.
+ */
+async function createMember(deps: ActivateDeps, tokenHash: string, withTel: boolean, taken: { id?: string }): Promise<PendingRow> {
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const pendingId = await consumeLinkSecret(trx, 'open_activation', tokenHash, now);
+    if (!pendingId) throw linkInvalidError();
+    taken.id = pendingId;
+    // A registration replaced by a newer one for the same e-mail is gone: its link leads nowhere.
+    const pending = await takePending(trx, pendingId, now);
+    if (!pending) throw linkInvalidError();
+    const userId = newId();
+    const tel = withTel && !(await telInUse(trx, pending.tel)) ? pending.tel : null;
+    // The open sign-up's terms are the web client's (SPEC.md section 2).
+    const terms = (deps.clients.get(WEB_CLIENT_ID)?.terms ?? []).filter(isTermKey).map((key) => ({ key, version: TERM_VERSIONS[key] }));
+    await insertOpenMember(trx, { id: userId, pending, tel, terms, now });
+    await logActivity(trx, { userId, event: 'signup', clientId: pending.client_ids.split(',')[0], at: now });
+    return pending;
+  });
+}
+
+/**
+ * POST /api/signup/open/otp (SPEC.md sections 4 and 7; issue 4): the activation link. An unknown,
+ * expired, used or replaced link answers 902; so does an e-mail that became a member's since the
+ * registration (the pending registration is then dropped).
+ */
+export async function activateOpenSignup(deps: ActivateDeps, token: string): Promise<OpenSignupResponse> {
+  const tokenHash = sha256(token);
+  for (const withTel of [true, false]) {
+    const taken: { id?: string } = {};
+    try {
+      const pending = await createMember(deps, tokenHash, withTel, taken);
+      return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, email: pending.email, links: serviceLinks(deps, pending.client_ids) };
+    } catch (err) {
+      const column = uniqueViolation(err);
+      if (column === undefined) throw err;
+      // Another member took the mobile number in the same moment: the member is made without it.
+      if (column === 'tel' && withTel) continue;
+      if (taken.id) await deletePending(deps.db, taken.id);
+      throw linkInvalidError();
+    }
+  }
+  throw linkInvalidError();
+}

@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { insertMember } from '../account/member-repo.ts';
+import { recordTermAcceptance } from '../account/user-repo.ts';
+import type { PendingRow } from './pending-repo.ts';
+
+/**
+ * Creates the open member of an activated sign-up (issue 4): the account with the profile entered,
+ * the terms accepted at sign-up, and an open point account with no points.
+ */
+export async function insertOpenMember(
+  db: Kysely<Database>,
+  p: { id: string; pending: PendingRow; tel: string | null; terms: { key: string; version: string }[]; now: number },
+): Promise<void> {
+  const { pending, now } = p;
+  await insertMember(
+    db,
+    {
+      id: p.id,
+      email: pending.email,
+      tel: p.tel,
+      password_hash: pending.password_hash,
+      member_type: 'open',
+      last_name: pending.last_name,
+      first_name: pending.first_name,
+      last_name_kana: pending.last_name_kana,
+      first_name_kana: pending.first_name_kana,
+      sex: pending.sex,
+      birthday: pending.birthday,
+      postal_code: pending.postal_code,
+      email_flg: pending.email_flg,
+    },
+    now,
+  );
+  for (const t of p.terms) await recordTermAcceptance(db, p.id, t.key, t.version, now);
+  await db.insertInto('point_accounts').values({ user_id: p.id, kind: 'open', points: 0, updated_at: now }).execute();
+}

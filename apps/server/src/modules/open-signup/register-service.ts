@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import { LIMITS } from '@sso/contracts/constants';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import type { OpenSignupResponse, openSignupRequestSchema } from '@sso/contracts/open-signup';
+import { RESULT } from '@sso/contracts/result-codes';
+import type { Database } from '../../db/schema.ts';
+import { insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
+import { validationError } from '../../http/app-error.ts';
+import type { Background } from '../../http/background.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { emailInUse } from '../account/member-repo.ts';
+import { hashPassword } from '../account/passwords.ts';
+import { messageAllowed } from '../notifications/message-limit.ts';
+import type { Notifier } from '../notifications/notifier.ts';
+import type { ClientRegistry } from '../oauth/clients.ts';
+import { activationMail, activationUrl, alreadyRegisteredMail } from './mails.ts';
+import { replacePending, type PendingRow } from './pending-repo.ts';
+
+export interface OpenSignupDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  clients: ClientRegistry;
+  /** PUBLIC_ORIGIN: the links in mails point at the SPA there. */
+  issuer: string;
+  notifier: Notifier;
+  background: Background;
+}
+
+export type OpenSignupInput = z.infer<ReturnType<typeof openSignupRequestSchema>>;
+
+const VALID_MS = LIMITS.openSignupValidMinutes * 60_000;
+
+/**
+ * The client ids the sign-up started from (SPEC.md section 2: a comma-separated list is allowed).
+ * Every one must be registered, otherwise 901 on client_id.
+ */
+export function signupClientIds(deps: Pick<OpenSignupDeps, 'clients'>, raw: string): string[] {
+  const ids = [...new Set(raw.split(',').map((s) => s.trim()))];
+  if (ids.some((id) => !deps.clients.get(id))) throw validationError([{ key: 'client_id', message: SERVER_MESSAGES.validation }]);
+  return ids;
+}
+
+/** The answer of every register, new address or member's, dry run or not: it reveals nothing. */
+const answer = (email: string): OpenSignupResponse => ({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, email, links: [] });
+
+/**
+ * POST /api/signup/open (SPEC.md sections 3, 4 and 5; issue 4). dry_run 1 only validates (the
+ * confirm mode). dry_run 0 hashes the password and answers at once; whether the address is a
+ * member's is looked up afterwards, off the request's path, so that neither the answer nor its time
+ * depends on it (ARCHITECTURE.md). A new address gets a pending registration and the activation
+ * link; a member's address gets a mail telling its owner, and nothing is stored.
+ */
+export async function registerOpenSignup(deps: OpenSignupDeps, input: OpenSignupInput): Promise<OpenSignupResponse> {
+  const clientIds = signupClientIds(deps, input.client_id);
+  const email = input.email.toLowerCase();
+  if (input.dry_run === 1) return answer(email);
+  const now = deps.clock.now();
+  const pending: PendingRow = {
+    id: newId(),
+    email,
+    tel: input.tel,
+    last_name: input.last_name,
+    first_name: input.first_name,
+    last_name_kana: input.last_name_kana,
+    first_name_kana: input.first_name_kana,
+    sex: input.sex,
+    birthday: input.birthday,
+    postal_code: input.postal_code,
+    email_flg: input.email_flg ? 1 : 0,
+    password_hash: await hashPassword(input.password),
+    client_ids: clientIds.join(','),
+    created_at: now,
+    expires_at: now + VALID_MS,
+  };
+  deps.background.run('open sign-up mail', () => deliverRegistration(deps, pending));
+  return answer(email);
+}
+
+/**
+ * The part of a register that may reveal membership, run after the answer. Mails per address are
+ * limited (LIMITS.messagesPerRecipient per LIMITS.messageWindowMs); beyond that nothing is stored or
+ * sent, so an earlier link keeps working.
+ */
+async function deliverRegistration(deps: OpenSignupDeps, pending: PendingRow): Promise<void> {
+  const now = pending.created_at;
+  if (!(await messageAllowed(deps.db, 'mail', pending.email, now))) return;
+  if (await emailInUse(deps.db, pending.email)) {
+    await deps.notifier.send(alreadyRegisteredMail(pending.email, deps.issuer));
+    return;
+  }
+  const token = randomToken();
+  await deps.db.transaction().execute(async (trx) => {
+    for (const id of await replacePending(trx, pending)) await invalidateVerifications(trx, id, 'open_activation', now);
+    await insertVerification(trx, {
+      id: newId(),
+      purpose: 'open_activation',
+      subject: pending.id,
+      // 256 random bits: their SHA-256 cannot be reversed, and it finds the row by index.
+      secret_hash: sha256(token),
+      attempts: 0,
+      max_attempts: 1,
+      created_at: now,
+      expires_at: pending.expires_at,
+      consumed_at: null,
+    });
+  });
+  await deps.notifier.send(activationMail(pending.email, activationUrl(deps.issuer, token)));
+}

@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { BaseResponse } from '@sso/contracts/common';
+import { LIMITS } from '@sso/contracts/constants';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import type { forgotPasswordRequestSchema } from '@sso/contracts/open-signup';
+import { RESULT } from '@sso/contracts/result-codes';
+import type { Database } from '../../db/schema.ts';
+import { insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
+import type { Background } from '../../http/background.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { findActiveUserByLoginId } from '../account/user-repo.ts';
+import { messageAllowed } from '../notifications/message-limit.ts';
+import type { Notifier } from '../notifications/notifier.ts';
+import { resetMail, resetUrl } from './reset-mail.ts';
+
+export interface RecoverDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** PUBLIC_ORIGIN: the reset link points at the SPA there. */
+  issuer: string;
+  notifier: Notifier;
+  background: Background;
+}
+
+const VALID_MS = LIMITS.passwordResetValidMinutes * 60_000;
+
+/**
+ * POST /api/auth/password/forgot (SPEC.md sections 3 and 7; issue 4). Answers at once and the same
+ * for every address; the lookup and the mail happen afterwards, off the request's path, so that
+ * neither the body nor the time tells whether the address is a member's (ARCHITECTURE.md).
+ */
+export function requestPasswordReset(deps: RecoverDeps, input: z.infer<typeof forgotPasswordRequestSchema>): BaseResponse {
+  const email = input.email.toLowerCase();
+  const now = deps.clock.now();
+  deps.background.run('password reset mail', () => mailResetLink(deps, email, now));
+  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+}
+
+/**
+ * Mails an active member a reset link (a 256-bit token, stored as its SHA-256, single use, valid
+ * LIMITS.passwordResetValidMinutes). A new link kills the member's older live ones. Unknown
+ * addresses get nothing; mails per address are limited, and beyond the limit nothing changes.
+ */
+async function mailResetLink(deps: RecoverDeps, email: string, now: number): Promise<void> {
+  const user = await findActiveUserByLoginId(deps.db, { email });
+  if (!user) return;
+  if (!(await messageAllowed(deps.db, 'mail', email, now))) return;
+  const token = randomToken();
+  await deps.db.transaction().execute(async (trx) => {
+    await invalidateVerifications(trx, user.id, 'password_reset', now);
+    await insertVerification(trx, {
+      id: newId(),
+      purpose: 'password_reset',
+      subject: user.id,
+      secret_hash: sha256(token),
+      attempts: 0,
+      max_attempts: 1,
+      created_at: now,
+      expires_at: now + VALID_MS,
+      consumed_at: null,
+    });
+    await logActivity(trx, { userId: user.id, event: 'password_reset_requested', at: now });
+  });
+  await deps.notifier.send(resetMail(email, resetUrl(deps.issuer, token)));
+}
