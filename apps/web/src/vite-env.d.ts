@@ -1,4 +1,6 @@
 /// <reference types="vite/client" />
 interface ImportMetaEnv {
   readonly VITE_RECAPTCHA_SITE_KEY?: string;
+  /** 'true' ticks the open sign-up's newsletter checkbox by default (SPEC.md section 2). */
+  readonly VITE_NEWSLETTER_DEFAULT?: string;
 }

@@ -13,11 +13,19 @@ import { AdditionalTermsPage } from '../features/login/additional-terms-page.tsx
 import { LoginPage } from '../features/login/login-page.tsx';
 import { OAuthCallbackPage } from '../features/login/oauth-callback-page.tsx';
 import { WelcomePage } from '../features/login/welcome-page.tsx';
+import { RecoverMailPage } from '../features/recover/recover-mail-page.tsx';
+import { RecoverMailSentPage } from '../features/recover/recover-mail-sent-page.tsx';
+import { RecoverPasswordDonePage } from '../features/recover/recover-password-done-page.tsx';
+import { RecoverPasswordPage } from '../features/recover/recover-password-page.tsx';
 import { CardSignupPage } from '../features/signup-card/card-signup-page.tsx';
 import { EmailOtpPage } from '../features/signup-card/email-otp-page.tsx';
 import { PinPage } from '../features/signup-card/pin-page.tsx';
 import { SmsOtpPage } from '../features/signup-card/sms-otp-page.tsx';
 import { TermsAcceptPage } from '../features/signup-card/terms-accept-page.tsx';
+import { OpenSignupActivatePage } from '../features/signup-open/open-signup-activate-page.tsx';
+import { OpenSignupDonePage } from '../features/signup-open/open-signup-done-page.tsx';
+import { OpenSignupPage } from '../features/signup-open/open-signup-page.tsx';
+import { OpenSignupSentPage } from '../features/signup-open/open-signup-sent-page.tsx';
 import { Frame, Layout } from './layout.tsx';
 import { RequireLogin } from './require-login.tsx';
 
@@ -46,6 +54,16 @@ export const router = createBrowserRouter(
             { path: '/signup/email/otp', element: <EmailOtpPage /> },
             { path: '/signup/pin', element: <PinPage /> },
             { path: '/accept/terms', element: <TermsAcceptPage /> },
+            // Open sign-up (SPEC.md section 2, "Open sign-up routes").
+            { path: '/signup/open', element: <OpenSignupPage /> },
+            { path: '/signup/open/sent', element: <OpenSignupSentPage /> },
+            { path: '/signup/open/activate', element: <OpenSignupActivatePage /> },
+            { path: '/signup/open/done', element: <OpenSignupDonePage /> },
+            // Password recovery (SPEC.md section 2, "Public routes").
+            { path: '/recover/mail', element: <RecoverMailPage /> },
+            { path: '/recover/mail/sent', element: <RecoverMailSentPage /> },
+            { path: '/recover/password', element: <RecoverPasswordPage /> },
+            { path: '/recover/password/done', element: <RecoverPasswordDonePage /> },
             { element: <RequireLogin />, children: [{ path: '/top', element: <TopPage /> }] },
             { path: '/404', element: <NotFoundPage /> },
             { path: '/500', element: <ServerErrorPage /> },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiBase, environmentOf } from './env.ts';
+import { apiBase, environmentOf, newsletterDefault } from './env.ts';
 
 describe('API base from the page origin', () => {
   it('is the page origin when the server serves the SPA', () => {
@@ -37,5 +37,12 @@ describe('environment of a host', () => {
     expect(environmentOf('example.dev')).toBe('production');
     expect(environmentOf('mystg.example.com')).toBe('production');
     expect(environmentOf('127.0.0.2')).toBe('production');
+  });
+});
+
+describe('newsletter default from configuration', () => {
+  it('is ticked only for the text true', () => {
+    expect(newsletterDefault('true')).toBe(true);
+    for (const v of [undefined, '', 'false', 'TRUE', '1']) expect(newsletterDefault(v)).toBe(false);
   });
 });

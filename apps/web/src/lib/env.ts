@@ -31,3 +31,9 @@ export function environmentOf(hostname: string): Environment {
 }
 
 export const currentEnvironment = (): Environment => environmentOf(globalThis.location.hostname);
+
+/**
+ * The newsletter checkbox's default on the open sign-up (SPEC.md section 2: "default from
+ * configuration"): VITE_NEWSLETTER_DEFAULT=true at build time ticks it; anything else leaves it off.
+ */
+export const newsletterDefault = (value: string | undefined = import.meta.env.VITE_NEWSLETTER_DEFAULT): boolean => value === 'true';

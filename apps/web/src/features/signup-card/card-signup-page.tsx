@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { toHalfWidth } from '@sso/contracts/fields';
 import { cardSignupFieldsSchema, cardSignupFormSchema, isHouseCard } from '@sso/contracts/signup';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
@@ -13,12 +14,12 @@ import { Field } from '../../ui/field.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { Select } from '../../ui/select.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import page from '../../ui/page.module.css';
 import { cardYearOptions, MONTH_OPTIONS } from './card-expiry.ts';
 import { PaperlessNotice } from './paperless-notice.tsx';
 import { signupCard } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { holdSignup, STEP_PATHS } from './signup-store.ts';
-import { useFailureView } from './use-failure-view.ts';
 import styles from './signup.module.css';
 
 const schema = cardSignupFormSchema;
@@ -79,13 +80,13 @@ export function CardSignupPage() {
   return (
     <>
       <h1>カードで新規登録</h1>
-      <p className={styles.lead}>メンバーIDのログインIDとなるメールアドレスとパスワード、お手持ちのカードの情報を入力してください。</p>
+      <p className={page.lead}>メンバーIDのログインIDとなるメールアドレスとパスワード、お手持ちのカードの情報を入力してください。</p>
       <form noValidate onSubmit={handleSubmit(run)}>
         {/* The hidden OAuth fields (SPEC.md section 2): the authorization this sign-up continues. */}
         {[...authorize].map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <div className={styles.section}>
+        <div className={page.section}>
           <h2>メンバーIDの登録情報</h2>
           <Field
             id="username"
@@ -115,7 +116,7 @@ export function CardSignupPage() {
             {...register('password_check')}
           />
         </div>
-        <div className={styles.section}>
+        <div className={page.section}>
           <h2>カード情報</h2>
           <Field
             id="cardnumber"

@@ -2,11 +2,11 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { SignupStepResponse } from '@sso/contracts/signup';
 import { LINKS } from '../../lib/links.ts';
+import page from '../../ui/page.module.css';
 import { HeldStep } from './held-step.tsx';
 import { OtpForm } from './otp-form.tsx';
 import { resendEmailOtp, verifyEmailOtp } from './signup-api.ts';
 import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
-import styles from './signup.module.css';
 
 /**
  * E-mail one-time password (SPEC.md sections 2 and 4): confirms the e-mail entered, which becomes
@@ -26,12 +26,12 @@ function EmailOtpStep({ held }: { held: HeldSignup }) {
   return (
     <>
       <h1>メールアドレスの確認</h1>
-      <p className={styles.lead}>
-        ご入力のメールアドレス{held.email && <span className={styles.destination}>（{held.email}）</span>}
+      <p className={page.lead}>
+        ご入力のメールアドレス{held.email && <span className={page.emphasis}>（{held.email}）</span>}
         宛てに、ワンタイムパスワードを送信しました。メールに記載されたワンタイムパスワードを入力してください。
       </p>
       <OtpForm held={held} verify={verifyEmailOtp} resend={resendEmailOtp} onVerified={onVerified} />
-      <p className={styles.help}>
+      <p className={page.help}>
         <a href={LINKS.mailNotReceived}>メールが届かない場合</a>
       </p>
     </>

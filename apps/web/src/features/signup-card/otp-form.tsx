@@ -6,16 +6,16 @@ import type { BaseResponse } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { signupOtpRequestSchema, type SignupStepResponse } from '@sso/contracts/signup';
+import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import page from '../../ui/page.module.css';
 import { showSignupFailure } from './signup-failure.ts';
 import type { HeldSignup } from './signup-store.ts';
-import styles from './signup.module.css';
-import { useFailureView } from './use-failure-view.ts';
 
 /** The one-time password: 6 digits (SPEC.md section 5), checked by the contract's rule. */
 const schema = signupOtpRequestSchema.pick({ onetime_password: true });
@@ -89,7 +89,7 @@ export function OtpForm({ held, verify, resend, onVerified }: OtpFormProps) {
           error={formState.errors.onetime_password?.message}
           {...halfWidthOnBlur(register('onetime_password'))}
         />
-        <div className={styles.actions}>
+        <div className={page.actions}>
           <Button type="submit" pending={pending}>
             認証する
           </Button>
@@ -99,7 +99,7 @@ export function OtpForm({ held, verify, resend, onVerified }: OtpFormProps) {
         </div>
       </form>
       <Modal open={resent} title="再送信しました" onClose={() => setResent(false)}>
-        <p className={styles.dialogText}>
+        <p className={page.dialogText}>
           {SIGNUP_MESSAGES.resent}
           新しく届いたワンタイムパスワードを入力してください。
         </p>

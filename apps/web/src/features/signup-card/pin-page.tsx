@@ -6,17 +6,17 @@ import { z } from 'zod';
 import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import { signupPinRequestSchema } from '@sso/contracts/signup';
 import { currentEnvironment, type Environment } from '../../lib/env.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import page from '../../ui/page.module.css';
 import { HeldStep } from './held-step.tsx';
 import { verifyPin } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
-import styles from './signup.module.css';
-import { useFailureView } from './use-failure-view.ts';
 
 /** The hosts whose PIN step also asks for the bank account's last 4 digits (SPEC.md section 2). */
 const BANK_ACCOUNT_ENVIRONMENTS: readonly Environment[] = ['local', 'dev'];
@@ -75,7 +75,7 @@ function PinStep({ held }: { held: HeldSignup }) {
   return (
     <>
       <h1>暗証番号の確認</h1>
-      <p className={styles.lead}>
+      <p className={page.lead}>
         {withAccount
           ? 'ご本人様確認のため、カードの暗証番号（4桁）と、お支払い口座の口座番号の下4桁を入力してください。'
           : 'ご本人様確認のため、カードの暗証番号（4桁）を入力してください。'}

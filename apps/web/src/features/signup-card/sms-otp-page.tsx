@@ -3,11 +3,11 @@ import { useNavigate } from 'react-router';
 import type { SignupStepResponse } from '@sso/contracts/signup';
 import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
+import page from '../../ui/page.module.css';
 import { HeldStep } from './held-step.tsx';
 import { OtpForm } from './otp-form.tsx';
 import { resendSms, verifySmsOtp } from './signup-api.ts';
 import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
-import styles from './signup.module.css';
 
 /**
  * SMS one-time password (SPEC.md sections 2 and 4): the code sent to the card holder's mobile;
@@ -28,14 +28,14 @@ function SmsOtpStep({ held }: { held: HeldSignup }) {
   return (
     <>
       <h1>SMS認証</h1>
-      <p className={styles.lead}>
-        カードにご登録の携帯電話番号{held.tel && <span className={styles.destination}>（{held.tel}）</span>}
+      <p className={page.lead}>
+        カードにご登録の携帯電話番号{held.tel && <span className={page.emphasis}>（{held.tel}）</span>}
         宛てに、SMSでワンタイムパスワードを送信しました。SMSに記載されたワンタイムパスワードを入力してください。
       </p>
       <OtpForm held={held} verify={verifySmsOtp} resend={resendSms} onVerified={onVerified} />
       <Modal open={next !== undefined} title="SMS認証が完了しました" onClose={goNext}>
-        <p className={styles.dialogText}>
-          次に、ご入力のメールアドレス{next?.email && <span className={styles.destination}>（{next.email}）</span>}
+        <p className={page.dialogText}>
+          次に、ご入力のメールアドレス{next?.email && <span className={page.emphasis}>（{next.email}）</span>}
           宛てにお送りしたワンタイムパスワードで、メールアドレスの確認を行います。
         </p>
         <Button type="button" onClick={goNext}>

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
-import type { FailureView } from './signup-failure.ts';
+import type { FailureView } from './failure-view.ts';
 
 interface FailureViewParts<T extends FieldValues> {
   setMessage: (message: string | undefined) => void;
@@ -11,7 +11,7 @@ interface FailureViewParts<T extends FieldValues> {
   clearSecrets?: () => void;
 }
 
-/** The view a sign-up form gives showSignupFailure: its message, its fields' errors, its secrets. */
+/** The view a form gives showFailure (lib/failure-view.ts): its message, its fields' errors, its secrets. */
 export function useFailureView<T extends FieldValues>({ setMessage, setError, fields, clearSecrets }: FailureViewParts<T>): FailureView {
   return useMemo(
     () => ({

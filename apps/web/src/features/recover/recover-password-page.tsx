@@ -1,0 +1,106 @@
+import { useCallback, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { z } from 'zod';
+import { PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from '@sso/contracts/fields';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { resetPasswordRequestSchema } from '@sso/contracts/open-signup';
+import { RESULT } from '@sso/contracts/result-codes';
+import { showFailure } from '../../lib/failure-view.ts';
+import { clearTokens } from '../../lib/records.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import page from '../../ui/page.module.css';
+import { resetPassword } from './recover-api.ts';
+
+/** The reset's fields as the contract has them (the open rules, 8-72), with the confirmation rule. */
+const schema = z
+  .object({ password: resetPasswordRequestSchema.shape.password, password_check: resetPasswordRequestSchema.shape.password_check })
+  .superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS));
+type PasswordFields = z.infer<typeof schema>;
+
+/**
+ * Password recovery, new password (SPEC.md section 2, /recover/password): needs the mail link's
+ * onetime_token, otherwise goes to Welcome. A link that expired or was used (902) shows the
+ * message and a way to ask for a new one.
+ */
+export function RecoverPasswordPage() {
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const token = search.get('onetime_token');
+  const [message, setMessage] = useState<string>();
+  const [linkInvalid, setLinkInvalid] = useState(false);
+  const { register, handleSubmit, setError, formState } = useForm<PasswordFields>({
+    resolver: zodResolver(schema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: { password: '', password_check: '' },
+  });
+  const view = useFailureView({ setMessage, setError, fields: PASSWORD_FIELDS });
+
+  const submit = useCallback(
+    async (form: PasswordFields): Promise<ActionOutcome> => {
+      if (!token) return;
+      setMessage(undefined);
+      try {
+        await resetPassword(token, form);
+        // The reset ended every session of the member: tokens this browser holds are dead.
+        clearTokens();
+        void navigate('/recover/password/done', { replace: true });
+        return 'leaving';
+      } catch (e) {
+        if (showFailure(e, view).result_code === RESULT.RETRYABLE) setLinkInvalid(true);
+      }
+    },
+    [token, navigate, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+
+  if (!token) return <Navigate to="/" replace />;
+
+  return (
+    <>
+      <h1>パスワードの再設定</h1>
+      {linkInvalid ? (
+        <>
+          <Alert message={message} />
+          <p className={page.lead}>パスワード再設定のご案内メールを、もう一度お送りできます。</p>
+          <Link to="/recover/mail" className={buttonClass()}>
+            パスワード再設定をやり直す
+          </Link>
+        </>
+      ) : (
+        <>
+          <p className={page.lead}>新しいパスワードを入力してください。</p>
+          <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+            <Field
+              id="password"
+              label="新しいパスワード"
+              hint="8～72文字の半角英字と数字を組み合わせてください。記号は - = @ _ ! # + * が使えます。"
+              type="password"
+              autoComplete="new-password"
+              error={formState.errors.password?.message}
+              {...register('password')}
+            />
+            <Field
+              id="password_check"
+              label="新しいパスワード（確認用）"
+              type="password"
+              autoComplete="new-password"
+              error={formState.errors.password_check?.message}
+              {...register('password_check')}
+            />
+            <Alert message={message} />
+            <Button type="submit" pending={pending}>
+              再設定する
+            </Button>
+          </form>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import type { ServiceLink } from '@sso/contracts/user';
+
+/** A way back to a service: its name and the direct-login hand-off that takes the member there. */
+export interface ReturnLink {
+  label: string;
+  to: string;
+  clientId: string;
+}
+
+/**
+ * What the finish page offers (SPEC.md section 2, "Open sign-up finish"): no service, a button to
+ * log in; one service, a way back to it; several, a list of them. A way back goes through
+ * /subuser/redirect/service (SPEC.md section 2, "Card routes"), the direct-login hand-off, which
+ * the login guard keeps across the login.
+ */
+export type DoneChoice = { kind: 'login' } | { kind: 'one'; link: ReturnLink } | { kind: 'list'; links: ReturnLink[] };
+
+export const returnLink = (s: ServiceLink): ReturnLink => ({
+  label: `${s.name}に戻る`,
+  to: `/subuser/redirect/service?${new URLSearchParams({ client_id: s.client_id, service_name: s.name }).toString()}`,
+  clientId: s.client_id,
+});
+
+export function doneChoice(links: readonly ServiceLink[]): DoneChoice {
+  if (links.length === 0) return { kind: 'login' };
+  if (links.length === 1) return { kind: 'one', link: returnLink(links[0]!) };
+  return { kind: 'list', links: links.map(returnLink) };
+}

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { useForm, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from '@sso/contracts/fields';
+import { japanDate, openSignupFieldsSchema } from '@sso/contracts/open-signup';
+import { newsletterDefault } from '../../lib/env.ts';
+import type { OpenSignupFields } from './open-signup-api.ts';
+
+/**
+ * The input mode's rules: the contract's fields for today's date in Japan (the age rule depends on
+ * it), with the confirmation rule shown together with the other errors.
+ */
+export const openSignupFormSchema = (today: string) =>
+  openSignupFieldsSchema(today).superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS));
+
+type Schema = ReturnType<typeof openSignupFormSchema>;
+export type OpenSignupInput = z.input<Schema>;
+export type OpenSignupForm = UseFormReturn<OpenSignupInput, unknown, OpenSignupFields>;
+
+interface OpenSignupFormParts {
+  schema: Schema;
+  form: OpenSignupForm;
+  /** The fields a server validation error may name (SPEC.md section 5: matched to fields by name). */
+  fields: readonly (keyof OpenSignupInput)[];
+}
+
+/** The form of the open sign-up, validated on blur and again on change, with its schema. */
+export function useOpenSignupForm(): OpenSignupFormParts {
+  const [schema] = useState(() => openSignupFormSchema(japanDate(Date.now())));
+  const [fields] = useState(() => Object.keys(schema.shape) as (keyof OpenSignupInput)[]);
+  const form = useForm<OpenSignupInput, unknown, OpenSignupFields>({
+    resolver: zodResolver(schema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: {
+      email: '',
+      last_name: '',
+      first_name: '',
+      last_name_kana: '',
+      first_name_kana: '',
+      birthday: '',
+      postal_code: '',
+      tel: '',
+      password: '',
+      password_check: '',
+      email_flg: newsletterDefault(),
+    },
+  });
+  return { schema, form, fields };
+}

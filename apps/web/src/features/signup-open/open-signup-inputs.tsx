@@ -1,0 +1,134 @@
+import { useWatch, type UseFormReturn } from 'react-hook-form';
+import { PRODUCT_KEY, PRODUCT_NAME } from '@sso/contracts/terms';
+import { Alert } from '../../ui/alert.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Checkbox } from '../../ui/checkbox.tsx';
+import { Field } from '../../ui/field.tsx';
+import { FieldGroup } from '../../ui/field-group.tsx';
+import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import { RadioGroup } from '../../ui/radio-group.tsx';
+import { TermDocuments } from '../../ui/term-documents.tsx';
+import page from '../../ui/page.module.css';
+import { SEX_OPTIONS } from './confirm-summary.ts';
+import type { OpenSignupForm } from './open-signup-form.ts';
+
+/**
+ * The terms of the open sign-up: the web client's (SIAP009) term list, as the client registry
+ * (config/clients.json) names it and the server records at activation.
+ */
+const WEB_TERMS = [`ServiceOn${PRODUCT_KEY}`, `PersonalInfoOn${PRODUCT_KEY}`];
+
+interface OpenSignupInputsProps {
+  form: OpenSignupForm;
+  message: string | undefined;
+  pending: boolean;
+  onSubmit: ReturnType<UseFormReturn['handleSubmit']>;
+}
+
+/**
+ * The input mode of the open sign-up (SPEC.md sections 2 and 5): e-mail, name, name in katakana,
+ * sex, birthday, postal code, phone, password and confirmation, the newsletter, the web client's
+ * terms and the required agreement, which gates the button. E-mail, birthday, postal code and phone
+ * become half-width on blur.
+ */
+export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignupInputsProps) {
+  const { register, control, formState } = form;
+  const errors = formState.errors;
+  const agreed = useWatch({ control, name: 'check' }) === true;
+  return (
+    <>
+      <h1>メールアドレスで新規登録</h1>
+      <p className={page.lead}>
+        カードをお持ちでない方は、メールアドレスで{PRODUCT_NAME}をご登録いただけます。以下の項目を入力し、「確認する」を押してください。
+      </p>
+      <form noValidate onSubmit={onSubmit}>
+        <div className={page.section}>
+          <h2>登録情報</h2>
+          <Field
+            id="email"
+            label="メールアドレス"
+            hint="ログインIDになります。"
+            type="text"
+            inputMode="email"
+            autoComplete="email"
+            error={errors.email?.message}
+            {...halfWidthOnBlur(register('email'))}
+          />
+          <FieldGroup legend="お名前（全角）">
+            <Field id="last_name" label="姓" type="text" autoComplete="family-name" error={errors.last_name?.message} {...register('last_name')} />
+            <Field id="first_name" label="名" type="text" autoComplete="given-name" error={errors.first_name?.message} {...register('first_name')} />
+          </FieldGroup>
+          <FieldGroup legend="フリガナ（全角カタカナ）">
+            <Field id="last_name_kana" label="セイ" type="text" error={errors.last_name_kana?.message} {...register('last_name_kana')} />
+            <Field id="first_name_kana" label="メイ" type="text" error={errors.first_name_kana?.message} {...register('first_name_kana')} />
+          </FieldGroup>
+          <RadioGroup id="sex" legend="性別" options={SEX_OPTIONS} error={errors.sex?.message} {...register('sex')} />
+          <Field
+            id="birthday"
+            label="生年月日"
+            hint="半角数字8桁で入力してください（例：20000101）。"
+            type="text"
+            inputMode="numeric"
+            autoComplete="bday"
+            error={errors.birthday?.message}
+            {...halfWidthOnBlur(register('birthday'))}
+          />
+          <Field
+            id="postal_code"
+            label="郵便番号"
+            hint="ハイフンを入れずに半角数字7桁で入力してください。"
+            type="text"
+            inputMode="numeric"
+            autoComplete="postal-code"
+            error={errors.postal_code?.message}
+            {...halfWidthOnBlur(register('postal_code'))}
+          />
+          <Field
+            id="tel"
+            label="電話番号"
+            hint="ハイフンを入れずに半角数字10桁または11桁で入力してください。"
+            type="tel"
+            autoComplete="tel-national"
+            error={errors.tel?.message}
+            {...halfWidthOnBlur(register('tel'))}
+          />
+          <Field
+            id="password"
+            label="パスワード"
+            hint="8～72文字の半角英字と数字を組み合わせてください。記号は - = @ _ ! # + * が使えます。"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password?.message}
+            {...register('password')}
+          />
+          <Field
+            id="password_check"
+            label="パスワード（確認用）"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password_check?.message}
+            {...register('password_check')}
+          />
+        </div>
+        <div className={page.section}>
+          <h2>メールマガジン</h2>
+          <Checkbox
+            id="email_flg"
+            label="メールマガジンを受け取る"
+            hint={`${PRODUCT_NAME}からのお知らせやキャンペーン情報をメールでお届けします。`}
+            {...register('email_flg')}
+          />
+        </div>
+        <div className={page.section}>
+          <h2>利用規約</h2>
+          <TermDocuments keys={WEB_TERMS} />
+          <Checkbox id="check" label="利用規約を確認、同意しました" hint="※チェック必須" {...register('check')} />
+        </div>
+        <Alert message={message} />
+        <Button type="submit" disabled={!agreed} pending={pending}>
+          確認する
+        </Button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+import { showFailure } from '../../lib/failure-view.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { confirmSummary } from './confirm-summary.ts';
+import { postOpenSignup, type OpenSignupFields } from './open-signup-api.ts';
+import { OpenSignupConfirm } from './open-signup-confirm.tsx';
+import { useOpenSignupForm } from './open-signup-form.ts';
+import { OpenSignupInputs } from './open-signup-inputs.tsx';
+import { holdSent } from './open-signup-store.ts';
+
+/** The confirm mode is a history entry of its own, so that the browser's back button returns to the input. */
+interface ModeState {
+  mode?: 'confirm';
+}
+
+/**
+ * Open sign-up (SPEC.md sections 2 and 4): the input mode; "確認する" validates on the server
+ * (dry_run 1) and shows the confirm mode; "登録する" registers (dry_run 0) and goes to the sent
+ * page; "修正する" goes back to the input with the values kept. The confirm mode needs a valid form,
+ * otherwise it goes back (a reload loses the values). The service the sign-up started from is the
+ * query's client_id, the web client by default.
+ */
+export function OpenSignupPage() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const clientId = search.get('client_id') || WEB_CLIENT_ID;
+  const { schema, form, fields } = useOpenSignupForm();
+  const [message, setMessage] = useState<string>();
+  const view = useFailureView({ setMessage, setError: form.setError, fields });
+
+  const confirming = (location.state as ModeState | null)?.mode === 'confirm';
+  // Read on every render of the confirm mode: the values are those of the form now, valid or not.
+  const confirmed = confirming ? schema.safeParse(form.getValues()) : undefined;
+
+  // A mode change keeps the path: scroll to the top as a page change does (SPEC.md section 2).
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [confirming]);
+
+  const backToInput = useCallback(() => void navigate(-1), [navigate]);
+
+  const check = useCallback(
+    async (values: OpenSignupFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        await postOpenSignup(values, 1, clientId);
+        void navigate({ pathname: location.pathname, search: location.search }, { state: { mode: 'confirm' } satisfies ModeState });
+      } catch (e) {
+        showFailure(e, view);
+      }
+    },
+    [clientId, navigate, location.pathname, location.search, view],
+  );
+  const { pending: checking, run: runCheck } = usePendingAction(check);
+
+  const registerSignup = useCallback(
+    async (values: OpenSignupFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        holdSent(await postOpenSignup(values, 0, clientId));
+        void navigate('/signup/open/sent', { replace: true });
+        return 'leaving';
+      } catch (e) {
+        // The server's field errors are shown on the fields: back to the input (SPEC.md section 8, 901).
+        if (showFailure(e, view).result_code === RESULT.VALIDATION) backToInput();
+      }
+    },
+    [clientId, navigate, view, backToInput],
+  );
+  const { pending: registering, run: runRegister } = usePendingAction(registerSignup);
+
+  if (confirming && !confirmed?.success) return <Navigate to={{ pathname: location.pathname, search: location.search }} replace />;
+
+  if (confirmed?.success) {
+    const values = confirmed.data;
+    return (
+      <OpenSignupConfirm
+        rows={confirmSummary(values)}
+        message={message}
+        pending={registering}
+        onRegister={() => void runRegister(values)}
+        onEdit={() => {
+          setMessage(undefined);
+          backToInput();
+        }}
+      />
+    );
+  }
+
+  return (
+    <OpenSignupInputs
+      form={form}
+      message={message}
+      pending={checking}
+      onSubmit={form.handleSubmit(runCheck, () => setMessage(CLIENT_MESSAGES['C99-000400']))}
+    />
+  );
+}
