@@ -17,22 +17,30 @@ export async function readMailbox(origin: string): Promise<MailboxEntry[]> {
 
 /**
  * Waits for a message of `kind` to `to` newer than the `after` count of such messages, and returns
- * the first code of `digits` digits in it: the one-time password a member would read.
+ * the first match of `pattern` in its text: what a member would read and use.
  */
-export async function waitForCode(origin: string, kind: 'sms' | 'mail', to: string, after = 0, digits = 6): Promise<string> {
-  let code: string | undefined;
+export async function waitForMatch(origin: string, kind: 'sms' | 'mail', to: string, pattern: RegExp, after = 0): Promise<string> {
+  let found: string | undefined;
   await expect
     .poll(
       async () => {
         const mine = (await readMailbox(origin)).filter((m) => m.kind === kind && m.to === to);
-        code = mine.length > after ? new RegExp(`\\b\\d{${digits}}\\b`).exec(mine[0]?.text ?? '')?.[0] : undefined;
-        return code;
+        found = mine.length > after ? pattern.exec(mine[0]?.text ?? '')?.[0] : undefined;
+        return found;
       },
       { timeout: 10_000 },
     )
     .toBeTruthy();
-  return code as string;
+  return found as string;
 }
+
+/** The newest one-time password of `digits` digits sent to `to`. */
+export const waitForCode = (origin: string, kind: 'sms' | 'mail', to: string, after = 0, digits = 6) =>
+  waitForMatch(origin, kind, to, new RegExp(`\\b\\d{${digits}}\\b`), after);
+
+/** The newest link to `path` (with its onetime_token) mailed to `to`. */
+export const waitForLink = (origin: string, to: string, path: string, after = 0) =>
+  waitForMatch(origin, 'mail', to, new RegExp(`https?://\\S+${path.replaceAll('/', '\\/')}\\?onetime_token=[A-Za-z0-9_-]+`), after);
 
 /** How many messages of `kind` went to `to` so far. */
 export async function countMessages(origin: string, kind: 'sms' | 'mail', to: string): Promise<number> {
