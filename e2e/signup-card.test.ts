@@ -1,7 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { documentScreen, expectAccessible } from './support/browser.ts';
-import { openPage, withSystem } from './support/journey.ts';
+import { pagePerTest, withSystem } from './support/journey.ts';
 import { countMessages, waitForCode } from './support/mailbox.ts';
 
 const PASSWORD = 'Signup2026';
@@ -18,111 +17,101 @@ interface DemoCard {
  */
 describe('card sign-up in Chromium', () => {
   const env = withSystem();
-  let context: BrowserContext;
-  let page: Page;
-  let consoleErrors: string[];
-
-  beforeEach(async () => {
-    ({ context, page, consoleErrors } = await openPage(env));
-  });
-  afterEach(async () => {
-    expect(consoleErrors).toEqual([]);
-    await context.close();
-  });
+  const j = pagePerTest(env);
 
   const origin = () => env.system.origin;
 
   /** Refusals (902, 903, 904) answer HTTP 400, which Chromium logs: those, and only those, are expected. */
   function expectOnlyRefusalsLogged() {
     const refusal = 'console: Failed to load resource: the server responded with a status of 400 (Bad Request)';
-    expect(consoleErrors.length).toBeGreaterThan(0);
-    expect(consoleErrors.filter((e) => e !== refusal)).toEqual([]);
-    consoleErrors.length = 0;
+    expect(j.consoleErrors.length).toBeGreaterThan(0);
+    expect(j.consoleErrors.filter((e) => e !== refusal)).toEqual([]);
+    j.consoleErrors.length = 0;
   }
 
-  /** From Welcome to the login page, then its sign-up link. */
+  /** From Welcome to the login j.page, then its sign-up link. */
   async function openSignup() {
-    await page.goto('/content/');
-    await page.waitForURL(/\/content\/authorize\?/);
-    await page.getByRole('link', { name: 'カードで新規登録' }).click();
-    await page.waitForURL(/\/content\/signup\/card\?.*client_id=SIAP009/);
+    await j.page.goto('/content/');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await j.page.getByRole('link', { name: 'カードで新規登録' }).click();
+    await j.page.waitForURL(/\/content\/signup\/card\?.*client_id=SIAP009/);
   }
 
   async function fillCardForm(email: string, card: DemoCard) {
-    await page.getByLabel('メールアドレス').fill(email);
-    await page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('パスワード（確認用）').fill(PASSWORD);
-    await page.getByLabel('カード番号').fill(card.number);
-    await page.getByLabel('有効期限（月）').selectOption('12');
-    await page.getByLabel('有効期限（年）').selectOption('2030');
-    if (card.cvc) await page.getByLabel('セキュリティコード').fill(card.cvc);
-    const next = page.getByRole('button', { name: '次へ' });
+    await j.page.getByLabel('メールアドレス').fill(email);
+    await j.page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
+    await j.page.getByLabel('パスワード（確認用）').fill(PASSWORD);
+    await j.page.getByLabel('カード番号').fill(card.number);
+    await j.page.getByLabel('有効期限（月）').selectOption('12');
+    await j.page.getByLabel('有効期限（年）').selectOption('2030');
+    if (card.cvc) await j.page.getByLabel('セキュリティコード').fill(card.cvc);
+    const next = j.page.getByRole('button', { name: '次へ' });
     expect(await next.isDisabled()).toBe(true);
-    await page.getByLabel('書面の電子交付（ペーパーレス）について確認し、同意しました').check();
+    await j.page.getByLabel('書面の電子交付（ペーパーレス）について確認し、同意しました').check();
     expect(await next.isDisabled()).toBe(false);
   }
 
   async function enterCode(code: string) {
-    await page.getByLabel('ワンタイムパスワード').fill(code);
-    await page.getByRole('button', { name: '認証する' }).click();
+    await j.page.getByLabel('ワンタイムパスワード').fill(code);
+    await j.page.getByRole('button', { name: '認証する' }).click();
   }
 
   /** The e-mail OTP, the terms and the hand-off: every path ends here (SPEC.md section 4). */
   async function confirmEmailAndFinish(email: string, document = false) {
-    await page.waitForURL(/\/content\/signup\/email\/otp$/);
-    await expect.poll(() => page.getByText(email).count()).toBeGreaterThan(0);
-    if (document) await documentScreen(page, 'signup-email-otp');
+    await j.page.waitForURL(/\/content\/signup\/email\/otp$/);
+    await expect.poll(() => j.page.getByText(email).count()).toBeGreaterThan(0);
+    if (document) await documentScreen(j.page, 'signup-email-otp');
     await enterCode(await waitForCode(origin(), 'mail', email));
 
-    await page.waitForURL(/\/content\/accept\/terms$/);
-    await expect.poll(() => page.getByRole('heading', { name: '利用規約', level: 1 }).count()).toBe(1);
-    expect(await page.locator('textarea[readonly]').count()).toBe(2);
-    const register = page.getByRole('button', { name: '登録する' });
+    await j.page.waitForURL(/\/content\/accept\/terms$/);
+    await expect.poll(() => j.page.getByRole('heading', { name: '利用規約', level: 1 }).count()).toBe(1);
+    expect(await j.page.locator('textarea[readonly]').count()).toBe(2);
+    const register = j.page.getByRole('button', { name: '登録する' });
     expect(await register.isDisabled()).toBe(true);
-    if (document) await documentScreen(page, 'signup-terms');
-    await page.getByLabel('利用規約を確認、同意しました').check();
+    if (document) await documentScreen(j.page, 'signup-terms');
+    await j.page.getByLabel('利用規約を確認、同意しました').check();
     await register.click();
 
-    await page.waitForURL(/\/content\/top$/, { timeout: 15_000 });
-    await expect.poll(() => page.getByText(email).count()).toBeGreaterThan(0);
-    await expectAccessible(page);
+    await j.page.waitForURL(/\/content\/top$/, { timeout: 15_000 });
+    await expect.poll(() => j.page.getByText(email).count()).toBeGreaterThan(0);
+    await expectAccessible(j.page);
   }
 
   it('signs up by SMS one-time password, then e-mail, to Top as the new member', async () => {
     const email = 'sms.path@example.com';
     await openSignup();
-    await documentScreen(page, 'signup-card');
+    await documentScreen(j.page, 'signup-card');
     await fillCardForm(email, { number: '4541000000000001', cvc: '123' });
-    await page.getByRole('button', { name: '次へ' }).click();
+    await j.page.getByRole('button', { name: '次へ' }).click();
 
-    await page.waitForURL(/\/content\/signup\/sms\/otp$/);
-    await expect.poll(() => page.getByText('090-****-0001', { exact: false }).count()).toBeGreaterThan(0);
-    await documentScreen(page, 'signup-sms-otp');
+    await j.page.waitForURL(/\/content\/signup\/sms\/otp$/);
+    await expect.poll(() => j.page.getByText('090-****-0001', { exact: false }).count()).toBeGreaterThan(0);
+    await documentScreen(j.page, 'signup-sms-otp');
     await enterCode(await waitForCode(origin(), 'sms', '09011110001'));
 
-    const dialog = page.getByRole('dialog', { name: 'SMS認証が完了しました' });
+    const dialog = j.page.getByRole('dialog', { name: 'SMS認証が完了しました' });
     await dialog.waitFor();
-    await documentScreen(page, 'signup-sms-next-dialog');
+    await documentScreen(j.page, 'signup-sms-next-dialog');
     await dialog.getByRole('button', { name: '次へ進む' }).click();
 
     await confirmEmailAndFinish(email, true);
-    await documentScreen(page, 'signup-top-new-member');
+    await documentScreen(j.page, 'signup-top-new-member');
 
     // The new member logs in again with the password chosen at sign-up.
-    await page.getByRole('button', { name: 'ログアウト' }).click();
-    await page.waitForURL(/\/content\/authorize\?/);
-    await page.getByLabel('メールアドレスまたは携帯電話番号').fill(email);
-    await page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'ログイン' }).click();
-    await page.waitForURL(/\/content\/top$/);
+    await j.page.getByRole('button', { name: 'ログアウト' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await j.page.getByLabel('メールアドレスまたは携帯電話番号').fill(email);
+    await j.page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
+    await j.page.getByRole('button', { name: 'ログイン' }).click();
+    await j.page.waitForURL(/\/content\/top$/);
   });
 
   it('signs up by e-mail one-time password alone, on a phone-sized screen', async () => {
-    await page.setViewportSize({ width: 375, height: 800 });
+    await j.page.setViewportSize({ width: 375, height: 800 });
     const email = 'mail.path@example.com';
     await openSignup();
     await fillCardForm(email, { number: '5252000000000002', cvc: '123' });
-    await page.getByRole('button', { name: '次へ' }).click();
+    await j.page.getByRole('button', { name: '次へ' }).click();
     await confirmEmailAndFinish(email);
   });
 
@@ -130,44 +119,44 @@ describe('card sign-up in Chromium', () => {
     const email = 'pin.path@example.com';
     await openSignup();
     await fillCardForm(email, { number: '3777000000000004', cvc: '1234' });
-    await page.getByRole('button', { name: '次へ' }).click();
+    await j.page.getByRole('button', { name: '次へ' }).click();
 
-    await page.waitForURL(/\/content\/signup\/pin$/);
-    await expect.poll(() => page.getByText('ゆうちょ銀行', { exact: false }).count()).toBeGreaterThan(0);
-    await documentScreen(page, 'signup-pin');
-    await page.getByLabel('暗証番号').fill('1234');
-    await page.getByLabel('口座番号（下4桁）').fill('5678');
-    await page.getByRole('button', { name: '認証する' }).click();
+    await j.page.waitForURL(/\/content\/signup\/pin$/);
+    await expect.poll(() => j.page.getByText('ゆうちょ銀行', { exact: false }).count()).toBeGreaterThan(0);
+    await documentScreen(j.page, 'signup-pin');
+    await j.page.getByLabel('暗証番号').fill('1234');
+    await j.page.getByLabel('口座番号（下4桁）').fill('5678');
+    await j.page.getByRole('button', { name: '認証する' }).click();
     await confirmEmailAndFinish(email);
   });
 
   it('clears a wrong one-time password and shows why; a resend brings a new code (house card)', async () => {
-    await page.setViewportSize({ width: 375, height: 800 });
+    await j.page.setViewportSize({ width: 375, height: 800 });
     const email = 'house.card@example.com';
     await openSignup();
-    await page.getByLabel('カード番号').fill('0200000000000005');
-    await page.getByLabel('カード番号').blur();
+    await j.page.getByLabel('カード番号').fill('0200000000000005');
+    await j.page.getByLabel('カード番号').blur();
     // A house card has no security code: the field is hidden.
-    await expect.poll(() => page.getByLabel('セキュリティコード').count()).toBe(0);
+    await expect.poll(() => j.page.getByLabel('セキュリティコード').count()).toBe(0);
     await fillCardForm(email, { number: '0200000000000005', cvc: '' });
-    await page.getByRole('button', { name: '次へ' }).click();
-    await page.waitForURL(/\/content\/signup\/sms\/otp$/);
+    await j.page.getByRole('button', { name: '次へ' }).click();
+    await j.page.waitForURL(/\/content\/signup\/sms\/otp$/);
 
     const tel = '09011110005';
     const right = await waitForCode(origin(), 'sms', tel);
     const wrong = right === '000000' ? '111111' : '000000';
     await enterCode(wrong);
     await expect
-      .poll(() => page.getByRole('alert').filter({ hasText: 'ワンタイムパスワードが正しくありません。' }).count())
+      .poll(() => j.page.getByRole('alert').filter({ hasText: 'ワンタイムパスワードが正しくありません。' }).count())
       .toBe(1);
-    expect(await page.getByLabel('ワンタイムパスワード').inputValue()).toBe('');
-    await documentScreen(page, 'signup-otp-wrong');
+    expect(await j.page.getByLabel('ワンタイムパスワード').inputValue()).toBe('');
+    await documentScreen(j.page, 'signup-otp-wrong');
 
     const sent = await countMessages(origin(), 'sms', tel);
-    await page.getByRole('button', { name: 'ワンタイムパスワードを再送信する' }).click();
-    const resent = page.getByRole('dialog', { name: '再送信しました' });
+    await j.page.getByRole('button', { name: 'ワンタイムパスワードを再送信する' }).click();
+    const resent = j.page.getByRole('dialog', { name: '再送信しました' });
     await resent.waitFor();
-    await documentScreen(page, 'signup-otp-resent-dialog');
+    await documentScreen(j.page, 'signup-otp-resent-dialog');
     await resent.getByRole('button', { name: '閉じる' }).click();
     const fresh = await waitForCode(origin(), 'sms', tel, sent);
 
@@ -175,11 +164,11 @@ describe('card sign-up in Chromium', () => {
     if (fresh !== right) {
       await enterCode(right);
       // Refused with 902: the field is cleared and no next-step dialog opens.
-      await expect.poll(() => page.getByLabel('ワンタイムパスワード').inputValue()).toBe('');
-      expect(await page.getByRole('dialog', { name: 'SMS認証が完了しました' }).isVisible()).toBe(false);
+      await expect.poll(() => j.page.getByLabel('ワンタイムパスワード').inputValue()).toBe('');
+      expect(await j.page.getByRole('dialog', { name: 'SMS認証が完了しました' }).isVisible()).toBe(false);
     }
     await enterCode(fresh);
-    await page.getByRole('dialog', { name: 'SMS認証が完了しました' }).waitFor();
+    await j.page.getByRole('dialog', { name: 'SMS認証が完了しました' }).waitFor();
     expectOnlyRefusalsLogged();
   });
 
@@ -190,16 +179,16 @@ describe('card sign-up in Chromium', () => {
     ] as const) {
       await openSignup();
       await fillCardForm(`guide.${number}@example.com`, { number, cvc: '123' });
-      await page.getByRole('button', { name: '次へ' }).click();
-      await page.waitForURL((url) => url.pathname === path);
-      await expect.poll(() => page.getByRole('alert').count()).toBe(1);
-      await documentScreen(page, name);
+      await j.page.getByRole('button', { name: '次へ' }).click();
+      await j.page.waitForURL((url) => url.pathname === path);
+      await expect.poll(() => j.page.getByRole('alert').count()).toBe(1);
+      await documentScreen(j.page, name);
     }
     expectOnlyRefusalsLogged();
   });
 
   it('hands a portal app its code by custom URL scheme, and shows /problem/busy when the app does not open', async () => {
-    await page.setViewportSize({ width: 375, height: 800 });
+    await j.page.setViewportSize({ width: 375, height: 800 });
     const email = 'portal.member@example.com';
     const query = new URLSearchParams({
       client_id: 'SIAP005',
@@ -210,24 +199,24 @@ describe('card sign-up in Chromium', () => {
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
       code_challenge_method: 'S256',
     });
-    await page.goto(`/content/authorize?${query.toString()}`);
-    await page.getByRole('link', { name: 'カードで新規登録' }).click();
-    await page.waitForURL(/\/content\/signup\/card\?.*client_id=SIAP005/);
+    await j.page.goto(`/content/authorize?${query.toString()}`);
+    await j.page.getByRole('link', { name: 'カードで新規登録' }).click();
+    await j.page.waitForURL(/\/content\/signup\/card\?.*client_id=SIAP005/);
     await fillCardForm(email, { number: '3528000000000003', cvc: '123' });
-    await page.getByRole('button', { name: '次へ' }).click();
-    await page.waitForURL(/\/content\/signup\/pin$/);
-    await page.getByLabel('暗証番号').fill('1234');
+    await j.page.getByRole('button', { name: '次へ' }).click();
+    await j.page.waitForURL(/\/content\/signup\/pin$/);
+    await j.page.getByLabel('暗証番号').fill('1234');
     // This card has no bank account check: on a local host the field is asked, and the server ignores it.
-    await page.getByLabel('口座番号（下4桁）').fill('0000');
-    await page.getByRole('button', { name: '認証する' }).click();
-    await page.waitForURL(/\/content\/signup\/email\/otp$/);
+    await j.page.getByLabel('口座番号（下4桁）').fill('0000');
+    await j.page.getByRole('button', { name: '認証する' }).click();
+    await j.page.waitForURL(/\/content\/signup\/email\/otp$/);
     await enterCode(await waitForCode(origin(), 'mail', email));
-    await page.waitForURL(/\/content\/accept\/terms$/);
+    await j.page.waitForURL(/\/content\/accept\/terms$/);
 
     // The authorize answer is a 303 to the portal's scheme, which no app takes here.
-    const handOff = page.waitForResponse((r) => r.url().includes('/api/signup/authorize'));
-    await page.getByLabel('利用規約を確認、同意しました').check();
-    await page.getByRole('button', { name: '登録する' }).click();
+    const handOff = j.page.waitForResponse((r) => r.url().includes('/api/signup/authorize'));
+    await j.page.getByLabel('利用規約を確認、同意しました').check();
+    await j.page.getByRole('button', { name: '登録する' }).click();
     const answer = await handOff;
     expect(answer.status()).toBe(303);
     const location = new URL(answer.headers().location ?? '');
@@ -237,18 +226,18 @@ describe('card sign-up in Chromium', () => {
 
     const started = Date.now();
     // The aborted navigation to the scheme leaves this page where it was (waitForURL would see the abort).
-    await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/content/problem/busy');
+    await expect.poll(() => new URL(j.page.url()).pathname, { timeout: 15_000 }).toBe('/content/problem/busy');
     expect(Date.now() - started).toBeGreaterThan(8_000);
-    await expect.poll(() => page.getByText('しばらく待っても画面が切り替わらない場合は', { exact: false }).count()).toBe(1);
-    await documentScreen(page, 'signup-portal-busy');
+    await expect.poll(() => j.page.getByText('しばらく待っても画面が切り替わらない場合は', { exact: false }).count()).toBe(1);
+    await documentScreen(j.page, 'signup-portal-busy');
     // Chromium reports the scheme no app takes; nothing else may be logged.
-    consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes('siap005portal')));
+    j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('siap005portal')));
   });
 
   it('sends a step opened without a held sign-up to Welcome', async () => {
     for (const path of ['/content/signup/sms/otp', '/content/signup/email/otp', '/content/signup/pin', '/content/accept/terms']) {
-      await page.goto(path);
-      await page.waitForURL(/\/content\/authorize\?/);
+      await j.page.goto(path);
+      await j.page.waitForURL(/\/content\/authorize\?/);
     }
   });
 });

@@ -1,111 +1,100 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { documentScreen, expectAccessible } from './support/browser.ts';
-import { logIn, openPage, withSystem } from './support/journey.ts';
+import { logIn, pagePerTest, withSystem } from './support/journey.ts';
 import { waitForLink } from './support/mailbox.ts';
 
 const PASSWORD = 'Open-2026!';
 
 /**
  * Issue 4 journey: the open (no card) sign-up from input to confirm to sent, the activation link
- * read from the mail sink, the finish page, then the new open member's first login to Top.
+ * read from the mail sink, the finish j.page, then the new open member's first login to Top.
  */
 describe('open sign-up in Chromium', () => {
   const env = withSystem();
-  let context: BrowserContext;
-  let page: Page;
-  let consoleErrors: string[];
-
-  beforeEach(async () => {
-    ({ context, page, consoleErrors } = await openPage(env));
-  });
-  afterEach(async () => {
-    expect(consoleErrors).toEqual([]);
-    await context.close();
-  });
+  const j = pagePerTest(env);
 
   async function fillInput(email: string) {
-    await page.getByLabel('メールアドレス').fill(email);
-    await page.getByLabel('姓', { exact: true }).fill('山田');
-    await page.getByLabel('名', { exact: true }).fill('花子');
-    await page.getByLabel('セイ', { exact: true }).fill('ヤマダ');
-    await page.getByLabel('メイ', { exact: true }).fill('ハナコ');
-    await page.getByLabel('女性').check();
+    await j.page.getByLabel('メールアドレス').fill(email);
+    await j.page.getByLabel('姓', { exact: true }).fill('山田');
+    await j.page.getByLabel('名', { exact: true }).fill('花子');
+    await j.page.getByLabel('セイ', { exact: true }).fill('ヤマダ');
+    await j.page.getByLabel('メイ', { exact: true }).fill('ハナコ');
+    await j.page.getByLabel('女性').check();
     // Full-width digits are converted on blur (SPEC.md section 5).
-    await page.getByLabel('生年月日').fill('２００００１０１');
-    await page.getByLabel('郵便番号').fill('1000001');
-    await page.getByLabel('電話番号').fill('09055550001');
-    await page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('パスワード（確認用）').fill(PASSWORD);
-    await page.getByLabel('パスワード（確認用）').blur();
-    expect(await page.getByLabel('生年月日').inputValue()).toBe('20000101');
+    await j.page.getByLabel('生年月日').fill('２００００１０１');
+    await j.page.getByLabel('郵便番号').fill('1000001');
+    await j.page.getByLabel('電話番号').fill('09055550001');
+    await j.page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
+    await j.page.getByLabel('パスワード（確認用）').fill(PASSWORD);
+    await j.page.getByLabel('パスワード（確認用）').blur();
+    expect(await j.page.getByLabel('生年月日').inputValue()).toBe('20000101');
   }
 
   it('signs up from input to confirm to sent, activates by the mailed link, and logs in to Top', async () => {
     const email = 'open.member@example.com';
-    await page.goto('/content/signup/open');
-    await expect.poll(() => page.getByRole('heading', { name: 'メールアドレスで新規登録', level: 1 }).count()).toBe(1);
-    await documentScreen(page, 'open-signup-input');
+    await j.page.goto('/content/signup/open');
+    await expect.poll(() => j.page.getByRole('heading', { name: 'メールアドレスで新規登録', level: 1 }).count()).toBe(1);
+    await documentScreen(j.page, 'open-signup-input');
 
     // A rule broken on blur shows its message 300 ms later.
-    await page.getByLabel('生年月日').fill('20230230');
-    await page.getByLabel('生年月日').blur();
-    await expect.poll(() => page.getByText('正しい日付を入力してください').count()).toBe(1);
-    await page.getByLabel('セイ', { exact: true }).fill('ﾔﾏﾀﾞ');
-    await page.getByLabel('セイ', { exact: true }).blur();
-    await expect.poll(() => page.getByText('全角カタカナで入力してください').count()).toBe(1);
-    await documentScreen(page, 'open-signup-errors');
+    await j.page.getByLabel('生年月日').fill('20230230');
+    await j.page.getByLabel('生年月日').blur();
+    await expect.poll(() => j.page.getByText('正しい日付を入力してください').count()).toBe(1);
+    await j.page.getByLabel('セイ', { exact: true }).fill('ﾔﾏﾀﾞ');
+    await j.page.getByLabel('セイ', { exact: true }).blur();
+    await expect.poll(() => j.page.getByText('全角カタカナで入力してください').count()).toBe(1);
+    await documentScreen(j.page, 'open-signup-errors');
 
     await fillInput(email);
-    const confirm = page.getByRole('button', { name: '確認する' });
+    const confirm = j.page.getByRole('button', { name: '確認する' });
     expect(await confirm.isDisabled()).toBe(true);
-    await page.getByLabel('利用規約を確認、同意しました').check();
+    await j.page.getByLabel('利用規約を確認、同意しました').check();
     await confirm.click();
 
-    await expect.poll(() => page.getByRole('heading', { name: '登録内容の確認', level: 1 }).count()).toBe(1);
-    await expect.poll(() => page.getByText('2000年1月1日').count()).toBe(1);
-    await documentScreen(page, 'open-signup-confirm');
+    await expect.poll(() => j.page.getByRole('heading', { name: '登録内容の確認', level: 1 }).count()).toBe(1);
+    await expect.poll(() => j.page.getByText('2000年1月1日').count()).toBe(1);
+    await documentScreen(j.page, 'open-signup-confirm');
     // Edit goes back with the values kept; confirming again comes back here.
-    await page.getByRole('button', { name: '修正する' }).click();
-    await expect.poll(() => page.getByLabel('メールアドレス').inputValue()).toBe(email);
-    await page.getByRole('button', { name: '確認する' }).click();
-    await page.getByRole('button', { name: '登録する' }).click();
+    await j.page.getByRole('button', { name: '修正する' }).click();
+    await expect.poll(() => j.page.getByLabel('メールアドレス').inputValue()).toBe(email);
+    await j.page.getByRole('button', { name: '確認する' }).click();
+    await j.page.getByRole('button', { name: '登録する' }).click();
 
-    await page.waitForURL(/\/content\/signup\/open\/sent$/);
-    await expect.poll(() => page.getByText('60分', { exact: false }).count()).toBeGreaterThan(0);
-    await documentScreen(page, 'open-signup-sent');
+    await j.page.waitForURL(/\/content\/signup\/open\/sent$/);
+    await expect.poll(() => j.page.getByText('60分', { exact: false }).count()).toBeGreaterThan(0);
+    await documentScreen(j.page, 'open-signup-sent');
 
     const link = await waitForLink(env.system.origin, email, '/content/signup/open/activate');
-    await page.goto(link);
-    await page.waitForURL(/\/content\/signup\/open\/done$/);
-    await expect.poll(() => page.getByRole('heading', { name: '登録完了', level: 1 }).count()).toBe(1);
-    await documentScreen(page, 'open-signup-done');
+    await j.page.goto(link);
+    await j.page.waitForURL(/\/content\/signup\/open\/done$/);
+    await expect.poll(() => j.page.getByRole('heading', { name: '登録完了', level: 1 }).count()).toBe(1);
+    await documentScreen(j.page, 'open-signup-done');
 
     // The web sign-up has no service to return to: the finish page offers the login.
-    await page.getByRole('link', { name: 'ログインする' }).click();
-    await page.waitForURL(/\/content\/authorize\?/);
-    await logIn(page, email, PASSWORD);
-    await page.waitForURL(/\/content\/top$/);
-    await expect.poll(() => page.getByText(email).count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByText('オープン会員').count()).toBeGreaterThan(0);
-    expect(await page.getByRole('link', { name: 'Net Answer' }).count()).toBe(0);
-    await expectAccessible(page);
-    await documentScreen(page, 'open-member-top');
+    await j.page.getByRole('link', { name: 'ログインする' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await logIn(j.page, email, PASSWORD);
+    await j.page.waitForURL(/\/content\/top$/);
+    await expect.poll(() => j.page.getByText(email).count()).toBeGreaterThan(0);
+    await expect.poll(() => j.page.getByText('オープン会員').count()).toBeGreaterThan(0);
+    expect(await j.page.getByRole('link', { name: 'Net Answer' }).count()).toBe(0);
+    await expectAccessible(j.page);
+    await documentScreen(j.page, 'open-member-top');
 
     // The link is single use: opened again it is refused.
-    await page.getByRole('button', { name: 'ログアウト' }).click();
-    await page.waitForURL(/\/content\/authorize\?/);
-    await page.goto(link);
-    await expect.poll(() => page.getByRole('alert').count()).toBe(1);
-    await expect.poll(() => page.getByRole('link', { name: '新規登録をやり直す' }).count()).toBe(1);
-    await documentScreen(page, 'open-signup-link-invalid');
-    consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes('status of 400')));
+    await j.page.getByRole('button', { name: 'ログアウト' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await j.page.goto(link);
+    await expect.poll(() => j.page.getByRole('alert').count()).toBe(1);
+    await expect.poll(() => j.page.getByRole('link', { name: '新規登録をやり直す' }).count()).toBe(1);
+    await documentScreen(j.page, 'open-signup-link-invalid');
+    j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400')));
   });
 
   it('sends the activate page without a token to Welcome, and the sent page without a sign-up to the form', async () => {
-    await page.goto('/content/signup/open/activate');
-    await page.waitForURL(/\/content\/authorize\?/);
-    await page.goto('/content/signup/open/sent');
-    await page.waitForURL(/\/content\/signup\/open$/);
+    await j.page.goto('/content/signup/open/activate');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await j.page.goto('/content/signup/open/sent');
+    await j.page.waitForURL(/\/content\/signup\/open$/);
   });
 });

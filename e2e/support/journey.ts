@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { launchBrowser, watchConsole } from './browser.ts';
 import { startSystem, type RunningSystem } from './server.ts';
 
@@ -31,6 +31,23 @@ export async function openPage(
   const context = await env.browser.newContext({ baseURL: env.system.origin, locale: 'ja-JP', viewport });
   const page = await context.newPage();
   return { context, page, consoleErrors: watchConsole(page) };
+}
+
+/**
+ * A fresh page for each test of the enclosing block. After each test the page must have logged no
+ * error, except what the test itself took off `consoleErrors` as expected; then its context closes.
+ */
+export function pagePerTest(env: { system: RunningSystem; browser: Browser }): JourneyPage {
+  const ctx = {} as JourneyPage;
+  beforeEach(async () => {
+    Object.assign(ctx, await openPage(env));
+  });
+  afterEach(async () => {
+    const errors = [...ctx.consoleErrors];
+    await ctx.context.close();
+    expect(errors).toEqual([]);
+  });
+  return ctx;
 }
 
 /** Fills and submits the login form as a member would, by the labels they read. */
