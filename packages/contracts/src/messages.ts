@@ -55,8 +55,15 @@ export const VALIDATION_MESSAGES = {
   emailFlag: 'メールマガジンの受け取りを選択してください',
 } as const;
 
-/** Answers of the open sign-up and the password recovery (issue 4). */
+/** Answers of the open sign-up, the password recovery and the account changes (issues 4 and 5). */
 export const ACCOUNT_MESSAGES = {
+  /** An address that cannot be the new login id: never says whose it is. */
+  emailUnavailable: 'このメールアドレスはご利用いただけません。別のメールアドレスをご入力ください。',
+  emailSame: '現在と同じメールアドレスです。',
+  telUnavailable: 'この電話番号はご利用いただけません。',
+  currentPasswordWrong: '現在のパスワードが正しくありません。',
+  readonlyField: 'この項目は変更できません。',
+  profileForOpenMembers: 'プロフィールの変更はオープン会員の方のみご利用いただけます。',
   /** An activation or reset link that expired, was used, or was replaced by a newer one. */
   linkInvalid: 'URLの有効期限が切れているか、既に使用されています。お手数ですが、もう一度お手続きください。',
 } as const;

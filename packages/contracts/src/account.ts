@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { baseResponseSchema } from './common.ts';
+import { fixedDigits, newPassword, newUserName, PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from './fields.ts';
+import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { openSignupFieldsSchema } from './open-signup.ts';
+import { LIMITS } from './constants.ts';
+
+/** POST /api/auth/email/change (Bearer; SPEC.md section 3, "E-mail change"): the new address. */
+export const emailChangeRequestSchema = z.object({ email: newUserName() });
+/** Its answer carries the register_token of the change; the code went to the new address. */
+export const emailChangeResponseSchema = baseResponseSchema.extend({ register_token: z.string() });
+
+/** POST /api/auth/email/change/otp (SPEC.md section 3, "Confirm: otp_email, register_token"). */
+export const emailChangeOtpRequestSchema = z.object({
+  otp_email: fixedDigits(LIMITS.otpLength, M.otp),
+  register_token: z.string({ error: M.required }).min(1, { error: M.required }).max(256),
+});
+
+/** POST /api/auth/password/change (Bearer; SPEC.md section 3): the current password is checked. */
+export const passwordChangeRequestSchema = z
+  .object({
+    current_password: z.string({ error: M.required }).min(1, { error: M.required }).max(256),
+    password: newPassword('open'),
+    password_check: z.string({ error: M.required }).min(1, { error: M.required }),
+  })
+  .superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS));
+
+/** Profile field keys (SPEC.md section 3): what `readonly` and validation_errors name. */
+export const PROFILE_FIELD_KEYS = ['full_name', 'full_name_kana', 'sex', 'birthday', 'tel', 'postal_code', 'email_flg'] as const;
+export type ProfileFieldKey = (typeof PROFILE_FIELD_KEYS)[number];
+
+/** POST /api/user/profile (Bearer): the open member's profile and the fields they may not change. */
+export const profileResponseSchema = baseResponseSchema.extend({
+  auth_source: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  first_name_kana: z.string(),
+  last_name_kana: z.string(),
+  sex: z.string(),
+  birthday: z.string(),
+  tel: z.string(),
+  postal_code: z.string(),
+  email_flg: z.boolean(),
+  readonly: z.array(z.string()),
+});
+export type ProfileResponse = z.infer<typeof profileResponseSchema>;
+
+/**
+ * The profile fields a member edits (SPEC.md sections 3 and 5): the open sign-up's rules for names
+ * (full-width, kana in katakana, at most 19 characters), sex, birthday, tel, postal code and the
+ * e-mail flag, for a given date in Japan.
+ */
+export const profileFieldsSchema = (today: string) =>
+  openSignupFieldsSchema(today).pick({
+    last_name: true,
+    first_name: true,
+    last_name_kana: true,
+    first_name_kana: true,
+    sex: true,
+    birthday: true,
+    tel: true,
+    postal_code: true,
+    email_flg: true,
+  });
+
+/** POST /api/user/profile/change (Bearer): the profile fields plus dry_run (0 or 1). */
+export const profileChangeRequestSchema = (today: string) =>
+  profileFieldsSchema(today).extend({ dry_run: z.union([z.literal(0), z.literal(1)], { error: M.required }) });
+
+/** One entry of the activity log (issue 5): what happened, when, from which client and device. */
+export const activitySchema = z.object({
+  /** The event key; ACTIVITY_LABELS gives its Japanese text. */
+  event: z.string(),
+  /** Epoch milliseconds. */
+  created_at: z.number(),
+  client_id: z.string().nullable(),
+  /** The client's name from the registry, or null. */
+  client_name: z.string().nullable(),
+  /** A coarse description of the device, such as "Chrome / Windows", or null. */
+  device: z.string().nullable(),
+});
+export type Activity = z.infer<typeof activitySchema>;
+
+/** POST /api/user/activities (Bearer) {page}: newest first, ACTIVITY_PAGE_SIZE a page, page 1 first. */
+export const activitiesRequestSchema = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
+export const activitiesResponseSchema = baseResponseSchema.extend({
+  activities: z.array(activitySchema),
+  page: z.number(),
+  has_next: z.boolean(),
+});
+export const ACTIVITY_PAGE_SIZE = 20;
+
+/** The activity log's events in Japanese (issue 5). An unknown key shows as その他の操作. */
+export const ACTIVITY_LABELS: Record<string, string> = {
+  signup: '新規登録',
+  login: 'ログイン',
+  login_failed: 'ログイン失敗',
+  login_locked: 'ログインの一時ロック',
+  logout: 'ログアウト',
+  token_replay: '不正なトークン利用の検知（ログアウトしました）',
+  code_reuse: '認可コードの再利用の検知（ログアウトしました）',
+  password_reset_requested: 'パスワード再設定の受付',
+  password_reset: 'パスワード再設定',
+  password_changed: 'パスワード変更',
+  email_changed: 'メールアドレス変更',
+  profile_changed: 'プロフィール変更',
+  tokens_revoked: 'ログイン状態の解除',
+  card_added: 'カード追加',
+  card_activated: 'カードの利用開始',
+  card_removed: 'カード削除',
+  points_transferred: 'ポイント移行',
+  withdrawn: '退会',
+};
+export const activityLabel = (event: string) => ACTIVITY_LABELS[event] ?? 'その他の操作';
