@@ -11,6 +11,9 @@ import { registerDevCors, registerSecurityHeaders } from './http/security-header
 import { registerSpa } from './http/spa.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerAccountRoutes } from './modules/account/routes.ts';
+import { registerAccountChangeRoutes } from './modules/account-change/routes.ts';
+import { registerActivityRoutes } from './modules/activity/routes.ts';
+import { registerProfileRoutes } from './modules/profile/routes.ts';
 import { loadClients, type ClientRegistry } from './modules/oauth/clients.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
 import { registerSignupRoutes } from './modules/signup/routes.ts';
@@ -72,6 +75,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const deps = { db: db.kysely, clock, clients, recaptcha, issuer: config.publicOrigin, notifier: messaging.notifier };
   registerOAuthRoutes(app, deps);
   registerAccountRoutes(app, deps);
+  registerAccountChangeRoutes(app, deps);
+  registerProfileRoutes(app, deps);
+  registerActivityRoutes(app, deps);
   registerSignupRoutes(app, { ...deps, cardMaster });
   registerOpenSignupRoutes(app, deps);
   registerRecoverRoutes(app, deps);

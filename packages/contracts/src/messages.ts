@@ -66,6 +66,10 @@ export const ACCOUNT_MESSAGES = {
   profileForOpenMembers: 'プロフィールの変更はオープン会員の方のみご利用いただけます。',
   /** An activation or reset link that expired, was used, or was replaced by a newer one. */
   linkInvalid: 'URLの有効期限が切れているか、既に使用されています。お手数ですが、もう一度お手続きください。',
+  /** An e-mail change whose register_token is unknown, expired, replaced or already used (300). */
+  changeExpired: 'お手続きの有効期限が切れたか、既に完了しています。お手数ですが、最初からやり直してください。',
+  /** Too many wrong codes for the member's e-mail change (203, 30 minutes). */
+  changeLocked: '入力回数の上限を超えたため、しばらくの間お手続きいただけません。時間をおいて再度お試しください。',
 } as const;
 
 /** Answers of the card sign-up (issue 3). 902 answers clear the OTP or PIN field (SPEC.md section 8). */

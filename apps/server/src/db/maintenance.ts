@@ -3,13 +3,16 @@ import { MAX_RATE_WINDOW_MS } from './rate-limit-repo.ts';
 import type { Database } from './schema.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
+/** A withdrawn member's activity log is kept this long after the withdrawal (docs/withdrawal.md). */
+export const WITHDRAWN_LOG_RETENTION_MS = 365 * DAY;
 
 /**
  * Removes rows that no longer decide anything: authorization codes a day after expiry (kept that
  * long so that a late replay is still recognised), login and sign-up throttles whose lock or run
  * has lapsed, sign-up flows, pending open sign-ups and one-time secrets past their expiry,
- * rate-limit counters whose window has ended, and outbox messages a day after delivery or a week
- * after they were given up.
+ * rate-limit counters whose window has ended, outbox messages a day after delivery or a week
+ * after they were given up, e-mail changes past their expiry, and the activity log of members
+ * withdrawn more than WITHDRAWN_LOG_RETENTION_MS ago (docs/withdrawal.md).
  */
 export async function purgeExpired(db: Kysely<Database>, now: number): Promise<void> {
   await db.deleteFrom('auth_codes').where('expires_at', '<', now - DAY).execute();
@@ -25,4 +28,12 @@ export async function purgeExpired(db: Kysely<Database>, now: number): Promise<v
   // Delivered messages are kept a day and given-up ones a week, for support to look into.
   await db.deleteFrom('outbox').where('sent_at', '<', now - DAY).execute();
   await db.deleteFrom('outbox').where('failed_at', '<', now - 7 * DAY).execute();
+  await db.deleteFrom('email_changes').where('expires_at', '<', now).execute();
+  // The 'withdrawn' row dates the withdrawal; it goes with the rest of the member's log.
+  const withdrawnLongAgo = db
+    .selectFrom('activity_log')
+    .select('user_id')
+    .where('event', '=', 'withdrawn')
+    .where('created_at', '<', now - WITHDRAWN_LOG_RETENTION_MS);
+  await db.deleteFrom('activity_log').where('user_id', 'in', withdrawnLongAgo).execute();
 }

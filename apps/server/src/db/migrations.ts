@@ -3,6 +3,7 @@ import * as initial from './migrations/0001-initial.ts';
 import * as signup from './migrations/0002-signup.ts';
 import * as mailHtml from './migrations/0003-mail-html.ts';
 import * as openSignup from './migrations/0004-open-signup.ts';
+import * as emailChange from './migrations/0005-email-change.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-signup': signup,
   '0003-mail-html': mailHtml,
   '0004-open-signup': openSignup,
+  '0005-email-change': emailChange,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -162,6 +162,21 @@ export interface OpenSignupsTable {
   expires_at: number;
 }
 
+/**
+ * An e-mail change waiting for the code sent to the new address (issue 5): the register_token is
+ * stored hashed; 'pending' until the code is right ('done') or a newer change replaces it ('replaced').
+ */
+export interface EmailChangesTable {
+  id: string;
+  user_id: string;
+  new_email: string;
+  token_hash: string;
+  state: 'pending' | 'done' | 'replaced';
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
 /** Fixed-window counters, such as messages per recipient. */
 export interface RateLimitsTable {
   key: string;
@@ -203,4 +218,5 @@ export interface Database {
   rate_limits: RateLimitsTable;
   outbox: OutboxTable;
   open_signups: OpenSignupsTable;
+  email_changes: EmailChangesTable;
 }

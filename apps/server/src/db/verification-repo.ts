@@ -6,9 +6,10 @@ export type VerificationRow = Selectable<VerificationsTable>;
 /**
  * Every one-time secret lives in `verifications` (ARCHITECTURE.md: one table, hashed, single use):
  * the card sign-up's SMS and e-mail codes and PIN (argon2id, tried), and the links of the open
- * sign-up's activation and the password reset (SHA-256 of a 256-bit token, consumed once).
+ * sign-up's activation and the password reset (SHA-256 of a 256-bit token, consumed once), and the
+ * e-mail change's code to the new address (argon2id, tried; issue 5).
  */
-export type VerificationPurpose = 'signup_sms' | 'signup_email' | 'signup_pin' | 'open_activation' | 'password_reset';
+export type VerificationPurpose = 'signup_sms' | 'signup_email' | 'signup_pin' | 'open_activation' | 'password_reset' | 'email_change';
 
 export async function insertVerification(db: Kysely<Database>, row: VerificationRow): Promise<void> {
   await db.insertInto('verifications').values(row).execute();

@@ -22,15 +22,17 @@ export async function checkCredentials(
   clock: Clock,
   rawId: string,
   password: string,
-  clientId: string | null,
+  /** Where the attempt came from, for the activity log: the client and the coarse device (lib/device.ts). */
+  origin: { clientId: string | null; device: string | null },
 ): Promise<CredentialCheck> {
+  const { clientId, device } = origin;
   const id = parseLoginId(rawId);
   const key = throttleKey(id);
   const now = clock.now();
   const { attempt } = await countAttempt(db, key, now, LIMITS.loginFailuresBeforeLock, LIMITS.loginLockMs);
   const user = await findActiveUserByLoginId(db, id);
   if (attempt > LIMITS.loginFailuresBeforeLock) {
-    if (user) await logActivity(db, { userId: user.id, event: 'login_locked', clientId, at: now });
+    if (user) await logActivity(db, { userId: user.id, event: 'login_locked', clientId, device, at: now });
     return { ok: false, reason: 'locked' };
   }
   const ok = await verifyPassword(user?.password_hash, password);
@@ -38,7 +40,7 @@ export async function checkCredentials(
     await clearAttempts(db, key);
     return { ok: true, user };
   }
-  if (user) await logActivity(db, { userId: user.id, event: 'login_failed', clientId, at: now });
+  if (user) await logActivity(db, { userId: user.id, event: 'login_failed', clientId, device, at: now });
   return { ok: false, reason: attempt >= LIMITS.loginFailuresBeforeLock ? 'locked' : 'credentials' };
 }
 

@@ -6,13 +6,15 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { UserAttributeResponse, UserResponse } from '@sso/contracts/user';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { credentialsError, lockedError, recaptchaError, unauthorizedError, validationError } from '../../http/app-error.ts';
-import { requireMember } from '../../http/bearer.ts';
+import { credentialsError, lockedError, recaptchaError, validationError } from '../../http/app-error.ts';
 import { parseOr901 } from '../../http/parse.ts';
+import { describeDevice } from '../../lib/device.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
+import { profileOf } from '../profile/profile-service.ts';
 import { checkCredentials, outstandingTerms } from './credentials-service.ts';
-import { findActiveUserById, hasCards, pointBalance, usedClientIds } from './user-repo.ts';
+import { currentUser } from './current-user.ts';
+import { hasCards, pointBalance, usedClientIds } from './user-repo.ts';
 
 export interface AccountDeps {
   db: Kysely<Database>;
@@ -30,25 +32,22 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     const client = deps.clients.get(input.client_id);
     if (!client) throw validationError([{ key: 'client_id', message: SERVER_MESSAGES.validation }]);
     if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaError();
-    const check = await checkCredentials(deps.db, deps.clock, input.id, input.password, client.client_id);
+    const device = describeDevice(request.headers['user-agent']);
+    const check = await checkCredentials(deps.db, deps.clock, input.id, input.password, { clientId: client.client_id, device });
     if (!check.ok) throw check.reason === 'locked' ? lockedError() : credentialsError();
     return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client) };
   });
 
-  const currentUser = async (request: Parameters<typeof requireMember>[1]) => {
-    const member = await requireMember(deps, request);
-    const user = await findActiveUserById(deps.db, member.userId);
-    if (!user) throw unauthorizedError();
-    return user;
-  };
-
-  app.post('/api/user', async (request): Promise<UserResponse> => {
-    const user = await currentUser(request);
-    return { ...ok, email: user.email, user_id: user.id };
+  app.post('/api/user', async (request, reply): Promise<UserResponse> => {
+    const user = await currentUser(deps, request);
+    // Open members' answers carry their profile (SPEC.md section 3, "User: ... optional user_profile"): personal data, never cached.
+    const profile = profileOf(user);
+    reply.header('Cache-Control', 'no-store');
+    return { ...ok, email: user.email, user_id: user.id, ...(profile ? { user_profile: profile } : {}) };
   });
 
   app.post('/api/user/attribute', async (request): Promise<UserAttributeResponse> => {
-    const user = await currentUser(request);
+    const user = await currentUser(deps, request);
     const [cards, openPoints, used] = await Promise.all([
       hasCards(deps.db, user.id),
       pointBalance(deps.db, user.id, 'open'),

@@ -2,7 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
 
-/** Security events of the member's activity log. Never a secret in `detail`. */
+/**
+ * Security events of the member's activity log (issue 5: the member reads it at /user/activities).
+ * `detail` holds JSON {"device"}: a coarse description of the device (lib/device.ts), never a secret.
+ */
 export type ActivityEvent =
   | 'login'
   | 'login_failed'
@@ -14,11 +17,19 @@ export type ActivityEvent =
   /** A reset link was mailed to the member (issue 4). */
   | 'password_reset_requested'
   /** The password was set from a reset link; every session was revoked (issue 4). */
-  | 'password_reset';
+  | 'password_reset'
+  /** The open member changed their profile (issue 5). */
+  | 'profile_changed'
+  /** The login e-mail was changed after its code was entered; every session was revoked (issue 5). */
+  | 'email_changed'
+  /** The member changed the password; every session was revoked (issue 5). */
+  | 'password_changed'
+  /** The member withdrew (issue 5; docs/withdrawal.md). */
+  | 'withdrawn';
 
 export async function logActivity(
   db: Kysely<Database>,
-  entry: { userId: string; event: ActivityEvent; clientId?: string | null; detail?: string | null; at: number },
+  entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; at: number },
 ): Promise<void> {
   await db
     .insertInto('activity_log')
@@ -27,8 +38,32 @@ export async function logActivity(
       user_id: entry.userId,
       event: entry.event,
       client_id: entry.clientId ?? null,
-      detail: entry.detail ?? null,
+      detail: entry.device ? JSON.stringify({ device: entry.device }) : null,
       created_at: entry.at,
     })
     .execute();
 }
+
+/** The device of a log row, from its JSON detail; null for rows without one. */
+export function deviceOf(detail: string | null): string | null {
+  if (!detail) return null;
+  try {
+    const parsed: unknown = JSON.parse(detail);
+    const device = (parsed as { device?: unknown } | null)?.device;
+    return typeof device === 'string' ? device : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One page of the member's log, newest first; the id makes the order total, so that pages neither repeat nor skip rows of the same millisecond. */
+export const listActivities = (db: Kysely<Database>, userId: string, offset: number, limit: number) =>
+  db
+    .selectFrom('activity_log')
+    .select(['event', 'client_id', 'detail', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();

@@ -57,6 +57,8 @@ export async function authorize(
   target: { client: OAuthClient; redirectUri: string },
   rawQuery: Record<string, unknown>,
   form: { user_mail: string; user_pass: string; terms?: string | string[] | undefined } | undefined,
+  /** The coarse device of the request (lib/device.ts), for the activity log. */
+  device: string | null,
 ): Promise<string> {
   const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
   const fail = (error: string, description: string) =>
@@ -72,7 +74,7 @@ export async function authorize(
   if (scope === undefined) return fail('invalid_scope', 'scope is not allowed for this client');
   if (!form) return fail('access_denied', 'login failed');
 
-  const check = await checkCredentials(deps.db, deps.clock, form.user_mail, form.user_pass, target.client.client_id);
+  const check = await checkCredentials(deps.db, deps.clock, form.user_mail, form.user_pass, { clientId: target.client.client_id, device });
   if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
   const user = check.user;
   const now = deps.clock.now();
@@ -86,7 +88,7 @@ export async function authorize(
   }
 
   const codeChallenge = q.data.code_challenge;
-  return issueCodeRedirect(deps, { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state });
+  return issueCodeRedirect(deps, { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device });
 }
 
 /**
@@ -97,7 +99,7 @@ export async function authorize(
  */
 export async function issueCodeRedirect(
   deps: AuthorizeDeps,
-  p: { client: OAuthClient; redirectUri: string; codeChallenge: string; scope: string; userId: string; state: string },
+  p: { client: OAuthClient; redirectUri: string; codeChallenge: string; scope: string; userId: string; state: string; device: string | null },
 ): Promise<string> {
   const now = deps.clock.now();
   const code = randomToken();
@@ -113,6 +115,6 @@ export async function issueCodeRedirect(
     consumed_at: null,
     family_id: null,
   });
-  await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, at: now });
+  await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, device: p.device, at: now });
   return redirectTo(p.redirectUri, { code }, p.state, deps.issuer);
 }

@@ -4,6 +4,7 @@ import { authorizeFormSchema } from '@sso/contracts/auth';
 import { OAuthError } from '../../http/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOrInvalidRequest } from '../../http/parse.ts';
+import { describeDevice } from '../../lib/device.ts';
 import { authorize, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
 import { authenticateClient } from './client-auth.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
@@ -28,7 +29,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const target = resolveClient(deps.clients, query);
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
     const form = authorizeFormSchema.safeParse(request.body ?? {});
-    const location = await authorize(deps, target, query, form.success ? form.data : undefined);
+    const device = describeDevice(request.headers['user-agent']);
+    const location = await authorize(deps, target, query, form.success ? form.data : undefined, device);
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
   });
 
@@ -53,7 +55,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const body = parseOrInvalidRequest(tokenBodySchema, request.body);
     const authorization = request.headers.authorization?.startsWith('Basic ') ? request.headers.authorization : undefined;
     const client = authenticateClient(deps.clients, authorization, body);
-    await revokeToken(deps, { token: body.token, hint: body.token_type_hint, client });
+    await revokeToken(deps, { token: body.token, hint: body.token_type_hint, client, device: describeDevice(request.headers['user-agent']) });
     return reply.header('Cache-Control', 'no-store').send({});
   });
 

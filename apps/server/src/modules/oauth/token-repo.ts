@@ -84,3 +84,13 @@ export async function revokeUserFamilies(db: Kysely<Database>, userId: string, n
   const r = await db.updateTable('token_families').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/**
+ * Ends every way in: each token family and grant is revoked, and authorization codes not yet
+ * exchanged are used up, so that none of them yields a token afterwards (SPEC.md section 4, "Token
+ * revocation").
+ */
+export async function endSessions(db: Kysely<Database>, userId: string, now: number): Promise<void> {
+  await revokeUserFamilies(db, userId, now);
+  await db.updateTable('auth_codes').set({ consumed_at: now }).where('user_id', '=', userId).where('consumed_at', 'is', null).execute();
+}

@@ -117,13 +117,16 @@ async function findToken(deps: TokenDeps, token: string, hint: string | undefine
 }
 
 /** RFC 7009: revoking either token of a session revokes the whole family. Unknown tokens are not an error. */
-export async function revokeToken(deps: TokenDeps, p: { token: string; hint: string | undefined; client: OAuthClient }) {
+export async function revokeToken(
+  deps: TokenDeps,
+  p: { token: string; hint: string | undefined; client: OAuthClient; device: string | null },
+) {
   const found = await findToken(deps, p.token, p.hint);
   if (!found || found.grant.client_id !== p.client.client_id) return;
   const now = deps.clock.now();
   if (found.grant.family_revoked_at === null) {
     await revokeFamily(deps.db, found.grant.family_id, now);
-    await logActivity(deps.db, { userId: found.grant.user_id, event: 'logout', clientId: found.grant.client_id, at: now });
+    await logActivity(deps.db, { userId: found.grant.user_id, event: 'logout', clientId: found.grant.client_id, device: p.device, at: now });
   }
 }
 

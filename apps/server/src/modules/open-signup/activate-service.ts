@@ -30,7 +30,12 @@ function serviceLinks(deps: ActivateDeps, clientIds: string): ServiceLink[] {
  * conditional update, so that of parallel activations exactly one goes on (the others, and any
  * later use, answer 902). The mobile number becomes a login id unless another member has it.
  */
-async function createMember(deps: ActivateDeps, tokenHash: string, withTel: boolean, taken: { id?: string }): Promise<PendingRow> {
+async function createMember(
+  deps: ActivateDeps,
+  tokenHash: string,
+  attempt: { withTel: boolean; device: string | null },
+  taken: { id?: string },
+): Promise<PendingRow> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     const pendingId = await consumeLinkSecret(trx, 'open_activation', tokenHash, now);
@@ -40,11 +45,11 @@ async function createMember(deps: ActivateDeps, tokenHash: string, withTel: bool
     const pending = await takePending(trx, pendingId, now);
     if (!pending) throw linkInvalidError();
     const userId = newId();
-    const tel = withTel && !(await telInUse(trx, pending.tel)) ? pending.tel : null;
+    const tel = attempt.withTel && !(await telInUse(trx, pending.tel)) ? pending.tel : null;
     // The open sign-up's terms are the web client's (SPEC.md section 2).
     const terms = (deps.clients.get(WEB_CLIENT_ID)?.terms ?? []).filter(isTermKey).map((key) => ({ key, version: TERM_VERSIONS[key] }));
     await insertOpenMember(trx, { id: userId, pending, tel, terms, now });
-    await logActivity(trx, { userId, event: 'signup', clientId: pending.client_ids.split(',')[0], at: now });
+    await logActivity(trx, { userId, event: 'signup', clientId: pending.client_ids.split(',')[0], device: attempt.device, at: now });
     return pending;
   });
 }
@@ -54,12 +59,12 @@ async function createMember(deps: ActivateDeps, tokenHash: string, withTel: bool
  * expired, used or replaced link answers 902; so does an e-mail that became a member's since the
  * registration (the pending registration is then dropped).
  */
-export async function activateOpenSignup(deps: ActivateDeps, token: string): Promise<OpenSignupResponse> {
+export async function activateOpenSignup(deps: ActivateDeps, token: string, device: string | null): Promise<OpenSignupResponse> {
   const tokenHash = sha256(token);
   for (const withTel of [true, false]) {
     const taken: { id?: string } = {};
     try {
-      const pending = await createMember(deps, tokenHash, withTel, taken);
+      const pending = await createMember(deps, tokenHash, { withTel, device }, taken);
       return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, email: pending.email, links: serviceLinks(deps, pending.client_ids) };
     } catch (err) {
       const column = uniqueViolation(err);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { japanDate, openActivateRequestSchema, openSignupRequestSchema } from '@sso/contracts/open-signup';
 import { backgroundTasks } from '../../http/background.ts';
 import { parseOr901 } from '../../http/parse.ts';
+import { describeDevice } from '../../lib/device.ts';
 import { activateOpenSignup } from './activate-service.ts';
 import { registerOpenSignup, type OpenSignupDeps } from './register-service.ts';
 
@@ -17,6 +18,6 @@ export function registerOpenSignupRoutes(app: FastifyInstance, deps: Omit<OpenSi
   app.post('/api/signup/open/otp', async (request, reply) => {
     const input = parseOr901(openActivateRequestSchema, request.body);
     reply.header('Cache-Control', 'no-store');
-    return activateOpenSignup(deps, input.onetime_token);
+    return activateOpenSignup(deps, input.onetime_token, describeDevice(request.headers['user-agent']));
   });
 }

@@ -12,7 +12,7 @@ import { clearAttempts } from '../account/login-throttle-repo.ts';
 import { setPasswordHash } from '../account/member-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
-import { revokeUserFamilies } from '../oauth/token-repo.ts';
+import { endSessions } from '../oauth/token-repo.ts';
 import type { RecoverDeps } from './forgot-service.ts';
 
 /**
@@ -31,7 +31,7 @@ export async function resetPassword(deps: Pick<RecoverDeps, 'db' | 'clock'>, inp
     if (!user) throw linkInvalidError();
     await setPasswordHash(trx, user.id, passwordHash, now);
     await invalidateVerifications(trx, user.id, 'password_reset', now);
-    await revokeUserFamilies(trx, user.id, now);
+    await endSessions(trx, user.id, now);
     // The owner of the mailbox has proved who they are: a lock from guesses at the old password goes.
     await clearAttempts(trx, throttleKey({ email: user.email }));
     if (user.tel) await clearAttempts(trx, throttleKey({ tel: user.tel }));

@@ -7,15 +7,14 @@ import {
   consumeVerification,
   insertVerification,
   invalidateVerifications,
-  takeTry,
   type VerificationPurpose,
 } from '../../db/verification-repo.ts';
 import type { AppError } from '../../http/app-error.ts';
 import { newId } from '../../lib/secrets.ts';
-import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
-import { hashPassword, verifyPassword } from '../account/passwords.ts';
+import { hashPassword } from '../account/passwords.ts';
+import { checkLockedSecret } from '../account/secret-check.ts';
 import { messageAllowed } from '../notifications/message-limit.ts';
-import { advanceFlow, findLiveFlow, isLocked, type FlowRow } from './flow-repo.ts';
+import { advanceFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
 import { flowExpired, retryable, signupLocked, verifyLockKey, type SignupDeps } from './flow-service.ts';
 import { otpMessage } from './otp-message.ts';
 
@@ -63,10 +62,8 @@ export async function storeSecret(
 export const sendCode = (deps: SignupDeps, channel: Channel, to: string, code: string) => deps.notifier.send(otpMessage(channel, to, code));
 
 /**
- * Checks an OTP or PIN (issue 3). The card's lock is looked at first; then one try of the secret is
- * taken and one failure of the card counted, both atomically and before the comparison, so that
- * parallel guesses cannot exceed either limit. A right answer clears the card's count; the fifth
- * wrong one for the card, across its register_tokens, locks it for LIMITS.signupLockMs (203).
+ * Checks an OTP or PIN (issue 3) under the card's lock (account/secret-check.ts): the fifth wrong
+ * answer for the card, across its register_tokens, locks it for LIMITS.signupLockMs (203).
  * Returns the verification to consume with the step's state change.
  */
 export async function checkSecret(
@@ -74,21 +71,21 @@ export async function checkSecret(
   flow: FlowRow,
   p: { purpose: SignupPurpose; secret: string; wrong: string; noTryLeft: () => AppError },
 ): Promise<string> {
-  const now = deps.clock.now();
-  const key = verifyLockKey(flow.card_hash);
-  if (await isLocked(deps.db, key, now)) throw signupLocked();
-  const target = await takeTry(deps.db, flow.id, p.purpose, now);
-  if (!target) {
+  return checkLockedSecret(deps.db, deps.clock.now(), {
+    lockKey: verifyLockKey(flow.card_hash),
+    limit: LIMITS.signupVerifyFailuresBeforeLock,
+    lockMs: LIMITS.signupLockMs,
+    subject: flow.id,
+    purpose: p.purpose,
+    secret: p.secret,
+    locked: signupLocked,
+    wrong: () => retryable(p.wrong),
     // A parallel right answer may have used the secret and moved the flow on: that is a step out of order.
-    const current = await findLiveFlow(deps.db, flow.token_hash, now);
-    throw current?.state === flow.state ? p.noTryLeft() : flowExpired();
-  }
-  const limit = LIMITS.signupVerifyFailuresBeforeLock;
-  const { attempt } = await countAttempt(deps.db, key, now, limit, LIMITS.signupLockMs);
-  if (attempt > limit) throw signupLocked();
-  if (!(await verifyPassword(target.secret_hash, p.secret))) throw attempt >= limit ? signupLocked() : retryable(p.wrong);
-  await clearAttempts(deps.db, key);
-  return target.id;
+    noTryLeft: async () => {
+      const current = await findLiveFlow(deps.db, flow.token_hash, deps.clock.now());
+      return current?.state === flow.state ? p.noTryLeft() : flowExpired();
+    },
+  });
 }
 
 /**

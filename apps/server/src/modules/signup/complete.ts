@@ -16,7 +16,7 @@ import { insertCardMember } from './member-repo.ts';
 type TermsInput = z.infer<typeof termsAcceptRequestSchema>;
 
 /** Creates the member, links the card, records the terms and moves the flow to authorize, all or nothing. */
-async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean): Promise<void> {
+async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean, device: string | null): Promise<void> {
   const now = deps.clock.now();
   const userId = newId();
   const card = flowCard(flow);
@@ -41,7 +41,7 @@ async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean): 
       now,
     );
     for (const key of terms) await recordTermAcceptance(trx, userId, key, TERM_VERSIONS[key], now);
-    await logActivity(trx, { userId, event: 'signup', clientId: flow.client_id, at: now });
+    await logActivity(trx, { userId, event: 'signup', clientId: flow.client_id, device, at: now });
   });
 }
 
@@ -51,12 +51,12 @@ async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean): 
  * client's terms accepted. An e-mail or card taken by a parallel sign-up in the meantime ends the
  * flow with its own 902.
  */
-export async function acceptTerms(deps: SignupDeps, input: TermsInput): Promise<SignupStepResponse> {
+export async function acceptTerms(deps: SignupDeps, input: TermsInput, device: string | null): Promise<SignupStepResponse> {
   const flow = await loadFlow(deps, input.register_token, 'terms');
   if (flow.client_id !== input.client_id) throw flowExpired();
   for (const withTel of [true, false]) {
     try {
-      await createMember(deps, flow, withTel);
+      await createMember(deps, flow, withTel, device);
       return stepAnswer(deps, flow, input.register_token);
     } catch (err) {
       const column = uniqueViolation(err);
@@ -82,6 +82,7 @@ export async function authorizeSignup(
   target: { client: OAuthClient; redirectUri: string },
   rawQuery: Record<string, unknown>,
   rawForm: unknown,
+  device: string | null,
 ): Promise<string> {
   const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
   const deny = (description: string) =>
@@ -105,7 +106,7 @@ export async function authorizeSignup(
   const userId = flow.user_id;
   const location = await deps.db.transaction().execute(async (trx) => {
     if (!(await advanceFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;
-    const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state };
+    const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device };
     return issueCodeRedirect({ ...deps, db: trx }, issue);
   });
   return location ?? deny('sign-up is not complete or has expired');

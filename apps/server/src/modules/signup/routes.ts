@@ -8,6 +8,7 @@ import {
 } from '@sso/contracts/signup';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOr901 } from '../../http/parse.ts';
+import { describeDevice } from '../../lib/device.ts';
 import { resolveClient } from '../oauth/authorize-service.ts';
 import { startCardSignup } from './card-step.ts';
 import { acceptTerms, authorizeSignup } from './complete.ts';
@@ -42,13 +43,13 @@ export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps): vo
     resendCode(deps, parseOr901(resendRequestSchema, request.body).register_token, 'mail'),
   );
   app.post('/api/signup/terms_accept', async (request, reply) =>
-    noStore(reply, await acceptTerms(deps, parseOr901(termsAcceptRequestSchema, request.body))),
+    noStore(reply, await acceptTerms(deps, parseOr901(termsAcceptRequestSchema, request.body), describeDevice(request.headers['user-agent']))),
   );
   app.post('/api/signup/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = resolveClient(deps.clients, query);
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
-    const location = await authorizeSignup(deps, target, query, request.body);
+    const location = await authorizeSignup(deps, target, query, request.body, describeDevice(request.headers['user-agent']));
     return reply.header('Cache-Control', 'no-store').redirect(location, 303);
   });
 }

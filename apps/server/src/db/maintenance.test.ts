@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../lib/secrets.ts';
+import { insertMember } from '../modules/account/member-repo.ts';
+import { logActivity, type ActivityEvent } from '../modules/activity/activity-repo.ts';
+import { DIALECTS, createTestDb, type TestDb } from '../test-support/test-db.ts';
+import { WITHDRAWN_LOG_RETENTION_MS, purgeExpired } from './maintenance.ts';
+import { migrateToLatest } from './migrations.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const T0 = Date.UTC(2026, 0, 1);
+
+describe.each(DIALECTS)('purge of withdrawn members\' logs and expired e-mail changes (%s)', (dialect) => {
+  let testDb: TestDb;
+  beforeAll(async () => {
+    testDb = await createTestDb(dialect);
+    await migrateToLatest(testDb.db.kysely);
+  });
+  afterAll(async () => testDb?.drop());
+
+  const db = () => testDb.db.kysely;
+  const log = (userId: string, events: [ActivityEvent, number][]) =>
+    Promise.all(events.map(([event, at]) => logActivity(db(), { userId, event, at })));
+  const eventsOf = async (userId: string) =>
+    (await db().selectFrom('activity_log').select('event').where('user_id', '=', userId).orderBy('created_at').execute()).map((r) => r.event);
+
+  it('keeps the log a year after the withdrawal, then deletes all of it; active members keep theirs', async () => {
+    const [gone, recent, active] = [newId(), newId(), newId()];
+    await log(gone, [['login', T0 - 400 * DAY], ['withdrawn', T0]]);
+    await log(recent, [['login', T0 - 400 * DAY], ['withdrawn', T0 + 10 * DAY]]);
+    await log(active, [['login', T0 - 800 * DAY], ['password_changed', T0]]);
+
+    // A day short of the year: nothing goes.
+    await purgeExpired(db(), T0 + WITHDRAWN_LOG_RETENTION_MS - DAY);
+    expect(await eventsOf(gone)).toEqual(['login', 'withdrawn']);
+
+    await purgeExpired(db(), T0 + WITHDRAWN_LOG_RETENTION_MS + 1);
+    expect(await eventsOf(gone)).toEqual([]);
+    expect(await eventsOf(recent)).toEqual(['login', 'withdrawn']);
+    expect(await eventsOf(active)).toEqual(['login', 'password_changed']);
+    expect(WITHDRAWN_LOG_RETENTION_MS).toBe(365 * DAY);
+  });
+
+  it('deletes e-mail changes past their expiry and keeps live ones', async () => {
+    const userId = newId();
+    await insertMember(db(), { id: userId, email: `${userId}@example.com`, password_hash: 'x', member_type: 'open', email_flg: 0 }, T0);
+    const change = (id: string, expiresAt: number) => ({
+      id,
+      user_id: userId,
+      new_email: `${id}@example.com`,
+      token_hash: id,
+      state: 'pending' as const,
+      created_at: T0,
+      updated_at: T0,
+      expires_at: expiresAt,
+    });
+    await db().insertInto('email_changes').values([change('old', T0 - 1), change('live', T0 + 1)]).execute();
+    await purgeExpired(db(), T0);
+    expect((await db().selectFrom('email_changes').select('id').where('user_id', '=', userId).execute()).map((r) => r.id)).toEqual(['live']);
+  });
+});

@@ -1,0 +1,145 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { emailChangeOtpRequestSchema, emailChangeRequestSchema } from '@sso/contracts/account';
+import type { BaseResponse } from '@sso/contracts/common';
+import { LIMITS } from '@sso/contracts/constants';
+import { ACCOUNT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+import type { Database } from '../../db/schema.ts';
+import { uniqueViolation } from '../../db/unique-violation.ts';
+import { consumeVerification, insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { emailInUse } from '../account/member-repo.ts';
+import { checkLockedSecret } from '../account/secret-check.ts';
+import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
+import { messageAllowed } from '../notifications/message-limit.ts';
+import type { Notifier } from '../notifications/notifier.ts';
+import { newCode } from '../signup/codes.ts';
+import { retryable } from '../signup/flow-service.ts';
+import { endSessions } from '../oauth/token-repo.ts';
+import { emailChangeCodeMail, emailChangedMail } from './mails.ts';
+import {
+  completeChange,
+  findPendingChange,
+  insertEmailChange,
+  replacePendingChanges,
+  setMemberEmail,
+} from './member-change-repo.ts';
+
+export interface AccountChangeDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  notifier: Notifier;
+}
+
+/** What a logged change records besides the event: the device of the request (lib/device.ts). */
+export interface ChangeContext {
+  device: string | null;
+}
+
+const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
+/** A change record lives 30 minutes (issue 5); its code LIMITS.otpTtlMs. */
+const CHANGE_TTL_MS = 30 * 60_000;
+/** 300: unknown, expired, replaced or used register_token (SPEC.md section 8). */
+const changeExpired = () => new AppError(RESULT.ACCESS_DENIED, ACCOUNT_MESSAGES.changeExpired);
+const changeLocked = () => new AppError(RESULT.LOCKED, ACCOUNT_MESSAGES.changeLocked);
+/** Wrong codes of one member, across their change records, lock the check as the sign-up's do a card's. */
+const lockKey = (userId: string) => `email-change:${userId}`;
+
+/**
+ * POST /api/auth/email/change (SPEC.md section 7; issue 5). The same address answers emailSame; any
+ * account's address, active or withdrawn, answers emailUnavailable with the same text whoever has it.
+ * Otherwise a change record (30 minutes, its register_token stored as SHA-256) replaces the member's
+ * earlier ones, and a 6-digit code (argon2id, LIMITS.otpTtlMs, 5 tries) goes to the NEW address,
+ * within the per-address message limit.
+ */
+export async function requestEmailChange(
+  deps: AccountChangeDeps,
+  user: UserRow,
+  input: z.infer<typeof emailChangeRequestSchema>,
+): Promise<BaseResponse & { register_token: string }> {
+  const email = input.email.toLowerCase();
+  if (email === user.email) throw retryable(ACCOUNT_MESSAGES.emailSame);
+  if (await emailInUse(deps.db, email)) throw retryable(ACCOUNT_MESSAGES.emailUnavailable);
+  const now = deps.clock.now();
+  if (!(await messageAllowed(deps.db, 'mail', email, now))) throw retryable(SIGNUP_MESSAGES.resendLimit);
+  const { code, hash } = await newCode();
+  const token = randomToken();
+  const id = newId();
+  await deps.db.transaction().execute(async (trx) => {
+    for (const old of await replacePendingChanges(trx, user.id, now)) await invalidateVerifications(trx, old, 'email_change', now);
+    await insertEmailChange(trx, {
+      id,
+      user_id: user.id,
+      new_email: email,
+      token_hash: sha256(token),
+      state: 'pending',
+      created_at: now,
+      updated_at: now,
+      expires_at: now + CHANGE_TTL_MS,
+    });
+    await insertVerification(trx, {
+      id: newId(),
+      purpose: 'email_change',
+      subject: id,
+      secret_hash: hash,
+      attempts: 0,
+      max_attempts: LIMITS.signupVerifyFailuresBeforeLock,
+      created_at: now,
+      expires_at: now + LIMITS.otpTtlMs,
+      consumed_at: null,
+    });
+  });
+  await deps.notifier.send(emailChangeCodeMail(email, code));
+  return { ...ok, register_token: token };
+}
+
+/**
+ * POST /api/auth/email/change/otp (issue 5; no Bearer: the register_token carries the member). The
+ * code is checked under the member's lock (5 wrong -> 203 for LIMITS.signupLockMs). A right code, in
+ * one transaction: the record is finished and the code used (of parallel right answers one goes
+ * on), users.email set, every session ended, 'email_changed' logged. Then the OLD address is told.
+ * An address taken by someone since the request answers 902 emailUnavailable and changes nothing.
+ */
+export async function confirmEmailChange(
+  deps: AccountChangeDeps,
+  input: z.infer<typeof emailChangeOtpRequestSchema>,
+  context: ChangeContext,
+): Promise<BaseResponse> {
+  const tokenHash = sha256(input.register_token);
+  const now = deps.clock.now();
+  const change = await findPendingChange(deps.db, tokenHash, now);
+  if (!change) throw changeExpired();
+  const verificationId = await checkLockedSecret(deps.db, now, {
+    lockKey: lockKey(change.user_id),
+    limit: LIMITS.signupVerifyFailuresBeforeLock,
+    lockMs: LIMITS.signupLockMs,
+    subject: change.id,
+    purpose: 'email_change',
+    secret: input.otp_email,
+    locked: changeLocked,
+    wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
+    // A parallel right answer may have finished the change; otherwise the code expired.
+    noTryLeft: async () => ((await findPendingChange(deps.db, tokenHash, now)) ? retryable(SIGNUP_MESSAGES.otpExpired) : changeExpired()),
+  });
+  let oldEmail: string;
+  try {
+    oldEmail = await deps.db.transaction().execute(async (trx) => {
+      if (!(await completeChange(trx, change.id, now)) || !(await consumeVerification(trx, verificationId, now))) throw changeExpired();
+      const user = await findActiveUserById(trx, change.user_id);
+      if (!user) throw changeExpired();
+      await setMemberEmail(trx, user.id, change.new_email, now);
+      await endSessions(trx, user.id, now);
+      await logActivity(trx, { userId: user.id, event: 'email_changed', device: context.device, at: now });
+      return user.email;
+    });
+  } catch (err) {
+    if (uniqueViolation(err) === 'email') throw retryable(ACCOUNT_MESSAGES.emailUnavailable);
+    throw err;
+  }
+  await deps.notifier.send(emailChangedMail(oldEmail));
+  return ok;
+}

@@ -1,0 +1,35 @@
+import { LIMITS } from '@sso/contracts/constants';
+import { PRODUCT_NAME } from '@sso/contracts/terms';
+import { composeMail } from '../notifications/compose-mail.ts';
+import type { OutgoingMessage } from '../notifications/notifier.ts';
+
+const minutes = LIMITS.otpTtlMs / 60_000;
+const NOT_YOU = `お心当たりのない場合は、第三者がお客さまのパスワードを利用した可能性があります。お手数ですが、${PRODUCT_NAME}のお問い合わせ窓口までご連絡ください。`;
+
+/** The code for an e-mail change, to the NEW address (issue 5). The code is the mail's only 6-digit number. */
+export function emailChangeCodeMail(to: string, code: string): OutgoingMessage {
+  return composeMail(to, `【${PRODUCT_NAME}】メールアドレス変更のワンタイムパスワード`, [
+    `${PRODUCT_NAME}のログイン用メールアドレスの変更手続きのワンタイムパスワードをお知らせします。`,
+    `ワンタイムパスワード：${code}`,
+    `変更画面に入力してください。有効期限は${minutes}分です。`,
+    'お心当たりのない場合は、このメールを破棄してください。メールアドレスは変更されません。',
+  ]);
+}
+
+/** The notice to the OLD address once the change is done (issue 5): no link, and not the new address. */
+export function emailChangedMail(to: string): OutgoingMessage {
+  return composeMail(to, `【${PRODUCT_NAME}】ログイン用メールアドレス変更のお知らせ`, [
+    `${PRODUCT_NAME}のログイン用メールアドレスが変更されました。今後、このメールアドレスではログインできません。`,
+    'ご利用中のすべての端末でログアウトしました。新しいメールアドレスで再度ログインしてください。',
+    NOT_YOU,
+  ]);
+}
+
+/** The notice that the password was changed (issue 5). */
+export function passwordChangedMail(to: string): OutgoingMessage {
+  return composeMail(to, `【${PRODUCT_NAME}】パスワード変更のお知らせ`, [
+    `${PRODUCT_NAME}のパスワードが変更されました。`,
+    'ご利用中のすべての端末でログアウトしました。新しいパスワードで再度ログインしてください。',
+    NOT_YOU,
+  ]);
+}

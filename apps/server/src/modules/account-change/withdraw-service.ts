@@ -1,0 +1,34 @@
+import type { BaseResponse } from '@sso/contracts/common';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+import { invalidateVerifications } from '../../db/verification-repo.ts';
+import { unauthorizedError } from '../../http/app-error.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { throttleKey } from '../account/login-id.ts';
+import { clearAttempts } from '../account/login-throttle-repo.ts';
+import type { UserRow } from '../account/user-repo.ts';
+import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
+import { endSessions } from '../oauth/token-repo.ts';
+import { deleteCardsAndPoints, markWithdrawn, replacePendingChanges } from './member-change-repo.ts';
+
+/**
+ * POST /api/auth/cancel (SPEC.md sections 2, 4 and 7; issue 5; docs/withdrawal.md). One transaction:
+ * the member is marked withdrawn (of parallel withdrawals one goes on) with the e-mail and phone
+ * freed and the password unusable; the card links and point accounts go (the open member's points
+ * are lost, as the SPA warned); every session and pending e-mail change ends; 'withdrawn' is logged.
+ * The activity log and term acceptances stay for audit.
+ */
+export async function withdraw(deps: AccountChangeDeps, user: UserRow, context: ChangeContext): Promise<BaseResponse> {
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await markWithdrawn(trx, user.id, now))) throw unauthorizedError();
+    await deleteCardsAndPoints(trx, user.id);
+    await endSessions(trx, user.id, now);
+    for (const id of await replacePendingChanges(trx, user.id, now)) await invalidateVerifications(trx, id, 'email_change', now);
+    // The freed login ids start a new member with a clean slate of login failures.
+    await clearAttempts(trx, throttleKey({ email: user.email }));
+    if (user.tel) await clearAttempts(trx, throttleKey({ tel: user.tel }));
+    await logActivity(trx, { userId: user.id, event: 'withdrawn', device: context.device, at: now });
+  });
+  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+}

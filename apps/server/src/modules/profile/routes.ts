@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { profileChangeRequestSchema, type ProfileResponse } from '@sso/contracts/account';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { japanDate } from '@sso/contracts/open-signup';
+import { RESULT } from '@sso/contracts/result-codes';
+import type { Database } from '../../db/schema.ts';
+import { parseOr901 } from '../../http/parse.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { describeDevice } from '../../lib/device.ts';
+import { currentUser } from '../account/current-user.ts';
+import { changeProfile, requireOpenProfile } from './profile-service.ts';
+
+export interface ProfileDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+
+/** The open member's profile (SPEC.md sections 3, 5 and 7; issue 5). Answers hold personal data: never cached. */
+export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {
+  app.post('/api/user/profile', async (request, reply): Promise<ProfileResponse> => {
+    const profile = requireOpenProfile(await currentUser(deps, request));
+    reply.header('Cache-Control', 'no-store');
+    return { ...ok, ...profile };
+  });
+
+  app.post('/api/user/profile/change', async (request, reply) => {
+    const user = await currentUser(deps, request);
+    requireOpenProfile(user);
+    // The age rule counts in days in Japan (SPEC.md section 5), on the server's clock.
+    const input = parseOr901(profileChangeRequestSchema(japanDate(deps.clock.now())), request.body);
+    await changeProfile(deps, user, input, describeDevice(request.headers['user-agent']));
+    reply.header('Cache-Control', 'no-store');
+    return ok;
+  });
+}
