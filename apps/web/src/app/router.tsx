@@ -1,5 +1,15 @@
 import { createBrowserRouter } from 'react-router';
+import { ActivitiesPage } from '../features/account/activities-page.tsx';
+import { CancelDonePage } from '../features/account/cancel-done-page.tsx';
+import { CancelPage } from '../features/account/cancel-page.tsx';
 import { TopPage } from '../features/account/top-page.tsx';
+import { UserPage } from '../features/account/user-page.tsx';
+import { EmailChangeOtpPage } from '../features/account-change/email-change-otp-page.tsx';
+import { EmailChangePage } from '../features/account-change/email-change-page.tsx';
+import { PasswordChangePage } from '../features/account-change/password-change-page.tsx';
+import { ProfileChangeDonePage } from '../features/account-change/profile-change-done-page.tsx';
+import { ProfileChangePage } from '../features/account-change/profile-change-page.tsx';
+import { EmailChangeDonePage, PasswordChangeDonePage } from '../features/account-change/relogin-done.tsx';
 import {
   BusyPage,
   NotFoundPage,
@@ -64,7 +74,25 @@ export const router = createBrowserRouter(
             { path: '/recover/mail/sent', element: <RecoverMailSentPage /> },
             { path: '/recover/password', element: <RecoverPasswordPage /> },
             { path: '/recover/password/done', element: <RecoverPasswordDonePage /> },
-            { element: <RequireLogin />, children: [{ path: '/top', element: <TopPage /> }] },
+            {
+              element: <RequireLogin />,
+              children: [
+                { path: '/top', element: <TopPage /> },
+                { path: '/user', element: <UserPage /> },
+                { path: '/user/activities', element: <ActivitiesPage /> },
+                { path: '/user/cancel', element: <CancelPage /> },
+                { path: '/user/email', element: <EmailChangePage /> },
+                { path: '/user/email/otp', element: <EmailChangeOtpPage /> },
+                { path: '/user/password', element: <PasswordChangePage /> },
+                { path: '/user/profile', element: <ProfileChangePage /> },
+                { path: '/user/profile/done', element: <ProfileChangeDonePage /> },
+              ],
+            },
+            // Withdrawal cleared the tokens: its finish page cannot require a login.
+            { path: '/user/cancel/done', element: <CancelDonePage /> },
+            // E-mail and password changes revoked the tokens: their finish pages cannot require a login.
+            { path: '/user/email/done', element: <EmailChangeDonePage /> },
+            { path: '/user/password/done', element: <PasswordChangeDonePage /> },
             { path: '/404', element: <NotFoundPage /> },
             { path: '/500', element: <ServerErrorPage /> },
             { path: '/503', element: <OutOfServicePage /> },

@@ -1,38 +1,17 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { LIMITS } from '@sso/contracts/constants';
-import { TEXTS } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { UserAttributeResponse } from '@sso/contracts/user';
-import { goToError } from '../../lib/navigation.ts';
-import { ApiFailure } from '../../lib/result.ts';
-import { Alert } from '../../ui/alert.tsx';
-import { useDelayed } from '../../ui/use-delayed.ts';
+import { saveSession } from '../../lib/records.ts';
+import { LoadStatus } from './load-status.tsx';
 import { useTopQuery } from './top-api.ts';
 import styles from './top.module.css';
-
-/** Failures that leave Top for the error routes: the 5 s abort and network (99999), out of service (501). */
-const ROUTED: number[] = [RESULT.CLIENT_SPECIAL, RESULT.OUT_OF_SERVICE];
 
 /** Top (SPEC.md section 2): account info, card entries, Net Answer and service links, settings. */
 export function TopPage() {
   const query = useTopQuery();
-  // The loading text shows only if loading lasts over 100 ms (SPEC.md section 9).
-  const showLoading = useDelayed(query.isPending || undefined, LIMITS.loadingTextDelayMs);
-
-  useEffect(() => {
-    const e = query.error;
-    // A 401 whose refresh failed has already gone to the error flow in the API client.
-    if (e instanceof ApiFailure && e.status !== 401 && ROUTED.includes(e.result.result_code)) {
-      goToError(e.result.result_code, e.result.result_message);
-    }
-  }, [query.error]);
-
   return (
     <>
       <h1>トップ</h1>
-      {query.isPending && showLoading && <p>{TEXTS.loading}</p>}
-      {query.isError && <Alert message={TEXTS.loadFailed} />}
+      <LoadStatus loading={query.isPending} error={query.error} />
       {query.isSuccess && <TopContent email={query.data.user.email} attribute={query.data.attribute} />}
     </>
   );
@@ -48,6 +27,17 @@ function TopContent({ email, attribute }: { email: string; attribute: UserAttrib
         <dt>会員種別</dt>
         <dd>{attribute.is_user_open ? 'オープン会員' : 'カード会員'}</dd>
       </dl>
+      <section className={styles.section} aria-labelledby="account-heading">
+        <h2 id="account-heading">アカウント</h2>
+        <ul className={styles.list}>
+          <li>
+            <Link to="/user">登録情報</Link>
+          </li>
+          <li>
+            <Link to="/user/activities">ご利用履歴</Link>
+          </li>
+        </ul>
+      </section>
       <section className={styles.section} aria-labelledby="cards-heading">
         <h2 id="cards-heading">カード</h2>
         <ul className={styles.list}>
@@ -81,25 +71,29 @@ function TopContent({ email, attribute }: { email: string; attribute: UserAttrib
   );
 }
 
-/** The collapsible settings group (SPEC.md section 2); profile change is for open members only. */
+/**
+ * The collapsible settings group (SPEC.md section 2); profile change is for open members only. Its
+ * links record goesToTop, so that the change screens offer a way back to Top (SPEC.md section 2).
+ */
 function Settings({ isOpenMember }: { isOpenMember: boolean }) {
+  const toTop = () => saveSession({ goesToTop: true });
   return (
     <details className={styles.settings}>
       <summary>設定</summary>
       <ul className={styles.list}>
         <li>
-          <Link to="/user/email">メールアドレス変更</Link>
+          <Link to="/user/email" onClick={toTop}>メールアドレス変更</Link>
         </li>
         <li>
-          <Link to="/user/password">パスワード変更</Link>
+          <Link to="/user/password" onClick={toTop}>パスワード変更</Link>
         </li>
         {isOpenMember && (
           <li>
-            <Link to="/user/profile">プロフィール変更</Link>
+            <Link to="/user/profile" onClick={toTop}>プロフィール変更</Link>
           </li>
         )}
         <li>
-          <Link to="/user/cancel">退会</Link>
+          <Link to="/user/cancel" onClick={toTop}>退会</Link>
         </li>
       </ul>
     </details>

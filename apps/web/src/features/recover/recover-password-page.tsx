@@ -13,6 +13,7 @@ import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
+import { FIELD_HINTS } from '../../ui/field-hints.ts';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { resetPassword } from './recover-api.ts';
@@ -80,7 +81,7 @@ export function RecoverPasswordPage() {
             <Field
               id="password"
               label="新しいパスワード"
-              hint="8～72文字の半角英字と数字を組み合わせてください。記号は - = @ _ ! # + * が使えます。"
+              hint={FIELD_HINTS.openPassword}
               type="password"
               autoComplete="new-password"
               error={formState.errors.password?.message}

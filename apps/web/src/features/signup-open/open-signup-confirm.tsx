@@ -1,8 +1,8 @@
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
-import type { SummaryRow } from './confirm-summary.ts';
-import styles from './open-signup.module.css';
+import type { SummaryRow } from '../../lib/profile-summary.ts';
+import { SummaryList } from '../../ui/summary-list.tsx';
 
 interface OpenSignupConfirmProps {
   rows: readonly SummaryRow[];
@@ -20,14 +20,7 @@ export function OpenSignupConfirm({ rows, message, pending, onRegister, onEdit }
       <p className={page.lead}>
         以下の内容で登録します。よろしければ「登録する」を押してください。ご入力のメールアドレス宛てに、本登録のご案内メールをお送りします。
       </p>
-      <dl className={styles.summary}>
-        {rows.map((r) => (
-          <div key={r.label} className={styles.row}>
-            <dt>{r.label}</dt>
-            <dd>{r.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <SummaryList rows={rows} />
       <Alert message={message} />
       <div className={page.actions}>
         <Button type="button" pending={pending} onClick={onRegister}>

@@ -1,15 +1,16 @@
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { PRODUCT_KEY, PRODUCT_NAME } from '@sso/contracts/terms';
+import { SEX_OPTIONS } from '../../lib/profile-summary.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
+import { FIELD_HINTS } from '../../ui/field-hints.ts';
 import { FieldGroup } from '../../ui/field-group.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { RadioGroup } from '../../ui/radio-group.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
 import page from '../../ui/page.module.css';
-import { SEX_OPTIONS } from './confirm-summary.ts';
 import type { OpenSignupForm } from './open-signup-form.ts';
 
 /**
@@ -66,7 +67,7 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
           <Field
             id="birthday"
             label="生年月日"
-            hint="半角数字8桁で入力してください（例：20000101）。"
+            hint={FIELD_HINTS.birthday}
             type="text"
             inputMode="numeric"
             autoComplete="bday"
@@ -76,7 +77,7 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
           <Field
             id="postal_code"
             label="郵便番号"
-            hint="ハイフンを入れずに半角数字7桁で入力してください。"
+            hint={FIELD_HINTS.postalCode}
             type="text"
             inputMode="numeric"
             autoComplete="postal-code"
@@ -86,7 +87,7 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
           <Field
             id="tel"
             label="電話番号"
-            hint="ハイフンを入れずに半角数字10桁または11桁で入力してください。"
+            hint={FIELD_HINTS.tel}
             type="tel"
             autoComplete="tel-national"
             error={errors.tel?.message}
@@ -95,7 +96,7 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
           <Field
             id="password"
             label="パスワード"
-            hint="8～72文字の半角英字と数字を組み合わせてください。記号は - = @ _ ! # + * が使えます。"
+            hint={FIELD_HINTS.openPassword}
             type="password"
             autoComplete="new-password"
             error={errors.password?.message}
@@ -115,7 +116,7 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
           <Checkbox
             id="email_flg"
             label="メールマガジンを受け取る"
-            hint={`${PRODUCT_NAME}からのお知らせやキャンペーン情報をメールでお届けします。`}
+            hint={FIELD_HINTS.newsletter}
             {...register('email_flg')}
           />
         </div>

@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import type { BaseResponse } from '@sso/contracts/common';
+import { emailChangeResponseSchema, profileResponseSchema, type profileFieldsSchema } from '@sso/contracts/account';
+import { apiPost } from '../../lib/api-client.ts';
+import { checkShape } from '../../lib/shape.ts';
+
+/** The account change calls of issue 5 (SPEC.md sections 3 and 7), JSON bodies with the Bearer token. */
+
+export type ProfileFields = z.output<ReturnType<typeof profileFieldsSchema>>;
+export interface PasswordChangeFields {
+  current_password: string;
+  password: string;
+  password_check: string;
+}
+
+/** POST /api/auth/email/change {email}: the code goes to the new address; answers the change's register_token. */
+export const requestEmailChange = async (email: string) =>
+  checkShape(emailChangeResponseSchema, await apiPost<unknown>('/api/auth/email/change', { auth: true, json: { email } }), 'e-mail change');
+
+/** The body of POST /api/auth/email/change/otp: the code and the change's register_token (SPEC.md section 3). */
+export const emailChangeOtpBody = (otp: string, registerToken: string) => ({ otp_email: otp, register_token: registerToken });
+
+export const confirmEmailChange = (otp: string, registerToken: string) =>
+  apiPost<BaseResponse>('/api/auth/email/change/otp', { auth: true, json: emailChangeOtpBody(otp, registerToken) });
+
+/** POST /api/auth/password/change: the current password, the new one and its confirmation. */
+export const changePassword = (fields: PasswordChangeFields) =>
+  apiPost<BaseResponse>('/api/auth/password/change', {
+    auth: true,
+    json: { current_password: fields.current_password, password: fields.password, password_check: fields.password_check },
+  });
+
+/** POST /api/user/profile: the open member's profile and the fields they may not change. */
+export const fetchProfile = async (signal?: AbortSignal) =>
+  checkShape(profileResponseSchema, await apiPost<unknown>('/api/user/profile', { auth: true, ...(signal && { signal }) }), 'profile');
+
+/** The body of POST /api/user/profile/change: the profile fields, dry_run 1 to validate only (the confirm mode) or 0 to change. */
+export const profileChangeBody = (fields: ProfileFields, dryRun: 0 | 1) => ({
+  last_name: fields.last_name,
+  first_name: fields.first_name,
+  last_name_kana: fields.last_name_kana,
+  first_name_kana: fields.first_name_kana,
+  sex: fields.sex,
+  birthday: fields.birthday,
+  tel: fields.tel,
+  postal_code: fields.postal_code,
+  email_flg: fields.email_flg,
+  dry_run: dryRun,
+});
+
+export const changeProfile = (fields: ProfileFields, dryRun: 0 | 1) =>
+  apiPost<BaseResponse>('/api/user/profile/change', { auth: true, json: profileChangeBody(fields, dryRun) });

@@ -1,0 +1,82 @@
+import { useCallback, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { emailChangeRequestSchema } from '@sso/contracts/account';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { showFailure } from '../../lib/failure-view.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { BackToTop } from '../../ui/back-to-top.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import page from '../../ui/page.module.css';
+import { requestEmailChange } from './account-change-api.ts';
+import { holdEmailChange } from './email-change-store.ts';
+
+type EmailFields = z.infer<typeof emailChangeRequestSchema>;
+const FIELDS = ['email'] as const;
+
+/**
+ * E-mail change (issue 5; SPEC.md sections 2 and 3): the new address; a one-time password goes to
+ * it and the code screen follows. An address in use or the current one is answered 902 with the
+ * server's message, which never says whose the address is.
+ */
+export function EmailChangePage() {
+  const navigate = useNavigate();
+  const [message, setMessage] = useState<string>();
+  const { register, handleSubmit, setError, formState } = useForm<EmailFields>({
+    resolver: zodResolver(emailChangeRequestSchema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: { email: '' },
+  });
+  const view = useFailureView({ setMessage, setError, fields: FIELDS });
+
+  const submit = useCallback(
+    async (form: EmailFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        const res = await requestEmailChange(form.email);
+        holdEmailChange(res.register_token, form.email);
+        void navigate('/user/email/otp');
+        return 'leaving';
+      } catch (e) {
+        showFailure(e, view);
+      }
+    },
+    [navigate, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+
+  return (
+    <>
+      <h1>メールアドレス変更</h1>
+      <p className={page.lead}>
+        新しいメールアドレスを入力し、「送信する」を押してください。新しいメールアドレス宛てに、ワンタイムパスワードをお送りします。
+      </p>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+        <Field
+          id="email"
+          label="新しいメールアドレス"
+          hint="ログインIDになります。"
+          type="text"
+          inputMode="email"
+          autoComplete="email"
+          error={formState.errors.email?.message}
+          {...halfWidthOnBlur(register('email'))}
+        />
+        <Alert message={message} />
+        <div className={page.actions}>
+          <Button type="submit" pending={pending}>
+            送信する
+          </Button>
+          <BackToTop />
+        </div>
+      </form>
+    </>
+  );
+}

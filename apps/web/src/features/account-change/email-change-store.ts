@@ -1,0 +1,28 @@
+import { readRecord, removeRecord, writeRecord } from '../../lib/storage.ts';
+
+/**
+ * The held e-mail change (issue 5), kept in the browser's storage so that a reload stays on the
+ * code screen: the change's register_token and the new address the code went to. The server's
+ * change record is the authority; this only says what the code screen sends and shows.
+ */
+export interface HeldEmailChange {
+  registerToken: string;
+  email: string;
+}
+
+const NAME = 'emailChange';
+
+export function holdEmailChange(registerToken: string, email: string): HeldEmailChange {
+  const held: HeldEmailChange = { registerToken, email };
+  writeRecord(NAME, held);
+  return held;
+}
+
+/** The held change, if there is one and it is whole; anything else counts as none. */
+export function getHeldEmailChange(): HeldEmailChange | undefined {
+  const h = readRecord<Partial<Record<keyof HeldEmailChange, unknown>>>(NAME);
+  if (!h || typeof h.registerToken !== 'string' || !h.registerToken || typeof h.email !== 'string') return undefined;
+  return { registerToken: h.registerToken, email: h.email };
+}
+
+export const clearHeldEmailChange = () => removeRecord(NAME);

@@ -1,0 +1,101 @@
+import { useCallback, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { passwordChangeRequestSchema } from '@sso/contracts/account';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { showFailure } from '../../lib/failure-view.ts';
+import { clearTokens } from '../../lib/records.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { BackToTop } from '../../ui/back-to-top.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { FIELD_HINTS } from '../../ui/field-hints.ts';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import page from '../../ui/page.module.css';
+import { changePassword } from './account-change-api.ts';
+
+type PasswordFields = z.infer<typeof passwordChangeRequestSchema>;
+const FIELDS = ['current_password', 'password', 'password_check'] as const;
+
+/**
+ * Password change (issue 5; SPEC.md sections 2 and 3): the current password, the new one (the open
+ * rules, 8-72) and its confirmation. A wrong current password (902) clears that field. A change
+ * ended every session of the member: the tokens are cleared and the finish page asks to log in again.
+ */
+export function PasswordChangePage() {
+  const navigate = useNavigate();
+  const [message, setMessage] = useState<string>();
+  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<PasswordFields>({
+    resolver: zodResolver(passwordChangeRequestSchema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: { current_password: '', password: '', password_check: '' },
+  });
+  const clearSecrets = useCallback(() => {
+    setValue('current_password', '');
+    setFocus('current_password');
+  }, [setValue, setFocus]);
+  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
+
+  const submit = useCallback(
+    async (form: PasswordFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        await changePassword(form);
+        // The server revoked every token of the member: the ones this browser holds are dead.
+        clearTokens();
+        void navigate('/user/password/done', { replace: true });
+        return 'leaving';
+      } catch (e) {
+        showFailure(e, view);
+      }
+    },
+    [navigate, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+
+  const errors = formState.errors;
+  return (
+    <>
+      <h1>パスワード変更</h1>
+      <p className={page.lead}>現在のパスワードと新しいパスワードを入力し、「変更する」を押してください。</p>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+        <Field
+          id="current_password"
+          label="現在のパスワード"
+          type="password"
+          autoComplete="current-password"
+          error={errors.current_password?.message}
+          {...register('current_password')}
+        />
+        <Field
+          id="password"
+          label="新しいパスワード"
+          hint={FIELD_HINTS.openPassword}
+          type="password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <Field
+          id="password_check"
+          label="新しいパスワード（確認用）"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password_check?.message}
+          {...register('password_check')}
+        />
+        <Alert message={message} />
+        <div className={page.actions}>
+          <Button type="submit" pending={pending}>
+            変更する
+          </Button>
+          <BackToTop />
+        </div>
+      </form>
+    </>
+  );
+}

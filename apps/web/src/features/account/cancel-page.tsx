@@ -1,0 +1,81 @@
+import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { PRODUCT_NAME } from '@sso/contracts/terms';
+import { showFailure } from '../../lib/failure-view.ts';
+import { clearOAuthClient, clearTokens } from '../../lib/records.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { BackToTop } from '../../ui/back-to-top.tsx';
+import { Button } from '../../ui/button.tsx';
+import { Modal } from '../../ui/modal.tsx';
+import page from '../../ui/page.module.css';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { cancelMembership } from './cancel-api.ts';
+import { LoadStatus } from './load-status.tsx';
+import { useTopQuery } from './top-api.ts';
+
+/**
+ * Withdrawal (SPEC.md section 2, /user/cancel): what withdrawal does, the point-loss warning for
+ * open members, and a confirm dialog before POST /api/auth/cancel. The member type comes from the
+ * same answers as Top; without it the page offers no withdrawal, since the warning could be missing.
+ */
+export function CancelPage() {
+  const query = useTopQuery();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [message, setMessage] = useState<string>();
+
+  const withdraw = useCallback(async (): Promise<ActionOutcome> => {
+    setMessage(undefined);
+    try {
+      await cancelMembership();
+    } catch (e) {
+      setConfirming(false);
+      showFailure(e, { setMessage });
+      return;
+    }
+    // Every token of the member is revoked by the server: nothing of the login is kept here.
+    clearTokens();
+    clearOAuthClient();
+    queryClient.clear();
+    void navigate('/user/cancel/done', { replace: true });
+    return 'leaving';
+  }, [navigate, queryClient]);
+  const { pending, run } = usePendingAction(withdraw);
+
+  return (
+    <>
+      <h1>退会</h1>
+      <LoadStatus loading={query.isPending} error={query.error} />
+      <Alert message={message} />
+      {query.isSuccess && (
+        <>
+          <p className={page.lead}>退会すると、{PRODUCT_NAME}でログインできなくなり、登録されているカードとの連携はすべて解除されます。</p>
+          <p className={page.lead}>退会後は、同じメールアドレスや電話番号で新たに登録できます。</p>
+          <p className={page.lead}>ご利用履歴は、不正利用の調査のため退会後1年間保管し、その後削除します。</p>
+          {query.data.attribute.is_user_open && (
+            <p className={`${page.lead} ${page.emphasis}`}>保有しているポイントは失効します。</p>
+          )}
+          <div className={page.actions}>
+            <Button type="button" pending={pending} onClick={() => setConfirming(true)}>
+              退会する
+            </Button>
+            <BackToTop />
+          </div>
+        </>
+      )}
+      <Modal open={confirming} title="退会しますか？" onClose={() => setConfirming(false)}>
+        <p className={page.dialogText}>退会すると元に戻すことはできません。</p>
+        <div className={page.actions}>
+          <Button type="button" pending={pending} onClick={() => void run()}>
+            退会する
+          </Button>
+          <Button type="button" variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>
+            キャンセル
+          </Button>
+        </div>
+      </Modal>
+    </>
+  );
+}

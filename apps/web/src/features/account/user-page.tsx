@@ -1,0 +1,68 @@
+import { Link } from 'react-router';
+import { PASSWORD_MASK } from '../../lib/profile-summary.ts';
+import { saveSession } from '../../lib/records.ts';
+import { buttonClass } from '../../ui/button.tsx';
+import page from '../../ui/page.module.css';
+import { LoadStatus } from './load-status.tsx';
+import { useTopQuery } from './top-api.ts';
+import styles from './top.module.css';
+
+/**
+ * User (SPEC.md section 2, /user): the current e-mail, a masked password, the change buttons
+ * (profile change for open members only) and the registered cards. It reads the same answers as
+ * Top (/api/user and /api/user/attribute), so a visit from Top reuses them.
+ */
+export function UserPage() {
+  const query = useTopQuery();
+  return (
+    <>
+      <h1>登録情報</h1>
+      <LoadStatus loading={query.isPending} error={query.error} />
+      {query.isSuccess && <UserContent email={query.data.user.email} isOpenMember={query.data.attribute.is_user_open} />}
+    </>
+  );
+}
+
+function UserContent({ email, isOpenMember }: { email: string; isOpenMember: boolean }) {
+  // Reached from here and not from Top's settings: the change screens show no way back to Top.
+  const notFromTop = () => saveSession({ goesToTop: false });
+  return (
+    <>
+      <section className={page.section} aria-labelledby="login-info-heading">
+        <h2 id="login-info-heading">ログイン情報</h2>
+        <dl className={styles.info}>
+          <dt>メールアドレス</dt>
+          <dd>{email}</dd>
+          <dt>パスワード</dt>
+          {/* The password is never sent to the browser: a fixed mask (SPEC.md section 2). */}
+          <dd>{PASSWORD_MASK}</dd>
+        </dl>
+        <div className={`${page.actions} ${styles.section}`}>
+          <Link to="/user/email" className={buttonClass('secondary')} onClick={notFromTop}>
+            メールアドレスを変更する
+          </Link>
+          <Link to="/user/password" className={buttonClass('secondary')} onClick={notFromTop}>
+            パスワードを変更する
+          </Link>
+          {isOpenMember && (
+            <Link to="/user/profile" className={buttonClass('secondary')} onClick={notFromTop}>
+              プロフィールを変更する
+            </Link>
+          )}
+        </div>
+      </section>
+      <section className={page.section} aria-labelledby="cards-heading">
+        <h2 id="cards-heading">登録カード</h2>
+        {/* The card list API (/api/subuser/cards) comes with the card issue; until then an open
+            member has no card here and a card member's cards are on the all-cards screen. */}
+        {isOpenMember ? (
+          <p className={page.lead}>登録されているカードはありません。</p>
+        ) : (
+          <p className={page.lead}>
+            <Link to="/subusers/all">登録カードの一覧を見る</Link>
+          </p>
+        )}
+      </section>
+    </>
+  );
+}
