@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { documentScreen } from './support/browser.ts';
+import { logIn, pagePerTest, withSystem } from './support/journey.ts';
+import { waitForCode } from './support/mailbox.ts';
+
+const OPEN = 'demo.open@example.com';
+const NEW_OPEN_PASSWORD = 'Changed-2026';
+
+/**
+ * Issue 5 journeys, in order on one system: a card member changes the e-mail; the open member
+ * changes the password and the profile, reads the activity log, and withdraws.
+ */
+describe('member self-service in Chromium', () => {
+  const env = withSystem();
+  const j = pagePerTest(env);
+
+  /** Login from Welcome, landing on Top. */
+  async function logInToTop(id: string, password: string) {
+    await j.page.goto('/content/');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await logIn(j.page, id, password);
+    await j.page.waitForURL(/\/content\/top$/);
+  }
+
+  /** Opens a settings entry of Top's collapsible group. */
+  async function openSetting(name: string) {
+    await j.page.getByText('設定', { exact: true }).click();
+    await j.page.getByRole('link', { name }).click();
+  }
+
+  /** The refusals a journey provokes answer HTTP 400: those, and only those, may be logged. */
+  function allowRefusals() {
+    j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400')));
+  }
+
+  it('changes the e-mail with the code sent to the new address, then logs in with it', async () => {
+    const fresh = 'card.renamed@example.com';
+    await logInToTop('demo.card@example.com', 'Demo1234');
+    await j.page.getByRole('link', { name: '登録情報' }).click();
+    await j.page.waitForURL(/\/content\/user$/);
+    await expect.poll(() => j.page.getByText('demo.card@example.com').count()).toBeGreaterThan(0);
+    await documentScreen(j.page, 'user');
+
+    await j.page.goto('/content/top');
+    await openSetting('メールアドレス変更');
+    await j.page.waitForURL(/\/content\/user\/email$/);
+    await expect.poll(() => j.page.getByRole('link', { name: '戻る' }).count()).toBe(1);
+    await documentScreen(j.page, 'user-email');
+    await j.page.getByLabel('新しいメールアドレス').fill(fresh);
+    await j.page.getByRole('button', { name: '送信する' }).click();
+
+    await j.page.waitForURL(/\/content\/user\/email\/otp$/);
+    await documentScreen(j.page, 'user-email-otp');
+    await j.page.getByLabel('ワンタイムパスワード').fill(await waitForCode(env.system.origin, 'mail', fresh));
+    await j.page.getByRole('button', { name: '認証する' }).click();
+
+    await j.page.waitForURL(/\/content\/user\/email\/done$/);
+    await documentScreen(j.page, 'user-email-done');
+    await j.page.getByRole('link', { name: 'ログインする' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await logIn(j.page, 'demo.card@example.com', 'Demo1234');
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'IDまたはパスワードが正しくありません。' }).count()).toBe(1);
+    await logIn(j.page, fresh, 'Demo1234');
+    await j.page.waitForURL(/\/content\/top$/);
+    await expect.poll(() => j.page.getByText(fresh).count()).toBeGreaterThan(0);
+    allowRefusals();
+  });
+
+  it('changes the password, then logs in with the new one and not the old', async () => {
+    await logInToTop(OPEN, 'Demo1234');
+    await openSetting('パスワード変更');
+    await j.page.waitForURL(/\/content\/user\/password$/);
+    await documentScreen(j.page, 'user-password');
+    await j.page.getByLabel('現在のパスワード').fill('Demo1234');
+    await j.page.getByLabel('新しいパスワード', { exact: true }).fill(NEW_OPEN_PASSWORD);
+    await j.page.getByLabel('新しいパスワード（確認用）').fill(NEW_OPEN_PASSWORD);
+    await j.page.getByRole('button', { name: '変更する' }).click();
+
+    await j.page.waitForURL(/\/content\/user\/password\/done$/);
+    await documentScreen(j.page, 'user-password-done');
+    await j.page.getByRole('link', { name: 'ログインする' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await logIn(j.page, OPEN, 'Demo1234');
+    await expect.poll(() => j.page.getByRole('alert').count()).toBe(1);
+    await logIn(j.page, OPEN, NEW_OPEN_PASSWORD);
+    await j.page.waitForURL(/\/content\/top$/);
+    allowRefusals();
+  });
+
+  it('changes the open member\'s profile through the confirm mode', async () => {
+    await logInToTop(OPEN, NEW_OPEN_PASSWORD);
+    await openSetting('プロフィール変更');
+    await j.page.waitForURL(/\/content\/user\/profile$/);
+    await expect.poll(() => j.page.getByLabel('電話番号').inputValue()).toBe('09000000002');
+    await documentScreen(j.page, 'user-profile');
+    await j.page.getByLabel('名', { exact: true }).fill('春子');
+    await j.page.getByLabel('メイ', { exact: true }).fill('ハルコ');
+    await j.page.getByRole('button', { name: '確認する' }).click();
+    await expect.poll(() => j.page.getByText('春子', { exact: false }).count()).toBeGreaterThan(0);
+    await documentScreen(j.page, 'user-profile-confirm');
+    await j.page.getByRole('button', { name: '変更する' }).click();
+    await j.page.waitForURL(/\/content\/user\/profile\/done$/);
+    await documentScreen(j.page, 'user-profile-done');
+
+    await j.page.goto('/content/user/profile');
+    await expect.poll(() => j.page.getByLabel('名', { exact: true }).inputValue()).toBe('春子');
+  });
+
+  it('lists the member\'s own events in the activity log, newest first', async () => {
+    await logInToTop(OPEN, NEW_OPEN_PASSWORD);
+    await j.page.getByRole('link', { name: 'ご利用履歴' }).click();
+    await j.page.waitForURL(/\/content\/user\/activities$/);
+    for (const label of ['プロフィール変更', 'パスワード変更', 'ログイン失敗', 'ログイン']) {
+      await expect.poll(() => j.page.getByText(label, { exact: true }).count(), { message: label }).toBeGreaterThan(0);
+    }
+    await documentScreen(j.page, 'user-activities');
+  });
+
+  it('withdraws after the confirm dialog with the point-loss warning, and cannot log in afterwards', async () => {
+    await logInToTop(OPEN, NEW_OPEN_PASSWORD);
+    await openSetting('退会');
+    await j.page.waitForURL(/\/content\/user\/cancel$/);
+    await expect.poll(() => j.page.getByText('保有しているポイントは失効します', { exact: false }).count()).toBeGreaterThan(0);
+    await documentScreen(j.page, 'user-cancel');
+    await j.page.getByRole('button', { name: '退会する' }).click();
+    const dialog = j.page.getByRole('dialog', { name: '退会しますか？' });
+    await dialog.waitFor();
+    await documentScreen(j.page, 'user-cancel-dialog');
+    await dialog.getByRole('button', { name: '退会する' }).click();
+
+    await j.page.waitForURL(/\/content\/user\/cancel\/done$/);
+    await documentScreen(j.page, 'user-cancel-done');
+    await j.page.getByRole('link', { name: 'ログイン画面へ' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await logIn(j.page, OPEN, NEW_OPEN_PASSWORD);
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'IDまたはパスワードが正しくありません。' }).count()).toBe(1);
+    allowRefusals();
+  });
+});
