@@ -36,3 +36,9 @@ export async function countAttempt(
 export async function clearAttempts(db: Kysely<Database>, key: string): Promise<void> {
   await db.deleteFrom('login_throttle').where('key', '=', key).execute();
 }
+
+/** Whether a throttle key is locked now. Read only: nothing is counted. */
+export const isLocked = async (db: Kysely<Database>, key: string, now: number) => {
+  const row = await db.selectFrom('login_throttle').select('locked_until').where('key', '=', key).executeTakeFirst();
+  return row?.locked_until != null && Number(row.locked_until) > now;
+};

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { takeTry, type VerificationPurpose } from '../../db/verification-repo.ts';
 import type { AppError } from '../../http/app-error.ts';
-import { isLocked } from '../signup/flow-repo.ts';
-import { clearAttempts, countAttempt } from './login-throttle-repo.ts';
+import { clearAttempts, countAttempt, isLocked } from './login-throttle-repo.ts';
 import { verifyPassword } from './passwords.ts';
 
 export interface LockedSecretCheck {

@@ -5,12 +5,12 @@ import type { cardSignupRequestSchema, SignupAuthorize, SignupStepResponse } fro
 import { AppError, recaptchaError, validationError } from '../../http/app-error.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
-import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
+import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
 import { grantedScope } from '../oauth/authorize-service.ts';
 import type { SignupState } from '../../db/schema.ts';
 import { countMessage, hashSecret, newCode, sendCode, storeSecret, type Channel, type SignupPurpose } from './codes.ts';
-import { cardLinked, insertFlow, isLocked, type FlowRow } from './flow-repo.ts';
+import { cardLinked, insertFlow, type FlowRow } from './flow-repo.ts';
 import {
   cardLockKey,
   retryable,

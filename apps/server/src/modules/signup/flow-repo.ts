@@ -33,9 +33,3 @@ export async function advanceFlow(
 /** Whether a card (its card-master esid) is linked to a member already. */
 export const cardLinked = async (db: Kysely<Database>, esid: string) =>
   (await db.selectFrom('sub_users').select('id').where('esid', '=', esid).executeTakeFirst()) !== undefined;
-
-/** Whether a throttle key (modules/account/login-throttle-repo.ts) is locked now. Read only: nothing is counted. */
-export const isLocked = async (db: Kysely<Database>, key: string, now: number) => {
-  const row = await db.selectFrom('login_throttle').select('locked_until').where('key', '=', key).executeTakeFirst();
-  return row?.locked_until != null && Number(row.locked_until) > now;
-};

@@ -3,7 +3,8 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { BaseResponse } from '@sso/contracts/common';
 import { countMessage, newCode, purposeOf, sendCode, storeSecret, type Channel } from './codes.ts';
-import { advanceFlow, isLocked } from './flow-repo.ts';
+import { isLocked } from '../account/login-throttle-repo.ts';
+import { advanceFlow } from './flow-repo.ts';
 import { flowExpired, loadFlow, signupLocked, verifyLockKey, type SignupDeps } from './flow-service.ts';
 
 /**
