@@ -12,7 +12,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { FIELD_HINTS } from '../../ui/field-hints.ts';
+import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { changePassword } from './account-change-api.ts';
@@ -71,23 +71,7 @@ export function PasswordChangePage() {
           error={errors.current_password?.message}
           {...register('current_password')}
         />
-        <Field
-          id="password"
-          label="新しいパスワード"
-          hint={FIELD_HINTS.openPassword}
-          type="password"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <Field
-          id="password_check"
-          label="新しいパスワード（確認用）"
-          type="password"
-          autoComplete="new-password"
-          error={errors.password_check?.message}
-          {...register('password_check')}
-        />
+        <NewPasswordFields register={register} errors={errors} rules="open" label="新しいパスワード" />
         <Alert message={message} />
         <div className={page.actions}>
           <Button type="submit" pending={pending}>

@@ -12,8 +12,7 @@ import { clearTokens } from '../../lib/records.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
-import { Field } from '../../ui/field.tsx';
-import { FIELD_HINTS } from '../../ui/field-hints.ts';
+import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { resetPassword } from './recover-api.ts';
@@ -78,23 +77,7 @@ export function RecoverPasswordPage() {
         <>
           <p className={page.lead}>新しいパスワードを入力してください。</p>
           <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
-            <Field
-              id="password"
-              label="新しいパスワード"
-              hint={FIELD_HINTS.openPassword}
-              type="password"
-              autoComplete="new-password"
-              error={formState.errors.password?.message}
-              {...register('password')}
-            />
-            <Field
-              id="password_check"
-              label="新しいパスワード（確認用）"
-              type="password"
-              autoComplete="new-password"
-              error={formState.errors.password_check?.message}
-              {...register('password_check')}
-            />
+            <NewPasswordFields register={register} errors={formState.errors} rules="open" label="新しいパスワード" />
             <Alert message={message} />
             <Button type="submit" pending={pending}>
               再設定する

@@ -11,6 +11,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
+import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { Select } from '../../ui/select.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
@@ -98,23 +99,7 @@ export function CardSignupPage() {
             error={errors.username?.message}
             {...halfWidthOnBlur(register('username'))}
           />
-          <Field
-            id="password"
-            label="パスワード"
-            hint="8～16文字の半角英字と数字を組み合わせてください。記号は - = @ _ が使えます。"
-            type="password"
-            autoComplete="new-password"
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <Field
-            id="password_check"
-            label="パスワード（確認用）"
-            type="password"
-            autoComplete="new-password"
-            error={errors.password_check?.message}
-            {...register('password_check')}
-          />
+          <NewPasswordFields register={register} errors={errors} rules="card" />
         </div>
         <div className={page.section}>
           <h2>カード情報</h2>

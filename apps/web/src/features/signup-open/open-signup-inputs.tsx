@@ -1,14 +1,13 @@
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { PRODUCT_KEY, PRODUCT_NAME } from '@sso/contracts/terms';
-import { SEX_OPTIONS } from '../../lib/profile-summary.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FIELD_HINTS } from '../../ui/field-hints.ts';
-import { FieldGroup } from '../../ui/field-group.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
-import { RadioGroup } from '../../ui/radio-group.tsx';
+import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
+import { ProfileFields } from '../../ui/profile-fields.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
 import page from '../../ui/page.module.css';
 import type { OpenSignupForm } from './open-signup-form.ts';
@@ -55,61 +54,8 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
             error={errors.email?.message}
             {...halfWidthOnBlur(register('email'))}
           />
-          <FieldGroup legend="お名前（全角）">
-            <Field id="last_name" label="姓" type="text" autoComplete="family-name" error={errors.last_name?.message} {...register('last_name')} />
-            <Field id="first_name" label="名" type="text" autoComplete="given-name" error={errors.first_name?.message} {...register('first_name')} />
-          </FieldGroup>
-          <FieldGroup legend="フリガナ（全角カタカナ）">
-            <Field id="last_name_kana" label="セイ" type="text" error={errors.last_name_kana?.message} {...register('last_name_kana')} />
-            <Field id="first_name_kana" label="メイ" type="text" error={errors.first_name_kana?.message} {...register('first_name_kana')} />
-          </FieldGroup>
-          <RadioGroup id="sex" legend="性別" options={SEX_OPTIONS} error={errors.sex?.message} {...register('sex')} />
-          <Field
-            id="birthday"
-            label="生年月日"
-            hint={FIELD_HINTS.birthday}
-            type="text"
-            inputMode="numeric"
-            autoComplete="bday"
-            error={errors.birthday?.message}
-            {...halfWidthOnBlur(register('birthday'))}
-          />
-          <Field
-            id="postal_code"
-            label="郵便番号"
-            hint={FIELD_HINTS.postalCode}
-            type="text"
-            inputMode="numeric"
-            autoComplete="postal-code"
-            error={errors.postal_code?.message}
-            {...halfWidthOnBlur(register('postal_code'))}
-          />
-          <Field
-            id="tel"
-            label="電話番号"
-            hint={FIELD_HINTS.tel}
-            type="tel"
-            autoComplete="tel-national"
-            error={errors.tel?.message}
-            {...halfWidthOnBlur(register('tel'))}
-          />
-          <Field
-            id="password"
-            label="パスワード"
-            hint={FIELD_HINTS.openPassword}
-            type="password"
-            autoComplete="new-password"
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <Field
-            id="password_check"
-            label="パスワード（確認用）"
-            type="password"
-            autoComplete="new-password"
-            error={errors.password_check?.message}
-            {...register('password_check')}
-          />
+          <ProfileFields register={register} errors={errors} />
+          <NewPasswordFields register={register} errors={errors} rules="open" />
         </div>
         <div className={page.section}>
           <h2>メールマガジン</h2>

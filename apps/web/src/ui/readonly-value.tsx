@@ -1,6 +1,6 @@
 import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
-import fieldStyles from '../../ui/field.module.css';
-import styles from './account-change.module.css';
+import fieldStyles from './field.module.css';
+import styles from './readonly-value.module.css';
 
 /**
  * A profile field the member may not change (the answer's `readonly`): its label and stored value

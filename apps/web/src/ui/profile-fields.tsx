@@ -1,0 +1,83 @@
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { SEX_OPTIONS } from '../lib/profile-summary.ts';
+import { Field } from './field.tsx';
+import { FIELD_HINTS } from './field-hints.ts';
+import { FieldGroup } from './field-group.tsx';
+import { halfWidthOnBlur } from './half-width-on-blur.ts';
+import { RadioGroup } from './radio-group.tsx';
+import { ReadonlyValue } from './readonly-value.tsx';
+
+export type ProfileFieldName = 'last_name' | 'first_name' | 'last_name_kana' | 'first_name_kana' | 'sex' | 'birthday' | 'postal_code' | 'tel';
+/** A name group is read-only as a whole: it is named by its family-name input. */
+export type ProfileShownField = Exclude<ProfileFieldName, 'first_name' | 'first_name_kana'>;
+
+interface ProfileFieldsProps {
+  register: (name: ProfileFieldName) => UseFormRegisterReturn;
+  errors: Partial<Record<ProfileFieldName, { message?: string | undefined }>>;
+  /** The stored text of a field the member may not change; undefined where the field is editable. */
+  readonlyValue?: (name: ProfileShownField) => string | undefined;
+}
+
+/**
+ * The profile fields of the open sign-up and the profile change (SPEC.md sections 2 and 5): name,
+ * name in katakana, sex, birthday, postal code and phone, with one set of labels and hints. Birthday,
+ * postal code and phone become half-width on blur; a read-only field shows its stored value as text.
+ */
+export function ProfileFields({ register, errors, readonlyValue = () => undefined }: ProfileFieldsProps) {
+  const fixed = (name: ProfileShownField, label: string) => {
+    const value = readonlyValue(name);
+    return value === undefined ? undefined : <ReadonlyValue label={label} value={value} error={errors[name]?.message} />;
+  };
+  return (
+    <>
+      {fixed('last_name', 'お名前') ?? (
+        <FieldGroup legend="お名前（全角）">
+          <Field id="last_name" label="姓" type="text" autoComplete="family-name" error={errors.last_name?.message} {...register('last_name')} />
+          <Field id="first_name" label="名" type="text" autoComplete="given-name" error={errors.first_name?.message} {...register('first_name')} />
+        </FieldGroup>
+      )}
+      {fixed('last_name_kana', 'フリガナ') ?? (
+        <FieldGroup legend="フリガナ（全角カタカナ）">
+          <Field id="last_name_kana" label="セイ" type="text" error={errors.last_name_kana?.message} {...register('last_name_kana')} />
+          <Field id="first_name_kana" label="メイ" type="text" error={errors.first_name_kana?.message} {...register('first_name_kana')} />
+        </FieldGroup>
+      )}
+      {fixed('sex', '性別') ?? <RadioGroup id="sex" legend="性別" options={SEX_OPTIONS} error={errors.sex?.message} {...register('sex')} />}
+      {fixed('birthday', '生年月日') ?? (
+        <Field
+          id="birthday"
+          label="生年月日"
+          hint={FIELD_HINTS.birthday}
+          type="text"
+          inputMode="numeric"
+          autoComplete="bday"
+          error={errors.birthday?.message}
+          {...halfWidthOnBlur(register('birthday'))}
+        />
+      )}
+      {fixed('postal_code', '郵便番号') ?? (
+        <Field
+          id="postal_code"
+          label="郵便番号"
+          hint={FIELD_HINTS.postalCode}
+          type="text"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          error={errors.postal_code?.message}
+          {...halfWidthOnBlur(register('postal_code'))}
+        />
+      )}
+      {fixed('tel', '電話番号') ?? (
+        <Field
+          id="tel"
+          label="電話番号"
+          hint={FIELD_HINTS.tel}
+          type="tel"
+          autoComplete="tel-national"
+          error={errors.tel?.message}
+          {...halfWidthOnBlur(register('tel'))}
+        />
+      )}
+    </>
+  );
+}
