@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, EmailChangesTable } from '../../db/schema.ts';
+import { NO_PROFILE } from '../account/member-repo.ts';
 
 /** A member's changes of e-mail, password and membership (issue 5): SQL only. */
 
@@ -74,14 +75,7 @@ export async function markWithdrawn(db: Kysely<Database>, userId: string, now: n
       tel: null,
       // Not an argon2 hash: no password verifies against it.
       password_hash: 'withdrawn',
-      last_name: null,
-      first_name: null,
-      last_name_kana: null,
-      first_name_kana: null,
-      sex: null,
-      birthday: null,
-      postal_code: null,
-      email_flg: 0,
+      ...NO_PROFILE,
       updated_at: now,
     })
     .where('id', '=', userId)

@@ -5,6 +5,18 @@ import type { Database, UsersTable } from '../../db/schema.ts';
 export type NewMember = Omit<Insertable<UsersTable>, 'status' | 'created_at' | 'updated_at'>;
 
 /** Creates an active member (the card sign-up of issue 3, the open sign-up of issue 4). */
+/** The profile of a member who has none (a card member) or no longer has one (withdrawn). */
+export const NO_PROFILE = {
+  last_name: null,
+  first_name: null,
+  last_name_kana: null,
+  first_name_kana: null,
+  sex: null,
+  birthday: null,
+  postal_code: null,
+  email_flg: 0,
+} as const;
+
 export async function insertMember(db: Kysely<Database>, member: NewMember, now: number): Promise<void> {
   await db
     .insertInto('users')

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { userAttributeResponseSchema } from '@sso/contracts/user';
 import { purgeExpired } from '../../db/maintenance.ts';
 import { sha256 } from '../../lib/secrets.ts';
-import { insertMember } from '../account/member-repo.ts';
+import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
 import { bearer, loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { mailsTo, waitForMails } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
@@ -202,14 +202,7 @@ describe.each(DIALECTS)('open sign-up: register and activate (%s)', (dialect) =>
         tel: null,
         password_hash: 'x',
         member_type: 'card',
-        last_name: null,
-        first_name: null,
-        last_name_kana: null,
-        first_name_kana: null,
-        sex: null,
-        birthday: null,
-        postal_code: null,
-        email_flg: 0,
+        ...NO_PROFILE,
       },
       t.clock.now(),
     );

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SubUsersTable, UsersTable } from '../../db/schema.ts';
-import { insertMember } from '../account/member-repo.ts';
+import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
 
 /** Creates the card member and links the card as its first sub-user (issue 3). */
 export async function insertCardMember(
@@ -14,14 +14,7 @@ export async function insertCardMember(
     {
       ...user,
       member_type: 'card',
-      last_name: null,
-      first_name: null,
-      last_name_kana: null,
-      first_name_kana: null,
-      sex: null,
-      birthday: null,
-      postal_code: null,
-      email_flg: 0,
+      ...NO_PROFILE,
     },
     now,
   );
