@@ -19,6 +19,16 @@ import { registerOAuthRoutes } from './modules/oauth/routes.ts';
 import { registerSignupRoutes } from './modules/signup/routes.ts';
 import { registerOpenSignupRoutes } from './modules/open-signup/routes.ts';
 import { registerRecoverRoutes } from './modules/recover/routes.ts';
+import { registerCardRoutes } from './modules/cards/routes.ts';
+import { registerDirectLoginRoutes } from './modules/direct-login/routes.ts';
+import { registerPointRoutes } from './modules/points/routes.ts';
+import { registerLinkRoutes } from './modules/link/routes.ts';
+import { registerUpgradeRoutes } from './modules/upgrade/routes.ts';
+import { registerPartnerDemoRoutes } from './modules/partner-demo/routes.ts';
+import type { NetAnswer } from './ports/net-answer.ts';
+import { loadNetAnswerSimulator, type NetAnswerSimulator } from './ports/net-answer-simulator.ts';
+import type { PointLedger } from './ports/point-ledger.ts';
+import { pointLedgerSimulator } from './ports/point-ledger-simulator.ts';
 import type { CardMaster } from './ports/card-master.ts';
 import { loadCardMasterSimulator } from './ports/card-master-simulator.ts';
 import { registerDevMailboxRoutes } from './modules/notifications/dev-mailbox-routes.ts';
@@ -33,6 +43,8 @@ export interface AppOverrides {
   recaptcha?: RecaptchaVerifier;
   sms?: SmsGateway;
   cardMaster?: CardMaster;
+  netAnswer?: NetAnswer;
+  pointLedger?: PointLedger;
   logger?: boolean;
 }
 
@@ -43,6 +55,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const cardMaster = overrides.cardMaster ?? loadCardMasterSimulator(config.cardMasterFile);
   const db = overrides.db ?? openDatabase(config.databaseUrl);
   const clock = overrides.clock ?? systemClock;
+  // Net Answer and the point ledger are the company's systems too: their simulators answer here.
+  const netAnswerSimulator: NetAnswerSimulator | undefined = overrides.netAnswer
+    ? undefined
+    : loadNetAnswerSimulator(config.netAnswerFile, config.publicOrigin, clock);
+  const netAnswer = overrides.netAnswer ?? (netAnswerSimulator as NetAnswer);
+  const pointLedger = overrides.pointLedger ?? pointLedgerSimulator(db.kysely);
   const recaptcha =
     overrides.recaptcha ??
     (config.recaptchaSecret ? googleRecaptcha(config.recaptchaSecret, config.recaptchaMinScore) : developmentRecaptcha);
@@ -72,16 +90,33 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
 
-  const deps = { db: db.kysely, clock, clients, recaptcha, issuer: config.publicOrigin, notifier: messaging.notifier };
+  const deps = {
+    db: db.kysely,
+    clock,
+    clients,
+    recaptcha,
+    issuer: config.publicOrigin,
+    notifier: messaging.notifier,
+    cardMaster,
+    netAnswer,
+    pointLedger,
+  };
   registerOAuthRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerAccountChangeRoutes(app, deps);
   registerProfileRoutes(app, deps);
   registerActivityRoutes(app, deps);
-  registerSignupRoutes(app, { ...deps, cardMaster });
+  registerSignupRoutes(app, deps);
   registerOpenSignupRoutes(app, deps);
   registerRecoverRoutes(app, deps);
+  registerCardRoutes(app, deps);
+  registerDirectLoginRoutes(app, deps);
+  registerPointRoutes(app, deps);
+  registerLinkRoutes(app, deps);
+  registerUpgradeRoutes(app, deps);
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
+  // The demo partner pages and the Net Answer landing page exist in development only (issue 6).
+  if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
   app.get('/api/health', async () => ({ status: 'ok' }));
   await registerSpa(app, config.webDist);
   return app;

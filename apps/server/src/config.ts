@@ -25,6 +25,7 @@ const schema = z.object({
     .default('sqlite:./data/sso.db'),
   CLIENTS_FILE: z.string().min(1).default(`${REPO_ROOT}config/clients.json`),
   CARD_MASTER_FILE: z.string().min(1).default(`${REPO_ROOT}config/demo-cards.json`),
+  NET_ANSWER_FILE: z.string().min(1).default(`${REPO_ROOT}config/demo-netanswer.json`),
   SMTP_URL: z.string().url({ error: 'must be an smtp:// or smtps:// URL' }).refine((v) => /^smtps?:/.test(v), { error: 'must be an smtp:// or smtps:// URL' }).optional(),
   SMTP_SINK_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(1025),
   MAIL_FROM: z.string().min(3).default('"メンバーID" <no-reply@member-id.example>'),
@@ -46,6 +47,8 @@ export interface Config {
   clientsFile: string;
   /** The card master simulator's card list (README "Demo cards"). */
   cardMasterFile: string;
+  /** The Net Answer simulator's accounts (README "Demo cards"). */
+  netAnswerFile: string;
   smtpUrl: string | undefined;
   /** Port of the in-process development SMTP sink, used when SMTP_URL is unset (0: any free port). */
   smtpSinkPort: number;
@@ -83,6 +86,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     clientsFile: e.CLIENTS_FILE,
     cardMasterFile: e.CARD_MASTER_FILE,
+    netAnswerFile: e.NET_ANSWER_FILE,
     smtpUrl: e.SMTP_URL,
     smtpSinkPort: e.SMTP_SINK_PORT,
     mailFrom: e.MAIL_FROM,

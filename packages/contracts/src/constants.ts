@@ -50,7 +50,48 @@ export const LIMITS = {
   messageWindowMs: 30 * 60 * 1000,
   /** Year options of the card expiry: 9 years from the current year (SPEC.md section 5). */
   cardYearOptions: 9,
+  /** Cards and hand-off (issue 6). Numbers the spec leaves open are decided here and in the README. */
+  activationKeyLength: 6,
+  /** Wrong activation keys for one card before its activation is locked for LIMITS.signupLockMs. */
+  activationFailuresBeforeLock: 5,
+  /** Failed card adds (number, expiry, security code) by one member before their card add is locked. */
+  cardAddFailuresBeforeLock: 5,
+  /** Wrong Net Answer id/password pairs by one member before Net Answer linking is locked. */
+  netAnswerFailuresBeforeLock: 5,
+  /** Failed open-account matches by one member before the link is locked. */
+  openLinkFailuresBeforeLock: 5,
+  /** A direct-login one-time token lives this long and is single use (RFC 9700 spirit: short-lived bearer). */
+  directLoginTokenTtlMs: 60 * 1000,
+  /** A point transfer, numberless card or upgrade flow lives this long; its code LIMITS.otpTtlMs. */
+  memberFlowTtlMs: 30 * 60 * 1000,
 } as const;
+
+/**
+ * Direct-login targets (SPEC.md section 2) and the SPA route each maps to: the top page, the
+ * all-cards list, the unactivated-cards list and card removal. Nothing else is a target.
+ */
+export const DIRECT_LOGIN_TARGETS = {
+  top: '/top',
+  card_add: '/subusers/all',
+  card_activate: '/subusers/unactivated',
+  card_remove: '/subuser/remove',
+  portal_card_add: '/subusers/all',
+  portal_card_activate: '/subusers/unactivated',
+  portal_card_remove: '/subuser/remove',
+} as const;
+export type DirectLoginTarget = keyof typeof DIRECT_LOGIN_TARGETS;
+export const isDirectLoginTarget = (t: unknown): t is DirectLoginTarget =>
+  typeof t === 'string' && Object.prototype.hasOwnProperty.call(DIRECT_LOGIN_TARGETS, t);
+
+/** The portal apps (SPEC.md section 6): inside them the hand-back uses the client's custom URL scheme. */
+export const PORTAL_CLIENT_IDS: readonly string[] = [...CLIENT_IDS.portal, ...CLIENT_IDS.secondPortal];
+export const isPortalClient = (clientId: string | undefined) => clientId !== undefined && PORTAL_CLIENT_IDS.includes(clientId);
+
+/** Sub-user (card) status, the second reading of SPEC.md section 3. */
+export const SUBUSER_STATUSES = ['active', 'inactive', 'unactivated', 'unactivated4Z', 'unactivated4M'] as const;
+export type SubuserStatus = (typeof SUBUSER_STATUSES)[number];
+export const UNACTIVATED_STATUSES: readonly SubuserStatus[] = ['unactivated', 'unactivated4Z', 'unactivated4M'];
+export const isUnactivated = (s: string) => (UNACTIVATED_STATUSES as readonly string[]).includes(s);
 
 export const CARD_BRAND_PREFIXES = ['4541', '5252', '3528', '3777', '02', '03'] as const;
 export const HOUSE_CARD_PREFIXES = ['02', '03'] as const;

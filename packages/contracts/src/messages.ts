@@ -53,6 +53,8 @@ export const VALIDATION_MESSAGES = {
   tel: '10桁または11桁の半角数字で入力してください（ハイフン不要）',
   postalCode: '7桁の半角数字で入力してください（ハイフン不要）',
   emailFlag: 'メールマガジンの受け取りを選択してください',
+  activationKey: '認証キーを6桁の半角数字で入力してください',
+  cardSelect: 'カードを選択してください',
 } as const;
 
 /** Answers of the open sign-up, the password recovery and the account changes (issues 4 and 5). */
@@ -87,6 +89,46 @@ export const SIGNUP_MESSAGES = {
   infoGuide: 'ご入力のカードはWebでのご登録を受け付けておりません。ご案内をご確認ください。',
   chatbotGuide: 'ご入力のカードのご登録については、チャットボットでご案内しております。',
   resent: 'ワンタイムパスワードを再送信しました。',
+} as const;
+
+/** Answers of the card features (issue 6). */
+export const CARD_MESSAGES = {
+  /** No card of the member by that id: the same words whether it is another member's or none at all. */
+  cardNotFound: '対象のカードが見つかりません。カード一覧からやり直してください。',
+  alreadyLinked: 'このカードは既に登録されています。',
+  notActivatable: 'このカードは有効化の必要がありません。',
+  activationKeyWrong: '認証キーが正しくありません。もう一度ご入力ください。',
+  activationLocked: '入力回数の上限を超えたため、しばらくの間カードを有効化できません。時間をおいて再度お試しください。',
+  addLocked: '入力回数の上限を超えたため、しばらくの間カードを追加できません。時間をおいて再度お試しください。',
+  notRemovable: 'ご利用中のカードのみ削除できます。',
+  notEnablable: 'このカードは現在ご利用いただけません。',
+  netAnswerWrong: 'Net AnswerのIDまたはパスワードが正しくありません。',
+  netAnswerLocked: '入力回数の上限を超えたため、しばらくの間Net Answerと連携できません。時間をおいて再度お試しください。',
+  netAnswerRequired: 'Net Answerをご利用いただくには、Net AnswerのIDとパスワードの登録が必要です。',
+  openMembersUpgrade: 'オープン会員の方は、カード会員への切り替えからカードをご登録ください。',
+} as const;
+
+/** Answers of the direct login and partner hand-off (issue 6). */
+export const DIRECT_LOGIN_MESSAGES = {
+  serviceUnavailable: 'このサービスにはログインできません。',
+  tokenInvalid: 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。',
+} as const;
+
+/** The three refusals of the point merge screens (SPEC.md section 2), and the transfer's answers (issue 6). */
+export const POINT_MESSAGES = {
+  openInfoUnavailable: 'オープン会員の情報を取得できませんでした。',
+  noEligibleCard: 'ポイントを移行できるカードが登録されていません。',
+  zeroBalance: 'オープン会員のポイント残高が0のため、ポイントの移行は不要です。',
+  transferExpired: 'お手続きの有効期限が切れたか、既に完了しています。お手数ですが、最初からやり直してください。',
+  transferLocked: '入力回数の上限を超えたため、しばらくの間ポイントを移行できません。時間をおいて再度お試しください。',
+} as const;
+
+/** Answers of the open-account link (issue 6). A failed match never says which field differed. */
+export const LINK_MESSAGES = {
+  notMatched: 'ご入力の情報に一致するオープン会員が見つかりません。ご入力内容をご確認ください。',
+  locked: '入力回数の上限を超えたため、しばらくの間連携できません。時間をおいて再度お試しください。',
+  alreadyLinked: '既にオープン会員の情報と連携済みです。',
+  cardMembersOnly: 'オープン会員の連携はカード会員の方のみご利用いただけます。',
 } as const;
 
 /** Other texts (SPEC.md section 8). */

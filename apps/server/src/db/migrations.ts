@@ -4,6 +4,7 @@ import * as signup from './migrations/0002-signup.ts';
 import * as mailHtml from './migrations/0003-mail-html.ts';
 import * as openSignup from './migrations/0004-open-signup.ts';
 import * as emailChange from './migrations/0005-email-change.ts';
+import * as cardsDirectLoginPoints from './migrations/0006-cards-direct-login-points.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-mail-html': mailHtml,
   '0004-open-signup': openSignup,
   '0005-email-change': emailChange,
+  '0006-cards-direct-login-points': cardsDirectLoginPoints,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -89,6 +89,14 @@ export interface SubUsersTable {
   card_brand: string;
   card_number_mask: string;
   created_at: number;
+  /** The card master's cardholder id: cards of the same holder wait to be added (issue 6). */
+  holder_id: string | null;
+  /** 1 when the card carries points (a point transfer may go to it). */
+  point_capable: number;
+  /** The Net Answer id linked to the card (/api/subuser/na/add); Net Answer is handed to only then. */
+  na_id: string | null;
+  /** The paperless-statement choice made at the card sign-up (1 web, 0 paper), null when none was made. */
+  mail_digital: number | null;
 }
 
 export interface PointAccountsTable {
@@ -119,6 +127,8 @@ export interface SignupFlowsTable {
   created_at: number;
   updated_at: number;
   expires_at: number;
+  /** The paperless-statement choice (/api/signup/mail/digital), carried to the card at terms_accept. */
+  mail_digital: number | null;
 }
 
 export type SignupState = 'sms_otp' | 'pin' | 'email_otp' | 'terms' | 'authorize' | 'done';
@@ -177,6 +187,51 @@ export interface EmailChangesTable {
   expires_at: number;
 }
 
+/**
+ * What a direct-login one-time token grants (issue 6): the member, the client that may redeem it
+ * (`client_id`), the client it came from, and the card it names. The token itself is a 256-bit
+ * secret stored only as its SHA-256 in `verifications` (purpose 'direct_login', subject this id).
+ */
+export interface DirectLoginsTable {
+  id: string;
+  user_id: string;
+  client_id: string;
+  source_client_id: string | null;
+  subuser_id: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export type MemberFlowKind = 'point_transfer' | 'numberless' | 'upgrade';
+
+/**
+ * A logged-in member's multi-step flow (issue 6): point transfer, numberless card, upgrade to a card
+ * member. The register_token is stored as its SHA-256; each step expects one state; `data_json`
+ * carries what the flow needs (the card, where the code went).
+ */
+export interface MemberFlowsTable {
+  id: string;
+  user_id: string;
+  kind: MemberFlowKind;
+  token_hash: string;
+  state: string;
+  data_json: string;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+/** The point ledger simulator's transfers, keyed by the transfer id: a transfer happens at most once. */
+export interface PointTransfersTable {
+  id: string;
+  user_id: string;
+  esid: string;
+  amount: number;
+  open_after: number;
+  card_after: number;
+  created_at: number;
+}
+
 /** Fixed-window counters, such as messages per recipient. */
 export interface RateLimitsTable {
   key: string;
@@ -219,4 +274,7 @@ export interface Database {
   outbox: OutboxTable;
   open_signups: OpenSignupsTable;
   email_changes: EmailChangesTable;
+  direct_logins: DirectLoginsTable;
+  member_flows: MemberFlowsTable;
+  point_transfers: PointTransfersTable;
 }

@@ -56,7 +56,12 @@ export async function seedDemo(db: Kysely<Database>, clients: ClientRegistry, no
             card_name: 'デモ ゴールドカード',
             card_image_url: '/content/cards/demo-gold.svg',
             card_brand: 'VISA',
-            card_number_mask: '4541-****-****-0001',
+            card_number_mask: '4541-****-****-0101',
+            // The card master simulator's card 4541000000000101 of holder H0000001 (config/demo-cards.json).
+            holder_id: 'H0000001',
+            point_capable: 1,
+            // Linked to the Net Answer simulator's demo-na-card (config/demo-netanswer.json).
+            na_id: 'demo-na-card',
             created_at: now,
           })
           .execute();

@@ -9,7 +9,18 @@ export type VerificationRow = Selectable<VerificationsTable>;
  * sign-up's activation and the password reset (SHA-256 of a 256-bit token, consumed once), and the
  * e-mail change's code to the new address (argon2id, tried; issue 5).
  */
-export type VerificationPurpose = 'signup_sms' | 'signup_email' | 'signup_pin' | 'open_activation' | 'password_reset' | 'email_change';
+export type VerificationPurpose =
+  | 'signup_sms'
+  | 'signup_email'
+  | 'signup_pin'
+  | 'open_activation'
+  | 'password_reset'
+  | 'email_change'
+  /** Issue 6: a direct-login one-time token (SHA-256, consumed once), and the member flows' codes (argon2id, tried). */
+  | 'direct_login'
+  | 'point_transfer'
+  | 'numberless'
+  | 'upgrade';
 
 export async function insertVerification(db: Kysely<Database>, row: VerificationRow): Promise<void> {
   await db.insertInto('verifications').values(row).execute();

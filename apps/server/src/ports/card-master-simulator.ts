@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CARD_CHECKS } from '@sso/contracts/constants';
+import { CARD_CHECKS, LIMITS, SUBUSER_STATUSES, isUnactivated, type SubuserStatus } from '@sso/contracts/constants';
 import { isHouseCard } from '@sso/contracts/signup';
 import { constantTimeEqual } from '../lib/secrets.ts';
-import type { CardLookup, CardMaster, CardRecord } from './card-master.ts';
+import type { ActivationOutcome, CardLookup, CardMaster, CardRecord } from './card-master.ts';
 
 const digits = (min: number, max: number) => z.string().regex(new RegExp(`^\\d{${min},${max}}$`));
 
@@ -19,6 +19,12 @@ const foundCard = z.object({
   ...cardFields,
   answer: z.literal('card'),
   esid: z.string().min(1).max(64),
+  holder_id: z.string().min(1).max(64),
+  status: z.enum(SUBUSER_STATUSES).default('active'),
+  point_capable: z.boolean().default(true),
+  numberless: z.boolean().default(false),
+  /** The inquiry number printed on the letter of an unactivated4Z card. */
+  inquiry_number: digits(6, 20).optional(),
   brand: z.string().min(1),
   card_name: z.string().min(1),
   card_image_url: z.string().startsWith('/content/cards/'),
@@ -42,14 +48,20 @@ const fileSchema = z.object({
         if (c.answer !== 'card') return;
         if (c.check === 'OtpSMS' && !c.holder_mobile) ctx.addIssue({ code: 'custom', path: [i, 'holder_mobile'], message: 'an OtpSMS card needs holder_mobile' });
         if (c.check === 'Pin' && !c.pin) ctx.addIssue({ code: 'custom', path: [i, 'pin'], message: 'a Pin card needs pin' });
+        if (c.status === 'unactivated4Z' && !c.inquiry_number) ctx.addIssue({ code: 'custom', path: [i, 'inquiry_number'], message: 'an unactivated4Z card needs inquiry_number' });
+        if ((c.status === 'unactivated4M' || c.numberless) && !c.holder_mobile) ctx.addIssue({ code: 'custom', path: [i, 'holder_mobile'], message: 'an unactivated4M or numberless card needs holder_mobile' });
       });
     }),
 });
 
-type DemoCard = z.infer<typeof fileSchema>['cards'][number];
+type DemoCard = Extract<z.infer<typeof fileSchema>['cards'][number], { answer: 'card' }>;
 
-const toRecord = (c: Extract<DemoCard, { answer: 'card' }>): CardRecord => ({
+const toRecord = (c: DemoCard, status: SubuserStatus): CardRecord => ({
   esid: c.esid,
+  holderId: c.holder_id,
+  status,
+  pointCapable: c.point_capable,
+  numberless: c.numberless,
   houseCard: isHouseCard(c.number),
   brand: c.brand,
   cardName: c.card_name,
@@ -64,10 +76,29 @@ const toRecord = (c: Extract<DemoCard, { answer: 'card' }>): CardRecord => ({
   ...(c.bank_account_last4 ? { bankAccountLast4: c.bank_account_last4 } : {}),
 });
 
-/** The card master simulator over a parsed demo-card list (README "Demo cards"). */
+/** The activation key of an unactivated card: the last 6 digits of what its status names (SPEC.md section 5). */
+function activationKeyOf(c: DemoCard, status: SubuserStatus): string | undefined {
+  const source = status === 'unactivated' ? c.number : status === 'unactivated4Z' ? c.inquiry_number : status === 'unactivated4M' ? c.holder_mobile : undefined;
+  return source?.slice(-LIMITS.activationKeyLength);
+}
+
+/**
+ * The card master simulator over a parsed demo-card list (README "Demo cards"). Status changes
+ * (activation, enabling) and statement choices are kept in memory: a restart begins again from the
+ * file, as a test card master would.
+ */
 export function cardMasterFromList(json: unknown): CardMaster {
-  const cards = new Map(fileSchema.parse(json).cards.map((c) => [c.number, c]));
+  const list = fileSchema.parse(json).cards;
+  const cards = new Map(list.map((c) => [c.number, c]));
   if (cards.size !== (json as { cards: unknown[] }).cards.length) throw new Error('a card number is listed twice');
+  const found = list.filter((c): c is DemoCard => c.answer === 'card');
+  const byEsid = new Map(found.map((c) => [c.esid, c]));
+  if (byEsid.size !== found.length) throw new Error('an esid is listed twice');
+  const statusNow = new Map<string, SubuserStatus>();
+  const statementDigital = new Map<string, boolean>();
+  const status = (c: DemoCard) => statusNow.get(c.esid) ?? c.status;
+  const record = (c: DemoCard) => toRecord(c, status(c));
+
   return {
     async lookup(query): Promise<CardLookup> {
       const card = cards.get(query.cardNumber);
@@ -76,7 +107,38 @@ export function cardMasterFromList(json: unknown): CardMaster {
       const cvcOk = constantTimeEqual(query.cvc, card?.cvc ?? '\u0000no card');
       if (!card || !cvcOk || query.month !== card.cc_month || query.year !== card.cc_year) return { kind: 'not_found' };
       if (card.answer !== 'card') return { kind: 'guide', resultCode: card.answer === 'info_guide' ? 903 : 904 };
-      return { kind: 'found', card: toRecord(card) };
+      // A numberless card has no printed number to type: it is found by its holder's mobile only.
+      if (card.numberless) return { kind: 'not_found' };
+      return { kind: 'found', card: record(card) };
+    },
+    async byEsid(esid) {
+      const c = byEsid.get(esid);
+      return c ? record(c) : undefined;
+    },
+    async cardsOfHolder(holderId) {
+      return found.filter((c) => c.holder_id === holderId).map(record);
+    },
+    async numberlessByMobile(tel) {
+      return found.filter((c) => c.numberless && c.holder_mobile !== undefined && constantTimeEqual(c.holder_mobile, tel)).map(record);
+    },
+    async activate(esid, key): Promise<ActivationOutcome> {
+      const c = byEsid.get(esid);
+      if (!c || !isUnactivated(status(c))) return 'not_activatable';
+      const expected = 'mobile' in key ? (status(c) === 'unactivated4M' ? c.holder_mobile : undefined) : activationKeyOf(c, status(c));
+      const given = 'mobile' in key ? key.mobile : key.activationKey;
+      // Compared even when nothing is expected, so that the timing does not tell the variant.
+      if (!constantTimeEqual(given, expected ?? '\u0000none') || expected === undefined) return 'wrong_key';
+      statusNow.set(esid, 'active');
+      return 'activated';
+    },
+    async enable(esid) {
+      const c = byEsid.get(esid);
+      if (!c || status(c) !== 'inactive') return false;
+      statusNow.set(esid, 'active');
+      return true;
+    },
+    async setStatementDelivery(esid, digital) {
+      if (byEsid.has(esid)) statementDigital.set(esid, digital);
     },
   };
 }

@@ -1,9 +1,9 @@
-import type { CardCheck } from '@sso/contracts/constants';
+import type { CardCheck, SubuserStatus } from '@sso/contracts/constants';
 
 /**
- * Card master port (issue 3): the company's card master decides whether a card exists and how its
- * holder is reached. The simulator (card-master-simulator.ts) reads the demo cards of
- * config/demo-cards.json, listed in the README.
+ * Card master port (issues 3 and 6): the company's card master decides whether a card exists, how
+ * its holder is reached, which cards a holder has, and the card's status. The simulator
+ * (card-master-simulator.ts) reads the demo cards of config/demo-cards.json, listed in the README.
  */
 export interface CardQuery {
   cardNumber: string;
@@ -16,6 +16,14 @@ export interface CardQuery {
 export interface CardRecord {
   /** The card master's id of the card (the sub-user's esid). */
   esid: string;
+  /** The card master's cardholder id: a holder's other cards wait to be added (SPEC.md section 2). */
+  holderId: string;
+  /** The card's status at the card master (SPEC.md section 3, second reading). */
+  status: SubuserStatus;
+  /** Whether the card carries points (a point transfer may go to it). */
+  pointCapable: boolean;
+  /** A numberless card has no printed number: it is found by its holder's mobile number. */
+  numberless: boolean;
   houseCard: boolean;
   brand: string;
   cardName: string;
@@ -40,6 +48,25 @@ export type CardLookup =
   /** The card master answers a guide instead of a card: 903 (info guide) or 904 (chatbot guide). */
   | { kind: 'guide'; resultCode: 903 | 904 };
 
+/**
+ * What an activation attempt came to (SPEC.md sections 4 and 5): the key is the last 6 digits of the
+ * card number (unactivated), the inquiry number (unactivated4Z) or the holder's mobile number
+ * (unactivated4M); by mobile, the whole mobile number may be given instead.
+ */
+export type ActivationOutcome = 'activated' | 'wrong_key' | 'not_activatable';
+
 export interface CardMaster {
   lookup(query: CardQuery): Promise<CardLookup>;
+  /** The card by its esid, or undefined when the card master does not know it. */
+  byEsid(esid: string): Promise<CardRecord | undefined>;
+  /** Every card of a cardholder. */
+  cardsOfHolder(holderId: string): Promise<CardRecord[]>;
+  /** The numberless cards whose holder has this mobile number. */
+  numberlessByMobile(tel: string): Promise<CardRecord[]>;
+  /** Checks the activation key of an unactivated card and, when right, activates it. */
+  activate(esid: string, key: { activationKey: string } | { mobile: string }): Promise<ActivationOutcome>;
+  /** Turns an inactive card's use with the ID back on; false when the card master refuses. */
+  enable(esid: string): Promise<boolean>;
+  /** Records how the holder wants the card's statements: on the web (paperless) or on paper. */
+  setStatementDelivery(esid: string, digital: boolean): Promise<void>;
 }

@@ -36,6 +36,19 @@ import { OpenSignupActivatePage } from '../features/signup-open/open-signup-acti
 import { OpenSignupDonePage } from '../features/signup-open/open-signup-done-page.tsx';
 import { OpenSignupPage } from '../features/signup-open/open-signup-page.tsx';
 import { OpenSignupSentPage } from '../features/signup-open/open-signup-sent-page.tsx';
+import { AllCardsPage } from '../features/cards/all-cards-page.tsx';
+import { CardActivatePage } from '../features/cards/card-activate-page.tsx';
+import { CardRemovePage } from '../features/cards/card-remove-page.tsx';
+import { UnactivatedCardsPage } from '../features/cards/unactivated-cards-page.tsx';
+import { DirectCallbackPage } from '../features/direct-login/direct-callback-page.tsx';
+import { NetAnswerRedirectPage } from '../features/direct-login/netanswer-redirect-page.tsx';
+import { ServiceRedirectPage } from '../features/direct-login/service-redirect-page.tsx';
+import { LinkOpenDonePage } from '../features/link/link-open-done-page.tsx';
+import { LinkOpenPage } from '../features/link/link-open-page.tsx';
+import { TransferDonePage } from '../features/points/transfer-done-page.tsx';
+import { TransferOtpPage } from '../features/points/transfer-otp-page.tsx';
+import { TransferSelectPage } from '../features/points/transfer-select-page.tsx';
+import { TransferSummaryPage } from '../features/points/transfer-summary-page.tsx';
 import { Frame, Layout } from './layout.tsx';
 import { RequireLogin } from './require-login.tsx';
 
@@ -58,6 +71,7 @@ export const router = createBrowserRouter(
             { path: '/authorize', element: <LoginPage /> },
             { path: '/accept/additional_terms', element: <AdditionalTermsPage /> },
             { path: '/oauth/callback', element: <OAuthCallbackPage /> },
+            { path: '/direct/callback', element: <DirectCallbackPage /> },
             // Card sign-up (SPEC.md section 2, "Card sign-up routes").
             { path: '/signup/card', element: <CardSignupPage /> },
             { path: '/signup/sms/otp', element: <SmsOtpPage /> },
@@ -86,6 +100,21 @@ export const router = createBrowserRouter(
                 { path: '/user/password', element: <PasswordChangePage /> },
                 { path: '/user/profile', element: <ProfileChangePage /> },
                 { path: '/user/profile/done', element: <ProfileChangeDonePage /> },
+                // Cards (SPEC.md section 2, "Card routes").
+                { path: '/subusers/all', element: <AllCardsPage /> },
+                { path: '/subusers/unactivated', element: <UnactivatedCardsPage /> },
+                { path: '/subuser/activate', element: <CardActivatePage /> },
+                { path: '/subuser/remove', element: <CardRemovePage /> },
+                { path: '/subuser/redirect/netanswer', element: <NetAnswerRedirectPage /> },
+                { path: '/subuser/redirect/service', element: <ServiceRedirectPage /> },
+                // Open-account link and point transfer (SPEC.md section 2).
+                { path: '/link/open', element: <LinkOpenPage /> },
+                { path: '/link/open/done', element: <LinkOpenDonePage /> },
+                { path: '/aqf/transfer/open', element: <TransferSummaryPage /> },
+                { path: '/aqf/transfer/open/select', element: <TransferSelectPage /> },
+                { path: '/aqf/transfer/open/sms/otp', element: <TransferOtpPage /> },
+                { path: '/aqf/transfer/open/email/otp', element: <TransferOtpPage /> },
+                { path: '/aqf/transfer/open/done', element: <TransferDonePage /> },
               ],
             },
             // Withdrawal cleared the tokens: its finish page cannot require a login.

@@ -37,6 +37,7 @@ describe.each(DIALECTS)('withdrawal (%s)', (dialect) => {
         card_image_url: '/cards/test.png',
         card_brand: 'VISA',
         card_number_mask: '4541-****-****-9999',
+        point_capable: 1,
         created_at: now,
       })
       .execute();

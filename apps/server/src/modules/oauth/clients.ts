@@ -14,6 +14,13 @@ const clientSchema = z
     scopes: z.array(z.string()).default(['openid']),
     terms: z.array(z.string()).default([]),
     service_link: z.boolean().default(false),
+    /**
+     * Where a direct login hands the member to this client (issue 6, /api/preauth/direct_login): the
+     * one-time token is added as `onetime_token`. A client without one is not handed to by direct login.
+     */
+    direct_login_uri: z.string().min(1).optional(),
+    /** Where a portal app is returned to (/api/redirect/resume_app), with client_id, state and esid. */
+    resume_uri: z.string().min(1).optional(),
   })
   .refine((c) => c.type === 'public' || c.secret_sha256, { error: 'a confidential client needs secret_sha256' });
 
@@ -32,6 +39,8 @@ export function parseClients(json: unknown, publicOrigin: string): ClientRegistr
   const list = z.array(clientSchema).parse(json).map((c) => ({
     ...c,
     redirect_uris: c.redirect_uris.map((u) => u.replaceAll('{PUBLIC_ORIGIN}', publicOrigin)),
+    ...(c.direct_login_uri ? { direct_login_uri: c.direct_login_uri.replaceAll('{PUBLIC_ORIGIN}', publicOrigin) } : {}),
+    ...(c.resume_uri ? { resume_uri: c.resume_uri.replaceAll('{PUBLIC_ORIGIN}', publicOrigin) } : {}),
   }));
   const byId = new Map(list.map((c) => [c.client_id, c]));
   if (byId.size !== list.length) throw new Error('CLIENTS_FILE lists a client_id twice');

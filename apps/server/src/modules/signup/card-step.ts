@@ -62,6 +62,9 @@ const flowCardOf = (card: CardRecord): FlowCard => ({
   numberMask: card.numberMask,
   holderMobileMasked: card.holderMobileMasked ?? null,
   bankAccountRequired: card.bankAccountLast4 !== undefined,
+  holderId: card.holderId,
+  status: card.status,
+  pointCapable: card.pointCapable,
 });
 
 /** The PIN check's secret: the PIN, and the bank account's last 4 digits when the card has them. */
@@ -135,6 +138,7 @@ export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, 
     created_at: now,
     updated_at: now,
     expires_at: now + LIMITS.signupFlowTtlMs,
+    mail_digital: null,
   };
   await deps.db.transaction().execute(async (trx) => {
     await insertFlow(trx, flow);

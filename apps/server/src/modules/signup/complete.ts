@@ -32,11 +32,17 @@ async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean, d
       {
         id: newId(),
         esid: card.esid,
+        // The card master's status: a new card may still wait for its activation key (issue 6).
+        status: card.status ?? 'active',
         member_div_code: card.memberDivCode,
         card_name: card.cardName,
         card_image_url: card.cardImageUrl,
         card_brand: card.brand,
         card_number_mask: card.numberMask,
+        holder_id: card.holderId ?? null,
+        point_capable: card.pointCapable === false ? 0 : 1,
+        na_id: null,
+        mail_digital: flow.mail_digital,
       },
       now,
     );

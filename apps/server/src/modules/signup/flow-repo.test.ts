@@ -22,6 +22,7 @@ const flow = (id: string): FlowRow => ({
   created_at: T0,
   updated_at: T0,
   expires_at: T0 + 60_000,
+  mail_digital: null,
 });
 
 /**

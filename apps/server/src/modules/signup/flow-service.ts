@@ -1,3 +1,4 @@
+import type { SubuserStatus } from '@sso/contracts/constants';
 import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
@@ -38,6 +39,10 @@ export interface FlowCard {
   holderMobileMasked: string | null;
   /** The PIN check also asks for the bank account's last 4 digits. */
   bankAccountRequired: boolean;
+  /** The card master's cardholder and the card's status and points (issue 6); absent in flows begun before it. */
+  holderId?: string;
+  status?: SubuserStatus;
+  pointCapable?: boolean;
 }
 
 export const flowCard = (flow: FlowRow) => JSON.parse(flow.card_json) as FlowCard;

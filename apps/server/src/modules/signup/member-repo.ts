@@ -6,7 +6,7 @@ import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
 export async function insertCardMember(
   db: Kysely<Database>,
   user: Pick<Selectable<UsersTable>, 'id' | 'email' | 'tel' | 'password_hash'>,
-  card: Omit<Selectable<SubUsersTable>, 'user_id' | 'created_at' | 'status'>,
+  card: Omit<Selectable<SubUsersTable>, 'user_id' | 'created_at'>,
   now: number,
 ): Promise<void> {
   await insertMember(
@@ -18,5 +18,5 @@ export async function insertCardMember(
     },
     now,
   );
-  await db.insertInto('sub_users').values({ ...card, user_id: user.id, status: 'active', created_at: now }).execute();
+  await db.insertInto('sub_users').values({ ...card, user_id: user.id, created_at: now }).execute();
 }

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { baseResponseSchema } from './common.ts';
+import { serviceLinkSchema } from './user.ts';
+import { tokenResponseSchema } from './auth.ts';
+
+const bounded = (max: number) => z.string().min(1).max(max);
+
+/** POST /api/subuser/direct_login/na (Bearer, JSON; SPEC.md section 7). */
+export const directLoginNaRequestSchema = z.object({
+  subuser_id: bounded(64),
+  member_type: z.enum(['na', 'open']).default('na'),
+  /** Net Answer's own deep-link parameters, passed through: short, plain characters only. */
+  param1: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/).default(''),
+  param2: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/).default(''),
+});
+
+/** Direct-login responses (SPEC.md section 3): direct_login_url ... */
+export const directLoginUrlResponseSchema = baseResponseSchema.extend({ direct_login_url: z.string() });
+export type DirectLoginUrlResponse = z.infer<typeof directLoginUrlResponseSchema>;
+
+/** POST /api/subuser/direct_login/sc (Bearer, JSON): subuser_id (optional for a member without cards), member_type, client_id. */
+export const directLoginScRequestSchema = z.object({
+  subuser_id: z.string().max(64).default(''),
+  member_type: z.enum(['na', 'open']).default('na'),
+  client_id: bounded(64),
+});
+
+/** ... or onetime_token with subuser_id and optional links. */
+export const directLoginTokenResponseSchema = baseResponseSchema.extend({
+  onetime_token: z.string(),
+  subuser_id: z.string(),
+  links: z.array(serviceLinkSchema).optional(),
+});
+export type DirectLoginTokenResponse = z.infer<typeof directLoginTokenResponseSchema>;
+
+/** POST /api/preauth/direct_login (JSON onetime_token, client_id; returns direct_login_url). */
+export const preauthDirectLoginRequestSchema = z.object({ onetime_token: bounded(256), client_id: bounded(64) });
+
+/** POST /api/auth/user_onetime_token (Bearer): a one-time token for the member, for the client `client_id` (default the web). */
+export const userOnetimeTokenRequestSchema = z.object({ client_id: z.string().max(64).optional() });
+export const userOnetimeTokenResponseSchema = baseResponseSchema.extend({ onetime_token: z.string(), expires_in: z.number() });
+
+/** POST /api/auth/direct_login/token (form; SPEC.md section 7): the token answer with the member type. */
+export const directLoginTokenGrantResponseSchema = tokenResponseSchema.extend({ member_type: z.enum(['na', 'open']) });
+export type DirectLoginTokenGrantResponse = z.infer<typeof directLoginTokenGrantResponseSchema>;

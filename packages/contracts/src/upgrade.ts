@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { LIMITS } from './constants.ts';
+import { fixedDigits } from './fields.ts';
+import { telField } from './open-signup.ts';
+import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { cardAddFormSchema } from './cards.ts';
+
+const registerToken = z.string({ error: M.required }).min(1, { error: M.required }).max(256);
+
+/**
+ * POST /api/auth/numberless (Bearer, JSON; docs/decisions/0006): a numberless card (no printed
+ * number) is found by its holder's mobile number; a one-time password goes there by SMS. The
+ * answer is the same whether or not the number holds such a card.
+ */
+export const numberlessRequestSchema = z.object({ tel: telField() });
+
+/** POST /api/auth/numberless/otp (Bearer, JSON): the SMS code; the numberless card is added. */
+export const numberlessOtpRequestSchema = z.object({
+  onetime_password: fixedDigits(LIMITS.otpLength, M.otp),
+  register_token: registerToken,
+});
+
+/**
+ * POST /api/auth/register (Bearer, JSON; docs/decisions/0006): an open member names a card to
+ * become a card member; the card's holder check (SMS or e-mail code, or PIN) follows.
+ */
+export const upgradeRegisterRequestSchema = cardAddFormSchema;
+
+/** POST /api/auth/upgrade/sc (JSON): the holder check's code or PIN; the open member becomes a card member. */
+export const upgradeConfirmRequestSchema = z.object({
+  register_token: registerToken,
+  onetime_password: fixedDigits(LIMITS.otpLength, M.otp).optional(),
+  pin: fixedDigits(LIMITS.pinLength, M.pin).optional(),
+});
+
+/** POST /api/signup/mail/digital (JSON): the paperless-statement choice of the card sign-up notice. */
+export const mailDigitalRequestSchema = z.object({
+  register_token: registerToken,
+  mail_digital: z.union([z.literal(0), z.literal(1)], { error: M.required }),
+});
