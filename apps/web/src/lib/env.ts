@@ -1,3 +1,5 @@
+import { LIMITS } from '@sso/contracts/constants';
+
 /** Dev-server port of Vite and the API port it talks to (SPEC.md section 7: "localhost port 8080"). */
 const VITE_DEV_PORT = '5173';
 const LOCAL_API = 'http://localhost:8080';
@@ -31,6 +33,15 @@ export function environmentOf(hostname: string): Environment {
 }
 
 export const currentEnvironment = (): Environment => environmentOf(globalThis.location.hostname);
+
+/**
+ * The custom-URL-scheme grace period (SPEC.md section 9: 10 seconds), configurable at build time
+ * with VITE_CUSTOM_SCHEME_GRACE_MS (whole milliseconds); anything else keeps the 10 s.
+ */
+export function customSchemeGraceMs(value: string | undefined = import.meta.env.VITE_CUSTOM_SCHEME_GRACE_MS): number {
+  const ms = Number(value);
+  return value && Number.isInteger(ms) && ms > 0 ? ms : LIMITS.customSchemeGraceMs;
+}
 
 /**
  * The newsletter checkbox's default on the open sign-up (SPEC.md section 2: "default from

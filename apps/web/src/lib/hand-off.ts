@@ -1,5 +1,4 @@
-import { LIMITS } from '@sso/contracts/constants';
-import { apiBase } from './env.ts';
+import { apiBase, customSchemeGraceMs } from './env.ts';
 import { go } from './navigation.ts';
 
 /** The authorize endpoints the hidden form posts to (SPEC.md section 7): after login, after sign-up. */
@@ -41,7 +40,7 @@ export function isCustomScheme(redirectUri: string | null | undefined): boolean 
   }
 }
 
-interface WatchOptions {
+export interface WatchOptions {
   doc?: EventTarget & { readonly visibilityState: DocumentVisibilityState };
   win?: EventTarget;
   graceMs?: number;
@@ -56,7 +55,16 @@ interface WatchOptions {
  */
 export function watchCustomScheme(redirectUri: string | null | undefined, options: WatchOptions = {}): () => void {
   if (!isCustomScheme(redirectUri)) return () => undefined;
-  const { doc = document, win = window, graceMs = LIMITS.customSchemeGraceMs, onBusy = () => go('/problem/busy') } = options;
+  return watchAppOpen(options);
+}
+
+/**
+ * Watches for a portal app to open after a hand-back whose final redirect is to the app's custom
+ * scheme (the server's redirect decides the scheme, so the page cannot see it): the fallback of
+ * watchCustomScheme, unconditionally.
+ */
+export function watchAppOpen(options: WatchOptions = {}): () => void {
+  const { doc = document, win = window, graceMs = customSchemeGraceMs(), onBusy = () => go('/problem/busy') } = options;
   let left = false;
   const onVisibility = () => {
     if (doc.visibilityState === 'hidden') left = true;

@@ -1,0 +1,33 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubBrowserGlobals } from './test-browser-globals.ts';
+
+stubBrowserGlobals();
+const { handBackToPortal } = await import('./portal-hand-back.ts');
+const { saveSession } = await import('./records.ts');
+
+describe('portal hand-back after a card change', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('goes back to a portal app through resume_app with client, state and esid', () => {
+    saveSession({ comesFrom: 'SIAP006', redirectState: 'st-1' });
+    const assign = vi.fn();
+    const onBusy = vi.fn();
+    const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' as DocumentVisibilityState });
+    expect(handBackToPortal('ES0000000102', assign, { doc, win: new EventTarget(), onBusy })).toBe(true);
+    vi.advanceTimersByTime(10_000);
+    expect(onBusy).toHaveBeenCalledOnce();
+    const url = new URL(assign.mock.calls[0]?.[0] as string);
+    expect(url.pathname).toBe('/api/redirect/resume_app');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: 'SIAP006', state: 'st-1', esid: 'ES0000000102' });
+  });
+
+  it('does nothing outside a portal (the web itself, a partner, no origin)', () => {
+    for (const comesFrom of ['SIAP009', 'SIAP002', 'SIAP004', undefined]) {
+      saveSession({ comesFrom });
+      const assign = vi.fn();
+      expect(handBackToPortal('ES1', assign)).toBe(false);
+      expect(assign).not.toHaveBeenCalled();
+    }
+  });
+});
