@@ -25,7 +25,29 @@ export type ActivityEvent =
   /** The member changed the password; every session was revoked (issue 5). */
   | 'password_changed'
   /** The member withdrew (issue 5; docs/withdrawal.md). */
-  | 'withdrawn';
+  | 'withdrawn'
+  /** Cards (issue 6; decision 0006). */
+  | 'card_added'
+  | 'card_add_locked'
+  | 'card_enabled'
+  | 'card_activated'
+  | 'card_activation_locked'
+  | 'card_removed'
+  | 'na_linked'
+  | 'na_link_locked'
+  /** A partner session the member ended (/api/subuser/revoke). */
+  | 'session_revoked'
+  /** A direct-login one-time token was issued for a client, and one was redeemed (issue 6). */
+  | 'direct_login_issued'
+  | 'direct_login'
+  /** Points and the open-account link (issue 6). */
+  | 'points_transferred'
+  | 'point_transfer_locked'
+  | 'open_linked'
+  | 'open_link_locked'
+  /** An open member became a card member; a numberless card was added (issue 6). */
+  | 'upgraded'
+  | 'numberless_added';
 
 export async function logActivity(
   db: Kysely<Database>,
