@@ -66,6 +66,69 @@ describe('card master simulator over config/demo-cards.json', () => {
     for (const r of await Promise.all(notFound)) expect(r).toEqual({ kind: 'not_found' });
   });
 
+  it('describes each card by holder, status and points (issue 6)', async () => {
+    const demo = await q('4541000000000101');
+    expect(demo.kind === 'found' && demo.card).toMatchObject({ esid: 'ES0000000001', holderId: 'H0000001', status: 'active', pointCapable: true });
+    const noPoints = await q('3528000000000203');
+    expect(noPoints.kind === 'found' && noPoints.card.pointCapable).toBe(false);
+    expect((await master.byEsid('ES0000000102'))?.status).toBe('unactivated4Z');
+    expect(await master.byEsid('ES-unknown')).toBeUndefined();
+  });
+
+  it("lists a holder's cards, and finds numberless cards by the holder's mobile only", async () => {
+    expect((await master.cardsOfHolder('H0000001')).map((c) => c.esid).sort()).toEqual(['ES0000000001', 'ES0000000102', 'ES0000000103']);
+    expect(await master.cardsOfHolder('H-none')).toEqual([]);
+    expect((await master.numberlessByMobile('09033330301')).map((c) => c.esid)).toEqual(['ES0000000301']);
+    expect(await master.numberlessByMobile('09000000001')).toEqual([]);
+    // A numberless card has no printed number: typing its internal number finds nothing.
+    expect(await q('4541000000000301')).toEqual({ kind: 'not_found' });
+  });
+});
+
+describe('card master simulator: activation and enabling (issue 6)', () => {
+  const fresh = () => loadCardMasterSimulator(loadConfig({}).cardMasterFile);
+
+  it('activates with the last 6 digits of the card number, the inquiry number or the mobile, by status', async () => {
+    const m = fresh();
+    expect(await m.activate('ES0000000201', { activationKey: '000202' })).toBe('wrong_key');
+    expect(await m.activate('ES0000000201', { activationKey: '000201' })).toBe('activated');
+    expect((await m.byEsid('ES0000000201'))?.status).toBe('active');
+    expect(await m.activate('ES0000000201', { activationKey: '000201' })).toBe('not_activatable');
+    // unactivated4Z: the inquiry number 8800123456, not the card number.
+    expect(await m.activate('ES0000000102', { activationKey: '000102' })).toBe('wrong_key');
+    expect(await m.activate('ES0000000102', { activationKey: '123456' })).toBe('activated');
+    // unactivated4M: the holder's mobile 09022220202.
+    expect(await m.activate('ES0000000202', { activationKey: '000202' })).toBe('wrong_key');
+    expect(await m.activate('ES0000000202', { activationKey: '220202' })).toBe('activated');
+  });
+
+  it("activates an unactivated4M card by the holder's whole mobile number, and no other kind by mobile", async () => {
+    const m = fresh();
+    expect(await m.activate('ES0000000201', { mobile: '09022220001' })).toBe('wrong_key');
+    expect(await m.activate('ES0000000202', { mobile: '09022220203' })).toBe('wrong_key');
+    expect(await m.activate('ES0000000202', { mobile: '09022220202' })).toBe('activated');
+    expect(await m.activate('ES0000000001', { activationKey: '000101' })).toBe('not_activatable');
+    expect(await m.activate('ES-unknown', { activationKey: '000000' })).toBe('not_activatable');
+  });
+
+  it('enables an inactive card once, and nothing else', async () => {
+    const m = fresh();
+    expect(await m.enable('ES0000000001')).toBe(false);
+    expect(await m.enable('ES0000000103')).toBe(true);
+    expect((await m.byEsid('ES0000000103'))?.status).toBe('active');
+    expect(await m.enable('ES0000000103')).toBe(false);
+    expect(await m.enable('ES-unknown')).toBe(false);
+  });
+
+  it('needs the data each variant checks against', () => {
+    const base = { number: '4541000000009999', cc_month: '12', cc_year: '2030', cvc: '123', answer: 'card', esid: 'E9', holder_id: 'H9', brand: 'VISA', card_name: 'x', card_image_url: '/content/cards/x.svg', member_div_code: '01', number_mask: 'm', check: 'Pin', pin: '1234' };
+    expect(() => cardMasterFromList({ cards: [{ ...base, status: 'unactivated4Z' }] })).toThrow(/inquiry_number/);
+    expect(() => cardMasterFromList({ cards: [{ ...base, status: 'unactivated4M' }] })).toThrow(/holder_mobile/);
+    expect(() => cardMasterFromList({ cards: [base, { ...base, number: '4541000000009998' }] })).toThrow(/esid is listed twice/);
+  });
+});
+
+describe('card master simulator: files', () => {
   it('stops the start on a file that is missing or invalid, naming CARD_MASTER_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cards-'));
     const bad = join(dir, 'bad.json');
