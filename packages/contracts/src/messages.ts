@@ -131,6 +131,13 @@ export const LINK_MESSAGES = {
   cardMembersOnly: 'オープン会員の連携はカード会員の方のみご利用いただけます。',
 } as const;
 
+/** Answers of the numberless card and the upgrade to a card member (issue 6). */
+export const UPGRADE_MESSAGES = {
+  openMembersOnly: 'カード会員への切り替えはオープン会員の方のみご利用いただけます。',
+  /** The upgrade asks the PIN alone (no bank account), so the sign-up's pinWrong would name too much. */
+  pinWrong: '暗証番号が正しくありません。もう一度ご入力ください。',
+} as const;
+
 /** Other texts (SPEC.md section 8). */
 export const TEXTS = {
   loading: 'データを読み込んでいます...',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LIMITS } from './constants.ts';
+import { baseResponseSchema } from './common.ts';
+import { CARD_CHECKS, LIMITS } from './constants.ts';
 import { fixedDigits } from './fields.ts';
 import { telField } from './open-signup.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
@@ -38,3 +39,26 @@ export const mailDigitalRequestSchema = z.object({
   register_token: registerToken,
   mail_digital: z.union([z.literal(0), z.literal(1)], { error: M.required }),
 });
+
+/**
+ * The answer of /api/auth/numberless: the same shape, and the same masked number, whether or not
+ * the number holds a numberless card (docs/decisions/0006).
+ */
+export const numberlessResponseSchema = baseResponseSchema.extend({
+  register_token: z.string(),
+  destination_to: z.literal('sms'),
+  tel: z.string(),
+});
+export type NumberlessResponse = z.infer<typeof numberlessResponseSchema>;
+
+/**
+ * The answer of /api/auth/register: how the card's holder check goes on (the card sign-up's
+ * destinations, SPEC.md section 3), with the masked mobile (OtpSMS) or e-mail (OtpEmail).
+ */
+export const upgradeRegisterResponseSchema = baseResponseSchema.extend({
+  register_token: z.string(),
+  destination_to: z.enum(CARD_CHECKS),
+  tel: z.string().optional(),
+  email: z.string().optional(),
+});
+export type UpgradeRegisterResponse = z.infer<typeof upgradeRegisterResponseSchema>;

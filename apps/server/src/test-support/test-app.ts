@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppOverrides } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import { ManualClock } from '../lib/clock.ts';
@@ -19,8 +19,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app (real database, demo seed, real routes) on a fresh database, with a manual clock. */
-export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The real app (real database, demo seed, real routes) on a fresh database, with a manual clock.
+ * `overrides` replaces an external system's port, such as a card master that records its calls.
+ */
+export async function createTestApp(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  overrides: Pick<AppOverrides, 'cardMaster' | 'netAnswer' | 'pointLedger' | 'sms'> = {},
+): Promise<TestApp> {
   const testDb = await createTestDb(dialect);
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -33,7 +40,7 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
     ...env,
   });
   const clock = new ManualClock(Date.now());
-  const app = await buildApp(config, { clock, db: testDb.db, logger: false });
+  const app = await buildApp(config, { ...overrides, clock, db: testDb.db, logger: false });
   return {
     app,
     clock,
@@ -46,10 +53,14 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
 }
 
 /** Builds a test app for the enclosing describe block and closes it (and drops its database) after. */
-export function withTestApp(dialect: Dialect, env: Record<string, string> = {}): TestApp {
+export function withTestApp(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  overrides: Parameters<typeof createTestApp>[2] = {},
+): TestApp {
   const ctx = {} as TestApp;
   beforeAll(async () => {
-    Object.assign(ctx, await createTestApp(dialect, env));
+    Object.assign(ctx, await createTestApp(dialect, env, overrides));
   });
   afterAll(async () => ctx.close?.());
   return ctx;

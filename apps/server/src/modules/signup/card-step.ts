@@ -34,12 +34,20 @@ function checkClient(deps: SignupDeps, input: CardSignupInput): string {
   return scope;
 }
 
+/** The card fields of a card check: the sign-up's, and the upgrade's (issue 6). */
+export type CardFields = Pick<CardSignupInput, 'cardnumber' | 'cc_month' | 'cc_year' | 'cvc'>;
+
 /**
  * Asks the card master about the card, counting the attempt first on the card number's throttle
  * (as the login does): of parallel guesses at a security code only LIMITS.signupCardFailuresBeforeLock
- * reach the card master, and the fifth failure locks the number for LIMITS.signupLockMs.
+ * reach the card master, and the fifth failure locks the number for LIMITS.signupLockMs. The
+ * upgrade to a card member (issue 6) checks its card here too, so that both share the bound.
  */
-async function lookUpCard(deps: SignupDeps, input: CardSignupInput, cardHash: string): Promise<CardRecord> {
+export async function lookUpCard(
+  deps: Pick<SignupDeps, 'db' | 'clock' | 'cardMaster'>,
+  input: CardFields,
+  cardHash: string,
+): Promise<CardRecord> {
   const key = cardLockKey(cardHash);
   const limit = LIMITS.signupCardFailuresBeforeLock;
   const { attempt } = await countAttempt(deps.db, key, deps.clock.now(), limit, LIMITS.signupLockMs);
@@ -53,7 +61,8 @@ async function lookUpCard(deps: SignupDeps, input: CardSignupInput, cardHash: st
   return answer.card;
 }
 
-const flowCardOf = (card: CardRecord): FlowCard => ({
+/** What a flow keeps of a card (the sign-up's, and the member flows' of issue 6). */
+export const flowCardOf = (card: CardRecord): FlowCard => ({
   esid: card.esid,
   brand: card.brand,
   cardName: card.cardName,

@@ -36,14 +36,14 @@ export async function newCode(): Promise<{ code: string; hash: string }> {
 }
 
 /** Counts one message to a recipient (the first send and every resend); beyond the limit 902. */
-export async function countMessage(deps: SignupDeps, channel: Channel, to: string): Promise<void> {
+export async function countMessage(deps: Pick<SignupDeps, 'db' | 'clock'>, channel: Channel, to: string): Promise<void> {
   if (!(await messageAllowed(deps.db, channel, to, deps.clock.now()))) throw retryable(SIGNUP_MESSAGES.resendLimit);
 }
 
 /** Replaces the flow's live secret of a purpose with a new one (the old one stops working at once). */
 export async function storeSecret(
   db: Kysely<Database>,
-  p: { flowId: string; purpose: SignupPurpose; hash: string; now: number; expiresAt: number },
+  p: { flowId: string; purpose: VerificationPurpose; hash: string; now: number; expiresAt: number },
 ): Promise<void> {
   await invalidateVerifications(db, p.flowId, p.purpose, p.now);
   await insertVerification(db, {
@@ -59,7 +59,7 @@ export async function storeSecret(
   });
 }
 
-export const sendCode = (deps: SignupDeps, channel: Channel, to: string, code: string) => deps.notifier.send(otpMessage(channel, to, code));
+export const sendCode = (deps: Pick<SignupDeps, 'notifier'>, channel: Channel, to: string, code: string) => deps.notifier.send(otpMessage(channel, to, code));
 
 /**
  * Checks an OTP or PIN (issue 3) under the card's lock (account/secret-check.ts): the fifth wrong

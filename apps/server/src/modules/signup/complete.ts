@@ -8,12 +8,16 @@ import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { grantedScope, issueCodeRedirect, redirectTo } from '../oauth/authorize-service.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
+import type { Background } from '../../http/background.ts';
 import { telInUse } from '../account/member-repo.ts';
 import { advanceFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
-import { flowAuthorize, flowCard, flowExpired, loadFlow, retryable, stepAnswer, type SignupDeps } from './flow-service.ts';
+import { flowAuthorize, flowCard, flowExpired, loadFlow, retryable, stepAnswer, subuserOfCard, type SignupDeps } from './flow-service.ts';
 import { insertCardMember } from './member-repo.ts';
 
 type TermsInput = z.infer<typeof termsAcceptRequestSchema>;
+
+/** terms_accept tells the card master the paperless choice after answering (issue 6). */
+export type TermsDeps = SignupDeps & { background: Background };
 
 /** Creates the member, links the card, records the terms and moves the flow to authorize, all or nothing. */
 async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean, device: string | null): Promise<void> {
@@ -29,21 +33,7 @@ async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean, d
     await insertCardMember(
       trx,
       { id: userId, email: flow.email, tel, password_hash: flow.password_hash },
-      {
-        id: newId(),
-        esid: card.esid,
-        // The card master's status: a new card may still wait for its activation key (issue 6).
-        status: card.status ?? 'active',
-        member_div_code: card.memberDivCode,
-        card_name: card.cardName,
-        card_image_url: card.cardImageUrl,
-        card_brand: card.brand,
-        card_number_mask: card.numberMask,
-        holder_id: card.holderId ?? null,
-        point_capable: card.pointCapable === false ? 0 : 1,
-        na_id: null,
-        mail_digital: flow.mail_digital,
-      },
+      subuserOfCard(card, { id: newId(), mailDigital: flow.mail_digital }),
       now,
     );
     for (const key of terms) await recordTermAcceptance(trx, userId, key, TERM_VERSIONS[key], now);
@@ -55,14 +45,22 @@ async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean, d
  * POST /api/signup/terms_accept (state terms; SPEC.md section 4). The member exists from here:
  * e-mail and password of the card step, member type card, the card as its first sub-user, the
  * client's terms accepted. An e-mail or card taken by a parallel sign-up in the meantime ends the
- * flow with its own 902.
+ * flow with its own 902. A paperless choice (/api/signup/mail/digital) is on the sub-user and goes
+ * to the card master once the member exists (docs/decisions/0006): the card master is another
+ * system, so it is told outside the transaction and after the answer, and a failure there is
+ * logged, never answered (the choice stays on sub_users.mail_digital).
  */
-export async function acceptTerms(deps: SignupDeps, input: TermsInput, device: string | null): Promise<SignupStepResponse> {
+export async function acceptTerms(deps: TermsDeps, input: TermsInput, device: string | null): Promise<SignupStepResponse> {
   const flow = await loadFlow(deps, input.register_token, 'terms');
   if (flow.client_id !== input.client_id) throw flowExpired();
   for (const withTel of [true, false]) {
     try {
       await createMember(deps, flow, withTel, device);
+      const digital = flow.mail_digital;
+      if (digital !== null) {
+        const { esid } = flowCard(flow);
+        deps.background.run('statement delivery choice', () => deps.cardMaster.setStatementDelivery(esid, digital === 1));
+      }
       return stepAnswer(deps, flow, input.register_token);
     } catch (err) {
       const column = uniqueViolation(err);

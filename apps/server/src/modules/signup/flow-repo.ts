@@ -33,3 +33,21 @@ export async function advanceFlow(
 /** Whether a card (its card-master esid) is linked to a member already. */
 export const cardLinked = async (db: Kysely<Database>, esid: string) =>
   (await db.selectFrom('sub_users').select('id').where('esid', '=', esid).executeTakeFirst()) !== undefined;
+
+/**
+ * Stores the paperless-statement choice on a live flow whose member does not exist yet (issue 6),
+ * in one conditional update; false when the register_token names no such flow.
+ */
+export async function setFlowMailDigital(
+  db: Kysely<Database>,
+  p: { tokenHash: string; states: readonly SignupState[]; mailDigital: number; now: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('signup_flows')
+    .set({ mail_digital: p.mailDigital, updated_at: p.now })
+    .where('token_hash', '=', p.tokenHash)
+    .where('state', 'in', p.states)
+    .where('expires_at', '>', p.now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -2,7 +2,8 @@ import type { SubuserStatus } from '@sso/contracts/constants';
 import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
-import type { SignupState } from '../../db/schema.ts';
+import type { SignupState, SubUsersTable } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
 import { AppError } from '../../http/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
@@ -45,7 +46,28 @@ export interface FlowCard {
   pointCapable?: boolean;
 }
 
+/** A sub-user row but its owner and time. */
+export type NewSubuser = Omit<Selectable<SubUsersTable>, 'user_id' | 'created_at'>;
+
 export const flowCard = (flow: FlowRow) => JSON.parse(flow.card_json) as FlowCard;
+
+/** A new sub-user row of a card a flow kept: the card master's status, holder and points (issue 6). */
+export const subuserOfCard = (card: FlowCard, p: { id: string; mailDigital: number | null }): NewSubuser => ({
+  id: p.id,
+  esid: card.esid,
+  // The card master's status: a new card may still wait for its activation key (issue 6).
+  status: card.status ?? 'active',
+  member_div_code: card.memberDivCode,
+  card_name: card.cardName,
+  card_image_url: card.cardImageUrl,
+  card_brand: card.brand,
+  card_number_mask: card.numberMask,
+  holder_id: card.holderId ?? null,
+  point_capable: card.pointCapable === false ? 0 : 1,
+  na_id: null,
+  mail_digital: p.mailDigital,
+});
+
 export const flowAuthorize = (flow: FlowRow) => JSON.parse(flow.authorize_json) as SignupAuthorize;
 
 /** The live flow of a register_token in the state the step expects; anything else answers 300. */

@@ -6,6 +6,8 @@ import {
   signupPinRequestSchema,
   termsAcceptRequestSchema,
 } from '@sso/contracts/signup';
+import { mailDigitalRequestSchema } from '@sso/contracts/upgrade';
+import { backgroundTasks } from '../../http/background.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
@@ -13,6 +15,7 @@ import { resolveClient } from '../oauth/authorize-service.ts';
 import { startCardSignup } from './card-step.ts';
 import { acceptTerms, authorizeSignup } from './complete.ts';
 import type { SignupDeps } from './flow-service.ts';
+import { chooseMailDigital } from './mail-digital.ts';
 import { resendCode } from './resend.ts';
 import { verifyEmailCode, verifyPin, verifySmsCode } from './verify-steps.ts';
 
@@ -24,6 +27,7 @@ const noStore = <T>(reply: FastifyReply, body: T) => {
 
 /** The card sign-up API (SPEC.md sections 3, 4 and 7; issue 3). */
 export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps): void {
+  const withBackground = { ...deps, background: backgroundTasks(app) };
   app.post('/api/signup/card', async (request, reply) =>
     noStore(reply, await startCardSignup(deps, parseOr901(cardSignupRequestSchema, request.body), request.ip)),
   );
@@ -43,7 +47,10 @@ export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps): vo
     resendCode(deps, parseOr901(resendRequestSchema, request.body).register_token, 'mail'),
   );
   app.post('/api/signup/terms_accept', async (request, reply) =>
-    noStore(reply, await acceptTerms(deps, parseOr901(termsAcceptRequestSchema, request.body), describeDevice(request.headers['user-agent']))),
+    noStore(reply, await acceptTerms(withBackground, parseOr901(termsAcceptRequestSchema, request.body), describeDevice(request.headers['user-agent']))),
+  );
+  app.post('/api/signup/mail/digital', async (request) =>
+    chooseMailDigital(deps, parseOr901(mailDigitalRequestSchema, request.body)),
   );
   app.post('/api/signup/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;

@@ -2,6 +2,9 @@ import { expect } from 'vitest';
 import { signupStepResponseSchema } from '@sso/contracts/signup';
 import { bearer, CHALLENGE, exchange, type TestApp, WEB_REDIRECT } from '../../test-support/test-app.ts';
 import { latestCode } from '../../test-support/mailbox.ts';
+import { loadConfig } from '../../config.ts';
+import type { CardMaster } from '../../ports/card-master.ts';
+import { loadCardMasterSimulator } from '../../ports/card-master-simulator.ts';
 
 /** The demo cards of config/demo-cards.json (README "Demo cards"). */
 export const CARDS = {
@@ -114,3 +117,20 @@ export async function finishSignup(t: TestApp, registerToken: string, email: str
 
 export const countUsers = async (t: TestApp, email: string) =>
   Number((await t.testDb.db.kysely.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).where('email', '=', email).executeTakeFirstOrThrow()).n);
+
+/**
+ * The card master simulator over the demo cards, recording the paperless choices it is told
+ * (issue 6), for an app built with `withTestApp(dialect, {}, { cardMaster })`.
+ */
+export function recordingCardMaster(): { cardMaster: CardMaster; statementChoices: { esid: string; digital: boolean }[] } {
+  const real = loadCardMasterSimulator(loadConfig({}).cardMasterFile);
+  const statementChoices: { esid: string; digital: boolean }[] = [];
+  const cardMaster: CardMaster = {
+    ...real,
+    async setStatementDelivery(esid, digital) {
+      statementChoices.push({ esid, digital });
+      await real.setStatementDelivery(esid, digital);
+    },
+  };
+  return { cardMaster, statementChoices };
+}

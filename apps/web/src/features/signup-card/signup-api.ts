@@ -37,6 +37,10 @@ export const verifyPin = (held: HeldSignup, pin: string, aNo: string | undefined
 export const resendSms = (held: HeldSignup) => apiPost<BaseResponse>('/api/sms/resend', { json: { register_token: held.registerToken } });
 export const resendEmailOtp = (held: HeldSignup) => apiPost<BaseResponse>('/api/otp/resend', { json: { register_token: held.registerToken } });
 
+/** The paperless-statement choice (docs/decisions/0006): 1 web, 0 paper, on the live sign-up. */
+export const chooseMailDigital = (held: HeldSignup, digital: boolean) =>
+  apiPost<BaseResponse>('/api/signup/mail/digital', { json: { register_token: held.registerToken, mail_digital: digital ? 1 : 0 } });
+
 /** Terms accept: register_token and client_id (SPEC.md section 3). */
 export const acceptTerms = (held: HeldSignup) =>
   apiPost<{ register_token?: string }>('/api/signup/terms_accept', {

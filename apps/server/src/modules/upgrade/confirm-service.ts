@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import { LIMITS } from '@sso/contracts/constants';
+import type { CardResultResponse } from '@sso/contracts/cards';
+import { CARD_MESSAGES, SIGNUP_MESSAGES, UPGRADE_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import type { upgradeConfirmRequestSchema } from '@sso/contracts/upgrade';
+import { uniqueViolation } from '../../db/unique-violation.ts';
+import { validationError } from '../../http/app-error.ts';
+import { newId, sha256 } from '../../lib/secrets.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { checkLockedSecret } from '../account/secret-check.ts';
+import { findActiveUserById } from '../account/user-repo.ts';
+import { cardLinked } from '../signup/flow-repo.ts';
+import { retryable, signupLocked, subuserOfCard, verifyLockKey } from '../signup/flow-service.ts';
+import { insertMemberCard } from '../cards/card-repo.ts';
+import { promoteToCardMember } from './card-link-repo.ts';
+import { findWaitingFlow } from './member-flow-repo.ts';
+import { cardResult, closeFlow, flowExpired, openMembersOnly, type FlowContext, type UpgradeDeps } from './member-flow-service.ts';
+import type { UpgradeData } from './register-service.ts';
+
+type ConfirmInput = z.infer<typeof upgradeConfirmRequestSchema>;
+
+/** The answer the flow expects: the PIN of a Pin check, else the code; missing, 901 naming it. */
+function secretOf(state: string, input: ConfirmInput): string {
+  const [key, value, message] =
+    state === 'pin' ? (['pin', input.pin, VALIDATION_MESSAGES.pin] as const) : (['onetime_password', input.onetime_password, VALIDATION_MESSAGES.otp] as const);
+  if (value === undefined) throw validationError([{ key, message }]);
+  return value;
+}
+
+/**
+ * POST /api/auth/upgrade/sc (no Bearer: the register_token carries the member, as
+ * /api/auth/email/change/otp; docs/decisions/0006). The code or PIN is checked under the card's
+ * lock of the sign-up (signup/flow-service.ts verifyLockKey), so that guesses at register and at
+ * sign-up share one bound (5 wrong -> 203 for LIMITS.signupLockMs). A right answer, in ONE
+ * transaction: the flow finished and the secret used (of parallel right answers exactly one goes
+ * on, the others 300), the member made a card member (still an active open member, checked in the
+ * same conditional update), the card linked with the card master's status, 'upgraded' logged. The
+ * open account and its points stay. A card registered by someone in the meantime answers 902.
+ */
+export async function confirmUpgrade(deps: UpgradeDeps, input: ConfirmInput, context: FlowContext): Promise<CardResultResponse> {
+  const now = deps.clock.now();
+  const flow = await findWaitingFlow(deps.db, 'upgrade', sha256(input.register_token), now);
+  if (!flow) throw flowExpired();
+  const secret = secretOf(flow.state, input);
+  const member = await findActiveUserById(deps.db, flow.user_id);
+  if (!member) throw flowExpired();
+  if (member.member_type !== 'open') throw openMembersOnly();
+  const { card, cardHash } = JSON.parse(flow.data_json) as UpgradeData;
+  const pin = flow.state === 'pin';
+  const verificationId = await checkLockedSecret(deps.db, now, {
+    lockKey: verifyLockKey(cardHash),
+    limit: LIMITS.signupVerifyFailuresBeforeLock,
+    lockMs: LIMITS.signupLockMs,
+    subject: flow.id,
+    purpose: 'upgrade',
+    secret,
+    locked: signupLocked,
+    wrong: () => retryable(pin ? UPGRADE_MESSAGES.pinWrong : SIGNUP_MESSAGES.otpWrong),
+    // There is no resend: with no try left, expired or used, the upgrade starts again.
+    noTryLeft: async () => flowExpired(),
+  });
+  // The flow ends with the answer; a parallel right answer that finished it first makes this one 300.
+  const alreadyLinked = async () =>
+    (await deps.db.transaction().execute((trx) => closeFlow(trx, flow, verificationId, now)))
+      ? retryable(CARD_MESSAGES.alreadyLinked)
+      : flowExpired();
+  if (await cardLinked(deps.db, card.esid)) throw await alreadyLinked();
+  const subuser = subuserOfCard(card, { id: newId(), mailDigital: null });
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      if (!(await closeFlow(trx, flow, verificationId, now))) throw flowExpired();
+      if (!(await promoteToCardMember(trx, flow.user_id, now))) throw flowExpired();
+      await insertMemberCard(trx, flow.user_id, subuser, now);
+      await logActivity(trx, { userId: flow.user_id, event: 'upgraded', device: context.device, at: now });
+    });
+  } catch (err) {
+    if (uniqueViolation(err) === 'esid') throw await alreadyLinked();
+    throw err;
+  }
+  return cardResult(subuser);
+}

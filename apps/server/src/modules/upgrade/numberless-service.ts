@@ -1,0 +1,141 @@
+import type { z } from 'zod';
+import { LIMITS } from '@sso/contracts/constants';
+import type { CardResultResponse } from '@sso/contracts/cards';
+import { CARD_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import type { NumberlessResponse, numberlessOtpRequestSchema, numberlessRequestSchema } from '@sso/contracts/upgrade';
+import { hitRateLimit } from '../../db/rate-limit-repo.ts';
+import type { Background } from '../../http/background.ts';
+import { uniqueViolation } from '../../db/unique-violation.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import type { CardRecord } from '../../ports/card-master.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { isLocked } from '../account/login-throttle-repo.ts';
+import { checkLockedSecret } from '../account/secret-check.ts';
+import type { UserRow } from '../account/user-repo.ts';
+import { flowCardOf } from '../signup/card-step.ts';
+import { countMessage, hashSecret, newCode, sendCode } from '../signup/codes.ts';
+import { cardLinked } from '../signup/flow-repo.ts';
+import { retryable, subuserOfCard } from '../signup/flow-service.ts';
+import { insertMemberCard } from '../cards/card-repo.ts';
+import { promoteToCardMember } from './card-link-repo.ts';
+import { findWaitingFlow, type MemberFlowRow } from './member-flow-repo.ts';
+import {
+  cardResult,
+  closeFlow,
+  flowExpired,
+  maskTel,
+  memberLocked,
+  ok,
+  startFlow,
+  type FlowContext,
+  type UpgradeDeps,
+} from './member-flow-service.ts';
+
+/** The code is sent after the answer, so that the answer's timing does not tell whether one was sent. */
+export type NumberlessDeps = UpgradeDeps & { background: Background };
+
+/** Wrong codes of one member, across their numberless flows. */
+const lockKey = (userId: string) => `numberless:${userId}`;
+/** What a numberless flow keeps: the esids of the cards found (none when the number holds none). */
+interface NumberlessData {
+  esids: string[];
+}
+
+/**
+ * POST /api/auth/numberless (Bearer; docs/decisions/0006). A numberless card has no printed number:
+ * it is found by its holder's mobile number, and an SMS code to that number proves possession. The
+ * answer is the same, with the number entered masked, whether or not the number holds such a card:
+ * a flow is made either way, the message to the number is counted either way (902 beyond the
+ * recipient's limit), and a secret is hashed either way, but the code is sent only when a card was
+ * found, and then after the answer. A flow that found none gets a secret that no 6-digit code
+ * matches, so that its codes are answered, and bounded, exactly like wrong ones. The member's starts are bounded as a recipient's
+ * messages are, so that nobody walks through numbers with their account.
+ */
+export async function startNumberless(
+  deps: NumberlessDeps,
+  user: UserRow,
+  input: z.infer<typeof numberlessRequestSchema>,
+): Promise<NumberlessResponse> {
+  const now = deps.clock.now();
+  if (await isLocked(deps.db, lockKey(user.id), now)) throw memberLocked();
+  const starts = await hitRateLimit(deps.db, `numberless-start:${user.id}`, now, LIMITS.messageWindowMs);
+  if (starts > LIMITS.messagesPerRecipient) throw retryable(SIGNUP_MESSAGES.resendLimit);
+  await countMessage(deps, 'sms', input.tel);
+  const cards = await deps.cardMaster.numberlessByMobile(input.tel);
+  const secret = cards.length > 0 ? await newCode() : { code: undefined, hash: await hashSecret(randomToken()) };
+  const data: NumberlessData = { esids: cards.map((c) => c.esid) };
+  const token = await startFlow(deps, {
+    userId: user.id,
+    kind: 'numberless',
+    state: 'otp',
+    data,
+    secretHash: secret.hash,
+    secretTtlMs: LIMITS.otpTtlMs,
+  });
+  const code = secret.code;
+  if (code !== undefined) deps.background.run('numberless code', () => sendCode(deps, 'sms', input.tel, code));
+  return { ...ok, register_token: token, destination_to: 'sms', tel: maskTel(input.tel) };
+}
+
+/** The flow's cards as the card master knows them now, not yet linked to anyone. */
+async function cardsToLink(deps: UpgradeDeps, flow: MemberFlowRow): Promise<CardRecord[]> {
+  const { esids } = JSON.parse(flow.data_json) as NumberlessData;
+  const known = (await Promise.all(esids.map((esid) => deps.cardMaster.byEsid(esid)))).filter((c) => c !== undefined);
+  const free: CardRecord[] = [];
+  for (const card of known) if (!(await cardLinked(deps.db, card.esid))) free.push(card);
+  return free;
+}
+
+/**
+ * POST /api/auth/numberless/otp (Bearer): the flow must be the Bearer member's (anything else 300).
+ * The code is checked under the member's lock (5 wrong -> 203 for LIMITS.signupLockMs). A right
+ * code, in one transaction: the flow finished and the code used (of parallel right answers exactly
+ * one goes on), the cards linked as sub-users with the card master's status, 'numberless_added'
+ * logged; an open member holding the card becomes a card member ('upgraded'), as at
+ * /api/auth/upgrade/sc, so that no open member holds cards. A card registered to anyone answers
+ * 902 alreadyLinked and ends the flow: only the holder's phone learns that.
+ */
+export async function confirmNumberless(
+  deps: UpgradeDeps,
+  user: UserRow,
+  input: z.infer<typeof numberlessOtpRequestSchema>,
+  context: FlowContext,
+): Promise<CardResultResponse> {
+  const now = deps.clock.now();
+  const flow = await findWaitingFlow(deps.db, 'numberless', sha256(input.register_token), now);
+  if (!flow || flow.user_id !== user.id) throw flowExpired();
+  const verificationId = await checkLockedSecret(deps.db, now, {
+    lockKey: lockKey(user.id),
+    limit: LIMITS.signupVerifyFailuresBeforeLock,
+    lockMs: LIMITS.signupLockMs,
+    subject: flow.id,
+    purpose: 'numberless',
+    secret: input.onetime_password,
+    locked: memberLocked,
+    wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
+    // There is no resend: a code with no try left, expired or used, means starting again.
+    noTryLeft: async () => flowExpired(),
+  });
+  // The card master is another system: asked before the transaction, never inside it.
+  const cards = await cardsToLink(deps, flow);
+  // The flow ends with the answer; a parallel right answer that finished it first makes this one 300.
+  const alreadyLinked = async () =>
+    (await deps.db.transaction().execute((trx) => closeFlow(trx, flow, verificationId, now)))
+      ? retryable(CARD_MESSAGES.alreadyLinked)
+      : flowExpired();
+  if (cards.length === 0) throw await alreadyLinked();
+  const subusers = cards.map((card) => subuserOfCard(flowCardOf(card), { id: newId(), mailDigital: null }));
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      if (!(await closeFlow(trx, flow, verificationId, now))) throw flowExpired();
+      for (const row of subusers) await insertMemberCard(trx, user.id, row, now);
+      if (await promoteToCardMember(trx, user.id, now)) await logActivity(trx, { userId: user.id, event: 'upgraded', device: context.device, at: now });
+      await logActivity(trx, { userId: user.id, event: 'numberless_added', device: context.device, at: now });
+    });
+  } catch (err) {
+    // A parallel add or sign-up took the card in the meantime.
+    if (uniqueViolation(err) === 'esid') throw await alreadyLinked();
+    throw err;
+  }
+  return cardResult(subusers[0]!);
+}

@@ -1,0 +1,105 @@
+import type { z } from 'zod';
+import { LIMITS } from '@sso/contracts/constants';
+import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+import type { UpgradeRegisterResponse, upgradeRegisterRequestSchema } from '@sso/contracts/upgrade';
+import { AppError } from '../../http/app-error.ts';
+import { randomToken, sha256 } from '../../lib/secrets.ts';
+import type { CardRecord } from '../../ports/card-master.ts';
+import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
+import type { UserRow } from '../account/user-repo.ts';
+import { flowCardOf, lookUpCard } from '../signup/card-step.ts';
+import { countMessage, hashSecret, newCode, sendCode } from '../signup/codes.ts';
+import { cardLinked } from '../signup/flow-repo.ts';
+import { retryable, signupLocked, verifyLockKey, type FlowCard } from '../signup/flow-service.ts';
+import { upgradeCodeMail } from './code-mail.ts';
+import { maskEmail, maskTel, ok, openMembersOnly, startFlow, type UpgradeDeps } from './member-flow-service.ts';
+import type { UpgradeFlowState } from './member-flow-repo.ts';
+
+type RegisterInput = z.infer<typeof upgradeRegisterRequestSchema>;
+
+/** What an upgrade flow keeps: the card (never its PIN), and its number's hash, the key of the card's locks. */
+export interface UpgradeData {
+  card: FlowCard;
+  cardHash: string;
+}
+
+/** Failed card checks of one member at register, across card numbers. */
+const memberLockKey = (userId: string) => `upgrade-register:${userId}`;
+
+/**
+ * The card check of the sign-up (signup/card-step.ts: the card number's lock, 903 and 904 guides),
+ * under a second bound: LIMITS.cardAddFailuresBeforeLock failed checks by one member lock their
+ * register for LIMITS.signupLockMs (203), so that one account cannot try many card numbers.
+ */
+async function checkCard(deps: UpgradeDeps, userId: string, input: RegisterInput): Promise<CardRecord> {
+  const key = memberLockKey(userId);
+  const limit = LIMITS.cardAddFailuresBeforeLock;
+  const { attempt } = await countAttempt(deps.db, key, deps.clock.now(), limit, LIMITS.signupLockMs);
+  if (attempt > limit) throw signupLocked();
+  let card: CardRecord;
+  try {
+    card = await lookUpCard(deps, input, sha256(input.cardnumber));
+  } catch (err) {
+    throw err instanceof AppError && err.resultCode === RESULT.RETRYABLE && attempt >= limit ? signupLocked() : err;
+  }
+  await clearAttempts(deps.db, key);
+  return card;
+}
+
+interface CheckPlan {
+  state: UpgradeFlowState;
+  send?: { channel: 'sms' | 'mail'; to: string };
+  answer: Pick<UpgradeRegisterResponse, 'destination_to' | 'tel' | 'email'>;
+}
+
+/** The card master's check decides how the holder is checked; an e-mail code goes to the MEMBER's address. */
+function planCheck(card: CardRecord, email: string): CheckPlan {
+  if (card.check === 'OtpSMS') {
+    if (!card.holderMobile) throw new Error(`card master gave no holder mobile for the SMS check of ${card.esid}`);
+    const tel = card.holderMobileMasked ?? maskTel(card.holderMobile);
+    return { state: 'otp', send: { channel: 'sms', to: card.holderMobile }, answer: { destination_to: 'OtpSMS', tel } };
+  }
+  if (card.check === 'OtpEmail') {
+    return { state: 'otp', send: { channel: 'mail', to: email }, answer: { destination_to: 'OtpEmail', email: maskEmail(email) } };
+  }
+  return { state: 'pin', answer: { destination_to: 'Pin' } };
+}
+
+/**
+ * POST /api/auth/register (Bearer; docs/decisions/0006): an open member names a card to become a
+ * card member (a card member 300). The card is checked as at the card sign-up; a card registered
+ * to anyone answers 902 alreadyLinked (only someone who knows number, expiry and security code
+ * learns that). Then the holder check the card master names starts, as the sign-up's: a code by
+ * SMS to the holder's mobile (OtpSMS) or by mail to the member's address (OtpEmail), within the
+ * recipient's message limit, or the card's PIN (Pin, stored argon2id-hashed as the sign-up's).
+ * An `upgrade` flow (30 minutes) keeps the card; /api/auth/upgrade/sc finishes it.
+ */
+export async function registerCard(deps: UpgradeDeps, user: UserRow, input: RegisterInput): Promise<UpgradeRegisterResponse> {
+  if (user.member_type !== 'open') throw openMembersOnly();
+  const card = await checkCard(deps, user.id, input);
+  const cardHash = sha256(input.cardnumber);
+  // The card's holder-check lock is the sign-up's: a locked card gets no new flow and sends nothing.
+  if (await isLocked(deps.db, verifyLockKey(cardHash), deps.clock.now())) throw signupLocked();
+  if (await cardLinked(deps.db, card.esid)) throw retryable(CARD_MESSAGES.alreadyLinked);
+
+  const plan = planCheck(card, user.email);
+  if (plan.send) await countMessage(deps, plan.send.channel, plan.send.to);
+  // A Pin card always has its PIN at the card master; without one, a secret no PIN matches.
+  const secret = plan.send ? await newCode() : { code: undefined, hash: await hashSecret(card.pin ?? randomToken()) };
+  const data: UpgradeData = { card: flowCardOf(card), cardHash };
+  const token = await startFlow(deps, {
+    userId: user.id,
+    kind: 'upgrade',
+    state: plan.state,
+    data,
+    secretHash: secret.hash,
+    // The PIN is the card's own: it lasts as long as the flow; a sent code LIMITS.otpTtlMs.
+    secretTtlMs: plan.send ? LIMITS.otpTtlMs : LIMITS.memberFlowTtlMs,
+  });
+  if (plan.send && secret.code !== undefined) {
+    if (plan.send.channel === 'sms') await sendCode(deps, 'sms', plan.send.to, secret.code);
+    else await deps.notifier.send(upgradeCodeMail(plan.send.to, secret.code));
+  }
+  return { ...ok, register_token: token, ...plan.answer };
+}
