@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tokenResponseSchema } from './auth.ts';
 import { baseResponseSchema } from './common.ts';
 import { LIMITS, SUBUSER_STATUSES } from './constants.ts';
 import { fixedDigits, requiredText } from './fields.ts';
@@ -118,3 +119,17 @@ export const openSubuserResponseSchema = baseResponseSchema.extend({
     .object({ subuser_id: z.string(), member_type: z.literal('open'), aqf_point_open: z.number() })
     .nullable(),
 });
+
+/**
+ * POST /api/subuser/revoke (Bearer, form; SPEC.md section 7): ends one partner session of the
+ * member's own, named by its token and client (RFC 7009 semantics: anything else is ignored).
+ */
+export const subuserRevokeRequestSchema = z.object({
+  token: z.string({ error: M.required }).min(1, { error: M.required }).max(4096, { error: M.required }),
+  client_id: serverId,
+  /** Only orders the lookups (RFC 7009 section 2.1): an unknown hint is ignored. */
+  token_type_hint: z.string().max(64).optional(),
+});
+
+/** POST /api/auth/card/refresh_token (form; card portals): the token response and the esid of the member's first active card. */
+export const cardRefreshTokenResponseSchema = tokenResponseSchema.extend({ esid: z.string().nullable() });

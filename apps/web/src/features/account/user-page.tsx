@@ -1,16 +1,19 @@
 import { Link } from 'react-router';
+import { useCardsQuery } from '../../lib/cards-query.ts';
 import { PASSWORD_MASK } from '../../lib/profile-summary.ts';
 import { saveSession } from '../../lib/records.ts';
 import { buttonClass } from '../../ui/button.tsx';
+import { CardList } from '../../ui/card-face.tsx';
 import page from '../../ui/page.module.css';
-import { LoadStatus } from './load-status.tsx';
+import { LoadStatus } from '../../ui/load-status.tsx';
 import { useTopQuery } from './top-api.ts';
 import styles from './top.module.css';
 
 /**
  * User (SPEC.md section 2, /user): the current e-mail, a masked password, the change buttons
- * (profile change for open members only) and the registered cards. It reads the same answers as
- * Top (/api/user and /api/user/attribute), so a visit from Top reuses them.
+ * (profile change for open members only) and the registered cards (/api/subuser/cards). The
+ * account part reads the same answers as Top (/api/user and /api/user/attribute), so a visit from
+ * Top reuses them.
  */
 export function UserPage() {
   const query = useTopQuery();
@@ -19,6 +22,20 @@ export function UserPage() {
       <h1>登録情報</h1>
       <LoadStatus loading={query.isPending} error={query.error} />
       {query.isSuccess && <UserContent email={query.data.user.email} isOpenMember={query.data.attribute.is_user_open} />}
+    </>
+  );
+}
+
+/** The registered cards (SPEC.md section 2, "User: ... the registered cards"), from /api/subuser/cards. */
+function UserCards() {
+  const cards = useCardsQuery();
+  return (
+    <>
+      <LoadStatus loading={cards.isPending} error={cards.error} />
+      {cards.isSuccess && <CardList cards={cards.data} cardKey={(card) => card.subuser_id} />}
+      <p className={page.lead}>
+        <Link to="/subusers/all">カードの追加・削除</Link>
+      </p>
     </>
   );
 }
@@ -53,15 +70,7 @@ function UserContent({ email, isOpenMember }: { email: string; isOpenMember: boo
       </section>
       <section className={page.section} aria-labelledby="cards-heading">
         <h2 id="cards-heading">登録カード</h2>
-        {/* The card list API (/api/subuser/cards) comes with the card issue; until then an open
-            member has no card here and a card member's cards are on the all-cards screen. */}
-        {isOpenMember ? (
-          <p className={page.lead}>登録されているカードはありません。</p>
-        ) : (
-          <p className={page.lead}>
-            <Link to="/subusers/all">登録カードの一覧を見る</Link>
-          </p>
-        )}
+        <UserCards />
       </section>
     </>
   );

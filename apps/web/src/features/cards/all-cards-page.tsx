@@ -1,4 +1,53 @@
-/** Issue 6 placeholder: replaced by the real screen. */
+import { Link, useLocation } from 'react-router';
+import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { useCardsQuery } from '../../lib/cards-query.ts';
+import { buttonClass } from '../../ui/button.tsx';
+import { LoadStatus } from '../../ui/load-status.tsx';
+import page from '../../ui/page.module.css';
+import { AddCardForm } from './add-card-form.tsx';
+import { useIsOpenMemberQuery, useWaitingCardsQuery } from './cards-api.ts';
+import styles from './cards.module.css';
+import { RegisteredCards } from './registered-cards.tsx';
+import type { CardsNotice } from './use-after-card-change.ts';
+import { WaitingCards } from './waiting-cards.tsx';
+
+/**
+ * All cards (SPEC.md section 2, /subusers/all): the registered cards, the cards waiting to be added,
+ * an add by number, and the way to removal. After a change it says what happened (router state).
+ */
 export function AllCardsPage() {
-  return <h1>カード一覧</h1>;
+  const cards = useCardsQuery();
+  const waiting = useWaitingCardsQuery();
+  const isOpen = useIsOpenMemberQuery();
+  const notice = (useLocation().state as CardsNotice | null)?.notice;
+  const hasActive = cards.data?.some((c) => c.status === 'active') ?? false;
+  return (
+    <>
+      <h1>カード一覧</h1>
+      {notice && (
+        <p role="status" className={styles.notice}>
+          {notice}
+        </p>
+      )}
+      <LoadStatus loading={cards.isPending} error={cards.error ?? waiting.error} />
+      {cards.isSuccess && (
+        <>
+          <section className={page.section} aria-labelledby="registered-heading">
+            <h2 id="registered-heading">登録カード</h2>
+            <RegisteredCards cards={cards.data} />
+            {hasActive && (
+              <p className={styles.toRemoval}>
+                <Link to="/subuser/remove" className={buttonClass('secondary')}>
+                  カードを削除する
+                </Link>
+              </p>
+            )}
+          </section>
+          {waiting.isSuccess && <WaitingCards cards={waiting.data} />}
+          {isOpen.data === true && <p className={page.lead}>{CARD_MESSAGES.openMembersUpgrade}</p>}
+          {isOpen.data === false && <AddCardForm />}
+        </>
+      )}
+    </>
+  );
 }

@@ -1,4 +1,128 @@
-/** Issue 6 placeholder: replaced by the real screen. */
+import { useCallback, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { cardActivateRequestSchema, type Subuser } from '@sso/contracts/cards';
+import { isUnactivated, LIMITS, type SubuserStatus } from '@sso/contracts/constants';
+import { CARD_MESSAGES, CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { useCardsQuery } from '../../lib/cards-query.ts';
+import { showFailure } from '../../lib/failure-view.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { CardFace } from '../../ui/card-face.tsx';
+import { Field } from '../../ui/field.tsx';
+import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import { LoadStatus } from '../../ui/load-status.tsx';
+import faces from '../../ui/card-face.module.css';
+import page from '../../ui/page.module.css';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { activateCard } from './cards-api.ts';
+import styles from './cards.module.css';
+import { useAfterCardChange } from './use-after-card-change.ts';
+
+const schema = cardActivateRequestSchema.pick({ activation_key: true });
+type KeyFields = z.infer<typeof schema>;
+const FIELDS = ['activation_key'] as const;
+
+/** Which 6 digits the card's status asks for (SPEC.md section 5, "Activation key"). */
+export const ACTIVATION_KEY_HINTS: Partial<Record<SubuserStatus, string>> = {
+  unactivated: 'カード番号の下6桁を入力してください。',
+  unactivated4Z: 'カードに同封の「ご利用開始のお知らせ」に記載のお問い合わせ番号の下6桁を入力してください。',
+  unactivated4M: 'カード会員様ご本人の携帯電話番号の下6桁を入力してください。',
+};
+
+const BackToCards = () => (
+  <Link to="/subusers/all" className={buttonClass('secondary')}>
+    カード一覧へ
+  </Link>
+);
+
+/**
+ * Card activation (SPEC.md sections 2, 4 and 5): requires subuser_id, otherwise goes to the
+ * all-cards list. It explains which 6 digits to enter for the card's status; a wrong key (902)
+ * shows the message and clears the field, too many (203) show the lock message.
+ */
 export function CardActivatePage() {
-  return <h1>カードの有効化</h1>;
+  const [params] = useSearchParams();
+  const subuserId = params.get('subuser_id');
+  if (!subuserId) return <Navigate to="/subusers/all" replace />;
+  return <CardActivate subuserId={subuserId} />;
+}
+
+function CardActivate({ subuserId }: { subuserId: string }) {
+  const cards = useCardsQuery();
+  const card = cards.data?.find((c) => c.subuser_id === subuserId);
+  return (
+    <>
+      <h1>カードの有効化</h1>
+      <LoadStatus loading={cards.isPending} error={cards.error} />
+      {cards.isSuccess && !card && <p className={faces.empty}>{CARD_MESSAGES.cardNotFound}</p>}
+      {card && !isUnactivated(card.status) && <p className={faces.empty}>{CARD_MESSAGES.notActivatable}</p>}
+      {card && isUnactivated(card.status) ? <ActivateForm card={card} /> : cards.isSuccess && <BackToCards />}
+    </>
+  );
+}
+
+function ActivateForm({ card }: { card: Subuser }) {
+  const afterChange = useAfterCardChange();
+  const [message, setMessage] = useState<string>();
+  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<KeyFields>({
+    resolver: zodResolver(schema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: { activation_key: '' },
+  });
+  const clearSecrets = useCallback(() => {
+    setValue('activation_key', '');
+    setFocus('activation_key');
+  }, [setValue, setFocus]);
+  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
+
+  const submit = useCallback(
+    async (form: KeyFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        const activated = await activateCard(card.subuser_id, form.activation_key);
+        return afterChange(activated.esid, 'カードを有効化しました。');
+      } catch (e) {
+        showFailure(e, view);
+      }
+    },
+    [card.subuser_id, afterChange, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+
+  return (
+    <>
+      <p className={page.lead}>次のカードを有効化します。認証キーを入力し、「有効化する」を押してください。</p>
+      <div className={`${faces.item} ${styles.single}`}>
+        <CardFace card={card} />
+      </div>
+      <p className={styles.keyHint}>
+        <span className={page.emphasis}>認証キー：</span>
+        {ACTIVATION_KEY_HINTS[card.status]}
+      </p>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+        <Field
+          id="activation_key"
+          label="認証キー"
+          hint={`${LIMITS.activationKeyLength}桁の半角数字を入力してください。`}
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          error={formState.errors.activation_key?.message}
+          {...halfWidthOnBlur(register('activation_key'))}
+        />
+        <Alert message={message} />
+        <div className={page.actions}>
+          <Button type="submit" pending={pending}>
+            有効化する
+          </Button>
+          <BackToCards />
+        </div>
+      </form>
+    </>
+  );
 }

@@ -1,27 +1,24 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { toHalfWidth } from '@sso/contracts/fields';
-import { cardSignupFieldsSchema, cardSignupFormSchema, isHouseCard } from '@sso/contracts/signup';
+import { cardSignupFieldsSchema, cardSignupFormSchema } from '@sso/contracts/signup';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
+import { CardFields } from '../../ui/card-fields.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
-import { Select } from '../../ui/select.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
-import { cardYearOptions, MONTH_OPTIONS } from './card-expiry.ts';
 import { PaperlessNotice } from './paperless-notice.tsx';
 import { signupCard } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { holdSignup, STEP_PATHS } from './signup-store.ts';
-import styles from './signup.module.css';
 
 const schema = cardSignupFormSchema;
 type CardInput = z.input<typeof schema>;
@@ -36,7 +33,6 @@ const FIELDS = Object.keys(cardSignupFieldsSchema.shape) as (keyof CardInput)[];
 export function CardSignupPage() {
   const navigate = useNavigate();
   const authorize = useAuthorizeParams();
-  const [years] = useState(() => cardYearOptions());
   const [message, setMessage] = useState<string>();
   const { register, handleSubmit, setError, setValue, clearErrors, control, formState } = useForm<CardInput, unknown, CardValues>({
     resolver: zodResolver(schema),
@@ -46,13 +42,12 @@ export function CardSignupPage() {
   });
   const errors = formState.errors;
 
-  // A house card (02, 03) has no security code: the field is hidden and its value cleared (SPEC.md section 2).
-  const houseCard = isHouseCard(toHalfWidth(useWatch({ control, name: 'cardnumber' }) ?? ''));
-  useEffect(() => {
-    if (!houseCard) return;
+  // A house card (02, 03) has no security code: CardFields hides the field and this clears its value (SPEC.md section 2).
+  const cardNumber = useWatch({ control, name: 'cardnumber' }) ?? '';
+  const clearCvc = useCallback(() => {
     setValue('cvc', '');
     clearErrors('cvc');
-  }, [houseCard, setValue, clearErrors]);
+  }, [setValue, clearErrors]);
   const agreed = useWatch({ control, name: 'check' }) === true;
 
   const view = useFailureView({ setMessage, setError, fields: FIELDS });
@@ -103,48 +98,7 @@ export function CardSignupPage() {
         </div>
         <div className={page.section}>
           <h2>カード情報</h2>
-          <Field
-            id="cardnumber"
-            label="カード番号"
-            hint="ハイフンを入れずに入力してください。"
-            type="text"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            error={errors.cardnumber?.message}
-            {...halfWidthOnBlur(register('cardnumber'))}
-          />
-          <div className={styles.expiry}>
-            <Select
-              id="cc_month"
-              label="有効期限（月）"
-              placeholder="--"
-              options={MONTH_OPTIONS}
-              autoComplete="cc-exp-month"
-              error={errors.cc_month?.message}
-              {...register('cc_month')}
-            />
-            <Select
-              id="cc_year"
-              label="有効期限（年）"
-              placeholder="----"
-              options={years}
-              autoComplete="cc-exp-year"
-              error={errors.cc_year?.message}
-              {...register('cc_year')}
-            />
-          </div>
-          {!houseCard && (
-            <Field
-              id="cvc"
-              label="セキュリティコード"
-              hint="カード裏面（一部のカードは表面）に印字されている3桁または4桁の数字です。"
-              type="text"
-              inputMode="numeric"
-              autoComplete="cc-csc"
-              error={errors.cvc?.message}
-              {...halfWidthOnBlur(register('cvc'))}
-            />
-          )}
+          <CardFields register={register} errors={errors} cardNumber={cardNumber} clearCvc={clearCvc} />
         </div>
         <PaperlessNotice />
         <Checkbox id="check" label="書面の電子交付（ペーパーレス）について確認し、同意しました" hint="※チェック必須" {...register('check')} />

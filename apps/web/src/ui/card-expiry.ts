@@ -1,5 +1,5 @@
 import { LIMITS } from '@sso/contracts/constants';
-import type { SelectOption } from '../../ui/select.tsx';
+import type { SelectOption } from './select.tsx';
 
 /** Expiry months 01 to 12, two digits (SPEC.md section 5, "Card month"). */
 export const MONTH_OPTIONS: readonly SelectOption[] = Array.from({ length: 12 }, (_, i) => {

@@ -1,0 +1,60 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, SubUsersTable } from '../../db/schema.ts';
+import type { NewSubuser } from '../signup/flow-service.ts';
+
+export type CardRow = Selectable<SubUsersTable>;
+
+/** The member's registered cards, oldest first (the order they were added in). */
+export const listMemberCards = (db: Kysely<Database>, userId: string) =>
+  db.selectFrom('sub_users').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+
+/**
+ * One card of the member (decision 0006, "Cards"): looked up by id AND owner, so that another
+ * member's card and no card at all are the same undefined.
+ */
+export const findMemberCard = (db: Kysely<Database>, userId: string, subuserId: string) =>
+  db.selectFrom('sub_users').selectAll().where('id', '=', subuserId).where('user_id', '=', userId).executeTakeFirst();
+
+/** Which of these card-master esids are registered to any member. */
+export async function registeredEsids(db: Kysely<Database>, esids: readonly string[]): Promise<Set<string>> {
+  if (esids.length === 0) return new Set();
+  const rows = await db.selectFrom('sub_users').select('esid').where('esid', 'in', [...esids]).execute();
+  return new Set(rows.map((r) => r.esid));
+}
+
+/**
+ * Registers a card to the member. sub_users.esid is unique: of parallel adds of one card exactly one
+ * inserts, the others fail with a unique violation of esid (the caller answers "already linked").
+ */
+export async function insertMemberCard(db: Kysely<Database>, userId: string, card: NewSubuser, now: number): Promise<void> {
+  await db.insertInto('sub_users').values({ ...card, user_id: userId, created_at: now }).execute();
+}
+
+/** The member's cards of these ids (another member's are not among them). */
+export const findMemberCards = (db: Kysely<Database>, userId: string, subuserIds: readonly string[]) =>
+  db.selectFrom('sub_users').selectAll().where('user_id', '=', userId).where('id', 'in', [...subuserIds]).execute();
+
+/** Updates the member's card (never another member's); false when the member has no such card. */
+export async function updateMemberCard(
+  db: Kysely<Database>,
+  userId: string,
+  subuserId: string,
+  set: Updateable<Omit<SubUsersTable, 'id' | 'user_id' | 'esid' | 'created_at'>>,
+): Promise<boolean> {
+  const r = await db.updateTable('sub_users').set(set).where('id', '=', subuserId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Removes the member's active cards of these ids (SPEC.md section 4: only active cards can be
+ * removed) and answers how many went; the caller's transaction rolls back when that is not all.
+ */
+export async function deleteActiveMemberCards(db: Kysely<Database>, userId: string, subuserIds: readonly string[]): Promise<number> {
+  const r = await db
+    .deleteFrom('sub_users')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .where('id', 'in', [...subuserIds])
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

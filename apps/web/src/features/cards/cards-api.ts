@@ -1,0 +1,57 @@
+import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { BaseResponse } from '@sso/contracts/common';
+import { cardResultResponseSchema, cardsResponseSchema, cardTokensResponseSchema, type cardAddFormSchema } from '@sso/contracts/cards';
+import { userAttributeResponseSchema } from '@sso/contracts/user';
+import { apiPost } from '../../lib/api-client.ts';
+import { CARDS_KEY } from '../../lib/cards-query.ts';
+import { checkShape } from '../../lib/shape.ts';
+
+/** The card calls (SPEC.md section 7, "Cards (sub-users)"; decision 0006), JSON bodies with the Bearer token. */
+
+export type CardByNumber = z.output<typeof cardAddFormSchema>;
+
+/** POST /api/subuser/card/tokens: the cards of the member's cardholders waiting to be added. */
+export const fetchWaitingCards = async (signal?: AbortSignal) =>
+  checkShape(cardTokensResponseSchema, await apiPost<unknown>('/api/subuser/card/tokens', { auth: true, ...(signal && { signal }) }), 'card tokens')
+    .card_tokens;
+
+export const useWaitingCardsQuery = () =>
+  useQuery({ queryKey: [...CARDS_KEY, 'waiting'], queryFn: ({ signal }) => fetchWaitingCards(signal), retry: false });
+
+/** Whether the member is an open member (POST /api/user/attribute): open members add a card by becoming card members. */
+export const useIsOpenMemberQuery = () =>
+  useQuery({
+    queryKey: [...CARDS_KEY, 'is-open-member'],
+    queryFn: async ({ signal }) =>
+      checkShape(userAttributeResponseSchema, await apiPost<unknown>('/api/user/attribute', { auth: true, signal }), 'user attribute').is_user_open,
+    retry: false,
+  });
+
+const cardResult = async (path: string, json: unknown) =>
+  checkShape(cardResultResponseSchema, await apiPost<unknown>(path, { auth: true, json }), 'card result');
+
+/** POST /api/subuser/card/add with a waiting card's token. */
+export const addWaitingCard = (cardToken: string) => cardResult('/api/subuser/card/add', { card_token: cardToken });
+
+/** The body of an add by number: the card sign-up's card fields (SPEC.md section 3). */
+export const addByNumberBody = (card: CardByNumber) => ({ cardnumber: card.cardnumber, cc_month: card.cc_month, cc_year: card.cc_year, cvc: card.cvc });
+
+/** POST /api/subuser/card/add with a card's number, expiry and security code. */
+export const addCardByNumber = (card: CardByNumber) => cardResult('/api/subuser/card/add', addByNumberBody(card));
+
+/** POST /api/subuser/card/enable: an inactive waiting card is switched on, so that it can be added. */
+export const enableCard = (cardToken: string) => apiPost<BaseResponse>('/api/subuser/card/enable', { auth: true, json: { card_token: cardToken } });
+
+/** POST /api/subuser/card/activate with the 6-digit activation key (SPEC.md section 5). */
+export const activateCard = (subuserId: string, activationKey: string) =>
+  cardResult('/api/subuser/card/activate', { subuser_id: subuserId, activation_key: activationKey });
+
+/** POST /api/subuser/delete: the selected active cards, all or none. */
+export const removeCards = (subuserIds: readonly string[]) =>
+  apiPost<BaseResponse>('/api/subuser/delete', { auth: true, json: { subuser_ids: subuserIds } });
+
+/** POST /api/subuser/card/update_relevant_tokens: the registered cards re-read from the card master. */
+export const rereadCards = async () =>
+  checkShape(cardsResponseSchema, await apiPost<unknown>('/api/subuser/card/update_relevant_tokens', { auth: true, json: {} }), 'cards')
+    .saison_subusers;
