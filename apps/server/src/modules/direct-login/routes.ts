@@ -1,23 +1,106 @@
-import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { CardMaster } from '../../ports/card-master.ts';
-import type { NetAnswer } from '../../ports/net-answer.ts';
-import type { PointLedger } from '../../ports/point-ledger.ts';
-import type { ClientRegistry } from '../oauth/clients.ts';
-import type { Notifier } from '../notifications/notifier.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  directLoginNaRequestSchema,
+  directLoginScRequestSchema,
+  preauthDirectLoginRequestSchema,
+  userOnetimeTokenRequestSchema,
+} from '@sso/contracts/direct-login';
+import { OAuthError, unauthorizedError } from '../../http/app-error.ts';
+import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
+import { requireMember } from '../../http/bearer.ts';
+import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
+import { describeDevice } from '../../lib/device.ts';
+import { findActiveUserById } from '../account/user-repo.ts';
+import { authenticateClient } from '../oauth/client-auth.ts';
+import { currentUser } from '../account/current-user.ts';
+import {
+  netAnswerDirectLogin,
+  preauthDirectLogin,
+  serviceDirectLogin,
+  userOnetimeToken,
+  type BearerMember,
+  type IssueDeps,
+} from './issue-service.ts';
+import { passwordGrant } from './redeem-service.ts';
+import { directCallbackLocation, resumeAppLocation } from './redirect-service.ts';
 
-export interface DirectLoginDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  clients: ClientRegistry;
-  issuer: string;
-  notifier: Notifier;
-  cardMaster: CardMaster;
-  netAnswer: NetAnswer;
-  pointLedger: PointLedger;
+export type DirectLoginDeps = IssueDeps;
+
+const optional = z.string().max(4096).optional();
+const grantFormSchema = z.object({
+  grant_type: z.string().min(1).max(64),
+  onetime_token: optional,
+  client_id: optional,
+  client_secret: optional,
+  terminal_id: z.string().max(128).optional(),
+  // Present only to be refused (RFC 9700 section 2.4): whatever they hold, the grant is not ROPC.
+  username: z.unknown().optional(),
+  password: z.unknown().optional(),
+});
+
+/** The active member behind the Bearer token and the client it was issued to (the direct login's source). */
+async function bearerMember(deps: DirectLoginDeps, request: FastifyRequest): Promise<BearerMember> {
+  const member = await requireMember(deps, request);
+  if (!(await findActiveUserById(deps.db, member.userId))) throw unauthorizedError();
+  return { userId: member.userId, clientId: member.clientId };
 }
 
-/** Issue 6 (placeholder until the module is built). */
-export function registerDirectLoginRoutes(_app: FastifyInstance, _deps: DirectLoginDeps): void {}
+/** A redirect or the 400 page: a request that cannot be redirected safely is never redirected (RFC 6749 section 4.1.2.1). */
+function redirectOrRefuse(reply: FastifyReply, location: string | undefined) {
+  // The landing URL carries a one-time token: never cached, never sent on as a referrer (decision 0006).
+  reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+  if (!location) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
+  return reply.redirect(location, 303);
+}
+
+/**
+ * Direct login and the hand-off to partner services (SPEC.md sections 2, 4 and 7; decision 0006,
+ * "Direct login and partner hand-off"). Bearer endpoints check the token before the body.
+ */
+export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLoginDeps): void {
+  app.post('/api/auth/user_onetime_token', async (request, reply) => {
+    const member = await bearerMember(deps, request);
+    const input = parseOr901(userOnetimeTokenRequestSchema, request.body);
+    reply.header('Cache-Control', 'no-store');
+    return userOnetimeToken(deps, member, input);
+  });
+
+  app.post('/api/auth/direct_login/token', { config: { oauth: true } }, async (request, reply) => {
+    const body = parseOrInvalidRequest(grantFormSchema, request.body);
+    const client = authenticateClient(deps.clients, request.headers.authorization, body);
+    if (body.grant_type !== 'password') throw new OAuthError('unsupported_grant_type', 'grant_type must be password');
+    const tokens = await passwordGrant(deps, body, {
+      client,
+      terminalId: body.terminal_id ?? null,
+      device: describeDevice(request.headers['user-agent']),
+    });
+    return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
+  });
+
+  app.post('/api/subuser/direct_login/sc', async (request, reply) => {
+    const member = await bearerMember(deps, request);
+    const input = parseOr901(directLoginScRequestSchema, request.body);
+    reply.header('Cache-Control', 'no-store');
+    return serviceDirectLogin(deps, member, input);
+  });
+
+  app.post('/api/subuser/direct_login/na', async (request, reply) => {
+    const user = await currentUser(deps, request);
+    const input = parseOr901(directLoginNaRequestSchema, request.body);
+    reply.header('Cache-Control', 'no-store');
+    return netAnswerDirectLogin(deps, user.id, input);
+  });
+
+  app.post('/api/preauth/direct_login', async (request, reply) => {
+    const input = parseOr901(preauthDirectLoginRequestSchema, request.body);
+    reply.header('Cache-Control', 'no-store');
+    return preauthDirectLogin(deps, input);
+  });
+
+  app.get('/api/redirect/user_one_time_token', async (request, reply) =>
+    redirectOrRefuse(reply, await directCallbackLocation(deps, request.query)),
+  );
+
+  app.get('/api/redirect/resume_app', async (request, reply) => redirectOrRefuse(reply, resumeAppLocation(deps, request.query)));
+}

@@ -8,6 +8,7 @@ import { describeDevice } from '../../lib/device.ts';
 import { authorize, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
 import { authenticateClient } from './client-auth.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
+import { passwordGrant } from '../direct-login/redeem-service.ts';
 
 const optional = z.string().max(4096).optional();
 const tokenRequestSchema = z.object({
@@ -19,6 +20,10 @@ const tokenRequestSchema = z.object({
   client_id: optional,
   client_secret: optional,
   terminal_id: z.string().max(128).optional(),
+  onetime_token: optional,
+  // Read only to refuse them: the password grant is never ROPC (RFC 9700 section 2.4).
+  username: z.unknown().optional(),
+  password: z.unknown().optional(),
 });
 const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_type_hint: optional, client_id: optional, client_secret: optional });
 
@@ -45,6 +50,9 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     } else if (body.grant_type === 'refresh_token') {
       if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
       tokens = await refreshTokens(deps, { refreshToken: body.refresh_token, client, terminalId });
+    } else if (body.grant_type === 'password') {
+      // The direct-login grant, the same function as /api/auth/direct_login/token (SPEC.md section 7).
+      tokens = await passwordGrant(deps, body, { client, terminalId, device: describeDevice(request.headers['user-agent']) });
     } else {
       throw new OAuthError('unsupported_grant_type', 'grant_type is not supported');
     }
@@ -73,6 +81,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     introspection_endpoint: `${deps.issuer}/api/subuser/introspect`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
+    // The password grant is the direct-login grant, not RFC 6749 section 4.3: it is not advertised (RFC 9700 section 2.4).
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],

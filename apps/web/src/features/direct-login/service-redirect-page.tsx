@@ -1,4 +1,62 @@
-/** Issue 6 placeholder: replaced by the real screen. */
+import { useEffect, useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { LIMITS } from '@sso/contracts/constants';
+import { showFailure } from '../../lib/failure-view.ts';
+import { watchCustomScheme } from '../../lib/hand-off.ts';
+import { getSession } from '../../lib/records.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { useDelayed } from '../../ui/use-delayed.ts';
+import { fetchCards } from '../../lib/cards-query.ts';
+import { serviceUrl } from './direct-login-api.ts';
+import { serviceTarget } from './hand-off-params.ts';
+import { TopLink } from './top-link.tsx';
+
+/**
+ * Redirect to a partner service (SPEC.md sections 2 and 4; decision 0006): the service named by the
+ * query or the session's state gets a one-time token for the member (and their first active card),
+ * the token's hand-off URL is asked for, and the member leaves for it. A portal app's URL is its
+ * custom scheme: if the app has not opened after the grace period, /problem/busy (C99-000600).
+ */
 export function ServiceRedirectPage() {
-  return <h1>サービスへ移動</h1>;
+  const [search] = useSearchParams();
+  const [target] = useState(() => serviceTarget(search, getSession().redirectState));
+  const [message, setMessage] = useState<string>();
+  const showWaiting = useDelayed(message === undefined ? true : undefined, LIMITS.loadingTextDelayMs);
+
+  useEffect(() => {
+    if (!target) return;
+    const controller = new AbortController();
+    let stopWatching: () => void = () => undefined;
+    (async () => {
+      const card = (await fetchCards(controller.signal)).find((c) => c.status === 'active');
+      // A second effect run (StrictMode) or a page left while the cards loaded asks for no token.
+      if (controller.signal.aborted) return;
+      const url = await serviceUrl(target.clientId, card);
+      if (controller.signal.aborted) return;
+      globalThis.location.assign(url);
+      stopWatching = watchCustomScheme(url);
+    })().catch((e: unknown) => {
+      if (!controller.signal.aborted) showFailure(e, { setMessage });
+    });
+    return () => {
+      controller.abort();
+      stopWatching();
+    };
+  }, [target]);
+
+  if (!target) return <Navigate to="/404" replace />;
+  const name = target.serviceName || 'サービス';
+  return (
+    <>
+      <h1>{name}へ移動</h1>
+      {message === undefined ? (
+        showWaiting && <p role="status">「{name}」へ移動しています。画面が切り替わるまでお待ちください。</p>
+      ) : (
+        <>
+          <Alert message={message} />
+          <TopLink />
+        </>
+      )}
+    </>
+  );
 }

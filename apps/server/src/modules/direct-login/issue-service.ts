@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import { CLIENT_IDS, LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
+import type {
+  DirectLoginTokenResponse,
+  DirectLoginUrlResponse,
+  directLoginNaRequestSchema,
+  directLoginScRequestSchema,
+  preauthDirectLoginRequestSchema,
+  userOnetimeTokenRequestSchema,
+  userOnetimeTokenResponseSchema,
+} from '@sso/contracts/direct-login';
+import { CARD_MESSAGES, DIRECT_LOGIN_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+import type { ServiceLink } from '@sso/contracts/user';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import type { NetAnswer } from '../../ports/net-answer.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { usedClientIds } from '../account/user-repo.ts';
+import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
+import { findMemberCard } from '../cards/card-repo.ts';
+import { findLiveDirectLogin, insertDirectLogin } from './repo.ts';
+
+export interface IssueDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  clients: ClientRegistry;
+  netAnswer: NetAnswer;
+}
+
+/** The member behind a Bearer token, and the client the token was issued to (the `source` of a direct login). */
+export interface BearerMember {
+  userId: string;
+  clientId: string;
+}
+
+const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+const refused = (message: string) => new AppError(RESULT.RETRYABLE, message, 400);
+
+/**
+ * Issues a direct-login one-time token (decision 0006): 256 random bits, stored only as SHA-256,
+ * redeemable once by `clientId` within LIMITS.directLoginTokenTtlMs. The issue is logged.
+ */
+async function issueToken(
+  deps: IssueDeps,
+  p: { userId: string; clientId: string; sourceClientId: string | null; subuserId: string | null },
+): Promise<string> {
+  const token = randomToken();
+  const now = deps.clock.now();
+  const row = {
+    id: newId(),
+    user_id: p.userId,
+    client_id: p.clientId,
+    source_client_id: p.sourceClientId,
+    subuser_id: p.subuserId,
+    created_at: now,
+    expires_at: now + LIMITS.directLoginTokenTtlMs,
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    await insertDirectLogin(trx, row, sha256(token));
+    await logActivity(trx, { userId: p.userId, event: 'direct_login_issued', clientId: p.clientId, at: now });
+  });
+  return token;
+}
+
+/** The URL a client is handed the member at: its registered direct_login_uri with the token. */
+function directLoginUrl(client: OAuthClient & { direct_login_uri: string }, token: string): string {
+  const url = new URL(client.direct_login_uri);
+  url.searchParams.set('onetime_token', token);
+  return url.toString();
+}
+
+const handsOffTo = (client: OAuthClient | undefined): client is OAuthClient & { direct_login_uri: string } =>
+  Boolean(client?.direct_login_uri);
+
+/** The member's service links (SPEC.md section 3): the registered services they have signed in to. */
+async function serviceLinks(deps: IssueDeps, userId: string): Promise<ServiceLink[]> {
+  const links: ServiceLink[] = [];
+  for (const id of await usedClientIds(deps.db, userId)) {
+    const c = deps.clients.get(id);
+    if (c?.service_link) links.push({ name: c.name, client_id: c.client_id });
+  }
+  return links;
+}
+
+/**
+ * POST /api/auth/user_onetime_token (Bearer): a token for the Bearer's member, for the web client
+ * (default) or for the Bearer's own client. Minting one for any other client is refused: handing
+ * the member to another service goes through /api/subuser/direct_login/sc.
+ */
+export async function userOnetimeToken(
+  deps: IssueDeps,
+  member: BearerMember,
+  input: z.infer<typeof userOnetimeTokenRequestSchema>,
+): Promise<z.infer<typeof userOnetimeTokenResponseSchema>> {
+  const audience = input.client_id || WEB_CLIENT_ID;
+  if (!deps.clients.get(audience) || (audience !== WEB_CLIENT_ID && audience !== member.clientId)) {
+    throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+  }
+  const token = await issueToken(deps, { userId: member.userId, clientId: audience, sourceClientId: member.clientId, subuserId: null });
+  return { ...ok, onetime_token: token, expires_in: Math.floor(LIMITS.directLoginTokenTtlMs / 1000) };
+}
+
+/**
+ * POST /api/subuser/direct_login/sc (Bearer): a token for a registered partner service (one with a
+ * direct_login_uri and a service link), naming the member's card when one is given (ownership
+ * checked: another member's card and no card answer alike), plus the member's service links.
+ */
+export async function serviceDirectLogin(
+  deps: IssueDeps,
+  member: BearerMember,
+  input: z.infer<typeof directLoginScRequestSchema>,
+): Promise<DirectLoginTokenResponse> {
+  const client = deps.clients.get(input.client_id);
+  if (!handsOffTo(client) || !client.service_link) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+  if (input.subuser_id && !(await findMemberCard(deps.db, member.userId, input.subuser_id))) throw refused(CARD_MESSAGES.cardNotFound);
+  const token = await issueToken(deps, {
+    userId: member.userId,
+    clientId: client.client_id,
+    sourceClientId: member.clientId,
+    subuserId: input.subuser_id || null,
+  });
+  return { ...ok, onetime_token: token, subuser_id: input.subuser_id, links: await serviceLinks(deps, member.userId) };
+}
+
+/**
+ * POST /api/preauth/direct_login: the URL that hands a live token to its client. The token is not
+ * used here (the client redeems it); an unknown, expired, used or other client's token answers 902.
+ */
+export async function preauthDirectLogin(
+  deps: IssueDeps,
+  input: z.infer<typeof preauthDirectLoginRequestSchema>,
+): Promise<DirectLoginUrlResponse> {
+  const client = deps.clients.get(input.client_id);
+  if (!handsOffTo(client)) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+  const grant = await findLiveDirectLogin(deps.db, sha256(input.onetime_token), deps.clock.now());
+  if (!grant || grant.client_id !== client.client_id) throw refused(DIRECT_LOGIN_MESSAGES.tokenInvalid);
+  return { ...ok, direct_login_url: directLoginUrl(client, input.onetime_token) };
+}
+
+/**
+ * POST /api/subuser/direct_login/na (Bearer): Net Answer's one-time URL for the member's active card
+ * with a linked Net Answer id. Without a linked id, 902 netAnswerRequired: the SPA then asks for
+ * the id and password (/api/subuser/na/add) and tries again.
+ */
+export async function netAnswerDirectLogin(
+  deps: IssueDeps,
+  userId: string,
+  input: z.infer<typeof directLoginNaRequestSchema>,
+): Promise<DirectLoginUrlResponse> {
+  const card = await findMemberCard(deps.db, userId, input.subuser_id);
+  if (!card || card.status !== 'active') throw refused(CARD_MESSAGES.cardNotFound);
+  if (!card.na_id) throw refused(CARD_MESSAGES.netAnswerRequired);
+  const url = await deps.netAnswer.directLoginUrl({ esid: card.esid, naId: card.na_id, param1: input.param1, param2: input.param2 });
+  await logActivity(deps.db, { userId, event: 'direct_login_issued', clientId: CLIENT_IDS.netAnswer, at: deps.clock.now() });
+  return { ...ok, direct_login_url: url };
+}

@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { DirectLoginTokenGrantResponse } from '@sso/contracts/direct-login';
+import type { Database } from '../../db/schema.ts';
+import { consumeLinkSecret } from '../../db/verification-repo.ts';
+import { OAuthError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, sha256 } from '../../lib/secrets.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { findActiveUserById, hasCards } from '../account/user-repo.ts';
+import type { OAuthClient } from '../oauth/clients.ts';
+import { insertFamily } from '../oauth/token-repo.ts';
+import { issuePair } from '../oauth/tokens.ts';
+import { findDirectLogin } from './repo.ts';
+
+export interface RedeemDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+/** The form fields of the direct-login grant that decide whether it is one at all. */
+export interface PasswordGrantFields {
+  onetime_token?: string | undefined;
+  username?: unknown;
+  password?: unknown;
+}
+
+const invalidGrant = () => new OAuthError('invalid_grant', 'one-time token is invalid, expired, already used or issued to another client');
+
+/**
+ * grant_type=password, at /api/auth/token and /api/auth/direct_login/token alike (SPEC.md section 7;
+ * decision 0006): it is the direct-login grant and nothing else. The resource owner password
+ * credentials grant must not be used (RFC 9700 section 2.4): a request carrying `username` or
+ * `password`, or no `onetime_token`, is refused as an unsupported grant, whoever the member is.
+ */
+export async function passwordGrant(
+  deps: RedeemDeps,
+  fields: PasswordGrantFields,
+  p: { client: OAuthClient; terminalId: string | null; device: string | null },
+): Promise<DirectLoginTokenGrantResponse> {
+  if (fields.username !== undefined || fields.password !== undefined || !fields.onetime_token) {
+    throw new OAuthError('unsupported_grant_type', 'the password grant accepts only a direct-login onetime_token');
+  }
+  return redeemDirectLogin(deps, { ...p, onetimeToken: fields.onetime_token });
+}
+
+/**
+ * Redeems a direct-login one-time token (decision 0006): it is used up by one conditional update
+ * first, whatever follows (of parallel redemptions exactly one gets tokens; a token presented by
+ * another client is burnt, as a leaked one would be). The token must be for this client and its
+ * member still active; then a token family bound to the client and terminal starts, and the answer
+ * carries the member type (`na` with cards, `open` without).
+ */
+export async function redeemDirectLogin(
+  deps: RedeemDeps,
+  p: { onetimeToken: string; client: OAuthClient; terminalId: string | null; device: string | null },
+): Promise<DirectLoginTokenGrantResponse> {
+  const now = deps.clock.now();
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const subject = await consumeLinkSecret(trx, 'direct_login', sha256(p.onetimeToken), now);
+    const grant = subject ? await findDirectLogin(trx, subject) : undefined;
+    if (!grant || grant.client_id !== p.client.client_id) return undefined;
+    const user = await findActiveUserById(trx, grant.user_id);
+    if (!user) return undefined;
+    const familyId = newId();
+    const scope = p.client.scopes.join(' ');
+    await insertFamily(trx, {
+      id: familyId,
+      user_id: user.id,
+      client_id: p.client.client_id,
+      terminal_id: p.terminalId,
+      scope,
+      created_at: now,
+      revoked_at: null,
+    });
+    const tokens = await issuePair(trx, familyId, null, scope, now);
+    const memberType = (await hasCards(trx, user.id)) ? ('na' as const) : ('open' as const);
+    await logActivity(trx, { userId: user.id, event: 'direct_login', clientId: p.client.client_id, device: p.device, at: now });
+    return { ...tokens, member_type: memberType };
+  });
+  if (!outcome) throw invalidGrant();
+  return outcome;
+}

@@ -1,0 +1,39 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, DirectLoginsTable } from '../../db/schema.ts';
+import { insertVerification } from '../../db/verification-repo.ts';
+
+export type DirectLoginRow = Selectable<DirectLoginsTable>;
+
+/**
+ * Stores a direct-login grant (decision 0006): the `direct_logins` row says what the token grants,
+ * the `verifications` row holds only the token's SHA-256 and is used up once (max_attempts 1).
+ */
+export async function insertDirectLogin(db: Kysely<Database>, row: DirectLoginRow, secretHash: string): Promise<void> {
+  await db.insertInto('direct_logins').values(row).execute();
+  await insertVerification(db, {
+    id: row.id,
+    purpose: 'direct_login',
+    subject: row.id,
+    secret_hash: secretHash,
+    attempts: 0,
+    max_attempts: 1,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    consumed_at: null,
+  });
+}
+
+export const findDirectLogin = (db: Kysely<Database>, id: string) =>
+  db.selectFrom('direct_logins').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The grant of a live (unused, unexpired) token, without using it up (/api/preauth/direct_login, the redirect). */
+export const findLiveDirectLogin = (db: Kysely<Database>, secretHash: string, now: number) =>
+  db
+    .selectFrom('verifications as v')
+    .innerJoin('direct_logins as d', 'd.id', 'v.subject')
+    .selectAll('d')
+    .where('v.purpose', '=', 'direct_login')
+    .where('v.secret_hash', '=', secretHash)
+    .where('v.consumed_at', 'is', null)
+    .where('v.expires_at', '>', now)
+    .executeTakeFirst();

@@ -1,0 +1,45 @@
+import { DIRECT_LOGIN_TARGETS, isDirectLoginTarget } from '@sso/contracts/constants';
+
+/** What /direct/callback does with its query (SPEC.md section 2, "Direct-login callback"). */
+export type CallbackPlan =
+  | { kind: 'notFound' }
+  | { kind: 'missingToken' }
+  | { kind: 'exchange'; token: string; route: string; source: string | undefined; state: string };
+
+/**
+ * A target outside the seven of SPEC.md section 2 is not found (whatever else the query holds);
+ * a known target without its token is an error; otherwise the token is exchanged and the member
+ * goes to the target's screen.
+ */
+export function callbackPlan(search: URLSearchParams): CallbackPlan {
+  const target = search.get('target');
+  if (!isDirectLoginTarget(target)) return { kind: 'notFound' };
+  const token = search.get('onetime_token');
+  if (!token) return { kind: 'missingToken' };
+  return { kind: 'exchange', token, route: DIRECT_LOGIN_TARGETS[target], source: search.get('source') || undefined, state: search.get('state') ?? '' };
+}
+
+export interface ServiceTarget {
+  clientId: string;
+  serviceName: string;
+}
+
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_NAME = 100;
+
+function fromParams(params: URLSearchParams): ServiceTarget | undefined {
+  const clientId = params.get('client_id');
+  if (!clientId || !CLIENT_ID.test(clientId)) return undefined;
+  return { clientId, serviceName: (params.get('service_name') ?? '').trim().slice(0, MAX_NAME) };
+}
+
+/**
+ * The service /subuser/redirect/service hands off to (SPEC.md section 2: "takes client_id and
+ * service_name in its query or state"): the query first, else the session's redirectState read as
+ * a query string (a direct login's `state`, such as `client_id=SIAP002&service_name=…`).
+ */
+export function serviceTarget(search: URLSearchParams, redirectState: string | undefined): ServiceTarget | undefined {
+  const fromQuery = fromParams(search);
+  if (fromQuery || search.has('client_id') || !redirectState) return fromQuery;
+  return fromParams(new URLSearchParams(redirectState.replace(/^\?/, '')));
+}
