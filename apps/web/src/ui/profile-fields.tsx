@@ -16,6 +16,8 @@ interface ProfileFieldsProps {
   errors: Partial<Record<ProfileFieldName, { message?: string | undefined }>>;
   /** The stored text of a field the member may not change; undefined where the field is editable. */
   readonlyValue?: (name: ProfileShownField) => string | undefined;
+  /** The fields to show when not all of them: the open-account link asks for the kana names, birthday and phone (issue 6). */
+  only?: readonly ProfileShownField[];
 }
 
 /**
@@ -23,8 +25,10 @@ interface ProfileFieldsProps {
  * name in katakana, sex, birthday, postal code and phone, with one set of labels and hints. Birthday,
  * postal code and phone become half-width on blur; a read-only field shows its stored value as text.
  */
-export function ProfileFields({ register, errors, readonlyValue = () => undefined }: ProfileFieldsProps) {
+export function ProfileFields({ register, errors, readonlyValue = () => undefined, only }: ProfileFieldsProps) {
   const fixed = (name: ProfileShownField, label: string) => {
+    // false, not undefined: a field left out renders nothing, neither as text nor as an input.
+    if (only && !only.includes(name)) return false;
     const value = readonlyValue(name);
     return value === undefined ? undefined : <ReadonlyValue label={label} value={value} error={errors[name]?.message} />;
   };

@@ -1,6 +1,8 @@
+import type { Kysely } from 'kysely';
 import type { BaseResponse } from '@sso/contracts/common';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
+import type { Database } from '../../db/schema.ts';
 import { invalidateVerifications } from '../../db/verification-repo.ts';
 import { unauthorizedError } from '../../http/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -21,14 +23,24 @@ import { deleteCardsAndPoints, markWithdrawn, replacePendingChanges } from './me
 export async function withdraw(deps: AccountChangeDeps, user: UserRow, context: ChangeContext): Promise<BaseResponse> {
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await markWithdrawn(trx, user.id, now))) throw unauthorizedError();
-    await deleteCardsAndPoints(trx, user.id);
-    await endSessions(trx, user.id, now);
-    for (const id of await replacePendingChanges(trx, user.id, now)) await invalidateVerifications(trx, id, 'email_change', now);
-    // The freed login ids start a new member with a clean slate of login failures.
-    await clearAttempts(trx, throttleKey({ email: user.email }));
-    if (user.tel) await clearAttempts(trx, throttleKey({ tel: user.tel }));
+    if (!(await endLogin(trx, user, now))) throw unauthorizedError();
     await logActivity(trx, { userId: user.id, event: 'withdrawn', device: context.device, at: now });
   });
   return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+}
+
+/**
+ * What a withdrawal does to the member's rows, to run inside the caller's transaction: also the end
+ * of an open member's login once their points were linked to a card member (issue 6, decision
+ * 0006). False, and nothing done, when the member was not active.
+ */
+export async function endLogin(trx: Kysely<Database>, user: Pick<UserRow, 'id' | 'email' | 'tel'>, now: number): Promise<boolean> {
+  if (!(await markWithdrawn(trx, user.id, now))) return false;
+  await deleteCardsAndPoints(trx, user.id);
+  await endSessions(trx, user.id, now);
+  for (const id of await replacePendingChanges(trx, user.id, now)) await invalidateVerifications(trx, id, 'email_change', now);
+  // The freed login ids start a new member with a clean slate of login failures.
+  await clearAttempts(trx, throttleKey({ email: user.email }));
+  if (user.tel) await clearAttempts(trx, throttleKey({ tel: user.tel }));
+  return true;
 }

@@ -1,23 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { CardMaster } from '../../ports/card-master.ts';
-import type { NetAnswer } from '../../ports/net-answer.ts';
-import type { PointLedger } from '../../ports/point-ledger.ts';
-import type { ClientRegistry } from '../oauth/clients.ts';
-import type { Notifier } from '../notifications/notifier.ts';
+import { japanDate } from '@sso/contracts/open-signup';
+import { linkOpenRequestSchema } from '@sso/contracts/points';
+import { parseOr901 } from '../../http/parse.ts';
+import { describeDevice } from '../../lib/device.ts';
+import { currentUser } from '../account/current-user.ts';
+import { linkOpenAccount, type LinkDeps } from './link-service.ts';
 
-export interface LinkDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  clients: ClientRegistry;
-  issuer: string;
-  notifier: Notifier;
-  cardMaster: CardMaster;
-  netAnswer: NetAnswer;
-  pointLedger: PointLedger;
+export type { LinkDeps };
+
+/**
+ * The open-account link (SPEC.md sections 3 and 7; decision 0006). The Bearer token is checked
+ * before the body; the birthday rule depends on today's date in Japan.
+ */
+export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps): void {
+  app.post('/api/link/open', async (request, reply) => {
+    const user = await currentUser(deps, request);
+    const input = parseOr901(linkOpenRequestSchema(japanDate(deps.clock.now())), request.body);
+    reply.header('Cache-Control', 'no-store');
+    return linkOpenAccount(deps, user, input, { device: describeDevice(request.headers['user-agent']) });
+  });
 }
-
-/** Issue 6 (placeholder until the module is built). */
-export function registerLinkRoutes(_app: FastifyInstance, _deps: LinkDeps): void {}

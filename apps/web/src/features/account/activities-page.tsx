@@ -5,7 +5,7 @@ import page from '../../ui/page.module.css';
 import { useActivitiesQuery } from './activities-api.ts';
 import { pageFromSearch, pageLinks } from './activities-paging.ts';
 import { formatJapanTime, japanIsoTime } from './activity-time.ts';
-import { LoadStatus } from './load-status.tsx';
+import { LoadStatus } from '../../ui/load-status.tsx';
 import styles from './activities.module.css';
 
 /**

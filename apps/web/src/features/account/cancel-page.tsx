@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { PRODUCT_NAME } from '@sso/contracts/terms';
 import { showFailure } from '../../lib/failure-view.ts';
+import { formatPoints, usePointInfoQuery } from '../../lib/point-info.ts';
 import { clearOAuthClient, clearTokens } from '../../lib/records.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
@@ -11,7 +12,7 @@ import { Modal } from '../../ui/modal.tsx';
 import page from '../../ui/page.module.css';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { cancelMembership } from './cancel-api.ts';
-import { LoadStatus } from './load-status.tsx';
+import { LoadStatus } from '../../ui/load-status.tsx';
 import { useTopQuery } from './top-api.ts';
 
 /**
@@ -54,9 +55,7 @@ export function CancelPage() {
           <p className={page.lead}>退会すると、{PRODUCT_NAME}でログインできなくなり、登録されているカードとの連携はすべて解除されます。</p>
           <p className={page.lead}>退会後は、同じメールアドレスや電話番号で新たに登録できます。</p>
           <p className={page.lead}>ご利用履歴は、不正利用の調査のため退会後1年間保管し、その後削除します。</p>
-          {query.data.attribute.is_user_open && (
-            <p className={`${page.lead} ${page.emphasis}`}>保有しているポイントは失効します。</p>
-          )}
+          <PointLossWarning isOpenMember={query.data.attribute.is_user_open} />
           <div className={page.actions}>
             <Button type="button" pending={pending} onClick={() => setConfirming(true)}>
               退会する
@@ -78,4 +77,16 @@ export function CancelPage() {
       </Modal>
     </>
   );
+}
+
+/**
+ * The point-loss warning (SPEC.md sections 2 and 6): for open members, and for card members who
+ * linked an open account that still holds points (issue 6); with the open balance once it is known.
+ */
+function PointLossWarning({ isOpenMember }: { isOpenMember: boolean }) {
+  const info = usePointInfoQuery();
+  const openPoints = info.data?.is_open_point ? info.data.aqf_point_open : undefined;
+  if (!isOpenMember && !openPoints) return null;
+  const held = openPoints === undefined ? '' : `（オープン会員のポイント：${formatPoints(openPoints)}）`;
+  return <p className={`${page.lead} ${page.emphasis}`}>保有しているポイントは失効します。{held}</p>;
 }

@@ -1,4 +1,97 @@
-/** Issue 6 placeholder: replaced by the real screen. */
+import { useCallback, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { japanDate } from '@sso/contracts/open-signup';
+import { linkOpenRequestSchema, type LinkOpenRequest } from '@sso/contracts/points';
+import { RESULT } from '@sso/contracts/result-codes';
+import { ApiFailure } from '../../lib/api-client.ts';
+import { showFailure } from '../../lib/failure-view.ts';
+import { POINT_INFO_KEY } from '../../lib/point-info.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { Field } from '../../ui/field.tsx';
+import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import page from '../../ui/page.module.css';
+import { ProfileFields } from '../../ui/profile-fields.tsx';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { linkOpenAccount } from './link-api.ts';
+
+const FIELDS = ['email', 'last_name_kana', 'first_name_kana', 'birthday', 'tel'] as const;
+/** The profile inputs the link compares, labelled and converted as on the profile forms. */
+const LINK_PROFILE_FIELDS = ['last_name_kana', 'birthday', 'tel'] as const;
+type LinkProfileField = Exclude<(typeof FIELDS)[number], 'email'>;
+
+/**
+ * Open-account link (SPEC.md sections 1 and 2, /link/open; decision 0006): a card member names
+ * their open account by its e-mail, kana names, birthday and phone, validated with the contract's
+ * rules (the birthday's depend on today in Japan). A mismatch (902) or the lock (203) is shown on
+ * the page, as is the refusal of an open member (300). On success the open points are the ID's.
+ */
 export function LinkOpenPage() {
-  return <h1>オープン会員情報の連携</h1>;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState<string>();
+  const [schema] = useState(() => linkOpenRequestSchema(japanDate(Date.now())));
+  const { register, handleSubmit, setError, formState } = useForm<LinkOpenRequest>({
+    resolver: zodResolver(schema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: { email: '', last_name_kana: '', first_name_kana: '', birthday: '', tel: '' },
+  });
+  const view = useFailureView({ setMessage, setError, fields: FIELDS });
+
+  const submit = useCallback(
+    async (form: LinkOpenRequest): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        await linkOpenAccount(form);
+        await queryClient.invalidateQueries({ queryKey: POINT_INFO_KEY });
+        void navigate('/link/open/done', { replace: true });
+        return 'leaving';
+      } catch (e) {
+        // Only card members link (300): said here, not as an error page.
+        if (e instanceof ApiFailure && e.status === 400 && e.result.result_code === RESULT.ACCESS_DENIED) setMessage(e.result.result_message);
+        else showFailure(e, view);
+      }
+    },
+    [navigate, queryClient, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+  const errors = formState.errors;
+
+  return (
+    <>
+      <h1>オープン会員情報の連携</h1>
+      <p className={page.lead}>
+        オープン会員としてご登録の情報を入力し、「連携する」を押してください。オープン会員のポイントがこのメンバーIDに引き継がれます。
+      </p>
+      <p className={`${page.lead} ${page.emphasis}`}>連携後は、オープン会員のメールアドレスとパスワードではログインできなくなります。</p>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+        <Field
+          id="email"
+          label="メールアドレス"
+          hint="オープン会員としてご登録のメールアドレスを入力してください。"
+          type="text"
+          inputMode="email"
+          autoComplete="off"
+          error={errors.email?.message}
+          {...halfWidthOnBlur(register('email'))}
+        />
+        <ProfileFields only={LINK_PROFILE_FIELDS} register={(name) => register(name as LinkProfileField)} errors={errors} />
+        <Alert message={message} />
+        <div className={page.actions}>
+          <Button type="submit" pending={pending}>
+            連携する
+          </Button>
+          <Link to="/top" className={buttonClass('secondary')}>
+            トップへ戻る
+          </Link>
+        </div>
+      </form>
+    </>
+  );
 }

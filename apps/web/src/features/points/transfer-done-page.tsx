@@ -1,4 +1,34 @@
-/** Issue 6 placeholder: replaced by the real screen. */
+import { useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import { formatPoints } from '../../lib/point-info.ts';
+import { buttonClass } from '../../ui/button.tsx';
+import page from '../../ui/page.module.css';
+import { SummaryList } from '../../ui/summary-list.tsx';
+import { getTransferResult } from './transfer-store.ts';
+
+/**
+ * Point transfer finished (SPEC.md section 2, /aqf/transfer/open/done): the points moved and the
+ * balances after the transfer, from the transfer's answer. Without one it goes to the summary.
+ */
 export function TransferDonePage() {
-  return <h1>ポイント移行完了</h1>;
+  const [result] = useState(getTransferResult);
+  if (!result) return <Navigate to="/aqf/transfer/open" replace />;
+  return (
+    <>
+      <h1>ポイント移行完了</h1>
+      <p className={page.lead}>オープン会員のポイントをカードへ移行しました。</p>
+      <SummaryList
+        rows={[
+          { label: '移行したポイント', value: formatPoints(result.moved) },
+          { label: 'オープン会員のポイント残高', value: formatPoints(result.open) },
+          { label: 'カードのポイント残高', value: formatPoints(result.card) },
+        ]}
+      />
+      <div className={page.actions}>
+        <Link to="/top" className={buttonClass()}>
+          トップへ戻る
+        </Link>
+      </div>
+    </>
+  );
 }

@@ -1,4 +1,96 @@
-/** Issue 6 placeholder: replaced by the real screen. */
+import { useCallback, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, Navigate, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import type { Subuser } from '@sso/contracts/cards';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { transferSelectRequestSchema, type PointInfoResponse } from '@sso/contracts/points';
+import { showFailure } from '../../lib/failure-view.ts';
+import { formatPoints, usePointInfoQuery } from '../../lib/point-info.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { LoadStatus } from '../../ui/load-status.tsx';
+import page from '../../ui/page.module.css';
+import { RadioGroup } from '../../ui/radio-group.tsx';
+import { SummaryList } from '../../ui/summary-list.tsx';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { selectTransfer, useTransferCardsQuery } from './points-api.ts';
+import { transferCards, transferRefusal } from './transfer-eligibility.ts';
+import { holdTransfer, OTP_PATHS } from './transfer-store.ts';
+
+type SelectFields = z.infer<typeof transferSelectRequestSchema>;
+const FIELDS = ['subuser_id'] as const;
+
+/**
+ * Point transfer, card choice (SPEC.md section 2): the active point-capable cards as radios; the
+ * choice sends the code and goes to the code screen of its destination (SMS or e-mail), holding
+ * the answer like the sign-up holds its step. A member who cannot transfer goes back to the summary,
+ * which says why.
+ */
 export function TransferSelectPage() {
-  return <h1>移行先カードの選択</h1>;
+  const info = usePointInfoQuery();
+  const cards = useTransferCardsQuery();
+  if (info.isSuccess && cards.isSuccess && transferRefusal(info.data, cards.data.saison_subusers)) {
+    return <Navigate to="/aqf/transfer/open" replace />;
+  }
+  return (
+    <>
+      <h1>移行先カードの選択</h1>
+      <LoadStatus loading={info.isPending || cards.isPending} error={info.error ?? cards.error} />
+      {info.isSuccess && cards.isSuccess && <SelectForm info={info.data} cards={transferCards(cards.data.saison_subusers)} />}
+    </>
+  );
+}
+
+function SelectForm({ info, cards }: { info: PointInfoResponse; cards: Subuser[] }) {
+  const navigate = useNavigate();
+  const [message, setMessage] = useState<string>();
+  const { register, handleSubmit, setError, formState } = useForm<SelectFields>({
+    resolver: zodResolver(transferSelectRequestSchema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    // One card is the only choice; with several the member picks one.
+    defaultValues: { subuser_id: cards.length === 1 ? cards[0]!.subuser_id : '' },
+  });
+  const view = useFailureView({ setMessage, setError, fields: FIELDS });
+
+  const submit = useCallback(
+    async (form: SelectFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        const held = holdTransfer(await selectTransfer(form.subuser_id));
+        void navigate(OTP_PATHS[held.destination]);
+        return 'leaving';
+      } catch (e) {
+        showFailure(e, view);
+      }
+    },
+    [navigate, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+  // The last 4 digits name the card: the whole mask would wrap at its hyphens on a phone.
+  const options = cards.map((c) => ({ value: c.subuser_id, label: `${c.card_name}（末尾${c.card_number_mask.slice(-4)}）` }));
+
+  return (
+    <>
+      <p className={page.lead}>
+        ポイントを移行するカードを選び、「ワンタイムパスワードを送信する」を押してください。カードにご登録の携帯電話番号（ご登録がない場合はメンバーIDのメールアドレス）へ、ワンタイムパスワードをお送りします。
+      </p>
+      <SummaryList rows={[{ label: '移行するポイント', value: formatPoints(info.aqf_point_open) }]} />
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+        <RadioGroup id="subuser_id" legend="移行先のカード" options={options} error={formState.errors.subuser_id?.message} {...register('subuser_id')} />
+        <Alert message={message} />
+        <div className={page.actions}>
+          <Button type="submit" pending={pending}>
+            ワンタイムパスワードを送信する
+          </Button>
+          <Link to="/aqf/transfer/open" className={buttonClass('secondary')}>
+            戻る
+          </Link>
+        </div>
+      </form>
+    </>
+  );
 }

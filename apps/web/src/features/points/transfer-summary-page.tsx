@@ -1,4 +1,55 @@
-/** Issue 6 placeholder: replaced by the real screen. */
+import { Link } from 'react-router';
+import type { Subuser } from '@sso/contracts/cards';
+import type { PointInfoResponse } from '@sso/contracts/points';
+import { formatPoints, usePointInfoQuery } from '../../lib/point-info.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { buttonClass } from '../../ui/button.tsx';
+import { LoadStatus } from '../../ui/load-status.tsx';
+import page from '../../ui/page.module.css';
+import { SummaryList } from '../../ui/summary-list.tsx';
+import { useTransferCardsQuery } from './points-api.ts';
+import { transferRefusal } from './transfer-eligibility.ts';
+
+/**
+ * Point transfer summary (SPEC.md section 2, "Point merge summary and transfer screens"): the open
+ * and card balances, then either exactly one of the three reasons the transfer cannot start (no
+ * open account, no point-capable card, nothing to move) or the way to the card choice.
+ */
 export function TransferSummaryPage() {
-  return <h1>ポイント移行</h1>;
+  const info = usePointInfoQuery();
+  const cards = useTransferCardsQuery();
+  return (
+    <>
+      <h1>ポイント移行</h1>
+      <LoadStatus loading={info.isPending || cards.isPending} error={info.error ?? cards.error} />
+      {info.isSuccess && cards.isSuccess && <Summary info={info.data} cards={cards.data.saison_subusers} />}
+    </>
+  );
+}
+
+function Summary({ info, cards }: { info: PointInfoResponse; cards: Subuser[] }) {
+  const refusal = transferRefusal(info, cards);
+  const rows = [
+    ...(info.is_open_point ? [{ label: 'オープン会員のポイント', value: formatPoints(info.aqf_point_open) }] : []),
+    ...(info.is_na_point ? [{ label: 'カードのポイント', value: formatPoints(info.aqf_point_na) }] : []),
+  ];
+  return (
+    <>
+      <p className={page.lead}>
+        オープン会員として貯めたポイントを、ポイントが貯まるカードへ移行できます。移行すると、オープン会員のポイントはすべてカードのポイントになります。
+      </p>
+      {rows.length > 0 && <SummaryList rows={rows} />}
+      <Alert message={refusal} />
+      <div className={page.actions}>
+        {!refusal && (
+          <Link to="/aqf/transfer/open/select" className={buttonClass()}>
+            移行先のカードを選ぶ
+          </Link>
+        )}
+        <Link to="/top" className={buttonClass('secondary')}>
+          トップへ戻る
+        </Link>
+      </div>
+    </>
+  );
 }

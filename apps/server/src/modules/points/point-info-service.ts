@@ -1,0 +1,23 @@
+import type { PointInfoResponse } from '@sso/contracts/points';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+import type { UserRow } from '../account/user-repo.ts';
+import { hasPointCard } from './transfer-repo.ts';
+import type { PointDeps } from './transfer-service.ts';
+
+/**
+ * POST /api/user/aqf (SPEC.md section 3, "Point info"; decision 0006): whether the member has an
+ * open account (an open member, or a card member who linked one) and a point-capable card, and the
+ * two balances as the point ledger holds them (0 where there is no such account).
+ */
+export async function pointInfo(deps: Pick<PointDeps, 'db' | 'pointLedger'>, user: UserRow): Promise<PointInfoResponse> {
+  const [balances, pointCard] = await Promise.all([deps.pointLedger.balances(user.id), hasPointCard(deps.db, user.id)]);
+  return {
+    result_code: RESULT.OK,
+    result_message: SERVER_MESSAGES.ok,
+    is_na_point: pointCard,
+    is_open_point: balances.open !== null,
+    aqf_point_na: balances.card ?? 0,
+    aqf_point_open: balances.open ?? 0,
+  };
+}

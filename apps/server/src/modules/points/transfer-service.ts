@@ -1,0 +1,206 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import { LIMITS } from '@sso/contracts/constants';
+import { POINT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import type {
+  TransferResultResponse,
+  TransferSelectResponse,
+  transferOtpRequestSchema,
+  transferSelectRequestSchema,
+} from '@sso/contracts/points';
+import { RESULT } from '@sso/contracts/result-codes';
+import type { Database } from '../../db/schema.ts';
+import { consumeVerification, invalidateVerifications } from '../../db/verification-repo.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import type { CardMaster } from '../../ports/card-master.ts';
+import type { PointLedger } from '../../ports/point-ledger.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { isLocked } from '../account/login-throttle-repo.ts';
+import { checkLockedSecret } from '../account/secret-check.ts';
+import type { UserRow } from '../account/user-repo.ts';
+import type { Notifier } from '../notifications/notifier.ts';
+import { countMessage, newCode, storeSecret } from '../signup/codes.ts';
+import { retryable } from '../signup/flow-service.ts';
+import { transferCodeMessage } from './transfer-message.ts';
+import {
+  advanceTransfer,
+  findTransferCard,
+  findTransferFlow,
+  insertTransferFlow,
+  replaceWaitingTransfers,
+  type TransferFlowRow,
+} from './transfer-repo.ts';
+
+export interface PointDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  notifier: Notifier;
+  cardMaster: CardMaster;
+  pointLedger: PointLedger;
+}
+
+/** What a logged event records besides the event: the device of the request (lib/device.ts). */
+export interface PointContext {
+  device: string | null;
+}
+
+/** What the flow keeps: the card the points go to, and where the code went. */
+interface TransferData {
+  subuserId: string;
+  esid: string;
+  channel: 'sms' | 'mail';
+}
+
+const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
+/** 300, as the other flows answer an unknown, expired, replaced or finished register_token (SPEC.md section 8). */
+const transferExpired = () => new AppError(RESULT.ACCESS_DENIED, POINT_MESSAGES.transferExpired);
+const transferLocked = () => new AppError(RESULT.LOCKED, POINT_MESSAGES.transferLocked);
+/** Wrong codes of one member, across their transfer flows, lock the member's transfers. */
+const lockKey = (userId: string) => `point-transfer:${userId}`;
+const flowData = (flow: TransferFlowRow) => JSON.parse(flow.data_json) as TransferData;
+/** For the screen: 090-****-0001. */
+const maskMobile = (tel: string) => `${tel.slice(0, 3)}-****-${tel.slice(-4)}`;
+
+/**
+ * POST /api/aqf/transfer/open/select (decision 0006; SPEC.md section 2, "Point merge summary and
+ * transfer screens"). Refused with one of the three messages unless the member has an open account,
+ * the named card is their active point-capable card (another member's card answers as no card) and
+ * the open balance is positive. Then a flow (30 minutes, register_token stored as SHA-256) replaces
+ * the member's earlier ones waiting for a code, and a 6-digit code goes by SMS to the card holder's
+ * mobile when the card master knows it, else by mail to the member, within the per-recipient limit.
+ */
+export async function selectTransfer(
+  deps: PointDeps,
+  user: UserRow,
+  input: z.infer<typeof transferSelectRequestSchema>,
+): Promise<TransferSelectResponse> {
+  const now = deps.clock.now();
+  const balances = await deps.pointLedger.balances(user.id);
+  if (balances.open === null) throw retryable(POINT_MESSAGES.openInfoUnavailable);
+  const card = await findTransferCard(deps.db, user.id, input.subuser_id);
+  if (!card) throw retryable(POINT_MESSAGES.noEligibleCard);
+  if (balances.open <= 0) throw retryable(POINT_MESSAGES.zeroBalance);
+  if (await isLocked(deps.db, lockKey(user.id), now)) throw transferLocked();
+
+  const holder = await deps.cardMaster.byEsid(card.esid);
+  const mobile = holder?.holderMobile;
+  const channel = mobile ? 'sms' : 'mail';
+  const to = mobile ?? user.email;
+  await countMessage(deps, channel, to);
+  const { code, hash } = await newCode();
+  const token = randomToken();
+  const id = newId();
+  const data: TransferData = { subuserId: card.id, esid: card.esid, channel };
+  await deps.db.transaction().execute(async (trx) => {
+    for (const old of await replaceWaitingTransfers(trx, user.id, now)) await invalidateVerifications(trx, old, 'point_transfer', now);
+    await insertTransferFlow(trx, {
+      id,
+      user_id: user.id,
+      token_hash: sha256(token),
+      state: 'otp',
+      data_json: JSON.stringify(data),
+      created_at: now,
+      updated_at: now,
+      expires_at: now + LIMITS.memberFlowTtlMs,
+    });
+    await storeSecret(trx, { flowId: id, purpose: 'point_transfer', hash, now, expiresAt: now + LIMITS.otpTtlMs });
+  });
+  await deps.notifier.send(transferCodeMessage(channel, to, code));
+  return {
+    ...ok,
+    destination_to: mobile ? 'sms' : 'email',
+    register_token: token,
+    email: user.email,
+    tel: mobile ? (holder.holderMobileMasked ?? maskMobile(mobile)) : '',
+  };
+}
+
+/**
+ * POST /api/aqf/transfer/open/otp (decision 0006). The flow must be the Bearer member's. The code
+ * is checked under the member's lock (5 wrong: 203 for LIMITS.signupLockMs, logged). A right code
+ * claims the flow (`otp` -> `transferring`, with the code used up, in one transaction: of parallel
+ * right answers one claims it); the ledger then moves the whole open balance, at most once per
+ * flow id; the flow becomes `done`. A request for a flow already `transferring` or `done` (a
+ * retry, or the loser of a race) answers the ledger's recorded result and moves nothing.
+ */
+export async function confirmTransfer(
+  deps: PointDeps,
+  user: UserRow,
+  input: z.infer<typeof transferOtpRequestSchema>,
+  context: PointContext,
+): Promise<TransferResultResponse> {
+  const now = deps.clock.now();
+  const flow = await findTransferFlow(deps.db, sha256(input.register_token));
+  // Another member's register_token answers as an unknown one.
+  if (!flow || flow.user_id !== user.id) throw transferExpired();
+  if (flow.state === 'transferring' || flow.state === 'done') return finishTransfer(deps, flow, context);
+  if (flow.state !== 'otp' || Number(flow.expires_at) <= now) throw transferExpired();
+
+  const verificationId = await checkCode(deps, flow, input.onetime_password, context);
+  if (verificationId === 'moved_on') return finishTransfer(deps, flow, context);
+  // The card may have been removed since the select.
+  if (!(await findTransferCard(deps.db, user.id, flowData(flow).subuserId))) throw retryable(POINT_MESSAGES.noEligibleCard);
+  const claimed = await deps.db.transaction().execute(async (trx) => {
+    if (!(await advanceTransfer(trx, { id: flow.id, from: 'otp', to: 'transferring', now }))) return false;
+    if (!(await consumeVerification(trx, verificationId, now))) throw transferExpired();
+    return true;
+  });
+  if (!claimed && !(await movedOn(deps.db, flow))) throw transferExpired();
+  return finishTransfer(deps, flow, context);
+}
+
+/** Whether the flow has gone on to the transfer (a parallel right answer claimed it). */
+const movedOn = async (db: Kysely<Database>, flow: TransferFlowRow) => {
+  const state = (await findTransferFlow(db, flow.token_hash))?.state;
+  return state === 'transferring' || state === 'done';
+};
+
+/**
+ * The code check (account/secret-check.ts): answers the verification to use up, or 'moved_on'
+ * when the code is gone because a parallel right answer claimed the flow. A check that locks the
+ * member is logged.
+ */
+async function checkCode(deps: PointDeps, flow: TransferFlowRow, secret: string, context: PointContext): Promise<string> {
+  const now = deps.clock.now();
+  const key = lockKey(flow.user_id);
+  if (await isLocked(deps.db, key, now)) throw transferLocked();
+  const claimedElsewhere = transferExpired();
+  try {
+    return await checkLockedSecret(deps.db, now, {
+      lockKey: key,
+      limit: LIMITS.signupVerifyFailuresBeforeLock,
+      lockMs: LIMITS.signupLockMs,
+      subject: flow.id,
+      purpose: 'point_transfer',
+      secret,
+      locked: transferLocked,
+      wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
+      // No try left: the code expired or was used up by wrong answers (start again), or a right one claimed the flow.
+      noTryLeft: async () => ((await movedOn(deps.db, flow)) ? claimedElsewhere : transferExpired()),
+    });
+  } catch (err) {
+    if (err === claimedElsewhere) return 'moved_on';
+    if (err instanceof AppError && err.resultCode === RESULT.LOCKED) {
+      await logActivity(deps.db, { userId: flow.user_id, event: 'point_transfer_locked', device: context.device, at: now });
+    }
+    throw err;
+  }
+}
+
+/**
+ * Asks the ledger for the flow's transfer (it moves the points at most once per transfer id, and
+ * answers the recorded result after that), then finishes the flow; only the request that moves the
+ * flow to `done` logs it, so that 'points_transferred' is logged once.
+ */
+async function finishTransfer(deps: PointDeps, flow: TransferFlowRow, context: PointContext): Promise<TransferResultResponse> {
+  const now = deps.clock.now();
+  const result = await deps.pointLedger.transferOpenToCard({ transferId: flow.id, userId: flow.user_id, esid: flowData(flow).esid, at: now });
+  await deps.db.transaction().execute(async (trx) => {
+    if (await advanceTransfer(trx, { id: flow.id, from: 'transferring', to: 'done', now })) {
+      await logActivity(trx, { userId: flow.user_id, event: 'points_transferred', device: context.device, at: now });
+    }
+  });
+  return { ...ok, moved_points: result.moved, aqf_point_open: result.open, aqf_point_na: result.card };
+}

@@ -1,0 +1,16 @@
+import { linkOpenResponseSchema, type LinkOpenRequest } from '@sso/contracts/points';
+import { apiPost } from '../../lib/api-client.ts';
+import { checkShape } from '../../lib/shape.ts';
+
+/** The body of POST /api/link/open (SPEC.md section 3, "Open link: email, last_name_kana, first_name_kana, birthday, tel"). */
+export const linkOpenBody = (f: LinkOpenRequest) => ({
+  email: f.email,
+  last_name_kana: f.last_name_kana,
+  first_name_kana: f.first_name_kana,
+  birthday: f.birthday,
+  tel: f.tel,
+});
+
+/** POST /api/link/open (Bearer): the open account's points join the ID; answers the open points now held. */
+export const linkOpenAccount = async (fields: LinkOpenRequest) =>
+  checkShape(linkOpenResponseSchema, await apiPost<unknown>('/api/link/open', { auth: true, json: linkOpenBody(fields) }), 'open link');

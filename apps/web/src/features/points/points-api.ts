@@ -1,0 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+import { cardsResponseSchema } from '@sso/contracts/cards';
+import { transferResultResponseSchema, transferSelectResponseSchema } from '@sso/contracts/points';
+import { apiPost } from '../../lib/api-client.ts';
+import { checkShape } from '../../lib/shape.ts';
+
+/** The calls of the point transfer screens (SPEC.md section 7), JSON bodies with the Bearer token. */
+
+/** POST /api/subuser/cards: the member's registered cards, among them the ones points may go to. */
+export const fetchCards = async (signal?: AbortSignal) =>
+  checkShape(cardsResponseSchema, await apiPost<unknown>('/api/subuser/cards', { auth: true, ...(signal && { signal }) }), 'cards');
+
+/** The registered cards for the transfer screens, under their own key (the card screens keep theirs). */
+export const useTransferCardsQuery = () =>
+  useQuery({ queryKey: ['transfer-cards'], queryFn: ({ signal }) => fetchCards(signal), retry: false });
+
+/** POST /api/aqf/transfer/open/select {subuser_id}: the code goes out; answers where, and the flow's register_token. */
+export const selectTransfer = async (subuserId: string) =>
+  checkShape(
+    transferSelectResponseSchema,
+    await apiPost<unknown>('/api/aqf/transfer/open/select', { auth: true, json: { subuser_id: subuserId } }),
+    'transfer select',
+  );
+
+/** POST /api/aqf/transfer/open/otp: the code moves the points; answers the points moved and the new balances. */
+export const confirmTransfer = async (otp: string, registerToken: string) =>
+  checkShape(
+    transferResultResponseSchema,
+    await apiPost<unknown>('/api/aqf/transfer/open/otp', { auth: true, json: { onetime_password: otp, register_token: registerToken } }),
+    'transfer',
+  );
