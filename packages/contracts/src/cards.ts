@@ -5,7 +5,7 @@ import { LIMITS, SUBUSER_STATUSES } from './constants.ts';
 import { fixedDigits, requiredText } from './fields.ts';
 import { telField } from './open-signup.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
-import { cardSignupFieldsSchema, isHouseCard } from './signup.ts';
+import { cardSignupFieldsSchema, cvcRule } from './signup.ts';
 
 /** An id the server gave out (a sub-user id, an esid): bounded, so that no request carries megabytes. */
 const serverId = z.string({ error: M.required }).min(1, { error: M.required }).max(64, { error: M.required });
@@ -55,17 +55,6 @@ export type CardTokensResponse = z.infer<typeof cardTokensResponseSchema>;
 /** The card fields of an add by number: the sign-up's rules for number, expiry and security code. */
 const cardNumberFields = cardSignupFieldsSchema.pick({ cardnumber: true, cc_month: true, cc_year: true, cvc: true });
 
-/** The security code is 3-4 digits, empty for house cards (SPEC.md section 5). */
-function cvcRule(v: { cardnumber: string; cvc: string }, ctx: z.RefinementCtx) {
-  if (isHouseCard(v.cardnumber)) {
-    if (v.cvc !== '') ctx.addIssue({ code: 'custom', path: ['cvc'], message: M.cvc });
-  } else if (v.cvc === '') {
-    ctx.addIssue({ code: 'custom', path: ['cvc'], message: M.required });
-  } else if (!/^\d{3,4}$/.test(v.cvc)) {
-    ctx.addIssue({ code: 'custom', path: ['cvc'], message: /^\d*$/.test(v.cvc) ? M.cvc : M.digits });
-  }
-}
-
 /** The add-by-number form as the SPA validates it. */
 export const cardAddFormSchema = cardNumberFields.superRefine(cvcRule);
 
@@ -76,14 +65,9 @@ export const cardAddFormSchema = cardNumberFields.superRefine(cvcRule);
 export const cardAddRequestSchema = z.union([z.object({ card_token: serverId }).strict(), cardAddFormSchema]);
 
 /** Card add and activate responses (SPEC.md section 3): esid and subuser_id, member_div_code, card_name, card_image_url. */
-export const cardResultResponseSchema = baseResponseSchema.extend({
-  subuser_id: z.string(),
-  esid: z.string(),
-  status: z.enum(SUBUSER_STATUSES),
-  member_div_code: z.string(),
-  card_name: z.string(),
-  card_image_url: z.string(),
-});
+export const cardResultResponseSchema = baseResponseSchema.extend(
+  subuserSchema.pick({ subuser_id: true, esid: true, status: true, member_div_code: true, card_name: true, card_image_url: true }).shape,
+);
 export type CardResultResponse = z.infer<typeof cardResultResponseSchema>;
 
 /** The activation key: 6 digits (SPEC.md section 5). */

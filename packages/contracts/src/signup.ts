@@ -27,6 +27,11 @@ type CardFields = { password: string; password_check: string; cardnumber: string
 /** Cross-field rules: the confirmation equals the password; the security code is 3-4 digits, empty for house cards. */
 export function cardSignupRules(v: CardFields, ctx: z.RefinementCtx) {
   passwordConfirmRule(v, ctx);
+  cvcRule(v, ctx);
+}
+
+/** The security code is 3-4 digits, empty for house cards (SPEC.md section 5): the sign-up's and the card add's rule. */
+export function cvcRule(v: { cardnumber: string; cvc: string }, ctx: z.RefinementCtx) {
   if (isHouseCard(v.cardnumber)) {
     if (v.cvc !== '') ctx.addIssue({ code: 'custom', path: ['cvc'], message: M.cvc });
   } else if (v.cvc === '') {
