@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CARD_CHECKS, LIMITS, SUBUSER_STATUSES, isUnactivated, type SubuserStatus } from '@sso/contracts/constants';
 import { isHouseCard } from '@sso/contracts/signup';
+import { loadConfigFile } from '../lib/config-file.ts';
 import { constantTimeEqual } from '../lib/secrets.ts';
 import type { ActivationOutcome, CardLookup, CardMaster, CardRecord } from './card-master.ts';
 
@@ -144,16 +144,5 @@ export function cardMasterFromList(json: unknown): CardMaster {
 }
 
 /** Reads CARD_MASTER_FILE once at boot; a missing or invalid file stops the start with its name. */
-export function loadCardMasterSimulator(file: string): CardMaster {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`Invalid configuration: CARD_MASTER_FILE cannot be read as JSON (${file}): ${(e as Error).message}`);
-  }
-  try {
-    return cardMasterFromList(raw);
-  } catch (e) {
-    throw new Error(`Invalid configuration: CARD_MASTER_FILE has an invalid card entry (${file}): ${(e as Error).message.split('\n')[0]}`);
-  }
-}
+export const loadCardMasterSimulator = (file: string): CardMaster =>
+  loadConfigFile({ variable: 'CARD_MASTER_FILE', file, entry: 'card' }, cardMasterFromList);

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import type { Clock } from '../lib/clock.ts';
+import { loadConfigFile } from '../lib/config-file.ts';
 import { constantTimeEqual, randomToken, sha256 } from '../lib/secrets.ts';
 import type { NetAnswer, NetAnswerAccount } from './net-answer.ts';
 
@@ -64,16 +64,5 @@ export function netAnswerFromList(json: unknown, publicOrigin: string, clock: Cl
 }
 
 /** Reads NET_ANSWER_FILE once at boot; a missing or invalid file stops the start with its name. */
-export function loadNetAnswerSimulator(file: string, publicOrigin: string, clock: Clock): NetAnswerSimulator {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`Invalid configuration: NET_ANSWER_FILE cannot be read as JSON (${file}): ${(e as Error).message}`);
-  }
-  try {
-    return netAnswerFromList(raw, publicOrigin, clock);
-  } catch (e) {
-    throw new Error(`Invalid configuration: NET_ANSWER_FILE has an invalid account entry (${file}): ${(e as Error).message.split('\n')[0]}`);
-  }
-}
+export const loadNetAnswerSimulator = (file: string, publicOrigin: string, clock: Clock): NetAnswerSimulator =>
+  loadConfigFile({ variable: 'NET_ANSWER_FILE', file, entry: 'account' }, (raw) => netAnswerFromList(raw, publicOrigin, clock));

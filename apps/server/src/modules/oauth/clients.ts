@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { loadConfigFile } from '../../lib/config-file.ts';
 import { constantTimeEqual, sha256 } from '../../lib/secrets.ts';
 
 /** One entry of the OAuth client registry (CLIENTS_FILE, SPEC.md section 6). */
@@ -56,16 +56,5 @@ export function parseClients(json: unknown, publicOrigin: string): ClientRegistr
   };
 }
 
-export function loadClients(file: string, publicOrigin: string): ClientRegistry {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`Invalid configuration: CLIENTS_FILE cannot be read as JSON (${file}): ${(e as Error).message}`);
-  }
-  try {
-    return parseClients(raw, publicOrigin);
-  } catch (e) {
-    throw new Error(`Invalid configuration: CLIENTS_FILE has an invalid client entry (${file}): ${(e as Error).message.split('\n')[0]}`);
-  }
-}
+export const loadClients = (file: string, publicOrigin: string): ClientRegistry =>
+  loadConfigFile({ variable: 'CLIENTS_FILE', file, entry: 'client' }, (raw) => parseClients(raw, publicOrigin));
