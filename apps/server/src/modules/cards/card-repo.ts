@@ -58,3 +58,19 @@ export async function deleteActiveMemberCards(db: Kysely<Database>, userId: stri
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** The member's card that may receive points (decision 0006, "Transfer"): active and point-capable. */
+export const findPointCard = (db: Kysely<Database>, userId: string, subuserId: string) =>
+  db
+    .selectFrom('sub_users')
+    .select(['id', 'esid', 'card_name', 'card_number_mask'])
+    .where('id', '=', subuserId)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .where('point_capable', '=', 1)
+    .executeTakeFirst();
+
+/** Whether the member has registered a point-capable card (SPEC.md section 3, is_na_point). */
+export const hasPointCard = async (db: Kysely<Database>, userId: string) =>
+  (await db.selectFrom('sub_users').select('id').where('user_id', '=', userId).where('point_capable', '=', 1).limit(1).executeTakeFirst()) !==
+  undefined;

@@ -2,7 +2,7 @@ import type { PointInfoResponse } from '@sso/contracts/points';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { UserRow } from '../account/user-repo.ts';
-import { hasPointCard } from './transfer-repo.ts';
+import { hasPointCard } from '../cards/card-repo.ts';
 import type { PointDeps } from './transfer-service.ts';
 
 /**

@@ -10,28 +10,21 @@ import type {
 } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { consumeVerification, invalidateVerifications } from '../../db/verification-repo.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { sha256 } from '../../lib/secrets.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { isLocked } from '../account/login-throttle-repo.ts';
-import { checkLockedSecret } from '../account/secret-check.ts';
 import type { UserRow } from '../account/user-repo.ts';
+import { findPointCard } from '../cards/card-repo.ts';
+import { advanceFlow, findFlow, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
+import { checkFlowSecret, closeCheck, maskTel, startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import { countMessage, newCode, storeSecret } from '../signup/codes.ts';
+import { countMessage, newCode } from '../signup/codes.ts';
 import { retryable } from '../signup/flow-service.ts';
 import { transferCodeMessage } from './transfer-message.ts';
-import {
-  advanceTransfer,
-  findTransferCard,
-  findTransferFlow,
-  insertTransferFlow,
-  replaceWaitingTransfers,
-  type TransferFlowRow,
-} from './transfer-repo.ts';
 
 export interface PointDeps {
   db: Kysely<Database>;
@@ -39,11 +32,6 @@ export interface PointDeps {
   notifier: Notifier;
   cardMaster: CardMaster;
   pointLedger: PointLedger;
-}
-
-/** What a logged event records besides the event: the device of the request (lib/device.ts). */
-export interface PointContext {
-  device: string | null;
 }
 
 /** What the flow keeps: the card the points go to, and where the code went. */
@@ -59,9 +47,7 @@ const transferExpired = () => new AppError(RESULT.ACCESS_DENIED, POINT_MESSAGES.
 const transferLocked = () => new AppError(RESULT.LOCKED, POINT_MESSAGES.transferLocked);
 /** Wrong codes of one member, across their transfer flows, lock the member's transfers. */
 const lockKey = (userId: string) => `point-transfer:${userId}`;
-const flowData = (flow: TransferFlowRow) => JSON.parse(flow.data_json) as TransferData;
-/** For the screen: 090-****-0001. */
-const maskMobile = (tel: string) => `${tel.slice(0, 3)}-****-${tel.slice(-4)}`;
+const flowData = (flow: MemberFlowRow) => JSON.parse(flow.data_json) as TransferData;
 
 /**
  * POST /api/aqf/transfer/open/select (decision 0006; SPEC.md section 2, "Point merge summary and
@@ -79,7 +65,7 @@ export async function selectTransfer(
   const now = deps.clock.now();
   const balances = await deps.pointLedger.balances(user.id);
   if (balances.open === null) throw retryable(POINT_MESSAGES.openInfoUnavailable);
-  const card = await findTransferCard(deps.db, user.id, input.subuser_id);
+  const card = await findPointCard(deps.db, user.id, input.subuser_id);
   if (!card) throw retryable(POINT_MESSAGES.noEligibleCard);
   if (balances.open <= 0) throw retryable(POINT_MESSAGES.zeroBalance);
   if (await isLocked(deps.db, lockKey(user.id), now)) throw transferLocked();
@@ -90,22 +76,14 @@ export async function selectTransfer(
   const to = mobile ?? user.email;
   await countMessage(deps, channel, to);
   const { code, hash } = await newCode();
-  const token = randomToken();
-  const id = newId();
   const data: TransferData = { subuserId: card.id, esid: card.esid, channel };
-  await deps.db.transaction().execute(async (trx) => {
-    for (const old of await replaceWaitingTransfers(trx, user.id, now)) await invalidateVerifications(trx, old, 'point_transfer', now);
-    await insertTransferFlow(trx, {
-      id,
-      user_id: user.id,
-      token_hash: sha256(token),
-      state: 'otp',
-      data_json: JSON.stringify(data),
-      created_at: now,
-      updated_at: now,
-      expires_at: now + LIMITS.memberFlowTtlMs,
-    });
-    await storeSecret(trx, { flowId: id, purpose: 'point_transfer', hash, now, expiresAt: now + LIMITS.otpTtlMs });
+  const token = await startFlow(deps, {
+    userId: user.id,
+    kind: 'point_transfer',
+    state: 'otp',
+    data,
+    secretHash: hash,
+    secretTtlMs: LIMITS.otpTtlMs,
   });
   await deps.notifier.send(transferCodeMessage(channel, to, code));
   return {
@@ -113,7 +91,7 @@ export async function selectTransfer(
     destination_to: mobile ? 'sms' : 'email',
     register_token: token,
     email: user.email,
-    tel: mobile ? (holder.holderMobileMasked ?? maskMobile(mobile)) : '',
+    tel: mobile ? (holder.holderMobileMasked ?? maskTel(mobile)) : '',
   };
 }
 
@@ -129,10 +107,10 @@ export async function confirmTransfer(
   deps: PointDeps,
   user: UserRow,
   input: z.infer<typeof transferOtpRequestSchema>,
-  context: PointContext,
+  context: FlowContext,
 ): Promise<TransferResultResponse> {
   const now = deps.clock.now();
-  const flow = await findTransferFlow(deps.db, sha256(input.register_token));
+  const flow = await findFlow(deps.db, 'point_transfer', sha256(input.register_token));
   // Another member's register_token answers as an unknown one.
   if (!flow || flow.user_id !== user.id) throw transferExpired();
   if (flow.state === 'transferring' || flow.state === 'done') return finishTransfer(deps, flow, context);
@@ -141,19 +119,17 @@ export async function confirmTransfer(
   const verificationId = await checkCode(deps, flow, input.onetime_password, context);
   if (verificationId === 'moved_on') return finishTransfer(deps, flow, context);
   // The card may have been removed since the select.
-  if (!(await findTransferCard(deps.db, user.id, flowData(flow).subuserId))) throw retryable(POINT_MESSAGES.noEligibleCard);
-  const claimed = await deps.db.transaction().execute(async (trx) => {
-    if (!(await advanceTransfer(trx, { id: flow.id, from: 'otp', to: 'transferring', now }))) return false;
-    if (!(await consumeVerification(trx, verificationId, now))) throw transferExpired();
-    return true;
-  });
+  if (!(await findPointCard(deps.db, user.id, flowData(flow).subuserId))) throw retryable(POINT_MESSAGES.noEligibleCard);
+  const claimed = await deps.db.transaction().execute((trx) =>
+    closeCheck(trx, { flow, to: 'transferring', verificationId, now, expired: transferExpired }),
+  );
   if (!claimed && !(await movedOn(deps.db, flow))) throw transferExpired();
   return finishTransfer(deps, flow, context);
 }
 
 /** Whether the flow has gone on to the transfer (a parallel right answer claimed it). */
-const movedOn = async (db: Kysely<Database>, flow: TransferFlowRow) => {
-  const state = (await findTransferFlow(db, flow.token_hash))?.state;
+const movedOn = async (db: Kysely<Database>, flow: MemberFlowRow) => {
+  const state = (await findFlow(db, 'point_transfer', flow.token_hash))?.state;
   return state === 'transferring' || state === 'done';
 };
 
@@ -162,18 +138,14 @@ const movedOn = async (db: Kysely<Database>, flow: TransferFlowRow) => {
  * when the code is gone because a parallel right answer claimed the flow. A check that locks the
  * member is logged.
  */
-async function checkCode(deps: PointDeps, flow: TransferFlowRow, secret: string, context: PointContext): Promise<string> {
+async function checkCode(deps: PointDeps, flow: MemberFlowRow, secret: string, context: FlowContext): Promise<string> {
   const now = deps.clock.now();
   const key = lockKey(flow.user_id);
   if (await isLocked(deps.db, key, now)) throw transferLocked();
   const claimedElsewhere = transferExpired();
   try {
-    return await checkLockedSecret(deps.db, now, {
+    return await checkFlowSecret(deps.db, now, flow, {
       lockKey: key,
-      limit: LIMITS.signupVerifyFailuresBeforeLock,
-      lockMs: LIMITS.signupLockMs,
-      subject: flow.id,
-      purpose: 'point_transfer',
       secret,
       locked: transferLocked,
       wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
@@ -194,11 +166,11 @@ async function checkCode(deps: PointDeps, flow: TransferFlowRow, secret: string,
  * answers the recorded result after that), then finishes the flow; only the request that moves the
  * flow to `done` logs it, so that 'points_transferred' is logged once.
  */
-async function finishTransfer(deps: PointDeps, flow: TransferFlowRow, context: PointContext): Promise<TransferResultResponse> {
+async function finishTransfer(deps: PointDeps, flow: MemberFlowRow, context: FlowContext): Promise<TransferResultResponse> {
   const now = deps.clock.now();
   const result = await deps.pointLedger.transferOpenToCard({ transferId: flow.id, userId: flow.user_id, esid: flowData(flow).esid, at: now });
   await deps.db.transaction().execute(async (trx) => {
-    if (await advanceTransfer(trx, { id: flow.id, from: 'transferring', to: 'done', now })) {
+    if (await advanceFlow(trx, { id: flow.id, from: 'transferring', to: 'done', now })) {
       await logActivity(trx, { userId: flow.user_id, event: 'points_transferred', device: context.device, at: now });
     }
   });

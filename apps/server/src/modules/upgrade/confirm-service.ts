@@ -1,21 +1,20 @@
 import type { z } from 'zod';
-import { LIMITS } from '@sso/contracts/constants';
 import type { CardResultResponse } from '@sso/contracts/cards';
-import { CARD_MESSAGES, SIGNUP_MESSAGES, UPGRADE_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { SIGNUP_MESSAGES, UPGRADE_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import type { upgradeConfirmRequestSchema } from '@sso/contracts/upgrade';
-import { uniqueViolation } from '../../db/unique-violation.ts';
 import { validationError } from '../../http/app-error.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { checkLockedSecret } from '../account/secret-check.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
 import { cardLinked } from '../signup/flow-repo.ts';
 import { retryable, signupLocked, subuserOfCard, verifyLockKey } from '../signup/flow-service.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';
+import { cardResultOf } from '../cards/card-view.ts';
+import { findWaitingFlow } from '../member-flows/member-flow-repo.ts';
+import { checkFlowSecret, type FlowContext } from '../member-flows/member-flow-service.ts';
 import { promoteToCardMember } from './card-link-repo.ts';
-import { findWaitingFlow } from './member-flow-repo.ts';
-import { cardResult, closeFlow, flowExpired, openMembersOnly, type FlowContext, type UpgradeDeps } from './member-flow-service.ts';
 import type { UpgradeData } from './register-service.ts';
+import { flowExpired, linkFlowCards, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
 
 type ConfirmInput = z.infer<typeof upgradeConfirmRequestSchema>;
 
@@ -47,35 +46,20 @@ export async function confirmUpgrade(deps: UpgradeDeps, input: ConfirmInput, con
   if (member.member_type !== 'open') throw openMembersOnly();
   const { card, cardHash } = JSON.parse(flow.data_json) as UpgradeData;
   const pin = flow.state === 'pin';
-  const verificationId = await checkLockedSecret(deps.db, now, {
+  const verificationId = await checkFlowSecret(deps.db, now, flow, {
     lockKey: verifyLockKey(cardHash),
-    limit: LIMITS.signupVerifyFailuresBeforeLock,
-    lockMs: LIMITS.signupLockMs,
-    subject: flow.id,
-    purpose: 'upgrade',
     secret,
     locked: signupLocked,
     wrong: () => retryable(pin ? UPGRADE_MESSAGES.pinWrong : SIGNUP_MESSAGES.otpWrong),
     // There is no resend: with no try left, expired or used, the upgrade starts again.
     noTryLeft: async () => flowExpired(),
   });
-  // The flow ends with the answer; a parallel right answer that finished it first makes this one 300.
-  const alreadyLinked = async () =>
-    (await deps.db.transaction().execute((trx) => closeFlow(trx, flow, verificationId, now)))
-      ? retryable(CARD_MESSAGES.alreadyLinked)
-      : flowExpired();
-  if (await cardLinked(deps.db, card.esid)) throw await alreadyLinked();
   const subuser = subuserOfCard(card, { id: newId(), mailDigital: null });
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      if (!(await closeFlow(trx, flow, verificationId, now))) throw flowExpired();
-      if (!(await promoteToCardMember(trx, flow.user_id, now))) throw flowExpired();
-      await insertMemberCard(trx, flow.user_id, subuser, now);
-      await logActivity(trx, { userId: flow.user_id, event: 'upgraded', device: context.device, at: now });
-    });
-  } catch (err) {
-    if (uniqueViolation(err) === 'esid') throw await alreadyLinked();
-    throw err;
-  }
-  return cardResult(subuser);
+  const taken = await cardLinked(deps.db, card.esid);
+  await linkFlowCards(deps.db, { flow, verificationId, now, taken }, async (trx) => {
+    if (!(await promoteToCardMember(trx, flow.user_id, now))) throw flowExpired();
+    await insertMemberCard(trx, flow.user_id, subuser, now);
+    await logActivity(trx, { userId: flow.user_id, event: 'upgraded', device: context.device, at: now });
+  });
+  return cardResultOf(subuser);
 }

@@ -1,35 +1,25 @@
 import type { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import type { CardResultResponse } from '@sso/contracts/cards';
-import { CARD_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { NumberlessResponse, numberlessOtpRequestSchema, numberlessRequestSchema } from '@sso/contracts/upgrade';
 import { hitRateLimit } from '../../db/rate-limit-repo.ts';
 import type { Background } from '../../http/background.ts';
-import { uniqueViolation } from '../../db/unique-violation.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { isLocked } from '../account/login-throttle-repo.ts';
-import { checkLockedSecret } from '../account/secret-check.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { flowCardOf } from '../signup/card-step.ts';
 import { countMessage, hashSecret, newCode, sendCode } from '../signup/codes.ts';
 import { cardLinked } from '../signup/flow-repo.ts';
 import { retryable, subuserOfCard } from '../signup/flow-service.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';
+import { cardResultOf } from '../cards/card-view.ts';
+import { findWaitingFlow, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
+import { checkFlowSecret, maskTel, startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
 import { promoteToCardMember } from './card-link-repo.ts';
-import { findWaitingFlow, type MemberFlowRow } from './member-flow-repo.ts';
-import {
-  cardResult,
-  closeFlow,
-  flowExpired,
-  maskTel,
-  memberLocked,
-  ok,
-  startFlow,
-  type FlowContext,
-  type UpgradeDeps,
-} from './member-flow-service.ts';
+import { flowExpired, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
 
 /** The code is sent after the answer, so that the answer's timing does not tell whether one was sent. */
 export type NumberlessDeps = UpgradeDeps & { background: Background };
@@ -104,12 +94,8 @@ export async function confirmNumberless(
   const now = deps.clock.now();
   const flow = await findWaitingFlow(deps.db, 'numberless', sha256(input.register_token), now);
   if (!flow || flow.user_id !== user.id) throw flowExpired();
-  const verificationId = await checkLockedSecret(deps.db, now, {
+  const verificationId = await checkFlowSecret(deps.db, now, flow, {
     lockKey: lockKey(user.id),
-    limit: LIMITS.signupVerifyFailuresBeforeLock,
-    lockMs: LIMITS.signupLockMs,
-    subject: flow.id,
-    purpose: 'numberless',
     secret: input.onetime_password,
     locked: memberLocked,
     wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
@@ -118,24 +104,11 @@ export async function confirmNumberless(
   });
   // The card master is another system: asked before the transaction, never inside it.
   const cards = await cardsToLink(deps, flow);
-  // The flow ends with the answer; a parallel right answer that finished it first makes this one 300.
-  const alreadyLinked = async () =>
-    (await deps.db.transaction().execute((trx) => closeFlow(trx, flow, verificationId, now)))
-      ? retryable(CARD_MESSAGES.alreadyLinked)
-      : flowExpired();
-  if (cards.length === 0) throw await alreadyLinked();
   const subusers = cards.map((card) => subuserOfCard(flowCardOf(card), { id: newId(), mailDigital: null }));
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      if (!(await closeFlow(trx, flow, verificationId, now))) throw flowExpired();
-      for (const row of subusers) await insertMemberCard(trx, user.id, row, now);
-      if (await promoteToCardMember(trx, user.id, now)) await logActivity(trx, { userId: user.id, event: 'upgraded', device: context.device, at: now });
-      await logActivity(trx, { userId: user.id, event: 'numberless_added', device: context.device, at: now });
-    });
-  } catch (err) {
-    // A parallel add or sign-up took the card in the meantime.
-    if (uniqueViolation(err) === 'esid') throw await alreadyLinked();
-    throw err;
-  }
-  return cardResult(subusers[0]!);
+  await linkFlowCards(deps.db, { flow, verificationId, now, taken: cards.length === 0 }, async (trx) => {
+    for (const row of subusers) await insertMemberCard(trx, user.id, row, now);
+    if (await promoteToCardMember(trx, user.id, now)) await logActivity(trx, { userId: user.id, event: 'upgraded', device: context.device, at: now });
+    await logActivity(trx, { userId: user.id, event: 'numberless_added', device: context.device, at: now });
+  });
+  return cardResultOf(subusers[0]!);
 }

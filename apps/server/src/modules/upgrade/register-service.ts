@@ -13,8 +13,9 @@ import { countMessage, hashSecret, newCode, sendCode } from '../signup/codes.ts'
 import { cardLinked } from '../signup/flow-repo.ts';
 import { retryable, signupLocked, verifyLockKey, type FlowCard } from '../signup/flow-service.ts';
 import { upgradeCodeMail } from './code-mail.ts';
-import { maskEmail, maskTel, ok, openMembersOnly, startFlow, type UpgradeDeps } from './member-flow-service.ts';
-import type { UpgradeFlowState } from './member-flow-repo.ts';
+import type { MemberFlowState } from '../member-flows/member-flow-repo.ts';
+import { maskEmail, maskTel, startFlow } from '../member-flows/member-flow-service.ts';
+import { ok, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
 
 type RegisterInput = z.infer<typeof upgradeRegisterRequestSchema>;
 
@@ -48,7 +49,7 @@ async function checkCard(deps: UpgradeDeps, userId: string, input: RegisterInput
 }
 
 interface CheckPlan {
-  state: UpgradeFlowState;
+  state: MemberFlowState;
   send?: { channel: 'sms' | 'mail'; to: string };
   answer: Pick<UpgradeRegisterResponse, 'destination_to' | 'tel' | 'email'>;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   numberlessOtpRequestSchema,
   numberlessRequestSchema,
@@ -6,15 +6,13 @@ import {
   upgradeRegisterRequestSchema,
 } from '@sso/contracts/upgrade';
 import { backgroundTasks } from '../../http/background.ts';
+import { memberPost } from '../../http/member-post.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { currentUser } from '../account/current-user.ts';
 import { confirmUpgrade } from './confirm-service.ts';
-import type { FlowContext, UpgradeDeps } from './member-flow-service.ts';
 import { confirmNumberless, startNumberless } from './numberless-service.ts';
 import { registerCard } from './register-service.ts';
-
-const context = (request: FastifyRequest): FlowContext => ({ device: describeDevice(request.headers['user-agent']) });
+import type { UpgradeDeps } from './upgrade-flow.ts';
 
 /**
  * The endpoints SPEC.md section 7 names without a flow (docs/decisions/0006): the numberless card
@@ -23,30 +21,18 @@ const context = (request: FastifyRequest): FlowContext => ({ device: describeDev
  */
 export function registerUpgradeRoutes(app: FastifyInstance, deps: UpgradeDeps): void {
   const withBackground = { ...deps, background: backgroundTasks(app) };
-  app.post('/api/auth/numberless', async (request, reply) => {
-    const user = await currentUser(deps, request);
-    const input = parseOr901(numberlessRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return startNumberless(withBackground, user, input);
-  });
+  memberPost(app, deps, '/api/auth/numberless', numberlessRequestSchema, ({ user, input }) => startNumberless(withBackground, user, input));
 
-  app.post('/api/auth/numberless/otp', async (request, reply) => {
-    const user = await currentUser(deps, request);
-    const input = parseOr901(numberlessOtpRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return confirmNumberless(deps, user, input, context(request));
-  });
+  memberPost(app, deps, '/api/auth/numberless/otp', numberlessOtpRequestSchema, ({ user, input, device }) =>
+    confirmNumberless(deps, user, input, { device }),
+  );
 
-  app.post('/api/auth/register', async (request, reply) => {
-    const user = await currentUser(deps, request);
-    const input = parseOr901(upgradeRegisterRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return registerCard(deps, user, input);
-  });
+  memberPost(app, deps, '/api/auth/register', upgradeRegisterRequestSchema, ({ user, input }) => registerCard(deps, user, input));
 
+  // No Bearer: the register_token carries the member.
   app.post('/api/auth/upgrade/sc', async (request, reply) => {
     const input = parseOr901(upgradeConfirmRequestSchema, request.body);
     reply.header('Cache-Control', 'no-store');
-    return confirmUpgrade(deps, input, context(request));
+    return confirmUpgrade(deps, input, { device: describeDevice(request.headers['user-agent']) });
   });
 }
