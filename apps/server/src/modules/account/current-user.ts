@@ -5,12 +5,16 @@ import type { TokenDeps } from '../oauth/token-service.ts';
 import { findActiveUserById, type UserRow } from './user-repo.ts';
 
 /**
- * The active member behind the request's Bearer token (SPEC.md section 7): a missing, expired or
- * revoked token, or a member no longer active, answers 401 with result 300.
+ * The active member behind the request's Bearer token (SPEC.md section 7), and the client the token
+ * was issued to: a missing, expired or revoked token, or a member no longer active, answers 401
+ * with result 300.
  */
-export async function currentUser(deps: TokenDeps, request: FastifyRequest): Promise<UserRow> {
+export async function currentMember(deps: TokenDeps, request: FastifyRequest): Promise<{ user: UserRow; clientId: string }> {
   const member = await requireMember(deps, request);
   const user = await findActiveUserById(deps.db, member.userId);
   if (!user) throw unauthorizedError();
-  return user;
+  return { user, clientId: member.clientId };
 }
+
+/** The active member behind the request's Bearer token, as currentMember. */
+export const currentUser = async (deps: TokenDeps, request: FastifyRequest): Promise<UserRow> => (await currentMember(deps, request)).user;

@@ -4,9 +4,8 @@ import { activitiesRequestSchema } from '@sso/contracts/account';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { parseOr901 } from '../../http/parse.ts';
+import { memberPost } from '../../http/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { currentUser } from '../account/current-user.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
 import { activityPage } from './activity-service.ts';
 
@@ -18,10 +17,9 @@ export interface ActivityDeps {
 
 /** POST /api/user/activities {page} (Bearer; issue 5): the member's own activity log. */
 export function registerActivityRoutes(app: FastifyInstance, deps: ActivityDeps): void {
-  app.post('/api/user/activities', async (request, reply) => {
-    const user = await currentUser(deps, request);
-    const { page } = parseOr901(activitiesRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, ...(await activityPage(deps, user.id, page)) };
-  });
+  memberPost(app, deps, '/api/user/activities', activitiesRequestSchema, async ({ user, input }) => ({
+    result_code: RESULT.OK,
+    result_message: SERVER_MESSAGES.ok,
+    ...(await activityPage(deps, user.id, input.page)),
+  }));
 }

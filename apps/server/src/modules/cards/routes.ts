@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   cardActivateRequestSchema,
@@ -11,13 +11,12 @@ import {
   subuserRevokeRequestSchema,
   updateRelevantTokensRequestSchema,
 } from '@sso/contracts/cards';
+import { memberPost, noBody } from '../../http/member-post.ts';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
-import { describeDevice } from '../../lib/device.ts';
-import { currentUser } from '../account/current-user.ts';
 import { authenticateClient } from '../oauth/client-auth.ts';
 import { activateCard } from './activation-service.ts';
 import { addCard, type CardAddInput } from './card-add-service.ts';
-import { enableCard, listCards, listWaitingCards, openSubuser, refreshCards, removeCards, type CardCaller, type CardDeps } from './card-service.ts';
+import { enableCard, listCards, listWaitingCards, openSubuser, refreshCards, removeCards, type CardDeps } from './card-service.ts';
 import { linkNetAnswer } from './net-answer-link-service.ts';
 import { refreshCardSession, revokeMemberSession } from './session-service.ts';
 
@@ -42,62 +41,34 @@ const parseCardAdd = (body: unknown): CardAddInput =>
  * and every card is looked up with the member's id. Card answers are personal: never cached.
  */
 export function registerCardRoutes(app: FastifyInstance, deps: CardDeps): void {
-  /** The member and device of a Bearer request; the answer is marked no-store. */
-  const caller = async (request: FastifyRequest, reply: FastifyReply): Promise<CardCaller> => {
-    const user = await currentUser(deps, request);
-    reply.header('Cache-Control', 'no-store');
-    return { user, device: describeDevice(request.headers['user-agent']) };
-  };
+  // A MemberCall is the card services' CardCaller: the member and the device of the request.
+  memberPost(app, deps, '/api/subuser/cards', noBody, ({ user }) => listCards(deps, user.id));
 
-  app.post('/api/subuser/cards', async (request, reply) => listCards(deps, (await caller(request, reply)).user.id));
+  memberPost(app, deps, '/api/subuser/card/tokens', noBody, ({ user }) => listWaitingCards(deps, user.id));
 
-  app.post('/api/subuser/card/tokens', async (request, reply) => listWaitingCards(deps, (await caller(request, reply)).user.id));
+  memberPost(app, deps, '/api/subuser/card/add', parseCardAdd, (call) => addCard(deps, call, call.input));
 
-  app.post('/api/subuser/card/add', async (request, reply) => {
-    const who = await caller(request, reply);
-    return addCard(deps, who, parseCardAdd(request.body));
-  });
+  memberPost(app, deps, '/api/subuser/card/activate', cardActivateRequestSchema, (call) =>
+    activateCard(deps, call, call.input.subuser_id, { activationKey: call.input.activation_key }),
+  );
 
-  app.post('/api/subuser/card/activate', async (request, reply) => {
-    const who = await caller(request, reply);
-    const input = parseOr901(cardActivateRequestSchema, request.body);
-    return activateCard(deps, who, input.subuser_id, { activationKey: input.activation_key });
-  });
+  memberPost(app, deps, '/api/subuser/sc/activate/mobile', mobileActivateRequestSchema, (call) =>
+    activateCard(deps, call, call.input.subuser_id, { mobile: call.input.tel }),
+  );
 
-  app.post('/api/subuser/sc/activate/mobile', async (request, reply) => {
-    const who = await caller(request, reply);
-    const input = parseOr901(mobileActivateRequestSchema, request.body);
-    return activateCard(deps, who, input.subuser_id, { mobile: input.tel });
-  });
+  memberPost(app, deps, '/api/subuser/card/enable', cardEnableRequestSchema, (call) => enableCard(deps, call, call.input.card_token));
 
-  app.post('/api/subuser/card/enable', async (request, reply) => {
-    const who = await caller(request, reply);
-    return enableCard(deps, who, parseOr901(cardEnableRequestSchema, request.body).card_token);
-  });
+  memberPost(app, deps, '/api/subuser/card/update_relevant_tokens', updateRelevantTokensRequestSchema, ({ user }) => refreshCards(deps, user.id));
 
-  app.post('/api/subuser/card/update_relevant_tokens', async (request, reply) => {
-    const who = await caller(request, reply);
-    parseOr901(updateRelevantTokensRequestSchema, request.body);
-    return refreshCards(deps, who.user.id);
-  });
+  memberPost(app, deps, '/api/subuser/delete', subuserDeleteRequestSchema, (call) => removeCards(deps, call, call.input.subuser_ids));
 
-  app.post('/api/subuser/delete', async (request, reply) => {
-    const who = await caller(request, reply);
-    return removeCards(deps, who, parseOr901(subuserDeleteRequestSchema, request.body).subuser_ids);
-  });
+  memberPost(app, deps, '/api/subuser/na/add', netAnswerAddRequestSchema, (call) => linkNetAnswer(deps, call, call.input));
 
-  app.post('/api/subuser/na/add', async (request, reply) => {
-    const who = await caller(request, reply);
-    return linkNetAnswer(deps, who, parseOr901(netAnswerAddRequestSchema, request.body));
-  });
+  memberPost(app, deps, '/api/subuser/open', noBody, ({ user }) => openSubuser(deps, user));
 
-  app.post('/api/subuser/open', async (request, reply) => openSubuser(deps, (await caller(request, reply)).user));
-
-  app.post('/api/subuser/revoke', async (request, reply) => {
-    const who = await caller(request, reply);
-    const input = parseOr901(subuserRevokeRequestSchema, request.body);
-    return revokeMemberSession(deps, who, { token: input.token, clientId: input.client_id });
-  });
+  memberPost(app, deps, '/api/subuser/revoke', subuserRevokeRequestSchema, (call) =>
+    revokeMemberSession(deps, call, { token: call.input.token, clientId: call.input.client_id }),
+  );
 
   app.post('/api/auth/card/refresh_token', { config: { oauth: true } }, async (request, reply) => {
     const body = parseOrInvalidRequest(cardRefreshRequestSchema, request.body);

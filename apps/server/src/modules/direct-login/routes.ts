@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   directLoginNaRequestSchema,
@@ -6,14 +6,12 @@ import {
   preauthDirectLoginRequestSchema,
   userOnetimeTokenRequestSchema,
 } from '@sso/contracts/direct-login';
-import { OAuthError, unauthorizedError } from '../../http/app-error.ts';
+import { OAuthError } from '../../http/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
-import { requireMember } from '../../http/bearer.ts';
+import { memberPost, type MemberCall } from '../../http/member-post.ts';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { findActiveUserById } from '../account/user-repo.ts';
 import { authenticateClient } from '../oauth/client-auth.ts';
-import { currentUser } from '../account/current-user.ts';
 import {
   netAnswerDirectLogin,
   preauthDirectLogin,
@@ -40,11 +38,7 @@ const grantFormSchema = z.object({
 });
 
 /** The active member behind the Bearer token and the client it was issued to (the direct login's source). */
-async function bearerMember(deps: DirectLoginDeps, request: FastifyRequest): Promise<BearerMember> {
-  const member = await requireMember(deps, request);
-  if (!(await findActiveUserById(deps.db, member.userId))) throw unauthorizedError();
-  return { userId: member.userId, clientId: member.clientId };
-}
+const bearerMember = (call: MemberCall<unknown>): BearerMember => ({ userId: call.user.id, clientId: call.clientId });
 
 /** A redirect or the 400 page: a request that cannot be redirected safely is never redirected (RFC 6749 section 4.1.2.1). */
 function redirectOrRefuse(reply: FastifyReply, location: string | undefined) {
@@ -59,12 +53,9 @@ function redirectOrRefuse(reply: FastifyReply, location: string | undefined) {
  * "Direct login and partner hand-off"). Bearer endpoints check the token before the body.
  */
 export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLoginDeps): void {
-  app.post('/api/auth/user_onetime_token', async (request, reply) => {
-    const member = await bearerMember(deps, request);
-    const input = parseOr901(userOnetimeTokenRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return userOnetimeToken(deps, member, input);
-  });
+  memberPost(app, deps, '/api/auth/user_onetime_token', userOnetimeTokenRequestSchema, (call) =>
+    userOnetimeToken(deps, bearerMember(call), call.input),
+  );
 
   app.post('/api/auth/direct_login/token', { config: { oauth: true } }, async (request, reply) => {
     const body = parseOrInvalidRequest(grantFormSchema, request.body);
@@ -78,19 +69,13 @@ export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLogi
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });
 
-  app.post('/api/subuser/direct_login/sc', async (request, reply) => {
-    const member = await bearerMember(deps, request);
-    const input = parseOr901(directLoginScRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return serviceDirectLogin(deps, member, input);
-  });
+  memberPost(app, deps, '/api/subuser/direct_login/sc', directLoginScRequestSchema, (call) =>
+    serviceDirectLogin(deps, bearerMember(call), call.input),
+  );
 
-  app.post('/api/subuser/direct_login/na', async (request, reply) => {
-    const user = await currentUser(deps, request);
-    const input = parseOr901(directLoginNaRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return netAnswerDirectLogin(deps, user.id, input);
-  });
+  memberPost(app, deps, '/api/subuser/direct_login/na', directLoginNaRequestSchema, ({ user, input }) =>
+    netAnswerDirectLogin(deps, user.id, input),
+  );
 
   app.post('/api/preauth/direct_login', async (request, reply) => {
     const input = parseOr901(preauthDirectLoginRequestSchema, request.body);

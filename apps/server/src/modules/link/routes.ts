@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema } from '@sso/contracts/points';
+import { memberPost } from '../../http/member-post.ts';
 import { parseOr901 } from '../../http/parse.ts';
-import { describeDevice } from '../../lib/device.ts';
-import { currentUser } from '../account/current-user.ts';
 import { linkOpenAccount, type LinkDeps } from './link-service.ts';
 
 export type { LinkDeps };
@@ -13,10 +12,6 @@ export type { LinkDeps };
  * before the body; the birthday rule depends on today's date in Japan.
  */
 export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps): void {
-  app.post('/api/link/open', async (request, reply) => {
-    const user = await currentUser(deps, request);
-    const input = parseOr901(linkOpenRequestSchema(japanDate(deps.clock.now())), request.body);
-    reply.header('Cache-Control', 'no-store');
-    return linkOpenAccount(deps, user, input, { device: describeDevice(request.headers['user-agent']) });
-  });
+  const readLink = (body: unknown) => parseOr901(linkOpenRequestSchema(japanDate(deps.clock.now())), body);
+  memberPost(app, deps, '/api/link/open', readLink, ({ user, input, device }) => linkOpenAccount(deps, user, input, { device }));
 }

@@ -5,6 +5,7 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { japanDate } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
+import { memberPost, noBody } from '../../http/member-post.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { describeDevice } from '../../lib/device.ts';
@@ -20,12 +21,9 @@ const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /** The open member's profile (SPEC.md sections 3, 5 and 7; issue 5). Answers hold personal data: never cached. */
 export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {
-  app.post('/api/user/profile', async (request, reply): Promise<ProfileResponse> => {
-    const profile = requireOpenProfile(await currentUser(deps, request));
-    reply.header('Cache-Control', 'no-store');
-    return { ...ok, ...profile };
-  });
+  memberPost(app, deps, '/api/user/profile', noBody, async ({ user }): Promise<ProfileResponse> => ({ ...ok, ...requireOpenProfile(user) }));
 
+  // Not memberPost: a card member is refused (300) before the body is read.
   app.post('/api/user/profile/change', async (request, reply) => {
     const user = await currentUser(deps, request);
     requireOpenProfile(user);

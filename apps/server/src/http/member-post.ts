@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodType } from 'zod';
+import { describeDevice } from '../lib/device.ts';
+import { currentMember } from '../modules/account/current-user.ts';
+import type { UserRow } from '../modules/account/user-repo.ts';
+import type { TokenDeps } from '../modules/oauth/token-service.ts';
+import { parseOr901 } from './parse.ts';
+
+/** What a member endpoint's handler gets: the member, the client their token was issued to, the body read, and the device. */
+export interface MemberCall<I> {
+  user: UserRow;
+  clientId: string;
+  input: I;
+  /** The device of the request (lib/device.ts), for the activity log. */
+  device: string | null;
+}
+
+/** How a member endpoint reads its body: its contract schema (901 with field keys), or a function of the body. */
+type BodyReader<I> = ZodType<I> | ((body: unknown) => I);
+
+/** For an endpoint that reads no body: whatever is sent is ignored. */
+export const noBody = (): undefined => undefined;
+
+/**
+ * POST `url` for the member behind a Bearer token (SPEC.md section 7). The token is checked before
+ * the body is read, so that a caller without a live one learns nothing but 401; the answer, the
+ * body's 901 included, is personal: never cached.
+ */
+export function memberPost<I>(
+  app: FastifyInstance,
+  deps: TokenDeps,
+  url: string,
+  body: BodyReader<I>,
+  handler: (call: MemberCall<I>) => Promise<unknown>,
+): void {
+  app.post(url, async (request, reply) => {
+    const { user, clientId } = await currentMember(deps, request);
+    reply.header('Cache-Control', 'no-store');
+    const input = typeof body === 'function' ? body(request.body) : parseOr901(body, request.body);
+    return handler({ user, clientId, input, device: describeDevice(request.headers['user-agent']) });
+  });
+}
