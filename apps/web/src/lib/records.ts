@@ -32,6 +32,9 @@ export interface SessionRecord {
 export const getOAuthClient = () => readRecord<OAuthClientRecord>('oauthClient');
 export const clearOAuthClient = () => removeRecord('oauthClient');
 
+/** Where the authorization server sends the web client back (SPEC.md section 4): /content/oauth/callback. */
+export const webRedirectUri = (origin = globalThis.location.origin) => `${origin}/content/oauth/callback`;
+
 let creating: Promise<OAuthClientRecord> | undefined;
 
 /**
@@ -46,7 +49,7 @@ export function ensureOAuthClient(origin = globalThis.location.origin): Promise<
     const pair = await newPkcePair();
     const record: OAuthClientRecord = {
       clientId: WEB_CLIENT_ID,
-      redirectUri: `${origin}/content/oauth/callback`,
+      redirectUri: webRedirectUri(origin),
       state: randomString(16),
       scope: 'openid',
       responseType: 'code',

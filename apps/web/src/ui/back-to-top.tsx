@@ -14,3 +14,12 @@ export function BackToTop() {
     </Link>
   );
 }
+
+/** "トップへ戻る": the way back to Top at the end of a flow (primary) or beside its own way on (secondary). */
+export function TopButton({ variant = 'secondary' }: { variant?: 'primary' | 'secondary' }) {
+  return (
+    <Link to="/top" className={buttonClass(variant)}>
+      トップへ戻る
+    </Link>
+  );
+}

@@ -1,13 +1,11 @@
 import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { passwordChangeRequestSchema } from '@sso/contracts/account';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { showFailure } from '../../lib/failure-view.ts';
 import { clearTokens } from '../../lib/records.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -18,7 +16,6 @@ import page from '../../ui/page.module.css';
 import { changePassword } from './account-change-api.ts';
 
 type PasswordFields = z.infer<typeof passwordChangeRequestSchema>;
-const FIELDS = ['current_password', 'password', 'password_check'] as const;
 
 /**
  * Password change (issue 5; SPEC.md sections 2 and 3): the current password, the new one (the open
@@ -28,17 +25,8 @@ const FIELDS = ['current_password', 'password', 'password_check'] as const;
 export function PasswordChangePage() {
   const navigate = useNavigate();
   const [message, setMessage] = useState<string>();
-  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<PasswordFields>({
-    resolver: zodResolver(passwordChangeRequestSchema),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: { current_password: '', password: '', password_check: '' },
-  });
-  const clearSecrets = useCallback(() => {
-    setValue('current_password', '');
-    setFocus('current_password');
-  }, [setValue, setFocus]);
-  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
+  const { form, view } = useSecretForm(passwordChangeRequestSchema, 'current_password', setMessage);
+  const { register, handleSubmit, formState } = form;
 
   const submit = useCallback(
     async (form: PasswordFields): Promise<ActionOutcome> => {

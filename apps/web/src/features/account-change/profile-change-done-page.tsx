@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { buttonClass } from '../../ui/button.tsx';
+import { TopButton } from '../../ui/back-to-top.tsx';
 import page from '../../ui/page.module.css';
 
 /** Profile change, finished (issue 5): the member stays logged in and goes back to Top. */
@@ -8,9 +7,7 @@ export function ProfileChangeDonePage() {
     <>
       <h1>プロフィール変更完了</h1>
       <p className={page.lead}>プロフィールを変更しました。</p>
-      <Link to="/top" className={buttonClass()}>
-        トップへ戻る
-      </Link>
+      <TopButton variant="primary" />
     </>
   );
 }

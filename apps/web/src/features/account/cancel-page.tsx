@@ -8,11 +8,11 @@ import { clearOAuthClient, clearTokens } from '../../lib/records.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
-import { Modal } from '../../ui/modal.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { cancelMembership } from './cancel-api.ts';
-import { LoadStatus } from '../../ui/load-status.tsx';
 import { useTopQuery } from './top-api.ts';
 
 /**
@@ -64,17 +64,16 @@ export function CancelPage() {
           </div>
         </>
       )}
-      <Modal open={confirming} title="退会しますか？" onClose={() => setConfirming(false)}>
+      <ConfirmDialog
+        open={confirming}
+        title="退会しますか？"
+        confirmLabel="退会する"
+        pending={pending}
+        onConfirm={() => void run()}
+        onCancel={() => setConfirming(false)}
+      >
         <p className={page.dialogText}>退会すると元に戻すことはできません。</p>
-        <div className={page.actions}>
-          <Button type="button" pending={pending} onClick={() => void run()}>
-            退会する
-          </Button>
-          <Button type="button" variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>
-            キャンセル
-          </Button>
-        </div>
-      </Modal>
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,6 +1,4 @@
 import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { cardActivateRequestSchema, type Subuser } from '@sso/contracts/cards';
@@ -8,7 +6,7 @@ import { isUnactivated, LIMITS, type SubuserStatus } from '@sso/contracts/consta
 import { CARD_MESSAGES, CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { showFailure } from '../../lib/failure-view.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { CardFace } from '../../ui/card-face.tsx';
@@ -24,7 +22,6 @@ import { useAfterCardChange } from './use-after-card-change.ts';
 
 const schema = cardActivateRequestSchema.pick({ activation_key: true });
 type KeyFields = z.infer<typeof schema>;
-const FIELDS = ['activation_key'] as const;
 
 /** Which 6 digits the card's status asks for (SPEC.md section 5, "Activation key"). */
 export const ACTIVATION_KEY_HINTS: Partial<Record<SubuserStatus, string>> = {
@@ -68,17 +65,8 @@ function CardActivate({ subuserId }: { subuserId: string }) {
 function ActivateForm({ card }: { card: Subuser }) {
   const afterChange = useAfterCardChange();
   const [message, setMessage] = useState<string>();
-  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<KeyFields>({
-    resolver: zodResolver(schema),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: { activation_key: '' },
-  });
-  const clearSecrets = useCallback(() => {
-    setValue('activation_key', '');
-    setFocus('activation_key');
-  }, [setValue, setFocus]);
-  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
+  const { form, view } = useSecretForm(schema, 'activation_key', setMessage);
+  const { register, handleSubmit, formState } = form;
 
   const submit = useCallback(
     async (form: KeyFields): Promise<ActionOutcome> => {

@@ -7,8 +7,8 @@ import { showFailure } from '../../lib/failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { CardFace } from '../../ui/card-face.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
-import { Modal } from '../../ui/modal.tsx';
 import faces from '../../ui/card-face.module.css';
 import page from '../../ui/page.module.css';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
@@ -99,7 +99,14 @@ function RemoveForm({ cards }: { cards: Subuser[] }) {
           削除する
         </Button>
       </div>
-      <Modal open={confirming} title="カードを削除しますか？" onClose={() => setConfirming(false)}>
+      <ConfirmDialog
+        open={confirming}
+        title="カードを削除しますか？"
+        confirmLabel="削除する"
+        pending={pending}
+        onConfirm={() => void run()}
+        onCancel={() => setConfirming(false)}
+      >
         <p className={page.dialogText}>次のカードを削除します。削除したカードは、もう一度追加するまでメンバーIDでご利用いただけません。</p>
         <ul className={styles.dialogList}>
           {chosen.map((c) => (
@@ -108,15 +115,7 @@ function RemoveForm({ cards }: { cards: Subuser[] }) {
             </li>
           ))}
         </ul>
-        <div className={page.actions}>
-          <Button type="button" pending={pending} onClick={() => void run()}>
-            削除する
-          </Button>
-          <Button type="button" variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>
-            キャンセル
-          </Button>
-        </div>
-      </Modal>
+      </ConfirmDialog>
     </>
   );
 }

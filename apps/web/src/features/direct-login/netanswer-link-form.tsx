@@ -1,11 +1,9 @@
 import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { netAnswerAddRequestSchema, type Subuser } from '@sso/contracts/cards';
 import { CARD_MESSAGES, CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { showFailure } from '../../lib/failure-view.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
@@ -15,7 +13,6 @@ import { linkNetAnswer } from './direct-login-api.ts';
 
 const linkSchema = netAnswerAddRequestSchema.pick({ na_id: true, na_password: true });
 type LinkFields = z.infer<typeof linkSchema>;
-const FIELDS = ['na_id', 'na_password'] as const;
 
 /**
  * The Net Answer id and password of a card that has none linked yet (SPEC.md sections 5 and 7,
@@ -24,17 +21,8 @@ const FIELDS = ['na_id', 'na_password'] as const;
  */
 export function NetAnswerLinkForm({ card, onLinked }: { card: Subuser; onLinked: () => Promise<ActionOutcome> }) {
   const [message, setMessage] = useState<string>();
-  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<LinkFields>({
-    resolver: zodResolver(linkSchema),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: { na_id: '', na_password: '' },
-  });
-  const clearSecrets = useCallback(() => {
-    setValue('na_password', '');
-    setFocus('na_password');
-  }, [setValue, setFocus]);
-  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
+  const { form, view } = useSecretForm(linkSchema, 'na_password', setMessage);
+  const { register, handleSubmit, formState } = form;
 
   const submit = useCallback(
     async (form: LinkFields): Promise<ActionOutcome> => {

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { LIMITS } from '@sso/contracts/constants';
+import { fetchCards } from '../../lib/cards-query.ts';
 import { showFailure } from '../../lib/failure-view.ts';
 import { watchCustomScheme } from '../../lib/hand-off.ts';
 import { getSession } from '../../lib/records.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { useDelayed } from '../../ui/use-delayed.ts';
-import { fetchCards } from '../../lib/cards-query.ts';
 import { serviceUrl } from './direct-login-api.ts';
 import { serviceTarget } from './hand-off-params.ts';
 import { TopLink } from './top-link.tsx';

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { formatPoints, usePointInfoQuery } from '../../lib/point-info.ts';
+import { TopButton } from '../../ui/back-to-top.tsx';
 import { buttonClass } from '../../ui/button.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
@@ -21,9 +22,7 @@ export function LinkOpenDonePage() {
         <Link to="/aqf/transfer/open" className={buttonClass()}>
           ポイントをカードへ移行する
         </Link>
-        <Link to="/top" className={buttonClass('secondary')}>
-          トップへ戻る
-        </Link>
+        <TopButton />
       </div>
     </>
   );

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { japanDate } from '@sso/contracts/open-signup';
@@ -12,7 +12,8 @@ import { showFailure } from '../../lib/failure-view.ts';
 import { POINT_INFO_KEY } from '../../lib/point-info.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
-import { Button, buttonClass } from '../../ui/button.tsx';
+import { TopButton } from '../../ui/back-to-top.tsx';
+import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import page from '../../ui/page.module.css';
@@ -87,9 +88,7 @@ export function LinkOpenPage() {
           <Button type="submit" pending={pending}>
             連携する
           </Button>
-          <Link to="/top" className={buttonClass('secondary')}>
-            トップへ戻る
-          </Link>
+          <TopButton />
         </div>
       </form>
     </>

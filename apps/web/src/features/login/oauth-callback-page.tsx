@@ -1,16 +1,13 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { tokenResponseSchema } from '@sso/contracts/auth';
-import { LIMITS } from '@sso/contracts/constants';
-import { CLIENT_MESSAGES, TEXTS } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { apiPost } from '../../lib/api-client.ts';
+import { failLogin, goOnAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
 import { goToError } from '../../lib/navigation.ts';
-import { toResult, UNEXPECTED_CODE } from '../../lib/result.ts';
-import { getOAuthClient, getTokenRecord, regenerateOAuthClient, saveTokens, takeWantedRoute } from '../../lib/records.ts';
-import { useDelayed } from '../../ui/use-delayed.ts';
-
-/** Codes already taken: a code is single use, so a second effect run (StrictMode) must not send it again. */
-const exchanged = new Set<string>();
+import { UNEXPECTED_CODE } from '../../lib/result.ts';
+import { getOAuthClient, getTokenRecord, regenerateOAuthClient } from '../../lib/records.ts';
+import { WaitingPage } from '../../ui/waiting-page.tsx';
 
 /**
  * Authorize callback (SPEC.md section 2): checks the state, exchanges the code for tokens
@@ -20,16 +17,15 @@ const exchanged = new Set<string>();
 export function OAuthCallbackPage() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
-  const showLoading = useDelayed(true, LIMITS.loadingTextDelayMs);
   useEffect(() => {
     const code = search.get('code');
-    if (code && exchanged.has(code)) return;
+    if (code && wasSent(code)) return;
     const client = getOAuthClient();
     if (!code || search.get('error') || !client || search.get('state') !== client.state) {
       goToError(UNEXPECTED_CODE, CLIENT_MESSAGES['C99-000999']);
       return;
     }
-    exchanged.add(code);
+    markSent(code);
     apiPost<unknown>('/api/auth/token', {
       form: {
         grant_type: 'authorization_code',
@@ -41,21 +37,11 @@ export function OAuthCallbackPage() {
       },
     })
       .then(async (body) => {
-        const tokens = tokenResponseSchema.parse(body);
-        if (!tokens.refresh_token) throw new Error('the token answer has no refresh token');
-        saveTokens({ clientId: client.clientId, redirectUri: client.redirectUri, accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+        saveLogin(tokenResponseSchema.parse(body), client);
         await regenerateOAuthClient();
-        void navigate(takeWantedRoute() ?? '/top', { replace: true });
+        goOnAfterLogin(navigate, '/top');
       })
-      .catch((e: unknown) => {
-        const r = toResult(e);
-        goToError(r.result_code, r.result_message);
-      });
+      .catch(failLogin);
   }, [search, navigate]);
-  return (
-    <>
-      <h1>ログイン中</h1>
-      {showLoading && <p>{TEXTS.loading}</p>}
-    </>
-  );
+  return <WaitingPage heading="ログイン中" />;
 }

@@ -1,9 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { LIMITS } from '@sso/contracts/constants';
-import { TEXTS } from '@sso/contracts/messages';
 import { authorizeParams, ensureOAuthClient, isLoggedIn } from '../../lib/records.ts';
-import { useDelayed } from '../../ui/use-delayed.ts';
+import { WaitingPage } from '../../ui/waiting-page.tsx';
 
 /**
  * Welcome (SPEC.md section 2): goes to login with the saved OAuth client, creating it only if none
@@ -11,7 +9,6 @@ import { useDelayed } from '../../ui/use-delayed.ts';
  */
 export function WelcomePage() {
   const navigate = useNavigate();
-  const showLoading = useDelayed(true, LIMITS.loadingTextDelayMs);
   useEffect(() => {
     if (isLoggedIn()) {
       void navigate('/top', { replace: true });
@@ -25,10 +22,5 @@ export function WelcomePage() {
       live = false;
     };
   }, [navigate]);
-  return (
-    <>
-      <h1>メンバーID</h1>
-      {showLoading && <p>{TEXTS.loading}</p>}
-    </>
-  );
+  return <WaitingPage heading="メンバーID" />;
 }

@@ -1,18 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
-import { cardsResponseSchema } from '@sso/contracts/cards';
 import { transferResultResponseSchema, transferSelectResponseSchema } from '@sso/contracts/points';
 import { apiPost } from '../../lib/api-client.ts';
 import { checkShape } from '../../lib/shape.ts';
 
-/** The calls of the point transfer screens (SPEC.md section 7), JSON bodies with the Bearer token. */
-
-/** POST /api/subuser/cards: the member's registered cards, among them the ones points may go to. */
-export const fetchCards = async (signal?: AbortSignal) =>
-  checkShape(cardsResponseSchema, await apiPost<unknown>('/api/subuser/cards', { auth: true, ...(signal && { signal }) }), 'cards');
-
-/** The registered cards for the transfer screens, under their own key (the card screens keep theirs). */
-export const useTransferCardsQuery = () =>
-  useQuery({ queryKey: ['transfer-cards'], queryFn: ({ signal }) => fetchCards(signal), retry: false });
+/**
+ * The calls of the point transfer screens (SPEC.md section 7), JSON bodies with the Bearer token.
+ * The registered cards, among them the ones points may go to, are lib/cards-query.ts's.
+ */
 
 /** POST /api/aqf/transfer/open/select {subuser_id}: the code goes out; answers where, and the flow's register_token. */
 export const selectTransfer = async (subuserId: string) =>

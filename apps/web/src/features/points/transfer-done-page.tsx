@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { formatPoints } from '../../lib/point-info.ts';
-import { buttonClass } from '../../ui/button.tsx';
+import { TopButton } from '../../ui/back-to-top.tsx';
 import page from '../../ui/page.module.css';
 import { SummaryList } from '../../ui/summary-list.tsx';
 import { getTransferResult } from './transfer-store.ts';
@@ -25,9 +25,7 @@ export function TransferDonePage() {
         ]}
       />
       <div className={page.actions}>
-        <Link to="/top" className={buttonClass()}>
-          トップへ戻る
-        </Link>
+        <TopButton variant="primary" />
       </div>
     </>
   );

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Subuser } from '@sso/contracts/cards';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { transferSelectRequestSchema, type PointInfoResponse } from '@sso/contracts/points';
+import { useCardsQuery } from '../../lib/cards-query.ts';
 import { showFailure } from '../../lib/failure-view.ts';
 import { formatPoints, usePointInfoQuery } from '../../lib/point-info.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
@@ -16,7 +17,7 @@ import page from '../../ui/page.module.css';
 import { RadioGroup } from '../../ui/radio-group.tsx';
 import { SummaryList } from '../../ui/summary-list.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
-import { selectTransfer, useTransferCardsQuery } from './points-api.ts';
+import { selectTransfer } from './points-api.ts';
 import { transferCards, transferRefusal } from './transfer-eligibility.ts';
 import { holdTransfer, OTP_PATHS } from './transfer-store.ts';
 
@@ -31,15 +32,15 @@ const FIELDS = ['subuser_id'] as const;
  */
 export function TransferSelectPage() {
   const info = usePointInfoQuery();
-  const cards = useTransferCardsQuery();
-  if (info.isSuccess && cards.isSuccess && transferRefusal(info.data, cards.data.saison_subusers)) {
+  const cards = useCardsQuery();
+  if (info.isSuccess && cards.isSuccess && transferRefusal(info.data, cards.data)) {
     return <Navigate to="/aqf/transfer/open" replace />;
   }
   return (
     <>
       <h1>移行先カードの選択</h1>
       <LoadStatus loading={info.isPending || cards.isPending} error={info.error ?? cards.error} />
-      {info.isSuccess && cards.isSuccess && <SelectForm info={info.data} cards={transferCards(cards.data.saison_subusers)} />}
+      {info.isSuccess && cards.isSuccess && <SelectForm info={info.data} cards={transferCards(cards.data)} />}
     </>
   );
 }

@@ -1,13 +1,14 @@
 import { Link } from 'react-router';
 import type { Subuser } from '@sso/contracts/cards';
 import type { PointInfoResponse } from '@sso/contracts/points';
+import { useCardsQuery } from '../../lib/cards-query.ts';
 import { formatPoints, usePointInfoQuery } from '../../lib/point-info.ts';
 import { Alert } from '../../ui/alert.tsx';
+import { TopButton } from '../../ui/back-to-top.tsx';
 import { buttonClass } from '../../ui/button.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
 import { SummaryList } from '../../ui/summary-list.tsx';
-import { useTransferCardsQuery } from './points-api.ts';
 import { transferRefusal } from './transfer-eligibility.ts';
 
 /**
@@ -17,12 +18,12 @@ import { transferRefusal } from './transfer-eligibility.ts';
  */
 export function TransferSummaryPage() {
   const info = usePointInfoQuery();
-  const cards = useTransferCardsQuery();
+  const cards = useCardsQuery();
   return (
     <>
       <h1>ポイント移行</h1>
       <LoadStatus loading={info.isPending || cards.isPending} error={info.error ?? cards.error} />
-      {info.isSuccess && cards.isSuccess && <Summary info={info.data} cards={cards.data.saison_subusers} />}
+      {info.isSuccess && cards.isSuccess && <Summary info={info.data} cards={cards.data} />}
     </>
   );
 }
@@ -46,9 +47,7 @@ function Summary({ info, cards }: { info: PointInfoResponse; cards: Subuser[] })
             移行先のカードを選ぶ
           </Link>
         )}
-        <Link to="/top" className={buttonClass('secondary')}>
-          トップへ戻る
-        </Link>
+        <TopButton />
       </div>
     </>
   );

@@ -1,26 +1,16 @@
 import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
 import type { BaseResponse } from '@sso/contracts/common';
-import { LIMITS } from '@sso/contracts/constants';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
-import { signupOtpRequestSchema, type SignupStepResponse } from '@sso/contracts/signup';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import type { SignupStepResponse } from '@sso/contracts/signup';
+import { useOtpForm, type OtpFields } from '../../lib/use-otp-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
-import { Field } from '../../ui/field.tsx';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { Modal } from '../../ui/modal.tsx';
+import { OtpField } from '../../ui/otp-field.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { showSignupFailure } from './signup-failure.ts';
 import type { HeldSignup } from './signup-store.ts';
-
-/** The one-time password: 6 digits (SPEC.md section 5), checked by the contract's rule. */
-const schema = signupOtpRequestSchema.pick({ onetime_password: true });
-type OtpFields = z.infer<typeof schema>;
-const FIELDS = ['onetime_password'] as const;
 
 interface OtpFormProps {
   held: HeldSignup;
@@ -38,18 +28,8 @@ interface OtpFormProps {
 export function OtpForm({ held, verify, resend, onVerified }: OtpFormProps) {
   const [message, setMessage] = useState<string>();
   const [resent, setResent] = useState(false);
-  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<OtpFields>({
-    resolver: zodResolver(schema),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: { onetime_password: '' },
-  });
-
-  const clearSecrets = useCallback(() => {
-    setValue('onetime_password', '');
-    setFocus('onetime_password');
-  }, [setValue, setFocus]);
-  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
+  const { form, view } = useOtpForm(setMessage);
+  const { register, handleSubmit, formState } = form;
 
   const submit = useCallback(
     async (form: OtpFields): Promise<ActionOutcome> => {
@@ -79,16 +59,7 @@ export function OtpForm({ held, verify, resend, onVerified }: OtpFormProps) {
     <>
       <Alert message={message} />
       <form noValidate onSubmit={handleSubmit(run)}>
-        <Field
-          id="onetime_password"
-          label="ワンタイムパスワード"
-          hint={`${LIMITS.otpLength}桁の半角数字を入力してください。有効期限は送信から${LIMITS.otpTtlMs / 60_000}分です。`}
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          error={formState.errors.onetime_password?.message}
-          {...halfWidthOnBlur(register('onetime_password'))}
-        />
+        <OtpField registration={register('onetime_password')} error={formState.errors.onetime_password?.message} />
         <div className={page.actions}>
           <Button type="submit" pending={pending}>
             認証する
