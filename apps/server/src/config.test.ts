@@ -27,6 +27,8 @@ describe('loadConfig', () => {
     ['NODE_ENV', 'staging'],
     ['SEED_DEMO', 'yes'],
     ['SMTP_SINK_PORT', '-1'],
+    ['ANALYTICS_SCRIPT_ORIGINS', "https://www.googletagmanager.com 'unsafe-inline'"],
+    ['MONITORING_SCRIPT_ORIGINS', 'http://rum.example.net'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     let error: unknown;
     try {

@@ -12,6 +12,12 @@ const origin = z
   .string()
   .refine((v) => /^https?:\/\/[^/?#]+$/.test(v), { error: 'must be an origin such as https://id.example.com' });
 
+/** A comma-separated list of origins, such as https://www.googletagmanager.com,https://www.google-analytics.com. */
+const origins = z
+  .string()
+  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .refine((list) => list.every((v) => /^https:\/\/[^/?#*\s;']+$/.test(v)), { error: 'must be comma-separated https:// origins' });
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production'], { error: 'must be development, test or production' }).default('development'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(8080),
@@ -36,6 +42,8 @@ const schema = z.object({
   DEV_CORS_ORIGINS: z.string().default('http://localhost:5173'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
   TRUST_PROXY: bool.default(false),
+  ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
+  MONITORING_SCRIPT_ORIGINS: origins.default([]),
 });
 
 export interface Config {
@@ -60,6 +68,10 @@ export interface Config {
   devCorsOrigins: string[];
   logLevel: string;
   trustProxy: boolean;
+  /** Origins of the analytics tag container's scripts and hits, allowed by the CSP only when set. */
+  analyticsScriptOrigins: string[];
+  /** Origins of the real-user monitoring agent's script and beacons, allowed by the CSP only when set. */
+  monitoringScriptOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -97,5 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devCorsOrigins: production ? [] : e.DEV_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    analyticsScriptOrigins: e.ANALYTICS_SCRIPT_ORIGINS,
+    monitoringScriptOrigins: e.MONITORING_SCRIPT_ORIGINS,
   };
 }

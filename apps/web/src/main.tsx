@@ -3,7 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers } from './app/providers.tsx';
 import { router } from './app/router.tsx';
+import { startAnalytics } from './lib/analytics.ts';
+import { currentSettings } from './lib/env.ts';
+import { configuredMonitoringLoader, startMonitoring } from './lib/monitoring.ts';
 import './app/global.css';
+
+const settings = currentSettings();
+startAnalytics(settings.analyticsContainerId);
+startMonitoring(settings, configuredMonitoringLoader());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

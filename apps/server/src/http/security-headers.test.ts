@@ -4,6 +4,11 @@ import { withTestApp } from '../test-support/test-app.ts';
 describe('security headers', () => {
   const t = withTestApp('sqlite');
   const https = withTestApp('sqlite', { PUBLIC_ORIGIN: 'https://id.example.com' });
+  const thirdParty = withTestApp('sqlite', {
+    ANALYTICS_SCRIPT_ORIGINS: 'https://www.googletagmanager.com, https://www.google-analytics.com',
+    MONITORING_SCRIPT_ORIGINS: 'https://rum.example.net',
+  });
+  const directive = (csp: string, name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
 
   it('sends a strict CSP with no inline script, no framing, nosniff and a referrer policy', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
@@ -16,6 +21,21 @@ describe('security headers', () => {
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('allows no third-party script origin unless configured', async () => {
+    const csp = String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+    expect(directive(csp, 'script-src')).toBe("script-src 'self'");
+    expect(directive(csp, 'connect-src')).toBe("connect-src 'self'");
+  });
+
+  it('allows the configured analytics and monitoring origins, and still no inline script', async () => {
+    const csp = String((await thirdParty.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+    const origins = 'https://www.googletagmanager.com https://www.google-analytics.com https://rum.example.net';
+    expect(directive(csp, 'script-src')).toBe(`script-src 'self' ${origins}`);
+    expect(directive(csp, 'connect-src')).toBe(`connect-src 'self' ${origins}`);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(directive(csp, 'default-src')).toBe("default-src 'self'");
   });
 
   it('adds HSTS when served over HTTPS', async () => {

@@ -17,16 +17,20 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     }
   }
   const https = config.publicOrigin.startsWith('https://');
+  // Third-party scripts only where they load (issue 7): the configured analytics and monitoring
+  // origins, loaded as external scripts by the SPA, which send hits by fetch, beacon or image;
+  // never 'unsafe-inline'.
+  const thirdParty = [...new Set([...config.analyticsScriptOrigins, ...config.monitoringScriptOrigins])];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...thirdParty],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
+        imgSrc: ["'self'", 'data:', ...thirdParty],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...thirdParty],
         formAction: ["'self'", ...redirectSources],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],

@@ -1,3 +1,5 @@
+import { currentSettings } from './env.ts';
+
 /**
  * reCAPTCHA port of the SPA (SPEC.md section 7): a token is fetched before login (action Authorize)
  * and card sign-up (CardSignup). Without a configured site key the development adapter answers
@@ -30,11 +32,15 @@ export function grecaptchaPort(siteKey: string): RecaptchaPort {
   };
 }
 
-const SITE_KEY: string = import.meta.env.VITE_RECAPTCHA_SITE_KEY ?? '';
-let port: RecaptchaPort = SITE_KEY ? grecaptchaPort(SITE_KEY) : devRecaptcha;
+/** The site key of the page's environment (envSettings in env.ts), chosen on the first token. */
+let port: RecaptchaPort | undefined;
+const environmentPort = (): RecaptchaPort => {
+  const siteKey = currentSettings().recaptchaSiteKey;
+  return siteKey ? grecaptchaPort(siteKey) : devRecaptcha;
+};
 
 export function setRecaptchaPort(next: RecaptchaPort): void {
   port = next;
 }
 
-export const getRecaptchaToken = (action: RecaptchaAction): Promise<string> => port.token(action);
+export const getRecaptchaToken = (action: RecaptchaAction): Promise<string> => (port ??= environmentPort()).token(action);
