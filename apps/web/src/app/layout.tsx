@@ -5,6 +5,7 @@ import { registerNavigator } from '../lib/navigation.ts';
 import { isLoggedIn } from '../lib/records.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
+import { logoLinks } from './logo-link.ts';
 import styles from './layout.module.css';
 
 /**
@@ -26,7 +27,7 @@ export function Frame({ children }: { children: ReactNode }) {
   }, [location.pathname]);
   return (
     <div className={styles.page}>
-      <Header loggedIn={isLoggedIn()} />
+      <Header loggedIn={isLoggedIn()} logoLink={logoLinks(location.pathname)} />
       <main className={styles.main}>{children}</main>
       <Footer />
     </div>

@@ -1,6 +1,8 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import { LINKS } from '../lib/links.ts';
 import { SEX_OPTIONS } from '../lib/profile-summary.ts';
 import { Field } from './field.tsx';
+import page from './page.module.css';
 import { FIELD_HINTS } from './field-hints.ts';
 import { FieldGroup } from './field-group.tsx';
 import { halfWidthOnBlur } from './half-width-on-blur.ts';
@@ -70,6 +72,14 @@ export function ProfileFields({ register, errors, readonlyValue = () => undefine
           error={errors.postal_code?.message}
           {...halfWidthOnBlur(register('postal_code'))}
         />
+      )}
+      {/* Postal-code search (SPEC.md section 9), for a member who does not know the code. */}
+      {fixed('postal_code', '郵便番号') === undefined && (
+        <p className={page.help}>
+          <a href={LINKS.postalCodeSearch} target="_blank" rel="noopener noreferrer">
+            郵便番号を調べる
+          </a>
+        </p>
       )}
       {fixed('tel', '電話番号') ?? (
         <Field

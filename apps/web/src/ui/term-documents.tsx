@@ -1,15 +1,6 @@
 import { useState } from 'react';
-import { termDocument } from '@sso/contracts/terms';
+import { termsOf } from './term-list.ts';
 import styles from './term-documents.module.css';
-
-/** Each listed term with its title and fixed body; an unknown key gives empty texts and a warning (SPEC.md section 3). */
-function termsOf(keys: readonly string[]) {
-  return keys.map((key) => {
-    const doc = termDocument(key);
-    if (!doc) console.warn(`unknown term key: ${key}`);
-    return { key, title: doc?.title ?? '', body: doc?.body ?? '' };
-  });
-}
 
 /**
  * The term documents a screen asks the member to accept, each in a read-only text box (SPEC.md

@@ -3,19 +3,36 @@ import { LINKS } from '../../lib/links.ts';
 import { ErrorPage } from './error-page.tsx';
 import styles from './error-page.module.css';
 
+/** A link under an error page's message, to where the member gets further (SPEC.md section 9 links). */
+const MoreLink = ({ href, children }: { href: string; children: string }) => (
+  <p className={styles.more}>
+    <a href={href}>{children}</a>
+  </p>
+);
+
 /** The error routes of SPEC.md section 2 with their default messages (SPEC.md section 8). */
-export const NotFoundPage = () => <ErrorPage title="ページが見つかりません" message={TEXTS.notFound} detail={CLIENT_MESSAGES['C99-000404']} />;
-export const ServerErrorPage = () => <ErrorPage title="エラーが発生しました" message={CLIENT_MESSAGES['C99-000999']} />;
-export const OutOfServicePage = () => <ErrorPage title="サービス停止中" message={SERVER_MESSAGES.outOfService} />;
+export const NotFoundPage = () => (
+  <ErrorPage title="ページが見つかりません" message={TEXTS.notFound} detail={CLIENT_MESSAGES['C99-000404']}>
+    <MoreLink href={LINKS.idLanding}>メンバーIDについて</MoreLink>
+  </ErrorPage>
+);
+export const ServerErrorPage = () => (
+  <ErrorPage title="エラーが発生しました" message={CLIENT_MESSAGES['C99-000999']}>
+    <MoreLink href={LINKS.support}>お問い合わせ</MoreLink>
+  </ErrorPage>
+);
+export const OutOfServicePage = () => (
+  <ErrorPage title="サービス停止中" message={SERVER_MESSAGES.outOfService}>
+    <MoreLink href={LINKS.support}>お問い合わせ</MoreLink>
+  </ErrorPage>
+);
 export const BusyPage = () => <ErrorPage title={TEXTS.slow} message={CLIENT_MESSAGES['C99-000600']} />;
 
 /** Card sign-up guides (SPEC.md sections 4 and 8, results 903 and 904): the server's message wins over these. */
 export const SignupInfoPage = () => <ErrorPage title={TEXTS.registerFailed} message={SIGNUP_MESSAGES.infoGuide} />;
 export const SignupChatbotPage = () => (
   <ErrorPage title={TEXTS.identityUnconfirmed} message={SIGNUP_MESSAGES.chatbotGuide}>
-    <p className={styles.more}>
-      <a href={LINKS.chatbot}>チャットボットで問い合わせる</a>
-    </p>
+    <MoreLink href={LINKS.chatbot}>チャットボットで問い合わせる</MoreLink>
   </ErrorPage>
 );
 

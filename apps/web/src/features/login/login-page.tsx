@@ -8,8 +8,8 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { toResult } from '../../lib/result.ts';
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
 import { goToError } from '../../lib/navigation.ts';
-import { LINKS } from '../../lib/links.ts';
-import { saveSession } from '../../lib/records.ts';
+import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
+import { getSession, saveSession } from '../../lib/records.ts';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -79,6 +79,8 @@ export function LoginPage() {
   if (!authorize) return <Navigate to="/" replace />;
 
   const query = search.toString();
+  // The app the member arrives from: this request's client, else the one the session came from.
+  const chatbotHelp = offersChatbotHelp(authorize.get('client_id') ?? getSession().comesFrom);
   return (
     <>
       <h1>ログイン</h1>
@@ -116,6 +118,11 @@ export function LoginPage() {
         <li>
           <a href={LINKS.help}>ヘルプ</a>
         </li>
+        {chatbotHelp && (
+          <li>
+            <a href={LINKS.chatbot}>チャットボットでお問い合わせ</a>
+          </li>
+        )}
       </ul>
     </>
   );
