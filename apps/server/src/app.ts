@@ -9,6 +9,7 @@ import { purgeExpired } from './db/maintenance.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerSpa } from './http/spa.ts';
+import { registerOutOfService } from './http/out-of-service.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerAccountRoutes } from './modules/account/routes.ts';
 import { registerAccountChangeRoutes } from './modules/account-change/routes.ts';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
 
   registerErrorHandling(app);
+  if (config.outOfService) registerOutOfService(app);
   await registerSecurityHeaders(app, config, clients);
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);

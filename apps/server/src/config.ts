@@ -42,6 +42,7 @@ const schema = z.object({
   DEV_CORS_ORIGINS: z.string().default('http://localhost:5173'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
   TRUST_PROXY: bool.default(false),
+  OUT_OF_SERVICE: bool.default(false),
   ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
   MONITORING_SCRIPT_ORIGINS: origins.default([]),
 });
@@ -68,6 +69,8 @@ export interface Config {
   devCorsOrigins: string[];
   logLevel: string;
   trustProxy: boolean;
+  /** Every API but the health check answers result 501 (HTTP 503): the SPA shows /503 (SPEC.md section 8). */
+  outOfService: boolean;
   /** Origins of the analytics tag container's scripts and hits, allowed by the CSP only when set. */
   analyticsScriptOrigins: string[];
   /** Origins of the real-user monitoring agent's script and beacons, allowed by the CSP only when set. */
@@ -109,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devCorsOrigins: production ? [] : e.DEV_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    outOfService: e.OUT_OF_SERVICE,
     analyticsScriptOrigins: e.ANALYTICS_SCRIPT_ORIGINS,
     monitoringScriptOrigins: e.MONITORING_SCRIPT_ORIGINS,
   };
