@@ -8,6 +8,7 @@ describe('security headers', () => {
     ANALYTICS_SCRIPT_ORIGINS: 'https://www.googletagmanager.com, https://www.google-analytics.com',
     MONITORING_SCRIPT_ORIGINS: 'https://rum.example.net',
   });
+  const recaptcha = withTestApp('sqlite', { RECAPTCHA_SECRET: 'secret-1' });
   const directive = (csp: string, name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
 
   it('sends a strict CSP with no inline script, no framing, nosniff and a referrer policy', async () => {
@@ -27,6 +28,15 @@ describe('security headers', () => {
     const csp = String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
     expect(directive(csp, 'script-src')).toBe("script-src 'self'");
     expect(directive(csp, 'connect-src')).toBe("connect-src 'self'");
+  });
+
+  it("allows Google's reCAPTCHA script and frame only where a reCAPTCHA secret is configured", async () => {
+    const csp = String((await recaptcha.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+    expect(directive(csp, 'script-src')).toBe("script-src 'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/");
+    expect(directive(csp, 'frame-src')).toBe("frame-src 'self' https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/");
+    expect(csp).not.toContain('unsafe-inline');
+    const plain = String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+    expect(directive(plain, 'frame-src')).toBeUndefined();
   });
 
   it('allows the configured analytics and monitoring origins, and still no inline script', async () => {

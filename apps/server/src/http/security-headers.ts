@@ -21,18 +21,22 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
   // origins, loaded as external scripts by the SPA, which send hits by fetch, beacon or image;
   // never 'unsafe-inline'.
   const thirdParty = [...new Set([...config.analyticsScriptOrigins, ...config.monitoringScriptOrigins])];
+  // reCAPTCHA v3 where a secret is configured (SPEC.md section 7): Google's script and its invisible frame.
+  const recaptchaScripts = config.recaptchaSecret ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [];
+  const recaptchaFrames = config.recaptchaSecret ? ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...thirdParty],
+        scriptSrc: ["'self'", ...thirdParty, ...recaptchaScripts],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', ...thirdParty],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", ...thirdParty],
         formAction: ["'self'", ...redirectSources],
         frameAncestors: ["'none'"],
+        ...(recaptchaFrames.length > 0 ? { frameSrc: ["'self'", ...recaptchaFrames] } : {}),
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
         ...(https ? { upgradeInsecureRequests: [] } : {}),
