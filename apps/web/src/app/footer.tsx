@@ -1,4 +1,5 @@
 import { LINKS } from '../lib/links.ts';
+import { ExternalLink } from '../ui/external-link.tsx';
 import styles from './layout.module.css';
 
 /** Footer: ID terms, cookie policy, copyright 2023-2025 (SPEC.md section 2). */
@@ -8,10 +9,10 @@ export function Footer() {
       <div className={styles.footerInner}>
         <ul className={styles.footerLinks}>
           <li>
-            <a href={LINKS.idTerms}>ID利用規約</a>
+            <ExternalLink href={LINKS.idTerms}>ID利用規約</ExternalLink>
           </li>
           <li>
-            <a href={LINKS.cookiePolicy}>Cookieポリシー</a>
+            <ExternalLink href={LINKS.cookiePolicy}>Cookieポリシー</ExternalLink>
           </li>
         </ul>
         <small>© 2023-2025 Credit Card Company, Inc.</small>

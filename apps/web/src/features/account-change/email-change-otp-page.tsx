@@ -5,6 +5,7 @@ import { emailChangeOtpRequestSchema } from '@sso/contracts/account';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { showFailure } from '../../lib/failure-view.ts';
 import { LINKS } from '../../lib/links.ts';
+import { ExternalLink } from '../../ui/external-link.tsx';
 import { clearTokens } from '../../lib/records.ts';
 import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
@@ -70,7 +71,7 @@ function EmailChangeOtp({ held }: { held: HeldEmailChange }) {
         </Button>
       </form>
       <p className={page.help}>
-        <a href={LINKS.mailNotReceived}>メールが届かない場合</a>
+        <ExternalLink href={LINKS.mailNotReceived}>メールが届かない場合</ExternalLink>
       </p>
     </>
   );

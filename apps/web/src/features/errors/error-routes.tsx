@@ -1,12 +1,13 @@
 import { CLIENT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, TEXTS } from '@sso/contracts/messages';
 import { LINKS } from '../../lib/links.ts';
+import { ExternalLink } from '../../ui/external-link.tsx';
 import { ErrorPage } from './error-page.tsx';
 import styles from './error-page.module.css';
 
 /** A link under an error page's message, to where the member gets further (SPEC.md section 9 links). */
 const MoreLink = ({ href, children }: { href: string; children: string }) => (
   <p className={styles.more}>
-    <a href={href}>{children}</a>
+    <ExternalLink href={href}>{children}</ExternalLink>
   </p>
 );
 

@@ -9,6 +9,7 @@ import { toResult } from '../../lib/result.ts';
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
+import { ExternalLink } from '../../ui/external-link.tsx';
 import { getSession, saveSession } from '../../lib/records.ts';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { Alert } from '../../ui/alert.tsx';
@@ -116,11 +117,11 @@ export function LoginPage() {
           <Link to="/recover/mail">パスワードをお忘れの方</Link>
         </li>
         <li>
-          <a href={LINKS.help}>ヘルプ</a>
+          <ExternalLink href={LINKS.help}>ヘルプ</ExternalLink>
         </li>
         {chatbotHelp && (
           <li>
-            <a href={LINKS.chatbot}>チャットボットでお問い合わせ</a>
+            <ExternalLink href={LINKS.chatbot}>チャットボットでお問い合わせ</ExternalLink>
           </li>
         )}
       </ul>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { LIMITS } from '@sso/contracts/constants';
 import { LINKS } from '../../lib/links.ts';
+import { ExternalLink } from '../../ui/external-link.tsx';
 import page from '../../ui/page.module.css';
 
 /**
@@ -16,7 +17,7 @@ export function RecoverMailSentPage() {
       </p>
       <p className={page.lead}>※メールは、ご登録済みのメールアドレスの場合のみ送信されます。</p>
       <p className={page.help}>
-        <a href={LINKS.mailNotReceived}>メールが届かない場合</a>
+        <ExternalLink href={LINKS.mailNotReceived}>メールが届かない場合</ExternalLink>
       </p>
       <p className={page.help}>
         <Link to="/">ログイン画面に戻る</Link>

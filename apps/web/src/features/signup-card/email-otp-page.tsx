@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { SignupStepResponse } from '@sso/contracts/signup';
 import { LINKS } from '../../lib/links.ts';
+import { ExternalLink } from '../../ui/external-link.tsx';
 import page from '../../ui/page.module.css';
 import { HeldStep } from './held-step.tsx';
 import { OtpForm } from './otp-form.tsx';
@@ -32,7 +33,7 @@ function EmailOtpStep({ held }: { held: HeldSignup }) {
       </p>
       <OtpForm held={held} verify={verifyEmailOtp} resend={resendEmailOtp} onVerified={onVerified} />
       <p className={page.help}>
-        <a href={LINKS.mailNotReceived}>メールが届かない場合</a>
+        <ExternalLink href={LINKS.mailNotReceived}>メールが届かない場合</ExternalLink>
       </p>
     </>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { LIMITS } from '@sso/contracts/constants';
 import { LINKS } from '../../lib/links.ts';
+import { ExternalLink } from '../../ui/external-link.tsx';
 import page from '../../ui/page.module.css';
 import { getHeldOpenSignup } from './open-signup-store.ts';
 
@@ -24,7 +25,7 @@ export function OpenSignupSentPage() {
         仮登録の有効期限は{LIMITS.openSignupValidMinutes}分です。有効期限を過ぎた場合は、お手数ですが最初から登録をやり直してください。
       </p>
       <p className={page.help}>
-        <a href={LINKS.mailNotReceived}>メールが届かない場合</a>
+        <ExternalLink href={LINKS.mailNotReceived}>メールが届かない場合</ExternalLink>
       </p>
     </>
   );
