@@ -3,7 +3,7 @@ import { stubBrowserGlobals } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
-const { apiPost, refreshIfOlderThan, refreshTokens } = await import('./api-client.ts');
+const { apiPost, refreshIfOlderThan, refreshTokens, startScheduledRefresh } = await import('./api-client.ts');
 const { saveTokens, getTokenRecord, isLoggedIn } = await import('./records.ts');
 const { registerNavigator } = await import('./navigation.ts');
 const { peekEphemeralMessage } = await import('./ephemeral-message.ts');
@@ -128,5 +128,40 @@ describe('api client', () => {
     await refreshIfOlderThan(500);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(getTokenRecord().accessToken).toBe('a2');
+  });
+
+  it('refreshes the tokens every 30 minutes while logged in, never when logged out, and stops when told', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const fetchMock = vi.fn(async (_url: string, _init: RequestInit) => json(200, tokens('a2', 'r2')));
+    vi.stubGlobal('fetch', fetchMock);
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    const stop = startScheduledRefresh();
+    try {
+      vi.advanceTimersByTime(30 * 60 * 1000 - 1);
+      await settle();
+      expect(fetchMock).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      await settle();
+      expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['http://sso.test/api/auth/token']);
+      expect(getTokenRecord().accessToken).toBe('a2');
+      vi.advanceTimersByTime(30 * 60 * 1000);
+      await settle();
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+
+      store.clear();
+      vi.advanceTimersByTime(30 * 60 * 1000);
+      await settle();
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+      expect(navigations).toEqual([]);
+
+      saveTokens({ clientId: 'SIAP009', redirectUri: 'r', accessToken: 'a', refreshToken: 'b' });
+      stop();
+      vi.advanceTimersByTime(60 * 60 * 1000);
+      await settle();
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } finally {
+      stop();
+      vi.useRealTimers();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { checkShape } from '../../lib/shape.ts';
  * The Top page's data: POST /api/user and /api/user/attribute with the Bearer token (SPEC.md
  * section 7). Both are aborted after 5 s (SPEC.md section 9), which counts as a network failure.
  */
-async function fetchTop(signal: AbortSignal) {
+export async function fetchTop(signal: AbortSignal) {
   const timeout = AbortSignal.timeout(LIMITS.topRequestTimeoutMs);
   const both = AbortSignal.any([signal, timeout]);
   try {
