@@ -95,7 +95,7 @@ describe('cards in Chromium', () => {
     await j.page.getByRole('button', { name: `${INACTIVE}を有効にして追加する` }).click();
     await expect.poll(() => notice().textContent()).toBe('カードを追加しました。');
     await expect.poll(() => registered().getByRole('listitem').filter({ hasText: INACTIVE }).getByText('ご利用中').count()).toBe(1);
-    expect(await j.page.getByRole('region', { name: '追加できるカード' }).count()).toBe(0);
+    await expect.poll(() => j.page.getByRole('region', { name: '追加できるカード' }).count()).toBe(0);
   });
 
   it('adds a card by number, hiding the security code for a house card, and activates it with the last 6 digits', async () => {
@@ -135,7 +135,7 @@ describe('cards in Chromium', () => {
     await j.page.waitForURL(/\/content\/subusers\/all$/);
     await expect.poll(() => notice().textContent()).toBe('カードを削除しました。');
     await expect.poll(() => registered().getByText(UNACTIVATED_4Z).count()).toBe(1);
-    expect(await registered().getByText(INACTIVE).count()).toBe(0);
+    await expect.poll(() => registered().getByText(INACTIVE).count()).toBe(0);
     // Removed from the account, the card waits to be added again.
     await expect.poll(() => j.page.getByRole('button', { name: `${INACTIVE}を追加する` }).count()).toBe(1);
     await documentScreen(j.page, 'cards-all-after-remove');

@@ -60,15 +60,16 @@ function RemoveForm({ cards }: { cards: Subuser[] }) {
 
   const remove = useCallback(async (): Promise<ActionOutcome> => {
     setMessage(undefined);
+    const ids = chosen.map((c) => c.subuser_id);
     try {
-      await removeCards(chosen.map((c) => c.subuser_id));
+      await removeCards(ids);
     } catch (e) {
       setConfirming(false);
       showFailure(e, { setMessage });
       return;
     }
     setConfirming(false);
-    return afterChange(chosen[0]!.esid, 'カードを削除しました。');
+    return afterChange(chosen[0]!.esid, 'カードを削除しました。', ids);
   }, [chosen, afterChange]);
   const { pending, run } = usePendingAction(remove);
 
