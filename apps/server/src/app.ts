@@ -6,10 +6,11 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './db/seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerOutOfService } from './http/out-of-service.ts';
+import { registerHealth } from './http/health.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerAccountRoutes } from './modules/account/routes.ts';
 import { registerAccountChangeRoutes } from './modules/account-change/routes.ts';
@@ -36,6 +37,7 @@ import { registerDevMailboxRoutes } from './modules/notifications/dev-mailbox-ro
 import { startMessaging } from './modules/notifications/messaging.ts';
 import type { SmsGateway } from './ports/sms.ts';
 import { developmentRecaptcha, googleRecaptcha, type RecaptchaVerifier } from './ports/recaptcha.ts';
+import { setLookupKey } from './lib/secrets.ts';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -51,6 +53,7 @@ export interface AppOverrides {
 
 /** Builds the whole server without listening (ARCHITECTURE.md): migrations run, demo data seeded when configured. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  setLookupKey(config.lookupKey);
   const clients = overrides.clients ?? loadClients(config.clientsFile, config.publicOrigin);
   // The company's card master is its own system: until its adapter is configured, the simulator answers.
   const cardMaster = overrides.cardMaster ?? loadCardMasterSimulator(config.cardMasterFile);
@@ -74,6 +77,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
+    // Requests refused before routing answer the 901 body too, never Fastify's own (error-handler.ts).
+    frameworkErrors,
+    clientErrorHandler,
   });
   const purge = setInterval(() => {
     purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
@@ -98,6 +104,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clients,
     recaptcha,
     issuer: config.publicOrigin,
+    loginAddressFailures: config.loginAddressFailures,
     notifier: messaging.notifier,
     cardMaster,
     netAnswer,
@@ -119,7 +126,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   // The demo partner pages and the Net Answer landing page exist in development only (issue 6).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
-  app.get('/api/health', async () => ({ status: 'ok' }));
+  registerHealth(app, db);
   await registerSpa(app, config.webDist);
   return app;
 }

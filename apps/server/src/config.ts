@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { LIMITS } from '@sso/contracts/constants';
+import { DEVELOPMENT_LOOKUP_KEY } from './lib/secrets.ts';
 
 /** Repository root, so that defaults do not depend on the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -41,8 +43,16 @@ const schema = z.object({
   WEB_DIST: z.string().min(1).default(`${REPO_ROOT}apps/web/dist`),
   DEV_CORS_ORIGINS: z.string().default('http://localhost:5173'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z
+    .string()
+    .transform((v): boolean | string[] => (['true', '1'].includes(v) ? true : ['false', '0'].includes(v) ? false : v.split(',').map((s) => s.trim()).filter(Boolean)))
+    .refine((v) => typeof v === 'boolean' || (v.length > 0 && v.every((s) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(s))), {
+      error: 'must be true, false or comma-separated proxy addresses or CIDR ranges',
+    })
+    .default(false),
   OUT_OF_SERVICE: bool.default(false),
+  LOGIN_ADDRESS_FAILURES: z.coerce.number({ error: 'must be a whole number (0: no limit)' }).int().min(0, { error: 'must be a whole number (0: no limit)' }).default(LIMITS.loginFailuresPerAddress),
+  LOOKUP_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
   MONITORING_SCRIPT_ORIGINS: origins.default([]),
 });
@@ -68,9 +78,18 @@ export interface Config {
   webDist: string;
   devCorsOrigins: string[];
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Whom to believe X-Forwarded-For from: nobody (false), any proxy (true: the first address of the
+   * header, which the proxy in front must then write itself), or the listed proxy addresses and ranges
+   * (the nearest address that is not one of them: right for a CDN or WAF in front of a load balancer).
+   */
+  trustProxy: boolean | string[];
   /** Every API but the health check answers result 501 (HTTP 503): the SPA shows /503 (SPEC.md section 8). */
   outOfService: boolean;
+  /** Failed logins allowed from one network address in 15 minutes (decision 0007; 0: no limit). */
+  loginAddressFailures: number;
+  /** The key of the keyed digests of card numbers and login ids (lib/secrets.ts lookupDigest). */
+  lookupKey: string;
   /** Origins of the analytics tag container's scripts and hits, allowed by the CSP only when set. */
   analyticsScriptOrigins: string[];
   /** Origins of the real-user monitoring agent's script and beacons, allowed by the CSP only when set. */
@@ -79,6 +98,8 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+const SECRET_VARIABLES = new Set(['LOOKUP_KEY', 'SMTP_URL', 'DATABASE_URL', 'RECAPTCHA_SECRET']);
+
 /** Parses the environment once at boot (issue 2). The first bad variable stops the start with one line naming it. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -86,13 +107,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (got ${JSON.stringify(env[name] ?? '')})`);
+    // Secrets and URLs that may carry credentials are never echoed into the start-up log.
+    const shown = SECRET_VARIABLES.has(name) ? '(value not shown)' : `(got ${JSON.stringify(env[name] ?? '')})`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'} ${shown}`);
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (production && !e.PUBLIC_ORIGIN) throw new ConfigError('Invalid configuration: PUBLIC_ORIGIN is required when NODE_ENV=production');
   // Production mail goes to a real server: the development sink never runs there.
   if (production && !e.SMTP_URL) throw new ConfigError('Invalid configuration: SMTP_URL is required when NODE_ENV=production');
+  // A card number's digest under a known key is reversed by trying the card numbers: production has its own.
+  if (production && (!e.LOOKUP_KEY || e.LOOKUP_KEY === DEVELOPMENT_LOOKUP_KEY)) {
+    throw new ConfigError('Invalid configuration: LOOKUP_KEY is required when NODE_ENV=production (and not the development key)');
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -113,6 +140,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     outOfService: e.OUT_OF_SERVICE,
+    loginAddressFailures: e.LOGIN_ADDRESS_FAILURES,
+    lookupKey: e.LOOKUP_KEY ?? DEVELOPMENT_LOOKUP_KEY,
     analyticsScriptOrigins: e.ANALYTICS_SCRIPT_ORIGINS,
     monitoringScriptOrigins: e.MONITORING_SCRIPT_ORIGINS,
   };

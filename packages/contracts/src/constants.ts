@@ -14,6 +14,8 @@ export const LIMITS = {
   /** Consecutive failed logins before the account identifier is locked (issue 2). */
   loginFailuresBeforeLock: 10,
   loginLockMs: 15 * 60 * 1000,
+  /** Failed logins from one network address, across any ids, in the same 15 minutes (issue 8, decision 0007). */
+  loginFailuresPerAddress: 300,
   authorizationCodeTtlMs: 60 * 1000,
   accessTokenTtlMs: 60 * 60 * 1000,
   /** Automatic login lasts 90 days from the last access (SPEC.md section 9): refresh tokens slide. */

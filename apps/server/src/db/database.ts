@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -10,27 +10,79 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * Rejects when the database cannot take a write now (the health check): SQLite takes and drops
+   * the write lock, PostgreSQL answers a query over a pooled connection.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * How long a statement waits for another process's SQLite write lock. better-sqlite3 waits
+ * synchronously: the whole process, every member's request and the SPA's files included, stands
+ * still meanwhile. The service's own transactions hold the lock for milliseconds, so 250 ms lets a
+ * real contender (a maintenance script, a backup's checkpoint) finish, while a lock that is not let
+ * go costs each request at most a quarter second before it answers 501 (SPEC.md section 8) — not
+ * SQLite's 5 s, which froze the process that long per statement and outlasted the SPA's own 5 s
+ * abort (LIMITS.topRequestTimeoutMs).
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 250;
+
+/**
+ * How long a request waits for a PostgreSQL connection, a new one or a free one of the pool. A
+ * connection on the service's network takes milliseconds; without a bound, a request to an
+ * unreachable server waited for the operating system's TCP timeout (minutes). 3 s stays below the
+ * SPA's 5 s abort, so that the member sees /503 rather than the network message.
+ */
+export const PG_CONNECT_TIMEOUT_MS = 3_000;
 
 // BIGINT (int8) columns hold epoch milliseconds and point balances, all far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/** Connections of a node's PostgreSQL pool (docs/operations.md: nodes × 10 must stay under max_connections). */
+const POOL_SIZE = 10;
+
 /** Opens the database named by DATABASE_URL: `sqlite:PATH` (WAL) or `postgres://…`. */
-export function openDatabase(url: string): Db {
+
+export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number } = {}): Db {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-    const sqlite = new SQLite(path);
+    const sqlite = new SQLite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+    return {
+      kysely,
+      dialect: 'sqlite',
+      // Reads go on under another process's write lock (WAL): only taking the lock shows a database that can serve.
+      ping: () =>
+        kysely.connection().execute(async (c) => {
+          await sql`begin immediate`.execute(c);
+          await sql`rollback`.execute(c);
+        }),
+      close: () => kysely.destroy(),
+    };
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: options.pgConnectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS });
   // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (err) => console.warn(`postgres idle connection error: ${err.message}`));
+  // Nor may one lost while a request holds it: node-postgres then emits 'error' on the client, which
+  // the pool listens to only while the client is idle; an 'error' event with no listener is an
+  // uncaught exception. The request's query fails (answered 501), and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', (err) => console.warn(`postgres connection lost: ${err.message}`)));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    ping: async () => {
+      // Every connection busy and requests queued: the database answers, the node is just loaded.
+      // A health check must not then take the node out of the balancer (all nodes at once at a peak).
+      if (pool.totalCount >= POOL_SIZE && pool.idleCount === 0 && pool.waitingCount > 0) return;
+      await sql`select 1`.execute(kysely);
+    },
+    close: () => kysely.destroy(),
+  };
 }

@@ -25,3 +25,13 @@ export async function hitRateLimit(db: Kysely<Database>, key: string, now: numbe
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Takes back one event counted by `hitRateLimit` (an attempt that turned out not to count, such as a success). */
+export async function unhitRateLimit(db: Kysely<Database>, key: string): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`count - 1` })
+    .where('key', '=', key)
+    .where('count', '>', 0)
+    .execute();
+}

@@ -11,7 +11,7 @@ export const DEMO = {
   open: { id: 'demo-open-member', email: 'demo.open@example.com', tel: '09000000002', password: 'Demo1234' },
 } as const;
 
-/** Creates the demo data idempotently: existing rows are left as they are. */
+/** Creates the demo data idempotently: existing rows are left as they are, also when several nodes seed at once. */
 export async function seedDemo(db: Kysely<Database>, clients: ClientRegistry, now = Date.now()): Promise<void> {
   const existing = await db.selectFrom('users').select('id').where('id', 'in', [DEMO.card.id, DEMO.open.id]).execute();
   const have = new Set(existing.map((r) => r.id));
@@ -20,7 +20,7 @@ export async function seedDemo(db: Kysely<Database>, clients: ClientRegistry, no
   for (const [kind, m] of [['card', DEMO.card], ['open', DEMO.open]] as const) {
     if (have.has(m.id)) continue;
     await db.transaction().execute(async (trx) => {
-      await trx
+      const inserted = await trx
         .insertInto('users')
         .values({
           id: m.id,
@@ -40,7 +40,12 @@ export async function seedDemo(db: Kysely<Database>, clients: ClientRegistry, no
           created_at: now,
           updated_at: now,
         })
-        .execute();
+        // Nodes starting together seed at once: PostgreSQL makes this insert wait for the other
+        // node's, and when that one is committed, nothing is inserted and the rest is left to it.
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) return;
       for (const key of webTerms) {
         await trx.insertInto('term_acceptances').values({ user_id: m.id, term_key: key, version: TERM_VERSIONS[key], accepted_at: now }).execute();
       }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database, VerificationsTable } from './schema.ts';
 
 export type VerificationRow = Selectable<VerificationsTable>;
@@ -77,6 +77,16 @@ export async function consumeVerification(db: Kysely<Database>, id: string, now:
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** The link secret of this purpose and hash, while it is live: unused and unexpired. */
+const liveLinkSecret = (purpose: VerificationPurpose, secretHash: string, now: number) => (eb: ExpressionBuilder<Database, 'verifications'>) =>
+  eb.and([eb('secret_hash', '=', secretHash), eb('purpose', '=', purpose), eb('consumed_at', 'is', null), eb('expires_at', '>', now)]);
+
+/** Whether a link secret is live (unused, unexpired): a cheap look before costly work; only `consumeLinkSecret` uses it up. */
+export async function linkSecretLive(db: Kysely<Database>, purpose: VerificationPurpose, secretHash: string, now: number): Promise<boolean> {
+  const row = await db.selectFrom('verifications').select('id').where(liveLinkSecret(purpose, secretHash, now)).executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Uses up a live link secret found by its hash (a 256-bit token's SHA-256 is unique and needs no
  * tries), in one conditional update: of parallel presentations exactly one gets the subject; an
@@ -92,10 +102,7 @@ export async function consumeLinkSecret(
   const row = await db
     .updateTable('verifications')
     .set({ consumed_at: now })
-    .where('secret_hash', '=', secretHash)
-    .where('purpose', '=', purpose)
-    .where('consumed_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where(liveLinkSecret(purpose, secretHash, now))
     .returning('subject')
     .executeTakeFirst();
   return row?.subject;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** An opaque random value for codes and tokens: 256 bits, base64url. */
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
@@ -7,6 +7,23 @@ export const newId = (): string => randomUUID();
 
 /** Secrets with 256 bits of entropy are stored as their SHA-256; low-entropy ones (passwords) use argon2id. */
 export const sha256 = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+
+/** The development key of `lookupDigest`; production must set LOOKUP_KEY (config.ts refuses to start otherwise). */
+export const DEVELOPMENT_LOOKUP_KEY = 'development-only-lookup-key-never-in-production';
+
+let lookupKey = DEVELOPMENT_LOOKUP_KEY;
+
+/** Sets the server's lookup key once at boot (buildApp), from LOOKUP_KEY. */
+export const setLookupKey = (key: string): void => {
+  lookupKey = key;
+};
+
+/**
+ * A keyed digest (HMAC-SHA256) of a low-entropy value that must be found again but never stored:
+ * a card number (PCI DSS 3.5.1: a keyed hash of the PAN), a login id in the throttle table. A plain
+ * SHA-256 of a 16-digit card number or an e-mail address is reversed by trying every candidate.
+ */
+export const lookupDigest = (value: string): string => createHmac('sha256', lookupKey).update(value, 'utf8').digest('hex');
 
 export const sha256Base64Url = (value: string): string =>
   createHash('sha256').update(value, 'ascii').digest('base64url');

@@ -8,6 +8,14 @@ import { sha256Base64Url } from '../lib/secrets.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
 
 export const TEST_ORIGIN = 'http://sso.test';
+
+/** What a production start needs beyond NODE_ENV (config.ts), for tests of what production leaves out. */
+export const PRODUCTION_ENV = {
+  NODE_ENV: 'production',
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  SEED_DEMO: 'false',
+  LOOKUP_KEY: 'test-only-lookup-key-of-32-characters-or-more',
+};
 export const WEB_REDIRECT = `${TEST_ORIGIN}/content/oauth/callback`;
 export const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 export const CHALLENGE = sha256Base64Url(VERIFIER);

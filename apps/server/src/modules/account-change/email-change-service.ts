@@ -20,7 +20,7 @@ import type { Notifier } from '../notifications/notifier.ts';
 import { newCode } from '../signup/codes.ts';
 import { retryable } from '../signup/flow-service.ts';
 import { endSessions } from '../oauth/token-repo.ts';
-import { emailChangeCodeMail, emailChangedMail } from './mails.ts';
+import { emailChangeCodeMail, emailChangedMail, emailTakenMail } from './mails.ts';
 import {
   completeChange,
   findPendingChange,
@@ -50,11 +50,14 @@ const changeLocked = () => new AppError(RESULT.LOCKED, ACCOUNT_MESSAGES.changeLo
 const lockKey = (userId: string) => `email-change:${userId}`;
 
 /**
- * POST /api/auth/email/change (SPEC.md section 7; issue 5). The same address answers emailSame; any
- * account's address, active or withdrawn, answers emailUnavailable with the same text whoever has it.
- * Otherwise a change record (30 minutes, its register_token stored as SHA-256) replaces the member's
- * earlier ones, and a 6-digit code (argon2id, LIMITS.otpTtlMs, 5 tries) goes to the NEW address,
- * within the per-address message limit.
+ * POST /api/auth/email/change (SPEC.md section 7; issues 5 and 8). The same address answers
+ * emailSame. Otherwise, within the per-address message limit, a change record (30 minutes, its
+ * register_token stored as SHA-256) replaces the member's earlier ones with a 6-digit code (argon2id,
+ * LIMITS.otpTtlMs, 5 tries), and one mail goes to the NEW address: the code, or, when the address is
+ * already any account's (active or withdrawn), a notice to its owner and no code. Both cases do the
+ * same work and get the same answer, so that the answer and its timing never tell a member whether
+ * an address is someone's (OWASP ASVS 5.0 V6, account enumeration); such a change can never be
+ * confirmed, and if a code were guessed, the confirmation answers emailUnavailable.
  */
 export async function requestEmailChange(
   deps: AccountChangeDeps,
@@ -63,9 +66,9 @@ export async function requestEmailChange(
 ): Promise<BaseResponse & { register_token: string }> {
   const email = input.email.toLowerCase();
   if (email === user.email) throw retryable(ACCOUNT_MESSAGES.emailSame);
-  if (await emailInUse(deps.db, email)) throw retryable(ACCOUNT_MESSAGES.emailUnavailable);
   const now = deps.clock.now();
   if (!(await messageAllowed(deps.db, 'mail', email, now))) throw retryable(SIGNUP_MESSAGES.resendLimit);
+  const taken = await emailInUse(deps.db, email);
   const { code, hash } = await newCode();
   const token = randomToken();
   const id = newId();
@@ -93,7 +96,7 @@ export async function requestEmailChange(
       consumed_at: null,
     });
   });
-  await deps.notifier.send(emailChangeCodeMail(email, code));
+  await deps.notifier.send(taken ? emailTakenMail(email) : emailChangeCodeMail(email, code));
   return { ...ok, register_token: token };
 }
 

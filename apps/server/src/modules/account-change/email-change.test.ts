@@ -79,19 +79,31 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
     expect(await eventRows(t, member.id, 'email_changed')).toHaveLength(1);
   });
 
-  it('refuses the current address (emailSame) and any account\'s address with the same words, active or withdrawn', async () => {
+  it('refuses the current address (emailSame), and answers any account\'s address, active or withdrawn, as a free one', async () => {
     const member = await loggedInMember(t);
     expect((await request(t, member.access_token, member.email)).json()).toEqual({ result_code: 902, result_message: '現在と同じメールアドレスです。' });
     expect((await request(t, member.access_token, member.email.toUpperCase())).json().result_message).toBe('現在と同じメールアドレスです。');
     const active = await newMember(t);
     const withdrawn = await newMember(t);
     await db().updateTable('users').set({ status: 'withdrawn' }).where('id', '=', withdrawn.id).execute();
-    const a = await request(t, member.access_token, active.email);
-    const b = await request(t, member.access_token, withdrawn.email);
-    expect(a.json()).toEqual(UNAVAILABLE);
-    expect(b.body).toBe(a.body);
-    expect(await mailsTo(t.app, active.email)).toEqual([]);
-    expect(await db().selectFrom('email_changes').select('id').where('user_id', '=', member.id).execute()).toEqual([]);
+    // Issue 8 (no account enumeration): the same status and body, the register_token aside, for a taken and a free address.
+    const shown = (res: { statusCode: number; body: string }) => ({ status: res.statusCode, body: res.body.replace(/"register_token":"[^"]+"/, '') });
+    const free = await request(t, member.access_token, newAddress());
+    for (const taken of [active.email, withdrawn.email]) {
+      const res = await request(t, member.access_token, taken);
+      expect(shown(res)).toEqual(shown(free));
+      // The owner of the address is told, and no code goes anywhere: the change can never be confirmed.
+      const [notice, ...more] = await mailsTo(t.app, taken);
+      expect(more).toEqual([]);
+      expect(notice!.subject).toBe('【メンバーID】メールアドレス変更のお手続きについて');
+      expect(notice!.text).toContain('既にメンバーIDに登録されているため');
+      expect(notice!.text).not.toMatch(/\d{6}/);
+      expect(notice!.text).not.toContain(member.email);
+      const token = emailChangeResponseSchema.parse(res.json()).register_token;
+      expect((await confirm(t, token, '123456')).json()).toEqual(OTP_WRONG);
+    }
+    expect(await loginCheck(t, member.email, member.password)).toBe(0);
+    expect(await eventRows(t, member.id, 'email_changed')).toEqual([]);
   });
 
   it('answers 901 for each rule of the address, the code and the token', async () => {

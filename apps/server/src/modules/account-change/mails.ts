@@ -16,6 +16,18 @@ export function emailChangeCodeMail(to: string, code: string): OutgoingMessage {
   ]);
 }
 
+/**
+ * Sent instead of the code when the new address is already an account's (issue 8): the member asking
+ * got the same answer as for a free address, so only the owner of this mailbox learns that it is
+ * taken. No code, no link, and not who asked.
+ */
+export function emailTakenMail(to: string): OutgoingMessage {
+  return composeMail(to, `【${PRODUCT_NAME}】メールアドレス変更のお手続きについて`, [
+    `このメールアドレスを${PRODUCT_NAME}のログイン用メールアドレスに変更するお手続きがありましたが、このメールアドレスは既に${PRODUCT_NAME}に登録されているため、変更には使えません。`,
+    'お心当たりのない場合は、このメールを破棄してください。ご登録内容は変更されていません。',
+  ]);
+}
+
 /** The notice to the OLD address once the change is done (issue 5): no link, and not the new address. */
 export function emailChangedMail(to: string): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】ログイン用メールアドレス変更のお知らせ`, [

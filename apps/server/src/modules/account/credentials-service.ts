@@ -5,6 +5,9 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
+import { hitRateLimit, unhitRateLimit } from '../../db/rate-limit-repo.ts';
+import { addressBucket } from '../../lib/address-bucket.ts';
+import { lookupDigest } from '../../lib/secrets.ts';
 import { clearAttempts, countAttempt } from './login-throttle-repo.ts';
 import { parseLoginId, throttleKey } from './login-id.ts';
 import { verifyPassword } from './passwords.ts';
@@ -12,36 +15,62 @@ import { acceptedTermVersions, findActiveUserByLoginId, type UserRow } from './u
 
 export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'credentials' | 'locked' };
 
+/** Where a login attempt came from. */
+export interface LoginOrigin {
+  /** The client and the coarse device (lib/device.ts), for the activity log. */
+  clientId: string | null;
+  device: string | null;
+  /** The client's network address (request.ip: behind a proxy, with TRUST_PROXY, the forwarded one). */
+  address: string;
+}
+
+export interface CredentialDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Failed logins allowed from one network address in 15 minutes (LOGIN_ADDRESS_FAILURES; 0: no limit). */
+  loginAddressFailures?: number;
+}
+
+export const addressKey = (address: string) => `login-address:${lookupDigest(addressBucket(address))}`;
+
 /**
  * Checks an id and password (issue 2): the attempt is counted in the database before the hash is
  * checked; after 10 consecutive failures the id is locked for 15 minutes (result 203). Unknown ids
  * are counted and hashed the same way, so neither the answer nor its timing reveals a member.
+ * A network address with too many failures across any ids (password spraying, issue 8 and
+ * decision 0007) is refused the same way, before any hash, until its window runs out.
  */
-export async function checkCredentials(
-  db: Kysely<Database>,
-  clock: Clock,
-  rawId: string,
-  password: string,
-  /** Where the attempt came from, for the activity log: the client and the coarse device (lib/device.ts). */
-  origin: { clientId: string | null; device: string | null },
-): Promise<CredentialCheck> {
+export async function checkCredentials(deps: CredentialDeps, rawId: string, password: string, origin: LoginOrigin): Promise<CredentialCheck> {
+  const { db, clock } = deps;
   const { clientId, device } = origin;
+  const addressLimit = deps.loginAddressFailures ?? LIMITS.loginFailuresPerAddress;
   const id = parseLoginId(rawId);
   const key = throttleKey(id);
   const now = clock.now();
+  // The address first: a refused address must not count on the id (decision 0007), nor lock it.
+  // Counted before the hash like the id's attempts, so that parallel guesses cannot pass together;
+  // a success takes its count back, so the address's count is its failures and those in flight.
+  const counted = addressLimit > 0;
+  const bucket = addressKey(origin.address);
+  if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return { ok: false, reason: 'locked' };
   const { attempt } = await countAttempt(db, key, now, LIMITS.loginFailuresBeforeLock, LIMITS.loginLockMs);
+  // While locked nothing more is done, for a member's id and an unknown one alike: attempts that
+  // anyone can repeat without bound must not differ in time (issue 8) nor fill the activity log.
+  if (attempt > LIMITS.loginFailuresBeforeLock) return { ok: false, reason: 'locked' };
   const user = await findActiveUserByLoginId(db, id);
-  if (attempt > LIMITS.loginFailuresBeforeLock) {
-    if (user) await logActivity(db, { userId: user.id, event: 'login_locked', clientId, device, at: now });
-    return { ok: false, reason: 'locked' };
-  }
   const ok = await verifyPassword(user?.password_hash, password);
   if (ok && user) {
     await clearAttempts(db, key);
+    if (counted) await unhitRateLimit(db, bucket);
     return { ok: true, user };
   }
-  if (user) await logActivity(db, { userId: user.id, event: 'login_failed', clientId, device, at: now });
-  return { ok: false, reason: attempt >= LIMITS.loginFailuresBeforeLock ? 'locked' : 'credentials' };
+  const locks = attempt === LIMITS.loginFailuresBeforeLock;
+  if (user) {
+    await logActivity(db, { userId: user.id, event: 'login_failed', clientId, device, at: now });
+    // The failure that sets the lock logs it, once.
+    if (locks) await logActivity(db, { userId: user.id, event: 'login_locked', clientId, device, at: now });
+  }
+  return { ok: false, reason: locks ? 'locked' : 'credentials' };
 }
 
 /** The client's term documents whose current version the member has not accepted yet. */

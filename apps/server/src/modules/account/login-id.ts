@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { toHalfWidth } from '@sso/contracts/fields';
+import { lookupDigest } from '../../lib/secrets.ts';
 
 /** A login id is an e-mail address or a mobile number (SPEC.md section 1). */
 export function parseLoginId(raw: string): { email?: string; tel?: string } {
@@ -8,6 +8,5 @@ export function parseLoginId(raw: string): { email?: string; tel?: string } {
   return { tel: s.replace(/[-\s]/g, '') };
 }
 
-/** The throttle key: a hash of the normalised id, so that the throttle table stores no address. */
-export const throttleKey = (id: { email?: string; tel?: string }) =>
-  createHash('sha256').update(id.email !== undefined ? `email:${id.email}` : `tel:${id.tel ?? ''}`).digest('hex');
+/** The throttle key: a keyed digest of the normalised id, so that the throttle table stores no address. */
+export const throttleKey = (id: { email?: string; tel?: string }) => lookupDigest(id.email !== undefined ? `email:${id.email}` : `tel:${id.tel ?? ''}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loginResponseSchema } from '@sso/contracts/auth';
+import { DEMO } from '../../db/seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 
@@ -74,6 +75,22 @@ describe.each(DIALECTS)('POST /api/auth/login (%s)', (dialect) => {
     expect((await login(t, { id, password: 'Demo1234' })).json().result_code).toBe(0);
   });
 
+  it('logs the lock once, when it is set, and nothing for the attempts refused while locked (issue 8)', async () => {
+    const id = 'demo.card@example.com';
+    const events = async () =>
+      (await t.testDb.db.kysely.selectFrom('activity_log').select('event').where('user_id', '=', DEMO.card.id).where('event', 'like', 'login_%').execute()).map(
+        (r) => r.event,
+      );
+    await login(t, { id, password: 'Demo1234' }); // clears earlier failures
+    const before = (await events()).length;
+    for (let i = 0; i < 10; i++) await login(t, { id, password: `Wrong${i}` });
+    for (let i = 0; i < 5; i++) expect((await login(t, { id, password: i ? `Wrong${i}` : 'Demo1234' })).json().result_code).toBe(203);
+    const logged = (await events()).slice(before);
+    expect(logged.filter((e) => e === 'login_failed')).toHaveLength(10);
+    expect(logged.filter((e) => e === 'login_locked')).toHaveLength(1);
+    expect(logged).toHaveLength(11);
+  });
+
   it('counts parallel guesses atomically: only the first 10 reach the password check', async () => {
     const id = '09000000002';
     const results = await Promise.all(
@@ -89,5 +106,31 @@ describe.each(DIALECTS)('POST /api/auth/login (%s)', (dialect) => {
     for (let i = 0; i < 11; i++) codes.push((await login(t, { id: 'ghost@example.com', password: `Wrong${i}` })).json().result_code);
     expect(codes.slice(0, 9).every((c) => c === 200)).toBe(true);
     expect(codes.slice(9)).toEqual([203, 203]);
+  });
+});
+
+describe.each(DIALECTS)('failed logins per network address (%s; issue 8, decision 0007)', (dialect) => {
+  const t = withTestApp(dialect, { LOGIN_ADDRESS_FAILURES: '5' });
+  const from = (address: string, body: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: address, payload: { recaptcha_token: 'dev', client_id: 'SIAP009', ...body } });
+
+  it('refuses an address after its failures across many ids, even with a right password, while other addresses log in', async () => {
+    // Password spraying: one wrong password each for five different ids, none of them locked by itself.
+    for (let i = 0; i < 5; i++) expect((await from('203.0.113.7', { id: `spray${i}@example.com`, password: 'Spring2026' })).json().result_code).toBe(200);
+    const member = await from('203.0.113.7', { id: DEMO.card.email, password: DEMO.card.password });
+    const unknown = await from('203.0.113.7', { id: 'nobody@example.com', password: DEMO.card.password });
+    expect(member.json()).toEqual({ result_code: 203, result_message: expect.any(String) });
+    expect(unknown.body).toBe(member.body);
+    expect((await from('198.51.100.20', { id: DEMO.card.email, password: DEMO.card.password })).json().result_code).toBe(0);
+  });
+
+  it('lets exactly the limit of 20 parallel guesses from one address reach the password check', async () => {
+    const codes = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => (await from('203.0.113.99', { id: `parallel${i}@example.com`, password: 'Wrong1234' })).json().result_code as number),
+    );
+    // Each guess is counted in one atomic upsert before its hash: exactly the limit reach the check.
+    expect(codes.filter((c) => c === 200)).toHaveLength(5);
+    expect(codes.filter((c) => c === 203)).toHaveLength(15);
+    expect((await from('203.0.113.99', { id: DEMO.card.email, password: DEMO.card.password })).json().result_code).toBe(203);
   });
 });

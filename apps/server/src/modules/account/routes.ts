@@ -1,24 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { loginRequestSchema, type LoginResponse } from '@sso/contracts/auth';
 import { RESULT } from '@sso/contracts/result-codes';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { UserAttributeResponse, UserResponse } from '@sso/contracts/user';
-import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { credentialsError, lockedError, recaptchaError, validationError } from '../../http/app-error.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
 import { profileOf } from '../profile/profile-service.ts';
-import { checkCredentials, outstandingTerms } from './credentials-service.ts';
+import { checkCredentials, outstandingTerms, type CredentialDeps } from './credentials-service.ts';
 import { currentUser } from './current-user.ts';
 import { hasCards, pointBalance, usedClientIds } from './user-repo.ts';
 
-export interface AccountDeps {
-  db: Kysely<Database>;
-  clock: Clock;
+export interface AccountDeps extends CredentialDeps {
   clients: ClientRegistry;
   recaptcha: RecaptchaVerifier;
 }
@@ -33,7 +28,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     if (!client) throw validationError([{ key: 'client_id', message: SERVER_MESSAGES.validation }]);
     if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaError();
     const device = describeDevice(request.headers['user-agent']);
-    const check = await checkCredentials(deps.db, deps.clock, input.id, input.password, { clientId: client.client_id, device });
+    const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' });
     if (!check.ok) throw check.reason === 'locked' ? lockedError() : credentialsError();
     return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client) };
   });

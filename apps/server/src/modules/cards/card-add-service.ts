@@ -5,7 +5,7 @@ import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { AppError } from '../../http/app-error.ts';
-import { newId, sha256 } from '../../lib/secrets.ts';
+import { lookupDigest, newId } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
@@ -63,7 +63,7 @@ async function addByNumber(deps: CardDeps, caller: CardCaller, input: CardByNumb
   };
   let card: CardRecord;
   try {
-    card = await lookUpCard(deps, input, sha256(input.cardnumber));
+    card = await lookUpCard(deps, input, lookupDigest(input.cardnumber));
   } catch (err) {
     // The card number's lock answers in the card add's words; the info and chatbot guides (903, 904) pass as they are.
     if (err instanceof AppError && err.resultCode === RESULT.LOCKED) throw await failed(addLocked());

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test-support/test-app.ts';
+import { createTestApp, PRODUCTION_ENV } from '../../test-support/test-app.ts';
 import { DevMailbox } from './dev-mailbox.ts';
 import { registerDevMailboxRoutes } from './dev-mailbox-routes.ts';
 
@@ -29,11 +29,7 @@ describe('/dev/mailbox', () => {
     const test = await createTestApp('sqlite');
     expect((await test.app.inject({ method: 'GET', url: '/dev/mailbox.json' })).json()).toEqual([]);
     await test.close();
-    const production = await createTestApp('sqlite', {
-      NODE_ENV: 'production',
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      SEED_DEMO: 'false',
-    });
+    const production = await createTestApp('sqlite', PRODUCTION_ENV);
     for (const url of ['/dev/mailbox', '/dev/mailbox.json']) {
       expect((await production.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
     }

@@ -1,19 +1,14 @@
-import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
 import { authorizeQuerySchema } from '@sso/contracts/auth';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
-import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { checkCredentials, outstandingTerms } from '../account/credentials-service.ts';
+import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from './clients.ts';
 import { insertCode } from './code-repo.ts';
 
-export interface AuthorizeDeps {
-  db: Kysely<Database>;
-  clock: Clock;
+export interface AuthorizeDeps extends CredentialDeps {
   clients: ClientRegistry;
   issuer: string;
 }
@@ -57,8 +52,8 @@ export async function authorize(
   target: { client: OAuthClient; redirectUri: string },
   rawQuery: Record<string, unknown>,
   form: { user_mail: string; user_pass: string; terms?: string | string[] | undefined } | undefined,
-  /** The coarse device of the request (lib/device.ts), for the activity log. */
-  device: string | null,
+  /** The coarse device of the request (lib/device.ts), for the activity log, and its network address. */
+  origin: { device: string | null; address: string },
 ): Promise<string> {
   const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
   const fail = (error: string, description: string) =>
@@ -74,7 +69,8 @@ export async function authorize(
   if (scope === undefined) return fail('invalid_scope', 'scope is not allowed for this client');
   if (!form) return fail('access_denied', 'login failed');
 
-  const check = await checkCredentials(deps.db, deps.clock, form.user_mail, form.user_pass, { clientId: target.client.client_id, device });
+  const { device } = origin;
+  const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId: target.client.client_id, ...origin });
   if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
   const user = check.user;
   const now = deps.clock.now();

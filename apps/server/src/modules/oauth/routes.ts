@@ -35,7 +35,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
     const form = authorizeFormSchema.safeParse(request.body ?? {});
     const device = describeDevice(request.headers['user-agent']);
-    const location = await authorize(deps, target, query, form.success ? form.data : undefined, device);
+    const location = await authorize(deps, target, query, form.success ? form.data : undefined, { device, address: request.ip ?? '' });
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
   });
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { afterAll, beforeAll } from 'vitest';
-import { createTestApp, exchange, getCode, type TestApp } from '../../test-support/test-app.ts';
+import { createTestApp, exchange, getCode, PRODUCTION_ENV, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { post } from '../direct-login/test-kit.ts';
 
@@ -107,7 +107,7 @@ describe.each(DIALECTS)('demo partner pages (%s)', (dialect) => {
 
 describe('demo partner pages in production', () => {
   it('do not exist', async () => {
-    const production = await createTestApp('sqlite', { NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9', SEED_DEMO: 'false' });
+    const production = await createTestApp('sqlite', PRODUCTION_ENV);
     for (const url of ['/dev/partner/SIAP002/direct?onetime_token=x', '/dev/partner/SIAP002/callback', '/dev/netanswer/login?key=x', '/dev/partner/demo.css']) {
       expect((await production.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
     }

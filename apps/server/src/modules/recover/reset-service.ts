@@ -3,7 +3,7 @@ import type { BaseResponse } from '@sso/contracts/common';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { resetPasswordRequestSchema } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
-import { consumeLinkSecret, invalidateVerifications } from '../../db/verification-repo.ts';
+import { consumeLinkSecret, invalidateVerifications, linkSecretLive } from '../../db/verification-repo.ts';
 import { linkInvalidError } from '../../http/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -22,11 +22,15 @@ import type { RecoverDeps } from './forgot-service.ts';
  * is logged. An unknown, expired, used or replaced link answers 902.
  */
 export async function resetPassword(deps: Pick<RecoverDeps, 'db' | 'clock'>, input: z.infer<typeof resetPasswordRequestSchema>): Promise<BaseResponse> {
-  // Hashed before the transaction, so that the link's row is not held for the time of a hash.
-  const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
+  const secretHash = sha256(input.onetime_token);
+  // A dead link costs no hash (issue 8): anyone may post here, and argon2id is the costliest work
+  // the server does. The link is still used up atomically below; a live one is hashed for before the
+  // transaction, so that its row is not held for the time of a hash.
+  if (!(await linkSecretLive(deps.db, 'password_reset', secretHash, now))) throw linkInvalidError();
+  const passwordHash = await hashPassword(input.password);
   await deps.db.transaction().execute(async (trx) => {
-    const userId = await consumeLinkSecret(trx, 'password_reset', sha256(input.onetime_token), now);
+    const userId = await consumeLinkSecret(trx, 'password_reset', secretHash, now);
     const user = userId ? await findActiveUserById(trx, userId) : undefined;
     if (!user) throw linkInvalidError();
     await setPasswordHash(trx, user.id, passwordHash, now);

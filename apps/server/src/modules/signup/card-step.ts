@@ -3,7 +3,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { cardSignupRequestSchema, SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
 import { AppError, recaptchaError, validationError } from '../../http/app-error.ts';
-import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
@@ -114,7 +114,7 @@ function planCheck(card: CardRecord, email: string): CheckPlan {
 export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, ip: string): Promise<SignupStepResponse> {
   const scope = checkClient(deps, input);
   if (!(await deps.recaptcha.verify(input.recaptcha_token, 'CardSignup', ip))) throw recaptchaError();
-  const cardHash = sha256(input.cardnumber);
+  const cardHash = lookupDigest(input.cardnumber);
   const card = await lookUpCard(deps, input, cardHash);
   // Only someone who knows the card's number, expiry and security code gets this far, so these
   // answers tell a stranger nothing; a locked card gets no new register_token and sends no message.

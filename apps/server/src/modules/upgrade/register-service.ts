@@ -4,7 +4,7 @@ import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { UpgradeRegisterResponse, upgradeRegisterRequestSchema } from '@sso/contracts/upgrade';
 import { AppError } from '../../http/app-error.ts';
-import { randomToken, sha256 } from '../../lib/secrets.ts';
+import { lookupDigest, randomToken } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
@@ -40,7 +40,7 @@ async function checkCard(deps: UpgradeDeps, userId: string, input: RegisterInput
   if (attempt > limit) throw signupLocked();
   let card: CardRecord;
   try {
-    card = await lookUpCard(deps, input, sha256(input.cardnumber));
+    card = await lookUpCard(deps, input, lookupDigest(input.cardnumber));
   } catch (err) {
     throw err instanceof AppError && err.resultCode === RESULT.RETRYABLE && attempt >= limit ? signupLocked() : err;
   }
@@ -79,7 +79,7 @@ function planCheck(card: CardRecord, email: string): CheckPlan {
 export async function registerCard(deps: UpgradeDeps, user: UserRow, input: RegisterInput): Promise<UpgradeRegisterResponse> {
   if (user.member_type !== 'open') throw openMembersOnly();
   const card = await checkCard(deps, user.id, input);
-  const cardHash = sha256(input.cardnumber);
+  const cardHash = lookupDigest(input.cardnumber);
   // The card's holder-check lock is the sign-up's: a locked card gets no new flow and sends nothing.
   if (await isLocked(deps.db, verifyLockKey(cardHash), deps.clock.now())) throw signupLocked();
   if (await cardLinked(deps.db, card.esid)) throw retryable(CARD_MESSAGES.alreadyLinked);

@@ -1,0 +1,43 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { registerErrorHandling } from './error-handler.ts';
+
+const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+async function appThrowing(): Promise<ReturnType<typeof Fastify>> {
+  const app = Fastify({ logger: false });
+  registerErrorHandling(app);
+  app.post('/api/member/busy', async () => Promise.reject(busy()));
+  app.post('/api/member/refused', async () => Promise.reject(refused()));
+  app.post('/api/member/bug', async () => Promise.reject(new Error('SELECT * FROM users failed at /srv/app.ts:1')));
+  app.post('/api/auth/token', { config: { oauth: true } }, async () => Promise.reject(new Error('Connection terminated unexpectedly')));
+  app.post('/api/auth/revoke', { config: { oauth: true } }, async () => Promise.reject(new Error('bug')));
+  await app.ready();
+  return app;
+}
+
+describe('error handler: a database that is out answers as the out-of-service mode does (SPEC.md section 8)', () => {
+  it('answers member APIs result 501 with HTTP 503, and the OAuth endpoints temporarily_unavailable', async () => {
+    const app = await appThrowing();
+    for (const url of ['/api/member/busy', '/api/member/refused']) {
+      const res = await app.inject({ method: 'POST', url });
+      expect(res.statusCode, url).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual({ result_code: 501, result_message: 'ただいまサービスを停止しております。しばらく経ってから再度お試しください。' });
+    }
+    const token = await app.inject({ method: 'POST', url: '/api/auth/token' });
+    expect([token.statusCode, token.json()]).toEqual([503, { error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable' }]);
+    await app.close();
+  });
+
+  it('still answers any other failure 500 (server_error on OAuth endpoints), with no internal text', async () => {
+    const app = await appThrowing();
+    const bug = await app.inject({ method: 'POST', url: '/api/member/bug' });
+    expect([bug.statusCode, bug.json()]).toEqual([500, { result_code: 500, result_message: '予期しない問題のため処理できませんでした。' }]);
+    const oauth = await app.inject({ method: 'POST', url: '/api/auth/revoke' });
+    expect([oauth.statusCode, oauth.json().error]).toEqual([500, 'server_error']);
+    await app.close();
+  });
+});
