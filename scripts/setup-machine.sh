@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond npm packages, from Debian's packages, on a fresh machine:
-# Chromium for the browser journeys, and a PostgreSQL server on 127.0.0.1:5432 for the PostgreSQL run.
+# Chromium for the browser journeys, nginx as the two-node suite's load balancer (issue 8), and a
+# PostgreSQL server on 127.0.0.1:5432 for the PostgreSQL run.
 set -euo pipefail
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -13,6 +14,11 @@ apt_install() {
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   echo "setup: installing Debian's chromium"
   apt_install chromium fonts-noto-cjk
+fi
+
+if [ ! -x "${NGINX_PATH:-/usr/sbin/nginx}" ]; then
+  echo "setup: installing Debian's nginx"
+  apt_install nginx-light || apt_install nginx
 fi
 
 pg_up() { command -v pg_isready >/dev/null && pg_isready -h 127.0.0.1 -p 5432 -q; }
@@ -34,4 +40,4 @@ if ! pg_up; then
   for _ in $(seq 1 30); do pg_up && break; sleep 1; done
   pg_up || { echo "setup: PostgreSQL does not answer on 127.0.0.1:5432" >&2; exit 1; }
 fi
-echo "setup: chromium and PostgreSQL ready"
+echo "setup: chromium, nginx and PostgreSQL ready"

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const port = (s.address() as { port: number }).port;
@@ -17,52 +17,91 @@ const freePort = () =>
 
 export interface RunningSystem {
   origin: string;
+  port: number;
+  /** The server process's pid (for /proc readings); it changes with `restart`. */
+  pid(): number;
+  /** DATABASE_URL of this system: its own SQLite file unless one was given. */
+  databaseUrl: string;
+  /** Kills the process at once (SIGKILL: no shutdown hook runs), as a crash would. */
+  crash(): Promise<void>;
+  /** Starts the process again on the same port and database (after `crash`, or stops it first). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/**
- * Starts the whole system as `npm start` does (one Node process serving the built SPA and the API)
- * on a free port with a fresh SQLite database and the demo data.
- */
-export async function startSystem(env: Record<string, string> = {}): Promise<RunningSystem> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'sso-e2e-'));
-  const origin = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: origin,
-      DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`,
-      LOG_LEVEL: 'warn',
-      SMTP_SINK_PORT: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+export interface SystemOptions {
+  /** Extra environment variables, such as DATABASE_URL=postgres://… or SMTP_URL. */
+  env?: Record<string, string>;
+  /** Inherit the server's output (default) or drop it. */
+  quiet?: boolean;
+}
+
+const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r)));
+
+async function waitHealthy(origin: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${origin}/api/health`);
-      if (res.ok) break;
+      if (res.ok) return;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) throw new Error('server did not start within 60 s');
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * Starts the whole system as `npm start` does (one Node process serving the built SPA and the API)
+ * on a free port with a fresh SQLite database and the demo data, unless `env` names another database.
+ */
+export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'sso-e2e-'));
+  const origin = `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_ORIGIN: origin,
+    DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`,
+    LOG_LEVEL: 'warn',
+    SMTP_SINK_PORT: '0',
+    ...options.env,
+  };
+  const spawnServer = () =>
+    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', options.quiet ? 'ignore' : 'inherit'],
+    });
+  let child = spawnServer();
+  await waitHealthy(origin, child);
+  const stopChild = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+  };
   return {
     origin,
+    port,
+    databaseUrl: env.DATABASE_URL,
+    pid: () => child.pid as number,
+    crash: async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    restart: async () => {
+      await stopChild();
+      child = spawnServer();
+      await waitHealthy(origin, child);
+    },
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stopChild();
       rmSync(dir, { recursive: true, force: true });
     },
   };

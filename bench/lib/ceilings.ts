@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { verify } from '@node-rs/argon2';
+import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts';
+import { httpClient } from './http.ts';
+import { closedLoop, type LoadResult } from './load.ts';
+import { OK, failed } from './stats.ts';
+
+/**
+ * The two ceilings of issue 9, measured in the same run as the product so that the budgets are
+ * ratios on one machine at one moment rather than absolute figures from a noisy shared machine.
+ */
+
+const BARE = new URL('./bare-fastify.ts', import.meta.url);
+
+/**
+ * A bare Fastify route (bench/lib/bare-fastify.ts, in its own process) answering `bytes` of JSON,
+ * driven by the same closed loop over the same keep-alive pool as the product's operations.
+ */
+export async function bareFastifyCeiling(o: { bytes: number; workers: number; durationMs: number; warmupMs: number }): Promise<LoadResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', BARE.pathname, String(o.bytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const first = await new Promise<string>((resolve, reject) => {
+      const lines = createInterface({ input: child.stdout });
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`bare Fastify exited with ${String(code)} before listening`)));
+    });
+    const { port } = JSON.parse(first) as { port: number };
+    const http = httpClient(`http://127.0.0.1:${port}`, o.workers);
+    const next = () => ({
+      op: 'bare Fastify',
+      run: async () => {
+        const a = await http.get('/token');
+        return a.status === 200 && a.text.length >= o.bytes * 0.9 ? OK : failed(`HTTP ${a.status}`);
+      },
+    });
+    try {
+      await closedLoop({ workers: o.workers, durationMs: o.warmupMs, next });
+      return await closedLoop({ workers: o.workers, durationMs: o.durationMs, next });
+    } finally {
+      await http.close();
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+/**
+ * A bare argon2id verify loop with the product's parameters: the hash is made by the server's own
+ * hashPassword (apps/server/src/modules/account/passwords.ts), so it carries its memory, time and
+ * parallelism costs, and checked with the same asynchronous verify of @node-rs/argon2 the server
+ * calls, which runs on the libuv threadpool. `workers` verifies are kept in flight, as `workers`
+ * concurrent logins would keep them in the server.
+ */
+export async function argon2Ceiling(o: { workers: number; durationMs: number; warmupMs: number }): Promise<LoadResult> {
+  const password = 'Bench1234';
+  const stored = await hashPassword(password);
+  const next = () => ({
+    op: 'argon2id verify',
+    run: async () => ((await verify(stored, password)) ? OK : failed('verify false')),
+  });
+  await closedLoop({ workers: o.workers, durationMs: o.warmupMs, next });
+  return closedLoop({ workers: o.workers, durationMs: o.durationMs, next });
+}

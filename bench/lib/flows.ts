@@ -1,0 +1,125 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { basicAuth, bearer, type HttpAnswer, type HttpClient } from './http.ts';
+import { OK, failed, type Outcome } from './stats.ts';
+
+/**
+ * The member operations the load tools drive, each as the SPA or a partner sends it over HTTP
+ * (SPEC.md section 7). Every operation checks the answer's meaning, not just its status: a 200
+ * introspection saying `active: false` or a card list without the member's card is a failure too.
+ */
+
+/** A load member: its login and the current link of its refresh rotation chain (RFC 9700 section 4.14.2). */
+export interface Member {
+  email: string;
+  password: string;
+  /** The terminal the member's token family is bound to; a refresh must name it. */
+  terminalId: string;
+  access: string;
+  refresh: string;
+}
+
+/** The SPA's public client (config/clients.json) and Net Answer's confidential one (README "Demo data"). */
+export const SPA_CLIENT_ID = 'SIAP009';
+export const INTROSPECTING_CLIENT = basicAuth('SIAP004', 'demo-secret-SIAP004');
+
+export type Operation = (http: HttpClient, m: Member) => Promise<Outcome>;
+
+const parse = (a: HttpAnswer): Record<string, unknown> => {
+  try {
+    return JSON.parse(a.text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+};
+
+/** "HTTP 400 invalid_grant", "HTTP 200 result_code 901": short enough to count failures by. */
+const httpKind = (a: HttpAnswer): string => {
+  const j = parse(a);
+  const why = typeof j.error === 'string' ? j.error : j.result_code !== undefined ? `result_code ${String(j.result_code)}` : '';
+  return `HTTP ${a.status}${why ? ` ${why}` : ''}`;
+};
+
+const takeTokens = (m: Member, a: HttpAnswer): Outcome => {
+  const j = parse(a);
+  if (a.status !== 200 || typeof j.access_token !== 'string' || typeof j.refresh_token !== 'string') return failed(httpKind(a));
+  m.access = j.access_token;
+  m.refresh = j.refresh_token;
+  return OK;
+};
+
+/** The login form's POST to the authorize endpoint with a PKCE S256 challenge (RFC 7636) of `verifier`. */
+async function postAuthorize(http: HttpClient, m: Member, verifier: string): Promise<{ code?: string; redirectUri: string; failure?: Outcome }> {
+  const redirectUri = `${http.origin}/content/oauth/callback`;
+  const query = new URLSearchParams({
+    client_id: SPA_CLIENT_ID,
+    redirect_uri: redirectUri,
+    state: 'bench',
+    scope: 'openid',
+    response_type: 'code',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  const authorized = await http.post(`/api/auth/authorize?${query.toString()}`, { form: { user_mail: m.email, user_pass: m.password } });
+  const params = authorized.location ? new URL(authorized.location).searchParams : undefined;
+  const code = params?.get('code') ?? undefined;
+  if (authorized.status !== 303 || !code) return { redirectUri, failure: failed(`authorize HTTP ${authorized.status} ${params?.get('error') ?? ''}`.trim()) };
+  return { code, redirectUri };
+}
+
+/**
+ * The login form's POST alone (SPEC.md section 4): the password check and a single-use code in the
+ * 303, without the exchange. The code is left to expire; the member's chain is untouched.
+ */
+export const authorize: Operation = async (http, m) => (await postAuthorize(http, m, randomBytes(32).toString('base64url'))).failure ?? OK;
+
+/**
+ * Login (SPEC.md section 4): the login form's POST to the authorize endpoint (argon2id verify, a
+ * single-use code) and the SPA's code exchange with PKCE S256 (RFC 7636). The new family replaces
+ * the member's chain; the old family is left alive, as a second device's session would be.
+ */
+export const login: Operation = async (http, m) => {
+  const verifier = randomBytes(32).toString('base64url');
+  const { code, redirectUri, failure } = await postAuthorize(http, m, verifier);
+  if (failure || !code) return failure ?? failed('authorize without code');
+  const exchanged = await http.post('/api/auth/token', {
+    form: {
+      grant_type: 'authorization_code',
+      code,
+      client_id: SPA_CLIENT_ID,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+      terminal_id: m.terminalId,
+    },
+  });
+  return takeTokens(m, exchanged);
+};
+
+/** The refresh grant: the next link of the member's rotation chain (RFC 6749 section 6). */
+export const refresh: Operation = async (http, m) =>
+  takeTokens(
+    m,
+    await http.post('/api/auth/token', { form: { grant_type: 'refresh_token', refresh_token: m.refresh, client_id: SPA_CLIENT_ID, terminal_id: m.terminalId } }),
+  );
+
+/** A partner's introspection of the member's access token (RFC 7662), with its client credentials. */
+export const introspect: Operation = async (http, m) => {
+  const a = await http.post('/api/subuser/introspect', { form: { token: m.access, token_type_hint: 'access_token' } }, INTROSPECTING_CLIENT);
+  if (a.status !== 200) return failed(httpKind(a));
+  return parse(a).active === true ? OK : failed('introspection inactive');
+};
+
+const memberRead = (path: string, check: (j: Record<string, unknown>) => boolean, what: string): Operation => async (http, m) => {
+  const a = await http.post(path, { json: {} }, bearer(m.access));
+  const j = parse(a);
+  if (a.status !== 200 || j.result_code !== 0) return failed(httpKind(a));
+  return check(j) ? OK : failed(what);
+};
+
+/** The card list (POST /api/subuser/cards): the seeded member owns one card. */
+export const cards = memberRead('/api/subuser/cards', (j) => Array.isArray(j.saison_subusers) && j.saison_subusers.length > 0, 'card list without the card');
+
+/** The member's own record (POST /api/user). */
+export const user = memberRead('/api/user', (j) => typeof j.user_id === 'string', 'user answer without user_id');
+
+export const OPERATIONS = { login, authorize, refresh, introspect, cards, user } satisfies Record<string, Operation>;
+export type OperationName = keyof typeof OPERATIONS;

@@ -1,0 +1,84 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
+import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { NO_PROFILE, insertMember } from '../../apps/server/src/modules/account/member-repo.ts';
+import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts';
+import { recordTermAcceptance } from '../../apps/server/src/modules/account/user-repo.ts';
+import { insertMemberCard } from '../../apps/server/src/modules/cards/card-repo.ts';
+import { loadClients } from '../../apps/server/src/modules/oauth/clients.ts';
+import { insertFamily } from '../../apps/server/src/modules/oauth/token-repo.ts';
+import { issuePair } from '../../apps/server/src/modules/oauth/tokens.ts';
+import { ROOT } from '../../e2e/support/server.ts';
+import type { Member } from './flows.ts';
+
+/**
+ * Load members, written straight into the running system's database with the server's own
+ * repository functions (insertMember, recordTermAcceptance, insertMemberCard, insertFamily,
+ * issuePair): a sign-up over HTTP costs an argon2id hash and several steps per member, which would
+ * make seeding a thousand members take minutes. Every member shares one password hashed once with
+ * the server's hashPassword, has accepted the SPA client's terms (so that a login is issued a code),
+ * owns one card (so that the card list has a row to read), and holds a live token family of the
+ * SPA client bound to its own terminal, as after a login. Addresses carry a per-run tag, so several
+ * seedings of one database do not collide.
+ */
+export interface SeedOptions {
+  databaseUrl: string;
+  origin: string;
+  count: number;
+  /** Members written per transaction. */
+  batch?: number;
+}
+
+export const LOAD_PASSWORD = 'Bench1234';
+
+export async function seedMembers(o: SeedOptions): Promise<Member[]> {
+  const db = openDatabase(o.databaseUrl);
+  const tag = randomBytes(3).toString('hex');
+  const passwordHash = await hashPassword(LOAD_PASSWORD);
+  const terms = (loadClients(`${ROOT}config/clients.json`, o.origin).get(WEB_CLIENT_ID)?.terms ?? []).filter(isTermKey);
+  const members: Member[] = [];
+  const batch = o.batch ?? 200;
+  try {
+    for (let start = 0; start < o.count; start += batch) {
+      const now = Date.now();
+      await db.kysely.transaction().execute(async (trx) => {
+        for (let i = start; i < Math.min(o.count, start + batch); i++) {
+          const id = randomUUID();
+          const n = `${tag}${String(i).padStart(6, '0')}`;
+          const email = `bench-${n}@bench.example`;
+          await insertMember(trx, { id, email, tel: null, password_hash: passwordHash, member_type: 'card', ...NO_PROFILE }, now);
+          for (const key of terms) await recordTermAcceptance(trx, id, key, TERM_VERSIONS[key], now);
+          await insertMemberCard(
+            trx,
+            id,
+            {
+              id: randomUUID(),
+              esid: `BENCH${n}`,
+              status: 'active',
+              member_div_code: '01',
+              card_name: 'ベンチ カード',
+              card_image_url: '/content/cards/demo-gold.svg',
+              card_brand: 'VISA',
+              card_number_mask: '4541-****-****-0000',
+              holder_id: null,
+              point_capable: 0,
+              na_id: null,
+              mail_digital: null,
+            },
+            now,
+          );
+          const familyId = randomUUID();
+          const terminalId = `bench-terminal-${n}`;
+          await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope: 'openid', created_at: now, revoked_at: null });
+          const tokens = await issuePair(trx, familyId, null, 'openid', now);
+          if (!tokens.refresh_token) throw new Error('issuePair answered no refresh token');
+          members.push({ email, password: LOAD_PASSWORD, terminalId, access: tokens.access_token, refresh: tokens.refresh_token });
+        }
+      });
+    }
+  } finally {
+    await db.close();
+  }
+  return members;
+}

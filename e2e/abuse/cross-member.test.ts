@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../apps/server/src/db/database.ts';
+import { startSystem, type RunningSystem } from '../support/server.ts';
+import { DEMO_CARD, DEMO_OPEN, NET_ANSWER_AUTH, post, refresh, type Answer } from './support/client.ts';
+import { routesInSource, wantsBearer } from './support/cross-member-routes.ts';
+import { openSystemDb } from './support/db.ts';
+import {
+  callAs, directSession, flowWithCode, foreignData, logIn, ok, pointsOf, readIds, readViews, rowsOf, signUpWithPinCard,
+  type Member, type Session,
+} from './support/members.ts';
+
+/**
+ * Broken object level authorization (OWASP ASVS 5.0 V8.2.2: access to data is restricted to the
+ * user's own objects; SPEC.md section 6): member B, logged in, calls every Bearer endpoint with
+ * member A's ids in every id field, and the other way round. Each answer must be a refusal of
+ * SPEC.md section 8 (300 or 902; never 901, which would mean the id was never looked at, never a
+ * 5xx) or the caller's own data, never the other member's; the other member's rows and answers
+ * stay exactly as they were.
+ */
+
+type Body = Record<string, unknown>;
+interface Case {
+  /** Requests of the endpoint carrying the victim's ids, tokens and secrets. */
+  bodies: (victim: Member) => Body[];
+  /** The endpoint answers the caller's own data, or ignores what is not theirs (RFC 7009 section 2.2): result 0 is allowed too. */
+  own?: true;
+  form?: true;
+}
+
+/** What an endpoint without id fields gets: the victim's ids as extra fields, which must be ignored. */
+const extra = (v: Member): Body => ({ user_id: v.userId, subuser_id: v.subuserIds[0], email: v.email });
+const ownData: Case = { own: true, bodies: (v) => [extra(v)] };
+const cardTokens = (v: Member) => [...v.cardTokens, ...v.esids].map((card_token) => ({ card_token }));
+const flowSecrets = (v: Member) => v.registerTokens.map((t) => ({ register_token: t.token, onetime_password: t.code }));
+/** demo.open's details (README "Cards, Net Answer and points"): merged into A in the setup. */
+const OPEN_DETAILS = { email: DEMO_OPEN.user, last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900101', tel: DEMO_OPEN.mobile };
+/** A mobile number that holds no numberless card: the start answers alike and sends nothing. */
+const NO_CARD_TEL = '09099990000';
+
+/** Every Bearer endpoint (the first test checks this list against the running server). */
+const TABLE: Record<string, Case> = {
+  '/api/user': ownData,
+  '/api/user/attribute': ownData,
+  '/api/user/aqf': ownData,
+  '/api/user/profile': ownData,
+  '/api/user/profile/change': { own: true, bodies: (v) => [{ ...extra(v), dry_run: 1 }] },
+  '/api/user/activities': { own: true, bodies: (v) => [{ ...extra(v), page: 1 }] },
+  '/api/subuser/cards': ownData,
+  '/api/subuser/card/tokens': ownData,
+  '/api/subuser/open': ownData,
+  '/api/subuser/card/update_relevant_tokens': { own: true, bodies: (v) => [{ ...extra(v), subuser_ids: v.subuserIds }] },
+  '/api/subuser/card/add': { bodies: cardTokens },
+  '/api/subuser/card/enable': { bodies: cardTokens },
+  '/api/subuser/card/activate': { bodies: (v) => v.subuserIds.map((subuser_id) => ({ subuser_id, activation_key: v.activation.key })) },
+  '/api/subuser/sc/activate/mobile': { bodies: (v) => v.subuserIds.map((subuser_id) => ({ subuser_id, tel: v.activation.tel })) },
+  '/api/subuser/delete': { bodies: (v) => [{ subuser_ids: v.subuserIds }, ...v.subuserIds.map((id) => ({ subuser_ids: [id] }))] },
+  '/api/subuser/na/add': { bodies: (v) => v.subuserIds.map((subuser_id) => ({ subuser_id, na_id: v.activation.naId, na_password: 'NaDemo1234' })) },
+  '/api/subuser/revoke': {
+    own: true,
+    form: true,
+    bodies: (v) => [v.spa, ...v.others].flatMap((s) => [s.access, s.refresh].map((token) => ({ token, client_id: s.clientId }))),
+  },
+  // The open account is named by the member's id (cards/card-service.ts openSubuser).
+  '/api/subuser/direct_login/sc': {
+    bodies: (v) => [...v.subuserIds, v.userId].flatMap((subuser_id) => ['na', 'open'].map((member_type) => ({ subuser_id, member_type, client_id: 'SIAP002' }))),
+  },
+  '/api/subuser/direct_login/na': { bodies: (v) => [...v.subuserIds, v.userId].map((subuser_id) => ({ subuser_id })) },
+  '/api/auth/user_onetime_token': { own: true, bodies: (v) => [extra(v), ...v.others.map((s) => ({ client_id: s.clientId }))] },
+  // B has no open account, so B is refused before the card is looked at; A (open points) naming B's card shows the ownership check.
+  '/api/aqf/transfer/open/select': { bodies: (v) => v.subuserIds.map((subuser_id) => ({ subuser_id })) },
+  '/api/aqf/transfer/open/otp': { bodies: flowSecrets },
+  '/api/auth/numberless/otp': { bodies: flowSecrets },
+  '/api/auth/numberless': { own: true, bodies: (v) => [{ ...extra(v), tel: NO_CARD_TEL, register_token: v.registerTokens[0]?.token }] },
+  // Open members only: both members here are card members, refused (300) before the card is looked at.
+  '/api/auth/register': { bodies: (v) => [{ ...v.card, cc_month: '12', cc_year: '2030' }] },
+  // A taken address is answered as a free one, with a register_token of the caller's that can never be confirmed (issue 8, no enumeration).
+  '/api/auth/email/change': { own: true, bodies: (v) => [{ email: v.email }] },
+  '/api/auth/password/change': { bodies: (v) => [{ current_password: v.password, password: 'Taken-Over-2030', password_check: 'Taken-Over-2030' }] },
+  '/api/link/open': { bodies: () => [OPEN_DETAILS] },
+  // Withdraws the caller: run last, by itself.
+  '/api/auth/cancel': ownData,
+};
+const LAST = '/api/auth/cancel';
+const REFUSALS = [300, 902];
+
+let system: RunningSystem;
+let db: Db;
+let A: Member;
+let B: Member;
+const origin = () => system.origin;
+
+async function memberA(): Promise<Member> {
+  const o = origin();
+  const spa = await logIn(o, DEMO_CARD.user, DEMO_CARD.password, 'terminal-A');
+  const call = (path: string, body: Body = {}) => ok(callAs(o, spa.access, path, body));
+  // demo.open's account merged into A: A then has open points, and a transfer can wait for its code.
+  await call('/api/link/open', OPEN_DETAILS);
+  // A's waiting unactivated4Z card (key 123456) added: A then has an unactivated card too.
+  await call('/api/subuser/card/add', { card_token: 'ES0000000102' });
+  const { subuserIds, esids } = await readIds(o, spa);
+  const card = subuserIds[esids.indexOf('ES0000000001')]!;
+  const others = [await directSession(o, spa, 'SIAP002', 'terminal-A-line', card), await directSession(o, spa, 'SIAP005', 'terminal-A-portal')];
+  const registerTokens = [
+    await flowWithCode(o, 'transfer', { kind: 'sms', to: DEMO_CARD.mobile }, () => callAs(o, spa.access, '/api/aqf/transfer/open/select', { subuser_id: card })),
+    await flowWithCode(o, 'numberless', { kind: 'sms', to: '09033330301' }, () => callAs(o, spa.access, '/api/auth/numberless', { tel: '09033330301' })),
+    await flowWithCode(o, 'e-mail change', { kind: 'mail', to: 'member.a.new@example.com' }, () =>
+      callAs(o, spa.access, '/api/auth/email/change', { email: 'member.a.new@example.com' }),
+    ),
+  ];
+  const onetimeTokens = [
+    String((await call('/api/auth/user_onetime_token')).onetime_token),
+    String((await call('/api/subuser/direct_login/sc', { client_id: 'SIAP002', subuser_id: card })).onetime_token),
+  ];
+  const ids = await readIds(o, spa);
+  return {
+    name: 'A', email: DEMO_CARD.user, password: DEMO_CARD.password, spa, others, registerTokens, onetimeTokens, ...ids, points: await pointsOf(db.kysely, ids.userId),
+    card: { cardnumber: '4541000000000101', cvc: '123' },
+    activation: { key: '123456', tel: DEMO_CARD.mobile, naId: 'demo-na-card' },
+    ownClients: ['SIAP002', 'SIAP005'],
+    phones: [DEMO_CARD.mobile],
+  };
+}
+
+async function memberB(): Promise<Member> {
+  const o = origin();
+  const email = 'member.b@example.com';
+  const password = 'Member-B-2030';
+  await signUpWithPinCard(o, email, password);
+  const spa = await logIn(o, email, password, 'terminal-B');
+  // An unactivated card of holder H0000002 (key 000201): that holder's other cards then wait for B.
+  await ok(callAs(o, spa.access, '/api/subuser/card/add', { cardnumber: '4541000000000201', cc_month: '12', cc_year: '2030', cvc: '123' }));
+  const others = [await directSession(o, spa, 'SIAP006', 'terminal-B-portal')];
+  const registerTokens = [
+    await flowWithCode(o, 'e-mail change', { kind: 'mail', to: 'member.b.new@example.com' }, () =>
+      callAs(o, spa.access, '/api/auth/email/change', { email: 'member.b.new@example.com' }),
+    ),
+  ];
+  const onetimeTokens = [String((await ok(callAs(o, spa.access, '/api/auth/user_onetime_token'))).onetime_token)];
+  const ids = await readIds(o, spa);
+  return {
+    name: 'B', email, password, spa, others, registerTokens, onetimeTokens, ...ids, points: await pointsOf(db.kysely, ids.userId),
+    card: { cardnumber: '3528000000000003', cvc: '123' },
+    activation: { key: '000201', tel: '09022220202', naId: 'na-holder2' },
+    ownClients: ['SIAP006'],
+    phones: ['09011110003'],
+  };
+}
+
+/** Every request of `paths` by the attacker with the victim's ids (one endpoint at a time); what went wrong, one line each. */
+async function attack(attacker: Member, victim: Member, paths: string[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const path of paths) {
+    const c = TABLE[path]!;
+    const bodies = c.bodies(victim);
+    if (bodies.length === 0) problems.push(`${path}: no request carries ${victim.name}'s ids`);
+    const answers = await Promise.all(bodies.map((body) => callAs(origin(), attacker.spa.access, path, body, c.form)));
+    answers.forEach((res: Answer, i) => {
+      const code = res.json?.result_code as number;
+      const refused = res.status >= 400 && res.status < 500 && REFUSALS.includes(code);
+      const answered = c.own === true && res.status === 200 && code === 0;
+      if (!refused && !answered) problems.push(`${path} ${JSON.stringify(bodies[i]).slice(0, 120)}: HTTP ${res.status} ${res.text.slice(0, 160)}`);
+      const leaked = foreignData(res, victim, attacker);
+      if (leaked.length > 0) problems.push(`${path}: ${victim.name}'s data in the answer: ${leaked.join(', ')}`);
+    });
+  }
+  return problems;
+}
+
+const session = (m: Member, clientId: string): Session => m.others.find((s) => s.clientId === clientId)!;
+const cardRefresh = (s: Session, clientId = s.clientId, terminal = s.terminal) =>
+  post(origin(), '/api/auth/card/refresh_token', { form: { refresh_token: s.refresh, client_id: clientId, terminal_id: terminal } });
+const introspect = (token: string, headers: Record<string, string> = NET_ANSWER_AUTH) =>
+  post(origin(), '/api/subuser/introspect', { form: { token }, headers });
+
+describe('one member never reaches another member\'s data on any Bearer endpoint (OWASP ASVS 5.0 V8.2.2)', () => {
+  beforeAll(async () => {
+    system = await startSystem({ quiet: true });
+    db = openSystemDb(system.databaseUrl);
+    [A, B] = await Promise.all([memberA(), memberB()]);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await system?.stop();
+  });
+
+  it('the table holds exactly the endpoints the running server guards with a Bearer token', async () => {
+    const { routes, unreadable } = routesInSource();
+    expect(unreadable).toEqual([]);
+    expect(routes.length).toBeGreaterThan(50);
+    const wanted = await Promise.all(routes.map((r) => wantsBearer(origin(), r)));
+    const guarded = routes.filter((_, i) => wanted[i]);
+    // Every memberPost route is found guarded: the probe itself works.
+    expect(routes.filter((r) => r.memberPost && !guarded.includes(r)).map((r) => r.path)).toEqual([]);
+    expect(guarded.map((r) => `${r.method} ${r.path}`).sort()).toEqual(Object.keys(TABLE).map((p) => `POST ${p}`).sort());
+  });
+
+  it.each([
+    ['B', 'A'],
+    ['A', 'B'],
+  ])('%s with %s\'s ids everywhere: refused or its own data, and nothing of the other changed', async (attackerName, victimName) => {
+    const [attacker, victim] = [attackerName, victimName].map((n) => (n === 'A' ? A : B)) as [Member, Member];
+    const rows = await rowsOf(db.kysely, victim);
+    const views = await readViews(origin(), victim.spa.access);
+    expect(await attack(attacker, victim, Object.keys(TABLE).filter((p) => p !== LAST))).toEqual([]);
+    expect(await rowsOf(db.kysely, victim)).toEqual(rows);
+    expect(await readViews(origin(), victim.spa.access)).toEqual(views);
+  });
+
+  it('A\'s tokens never work with B\'s client or terminal; introspection names each token\'s own member', async () => {
+    const rows = await rowsOf(db.kysely, A);
+    const [portalA, lineA, portalB] = [session(A, 'SIAP005'), session(A, 'SIAP002'), session(B, 'SIAP006')];
+    const crossed = [
+      await refresh(origin(), A.spa.refresh, { terminal_id: B.spa.terminal }),
+      await refresh(origin(), A.spa.refresh, { client_id: portalB.clientId, terminal_id: portalB.terminal }),
+      await refresh(origin(), lineA.refresh, { terminal_id: lineA.terminal }),
+      await cardRefresh(portalA, portalB.clientId, portalB.terminal),
+      await cardRefresh(portalA, portalA.clientId, portalB.terminal),
+    ];
+    for (const res of crossed) {
+      expect([400, 401], res.text).toContain(res.status);
+      expect(['invalid_grant', 'invalid_client', 'unauthorized_client']).toContain(res.json?.error);
+      expect(res.text).not.toContain('access_token');
+    }
+    // RFC 7009 section 2.1: B (with its own Bearer) revoking A's tokens of other clients as the web client ends nothing.
+    for (const s of A.others) expect((await post(origin(), '/api/auth/revoke', { token: B.spa.access, form: { token: s.access, client_id: B.spa.clientId } })).status).toBe(200);
+    // RFC 7662: a partner's introspection names the token's own member; a member's Bearer is no partner credential.
+    for (const [m, s] of [[A, A.spa], [A, lineA], [A, portalA], [B, B.spa], [B, portalB]] as const) {
+      expect((await introspect(s.access)).json).toMatchObject({ active: true, sub: m.userId, client_id: s.clientId });
+    }
+    expect((await introspect(A.spa.access, { authorization: `Bearer ${B.spa.access}` })).status).toBe(401);
+    // Refused without revoking anything of A's (docs/decisions/0002): ...
+    expect(await rowsOf(db.kysely, A)).toEqual(rows);
+    // ... and from A's own client and terminal the same tokens work, the card refresh naming A's card.
+    const own = await ok(cardRefresh(portalA));
+    expect(own.esid).toBe('ES0000000001');
+    Object.assign(portalA, { access: own.access_token, refresh: own.refresh_token });
+    const spa = await ok(refresh(origin(), A.spa.refresh, { terminal_id: A.spa.terminal }));
+    Object.assign(A.spa, { access: spa.access_token, refresh: spa.refresh_token });
+  });
+
+  it('B\'s withdrawal with A\'s ids ends B only; then A\'s tokens, after A\'s own withdrawal, open nothing', async () => {
+    const rows = await rowsOf(db.kysely, A);
+    expect(await attack(B, A, [LAST])).toEqual([]);
+    expect((await callAs(origin(), B.spa.access, '/api/user')).status).toBe(401);
+    expect(await rowsOf(db.kysely, A)).toEqual(rows);
+
+    await ok(callAs(origin(), A.spa.access, LAST));
+    const tries = [A.spa, ...A.others].flatMap((s) => Object.keys(TABLE).map((path) => ({ s, path })));
+    const answers = await Promise.all(tries.map(({ s, path }) => callAs(origin(), s.access, path, {}, TABLE[path]!.form)));
+    const opened = tries.filter((_, i) => answers[i]!.status !== 401 || answers[i]!.json?.result_code !== 300);
+    expect(opened.map(({ s, path }) => `${s.clientId} ${path}`)).toEqual([]);
+    expect((await refresh(origin(), A.spa.refresh, { terminal_id: A.spa.terminal })).json?.error).toBe('invalid_grant');
+    expect((await cardRefresh(session(A, 'SIAP005'))).json?.error).toBe('invalid_grant');
+    for (const s of [A.spa, ...A.others]) for (const token of [s.access, s.refresh]) expect((await introspect(token)).json).toEqual({ active: false });
+  });
+});
