@@ -14,6 +14,8 @@ export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 export const loginResponseSchema = baseResponseSchema.extend({
   terms: z.array(z.string()).default([]),
+  /** Single use, for the authorize form that follows (issue 9: one password hash per login). */
+  login_ticket: z.string().optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
@@ -29,10 +31,14 @@ export const authorizeQuerySchema = z.object({
 });
 export type AuthorizeQuery = z.infer<typeof authorizeQuerySchema>;
 
-/** The form posted to /api/auth/authorize. `terms` lists the term keys agreed on the additional-terms screen. */
+/**
+ * The form posted to /api/auth/authorize. `terms` lists the term keys agreed on the additional-terms
+ * screen; `login_ticket` is the login step's answer, which spares the password's second hash.
+ */
 export const authorizeFormSchema = z.object({
   user_mail: requiredText(),
   user_pass: requiredText(),
+  login_ticket: z.string().max(128).optional(),
   terms: z.union([z.string(), z.array(z.string())]).optional(),
 });
 

@@ -16,6 +16,12 @@ export const LIMITS = {
   loginLockMs: 15 * 60 * 1000,
   /** Failed logins from one network address, across any ids, in the same 15 minutes (issue 8, decision 0007). */
   loginFailuresPerAddress: 300,
+  /**
+   * The login step's ticket lets the authorize step that follows skip a second argon2id hash of the
+   * same password (issue 9); it covers reading the additional terms, and past it the password is
+   * simply checked again.
+   */
+  loginTicketTtlMs: 10 * 60 * 1000,
   authorizationCodeTtlMs: 60 * 1000,
   accessTokenTtlMs: 60 * 60 * 1000,
   /** Automatic login lasts 90 days from the last access (SPEC.md section 9): refresh tokens slide. */

@@ -20,7 +20,9 @@ export type VerificationPurpose =
   | 'direct_login'
   | 'point_transfer'
   | 'numberless'
-  | 'upgrade';
+  | 'upgrade'
+  /** Issue 9: the login step's ticket for the authorize step (SHA-256, consumed once). */
+  | 'login_ticket';
 
 export async function insertVerification(db: Kysely<Database>, row: VerificationRow): Promise<void> {
   await db.insertInto('verifications').values(row).execute();

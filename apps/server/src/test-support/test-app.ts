@@ -83,6 +83,8 @@ export interface AuthorizeParams {
   user?: string;
   password?: string;
   terms?: string[];
+  /** The login step's ticket (issue 9), posted as the SPA posts it. */
+  ticket?: string;
 }
 
 export function authorizeQuery(p: AuthorizeParams = {}): string {
@@ -101,6 +103,7 @@ export function authorizeQuery(p: AuthorizeParams = {}): string {
 export async function postAuthorize(app: FastifyInstance, p: AuthorizeParams = {}) {
   const form = new URLSearchParams({ user_mail: p.user ?? 'demo.card@example.com', user_pass: p.password ?? 'Demo1234' });
   for (const t of p.terms ?? []) form.append('terms', t);
+  if (p.ticket !== undefined) form.set('login_ticket', p.ticket);
   return app.inject({
     method: 'POST',
     url: `/api/auth/authorize?${authorizeQuery(p)}`,

@@ -14,7 +14,7 @@ describe.each(DIALECTS)('POST /api/auth/login (%s)', (dialect) => {
     for (const id of ['demo.card@example.com', 'DEMO.CARD@example.com', '09000000001', '０９００００００００２']) {
       const res = await login(t, { id, password: 'Demo1234' });
       expect(res.statusCode, id).toBe(200);
-      expect(loginResponseSchema.parse(res.json())).toEqual({ result_code: 0, result_message: '正常に処理しました。', terms: [] });
+      expect(loginResponseSchema.parse(res.json())).toEqual({ result_code: 0, result_message: '正常に処理しました。', terms: [], login_ticket: expect.any(String) });
     }
   });
 

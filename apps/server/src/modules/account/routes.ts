@@ -11,6 +11,7 @@ import type { ClientRegistry } from '../oauth/clients.ts';
 import { profileOf } from '../profile/profile-service.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from './credentials-service.ts';
 import { currentUser } from './current-user.ts';
+import { issueLoginTicket } from './login-ticket.ts';
 import { hasCards, pointBalance, usedClientIds } from './user-repo.ts';
 
 export interface AccountDeps extends CredentialDeps {
@@ -30,7 +31,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     const device = describeDevice(request.headers['user-agent']);
     const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' });
     if (!check.ok) throw check.reason === 'locked' ? lockedError() : credentialsError();
-    return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client) };
+    const login_ticket = await issueLoginTicket(deps.db, check.user.id, client.client_id, deps.clock.now());
+    return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client), login_ticket };
   });
 
   app.post('/api/user', async (request, reply): Promise<UserResponse> => {

@@ -4,6 +4,7 @@ import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
+import { redeemLoginTicket } from '../account/login-ticket.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from './clients.ts';
 import { insertCode } from './code-repo.ts';
@@ -51,7 +52,7 @@ export async function authorize(
   deps: AuthorizeDeps,
   target: { client: OAuthClient; redirectUri: string },
   rawQuery: Record<string, unknown>,
-  form: { user_mail: string; user_pass: string; terms?: string | string[] | undefined } | undefined,
+  form: { user_mail: string; user_pass: string; login_ticket?: string | undefined; terms?: string | string[] | undefined } | undefined,
   /** The coarse device of the request (lib/device.ts), for the activity log, and its network address. */
   origin: { device: string | null; address: string },
 ): Promise<string> {
@@ -70,7 +71,9 @@ export async function authorize(
   if (!form) return fail('access_denied', 'login failed');
 
   const { device } = origin;
-  const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId: target.client.client_id, ...origin });
+  // The login step's ticket spares the password's second hash (issue 9); without a good one, the password is checked.
+  const ticketed = form.login_ticket ? await redeemLoginTicket(deps, { ticket: form.login_ticket, rawId: form.user_mail, clientId: target.client.client_id }) : undefined;
+  const check = ticketed ? { ok: true as const, user: ticketed } : await checkCredentials(deps, form.user_mail, form.user_pass, { clientId: target.client.client_id, ...origin });
   if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
   const user = check.user;
   const now = deps.clock.now();

@@ -15,8 +15,8 @@ export function AdditionalTermsPage() {
 
   const submit = useCallback(async (): Promise<ActionOutcome> => {
     // The hidden login fields must still be there (SPEC.md section 2).
-    if (!context?.id || !context.password) return;
-    submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, context.authorize, { user_mail: context.id, user_pass: context.password, terms: context.terms });
+    if (!context?.fields.user_mail || !context.fields.user_pass) return;
+    submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, context.authorize, { ...context.fields, terms: context.terms });
     return 'leaving';
   }, [context]);
   const { pending, run } = usePendingAction(submit);

@@ -3,11 +3,20 @@
  * storage or history state, because it holds the password. A reload loses it (back to Welcome).
  */
 export interface LoginContext {
-  id: string;
-  password: string;
+  /** The hidden fields of the authorize form: the login held in memory and its ticket. */
+  fields: AuthorizeFields;
   terms: string[];
   authorize: URLSearchParams;
 }
+
+/** The authorize form's login fields (SPEC.md section 7), with the login step's ticket when it answered one (issue 9). */
+export type AuthorizeFields = { user_mail: string; user_pass: string; login_ticket?: string };
+
+export const authorizeFields = (id: string, password: string, ticket: string | undefined): AuthorizeFields => ({
+  user_mail: id,
+  user_pass: password,
+  ...(ticket ? { login_ticket: ticket } : {}),
+});
 
 let context: LoginContext | undefined;
 

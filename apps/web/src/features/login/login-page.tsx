@@ -17,7 +17,7 @@ import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { login } from './login-api.ts';
-import { setLoginContext } from './login-context.ts';
+import { authorizeFields, setLoginContext } from './login-context.ts';
 import styles from './login.module.css';
 
 /** Login validation (SPEC.md section 5): id and password are required. */
@@ -49,12 +49,13 @@ export function LoginPage() {
       try {
         const res = await login(form.user_mail, form.user_pass, clientId);
         saveSession({ comesFrom: clientId });
+        const fields = authorizeFields(form.user_mail, form.user_pass, res.login_ticket);
         if (res.terms.length === 0) {
-          submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, authorize, { user_mail: form.user_mail, user_pass: form.user_pass });
+          submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, authorize, fields);
           return 'leaving';
         }
         // The password stays in memory only, never in storage or history state.
-        setLoginContext({ id: form.user_mail, password: form.user_pass, terms: res.terms, authorize });
+        setLoginContext({ fields, terms: res.terms, authorize });
         void navigate('/accept/additional_terms');
         return 'leaving';
       } catch (e) {
