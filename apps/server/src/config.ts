@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { DEVELOPMENT_LOOKUP_KEY } from './lib/secrets.ts';
+import type { SqliteSynchronous } from './db/sqlite.ts';
 
 /** Repository root, so that defaults do not depend on the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -51,6 +52,7 @@ const schema = z.object({
     })
     .default(false),
   OUT_OF_SERVICE: bool.default(false),
+  SQLITE_SYNCHRONOUS: z.enum(['normal', 'full'], { error: 'must be normal or full' }).default('normal'),
   LOGIN_ADDRESS_FAILURES: z.coerce.number({ error: 'must be a whole number (0: no limit)' }).int().min(0, { error: 'must be a whole number (0: no limit)' }).default(LIMITS.loginFailuresPerAddress),
   LOOKUP_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
@@ -63,6 +65,8 @@ export interface Config {
   host: string;
   publicOrigin: string;
   databaseUrl: string;
+  /** When a SQLite commit is durable: a process crash (normal) or also a power loss (full; decision 0008). */
+  sqliteSynchronous: SqliteSynchronous;
   clientsFile: string;
   /** The card master simulator's card list (README "Demo cards"). */
   cardMasterFile: string;
@@ -126,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
     databaseUrl: e.DATABASE_URL,
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     clientsFile: e.CLIENTS_FILE,
     cardMasterFile: e.CARD_MASTER_FILE,
     netAnswerFile: e.NET_ANSWER_FILE,

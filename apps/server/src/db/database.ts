@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { openSqlite, type SqliteOptions } from './sqlite.ts';
+
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,17 +16,6 @@ export interface Db {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
-
-/**
- * How long a statement waits for another process's SQLite write lock. better-sqlite3 waits
- * synchronously: the whole process, every member's request and the SPA's files included, stands
- * still meanwhile. The service's own transactions hold the lock for milliseconds, so 250 ms lets a
- * real contender (a maintenance script, a backup's checkpoint) finish, while a lock that is not let
- * go costs each request at most a quarter second before it answers 501 (SPEC.md section 8) — not
- * SQLite's 5 s, which froze the process that long per statement and outlasted the SPA's own 5 s
- * abort (LIMITS.topRequestTimeoutMs).
- */
-export const SQLITE_BUSY_TIMEOUT_MS = 250;
 
 /**
  * How long a request waits for a PostgreSQL connection, a new one or a free one of the pool. A
@@ -44,28 +32,8 @@ pg.types.setTypeParser(20, (v) => Number(v));
 const POOL_SIZE = 10;
 
 /** Opens the database named by DATABASE_URL: `sqlite:PATH` (WAL) or `postgres://…`. */
-
-export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number } = {}): Db {
-  if (url.startsWith('sqlite:')) {
-    const path = url.slice('sqlite:'.length);
-    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-    const sqlite = new SQLite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return {
-      kysely,
-      dialect: 'sqlite',
-      // Reads go on under another process's write lock (WAL): only taking the lock shows a database that can serve.
-      ping: () =>
-        kysely.connection().execute(async (c) => {
-          await sql`begin immediate`.execute(c);
-          await sql`rollback`.execute(c);
-        }),
-      close: () => kysely.destroy(),
-    };
-  }
+export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number; sqlite?: SqliteOptions } = {}): Db {
+  if (url.startsWith('sqlite:')) return { dialect: 'sqlite', ...openSqlite(url.slice('sqlite:'.length), options.sqlite) };
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: options.pgConnectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS });
   // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (err) => console.warn(`postgres idle connection error: ${err.message}`));

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqlite, type SqliteDb } from './sqlite.ts';
+
+/**
+ * Issue 9, decision 0008: the server's SQLite connection keeps its prepared statements, commits
+ * without waiting for the disk unless told to, and leaves the WAL checkpoints to a worker thread.
+ */
+describe('openSqlite: the settings of the server connection', () => {
+  let dir = '';
+  const dirs: string[] = [];
+  const open: SqliteDb[] = [];
+  /** A fresh database in a folder of its own, which `dir` then names. */
+  const openHere = (options: Parameters<typeof openSqlite>[1]) => {
+    dir = mkdtempSync(join(tmpdir(), 'sso-sqlite-'));
+    dirs.push(dir);
+    const db = openSqlite(join(dir, 'sso.db'), options);
+    open.push(db);
+    return db;
+  };
+  afterEach(async () => {
+    for (const db of open.splice(0)) await db.close();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  const pragma = async (db: SqliteDb, name: string) => (await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(db.kysely)).rows[0];
+
+  it('commits with synchronous NORMAL by default and FULL when configured (SQLITE_SYNCHRONOUS)', async () => {
+    expect(await pragma(openHere({}), 'synchronous')).toEqual({ synchronous: 1 });
+    expect(await pragma(openHere({ synchronous: 'full' }), 'synchronous')).toEqual({ synchronous: 2 });
+  });
+
+  it('prepares each query once and runs it again from the cache, with other parameters', async () => {
+    const db = openHere({});
+    await db.kysely.schema.createTable('t').addColumn('n', 'integer').execute();
+    for (let n = 0; n < 5; n++) await db.kysely.insertInto('t' as never).values({ n } as never).execute();
+    const read = (n: number) => db.kysely.selectFrom('t' as never).select('n' as never).where('n' as never, '>=', n as never).execute();
+    expect(await read(3)).toEqual([{ n: 3 }, { n: 4 }]);
+    expect(await read(1)).toHaveLength(4);
+  });
+
+  it('leaves the checkpoints to the worker: the commit that fills the WAL does not copy it, the worker does', async () => {
+    // 1,500 rows of 4 KB in one commit: far past SQLite's own checkpoint at 1,000 pages.
+    const fill = (db: SqliteDb) =>
+      db.kysely.transaction().execute(async (trx) => {
+        await trx.schema.createTable('t').addColumn('v', 'text').execute();
+        for (let i = 0; i < 1500; i++) await trx.insertInto('t' as never).values({ v: 'x'.repeat(4000) } as never).execute();
+      });
+    const dbFile = () => statSync(join(dir, 'sso.db')).size;
+    // Without the worker (tests, tools), the commit itself checkpoints.
+    await fill(openHere({}));
+    expect(dbFile()).toBeGreaterThan(1500 * 4000);
+
+    const server = openHere({ checkpointInWorker: true });
+    expect(await pragma(server, 'wal_autocheckpoint')).toEqual({ wal_autocheckpoint: 0 });
+    await fill(server);
+    const deadline = Date.now() + 5_000;
+    while (dbFile() <= 1500 * 4000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(dbFile()).toBeGreaterThan(1500 * 4000);
+  });
+});

@@ -1,0 +1,116 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.ts';
+
+/**
+ * How long a statement waits for another process's SQLite write lock. better-sqlite3 waits
+ * synchronously: the whole process, every member's request and the SPA's files included, stands
+ * still meanwhile. The service's own transactions hold the lock for milliseconds, so 250 ms lets a
+ * real contender (a maintenance script, a backup's checkpoint) finish, while a lock that is not let
+ * go costs each request at most a quarter second before it answers 501 (SPEC.md section 8) — not
+ * SQLite's 5 s, which froze the process that long per statement and outlasted the SPA's own 5 s
+ * abort (LIMITS.topRequestTimeoutMs).
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 250;
+
+/**
+ * When SQLite makes a commit durable (decision 0008). `normal`, the default: a commit is in the WAL
+ * file when it is acknowledged and survives a crash of the process (kill -9, e2e/abuse/crash.test.ts);
+ * only the operating system's crash or a power loss can take back the last commits since the last
+ * checkpoint, and the database stays consistent. `full` also waits for the disk (fsync) on every
+ * commit, which better-sqlite3 does on the event loop: about 0.4 ms in which the node serves nobody.
+ */
+export type SqliteSynchronous = 'normal' | 'full';
+
+export interface SqliteOptions {
+  synchronous?: SqliteSynchronous;
+  /**
+   * Checkpoint the WAL from a worker thread instead of in the commit that fills it (decision 0008):
+   * for the server's own connection; short-lived connections (tests, tools) leave SQLite's automatic
+   * checkpoints on.
+   */
+  checkpointInWorker?: boolean;
+}
+
+/** Statements kept prepared per connection: the product's queries are a few hundred shapes at most. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Keeps the statements that Kysely's SQLite driver prepares for every query (issue 9): preparing
+ * costs more than running one of the product's indexed lookups. A least-recently-used map bounds the
+ * shapes kept (an `in` list of another length is another statement). better-sqlite3 runs a
+ * statement to its end before the next call, so one prepared statement serves every request.
+ */
+function cacheStatements(sqlite: SQLite.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    let stmt = cache.get(source);
+    if (stmt) cache.delete(source);
+    else stmt = prepare(source);
+    cache.set(source, stmt);
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    return stmt;
+  }) as typeof sqlite.prepare;
+}
+
+/** How often the worker checkpoints: the WAL then holds about a second of writes. */
+const CHECKPOINT_INTERVAL_MS = 1_000;
+
+/**
+ * SQLite checkpoints the WAL by default in the commit that takes it past 1,000 pages: that commit
+ * copies the pages into the database file and waits for the disk, on the event loop. Under a write
+ * load (every refresh grant writes a token row and its indexes) that was half the cost of a commit.
+ * A worker thread with its own connection runs passive checkpoints instead, which never block the
+ * server's readers or writers (decision 0008).
+ */
+function startCheckpointer(sqlite: SQLite.Database, path: string): () => Promise<void> {
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const worker = new Worker(new URL('./sqlite-checkpointer.mjs', import.meta.url), {
+    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS },
+  });
+  worker.unref();
+  // Without the worker the WAL would grow without end: SQLite's own checkpoints take over again.
+  worker.on('error', (err) => {
+    console.warn(`sqlite checkpointer stopped, checkpoints back in the commits: ${err.message}`);
+    sqlite.pragma('wal_autocheckpoint = 1000');
+  });
+  return async () => {
+    await worker.terminate();
+  };
+}
+
+export interface SqliteDb {
+  kysely: Kysely<Database>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens `path` in WAL mode with the project's settings (DATABASE_URL `sqlite:PATH`). */
+export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDb {
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  const sqlite = new SQLite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${options.synchronous ?? 'normal'}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  cacheStatements(sqlite);
+  const stopCheckpointer = options.checkpointInWorker && path !== ':memory:' ? startCheckpointer(sqlite, path) : undefined;
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    kysely,
+    // Reads go on under another process's write lock (WAL): only taking the lock shows a database that can serve.
+    ping: () =>
+      kysely.connection().execute(async (c) => {
+        await sql`begin immediate`.execute(c);
+        await sql`rollback`.execute(c);
+      }),
+    close: async () => {
+      await stopCheckpointer?.();
+      await kysely.destroy();
+    },
+  };
+}
