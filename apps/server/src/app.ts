@@ -94,7 +94,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   registerErrorHandling(app);
   if (config.outOfService) registerOutOfService(app);
-  await registerSecurityHeaders(app, config, clients);
+  registerSecurityHeaders(app, config, clients);
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
 

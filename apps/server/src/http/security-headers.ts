@@ -1,5 +1,6 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.ts';
 import type { ClientRegistry } from '../modules/oauth/clients.ts';
 
@@ -8,7 +9,7 @@ import type { ClientRegistry } from '../modules/oauth/clients.ts';
  * a referrer policy, HSTS only over HTTPS. form-action must also allow the registered redirect URIs,
  * because browsers check it against the 303 that follows the authorize form post.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config, clients: ClientRegistry) {
+export function registerSecurityHeaders(app: FastifyInstance, config: Config, clients: ClientRegistry) {
   const redirectSources = new Set<string>();
   for (const c of clients.all()) {
     for (const uri of c.redirect_uris) {
@@ -24,7 +25,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
   // reCAPTCHA v3 where a secret is configured (SPEC.md section 7): Google's script and its invisible frame.
   const recaptchaScripts = config.recaptchaSecret ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [];
   const recaptchaFrames = config.recaptchaSecret ? ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'] : [];
-  await app.register(helmet, {
+  const headers = headersOf({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -47,6 +48,32 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     crossOriginEmbedderPolicy: false,
     xFrameOptions: { action: 'deny' },
   });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
+  });
+}
+
+/**
+ * The headers helmet sets, worked out once at start (issue 9, decision 0008): with no directive
+ * that depends on the request, they depend on the configuration only, and helmet's middleware (as
+ * @fastify/helmet runs it) rebuilt the same Content-Security-Policy text on every request. Helmet is
+ * run against a stand-in response that records what it sets.
+ */
+function headersOf(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader: () => undefined,
+  };
+  let finished = false;
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error(String(err));
+    finished = true;
+  });
+  if (!finished) throw new Error('helmet did not set its headers synchronously');
+  return headers;
 }
 
 /** Development only: lets the Vite dev server on another port call the API (SPEC.md section 7). */

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TokenFamiliesTable, TokenGrantsTable } from '../../db/schema.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 
 export type FamilyRow = Selectable<TokenFamiliesTable>;
 export type GrantRow = Selectable<TokenGrantsTable>;
@@ -32,13 +33,15 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'f.revoked_at as family_revoked_at',
     ]);
 
+// The lookups of every refresh, introspection and Bearer request, compiled once (issue 9).
+const byRefreshHash = preparedQuery((db) => grantWithFamily(db).where('g.refresh_hash', '=', ''));
+const byAccessHash = preparedQuery((db) => grantWithFamily(db).where('g.access_hash', '=', ''));
+
 export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findByRefreshHash>>>;
 
-export const findByRefreshHash = (db: Kysely<Database>, hash: string) =>
-  grantWithFamily(db).where('g.refresh_hash', '=', hash).executeTakeFirst();
+export const findByRefreshHash = async (db: Kysely<Database>, hash: string) => (await byRefreshHash(db, [hash]))[0];
 
-export const findByAccessHash = (db: Kysely<Database>, hash: string) =>
-  grantWithFamily(db).where('g.access_hash', '=', hash).executeTakeFirst();
+export const findByAccessHash = async (db: Kysely<Database>, hash: string) => (await byAccessHash(db, [hash]))[0];
 
 /** Marks a refresh token used, only if it is still live: the database decides which concurrent refresh wins. */
 export async function markRotated(db: Kysely<Database>, grantId: string, now: number): Promise<boolean> {
