@@ -38,12 +38,25 @@ export function ratioBudget(o: {
   return { budget: o.budget, measured: parts.join(', '), verdict: ratioOk && p99Ok && errorsOk ? 'pass' : 'falls short' };
 }
 
-export const notMeasured = (budget: string): BudgetResult => ({ budget, measured: '–', verdict: 'not measured yet' });
+export const notMeasured = (budget: string, why = '–'): BudgetResult => ({ budget, measured: why, verdict: 'not measured yet' });
 
-/** The budgets outside this harness so far (issue 9). */
-export const NOT_MEASURED_YET: readonly BudgetResult[] = [
-  notMeasured('exactly one password hash per login'),
-  notMeasured('growth: 1,000 vs 1,000,000 members within 20%'),
-  notMeasured('SPA: login route ≤ 120 KiB gzip JavaScript'),
-  notMeasured('SPA: Lighthouse 12 mobile performance ≥ 95 (login, Top)'),
-];
+/** A figure that must be at most (`limit` 'max') or at least ('min') a bound: hashes per login, bytes, scores. */
+export function boundBudget(o: { budget: string; value: number; bound: number; kind: 'max' | 'min' | 'exactly'; shown: string }): BudgetResult {
+  const ok = o.kind === 'max' ? o.value <= o.bound : o.kind === 'min' ? o.value >= o.bound : o.value === o.bound;
+  return { budget: o.budget, measured: o.shown, verdict: ok ? 'pass' : 'falls short' };
+}
+
+/**
+ * Growth (issue 9): each operation's ok/s with the larger member count differs from the one with
+ * the smaller count by at most `share` of the latter. The worst operation is named.
+ */
+export function growthBudget(o: { budget: string; base: readonly { label: string; perSecond: number }[]; grown: readonly { label: string; perSecond: number }[]; share: number }): BudgetResult {
+  const changes = o.base.map((b) => {
+    const g = o.grown.find((x) => x.label === b.label);
+    return { label: b.label, change: g ? g.perSecond / b.perSecond - 1 : Number.NaN };
+  });
+  const worst = changes.reduce((a, c) => (Number.isNaN(c.change) || Math.abs(c.change) > Math.abs(a.change) ? c : a));
+  const ok = changes.every((c) => Math.abs(c.change) <= o.share);
+  const sign = worst.change >= 0 ? '+' : '';
+  return { budget: o.budget, measured: `largest change ${sign}${pct(worst.change)} (${worst.label})`, verdict: ok ? 'pass' : 'falls short' };
+}

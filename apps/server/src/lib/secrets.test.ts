@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEVELOPMENT_LOOKUP_KEY, lookupDigest, setLookupKey, sha256 } from './secrets.ts';
+import { DEVELOPMENT_LOOKUP_KEY, lookupDigest, randomToken, setLookupKey, sha256 } from './secrets.ts';
 
 describe('lookupDigest', () => {
   afterEach(() => setLookupKey(DEVELOPMENT_LOOKUP_KEY));
@@ -12,5 +12,16 @@ describe('lookupDigest', () => {
     expect(lookupDigest(card)).toBe(dev);
     setLookupKey('production-key-production-key-production-key');
     expect(lookupDigest(card)).not.toBe(dev);
+  });
+});
+
+describe('randomToken', () => {
+  it('never hands out the same bytes twice, across many refills of its pool, and takes any length', () => {
+    // 10,000 tokens of 32 bytes: about 40 refills of the 8 KiB pool.
+    const tokens = Array.from({ length: 10_000 }, () => randomToken());
+    expect(new Set(tokens).size).toBe(tokens.length);
+    for (const t of tokens.slice(0, 100)) expect(t).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(randomToken(9000), 'base64url')).toHaveLength(9000);
+    expect(Buffer.from(randomToken(16), 'base64url')).toHaveLength(16);
   });
 });

@@ -1,0 +1,30 @@
+import { passwordVerifications } from '../../apps/server/src/modules/account/passwords.ts';
+import { DEMO } from '../../apps/server/src/db/seed.ts';
+import { createTestApp, postAuthorize } from '../../apps/server/src/test-support/test-app.ts';
+
+/**
+ * Password hashes per login (issue 9: exactly one; the login step and the authorize step must not
+ * each hash the password). The server's argon2id verifications are counted in its own process
+ * (`passwordVerifications`), so this drives the real app in this process, on its own SQLite
+ * database, through `inject()`: the SPA's two requests per login, as login-page.tsx sends them.
+ */
+export async function hashesPerLogin(logins = 20): Promise<number> {
+  const t = await createTestApp('sqlite');
+  try {
+    const before = passwordVerifications();
+    for (let i = 0; i < logins; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { id: DEMO.card.email, password: DEMO.card.password, recaptcha_token: 'bench', client_id: 'SIAP009' },
+      });
+      const { result_code, login_ticket } = res.json() as { result_code: number; login_ticket?: string };
+      if (result_code !== 0) throw new Error(`login step answered ${result_code}`);
+      const authorized = await postAuthorize(t.app, { ticket: login_ticket });
+      if (!new URL(String(authorized.headers.location)).searchParams.get('code')) throw new Error('authorize step issued no code');
+    }
+    return (passwordVerifications() - before) / logins;
+  } finally {
+    await t.close();
+  }
+}
