@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { Providers } from './app/providers.tsx';
 import { router } from './app/router.tsx';
 import { startAnalytics } from './lib/analytics.ts';
 import { currentSettings } from './lib/env.ts';
@@ -14,8 +13,6 @@ startMonitoring(settings, configuredMonitoringLoader());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
+    <RouterProvider router={router} />
   </StrictMode>,
 );

@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 /**
  * Serves the built SPA at /content (hashed assets cached for a year, index.html never cached) and
  * answers index.html for every other GET under /content so that the router can take the path.
+ * A browser that accepts brotli or gzip gets the `.br` or `.gz` the web build wrote beside each
+ * text file (issue 9), index.html included; `Vary` keeps caches from mixing the encodings.
  */
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
   app.get('/', (_req, reply) => reply.redirect('/content/', 302));
@@ -18,8 +20,12 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
     prefix: '/content/',
     index: false,
     wildcard: false,
+    preCompressed: true,
+    // The Cache-Control below, not @fastify/send's default "public, max-age=0", which overrides it.
+    cacheControl: false,
     setHeaders: (res, path) => {
       res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('Vary', 'Accept-Encoding');
     },
   });
   const sendIndex = (_req: unknown, reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');

@@ -1,4 +1,3 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
@@ -7,14 +6,7 @@ import { LINKS } from '../lib/links.ts';
 import { stubBrowserGlobals } from '../lib/test-browser-globals.ts';
 import { Frame } from './layout.tsx';
 
-const render = (path: string) =>
-  renderToStaticMarkup(
-    createElement(
-      QueryClientProvider,
-      { client: new QueryClient() },
-      createElement(MemoryRouter, { initialEntries: [path] }, createElement(Frame, null, 'page')),
-    ),
-  );
+const render = (path: string) => renderToStaticMarkup(createElement(MemoryRouter, { initialEntries: [path] }, createElement(Frame, null, 'page')));
 const header = (html: string) => html.slice(html.indexOf('<header'), html.indexOf('</header>'));
 
 describe('the page frame (SPEC.md section 2)', () => {

@@ -1,15 +1,5 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
-import { ActivitiesPage } from '../features/account/activities-page.tsx';
-import { CancelDonePage } from '../features/account/cancel-done-page.tsx';
-import { CancelPage } from '../features/account/cancel-page.tsx';
-import { TopPage } from '../features/account/top-page.tsx';
-import { UserPage } from '../features/account/user-page.tsx';
-import { EmailChangeOtpPage } from '../features/account-change/email-change-otp-page.tsx';
-import { EmailChangePage } from '../features/account-change/email-change-page.tsx';
-import { PasswordChangePage } from '../features/account-change/password-change-page.tsx';
-import { ProfileChangeDonePage } from '../features/account-change/profile-change-done-page.tsx';
-import { ProfileChangePage } from '../features/account-change/profile-change-page.tsx';
-import { EmailChangeDonePage, PasswordChangeDonePage } from '../features/account-change/relogin-done.tsx';
 import {
   BusyPage,
   NotFoundPage,
@@ -19,38 +9,16 @@ import {
   SignupChatbotPage,
   SignupInfoPage,
 } from '../features/errors/error-routes.tsx';
-import { AdditionalTermsPage } from '../features/login/additional-terms-page.tsx';
-import { LoginPage } from '../features/login/login-page.tsx';
-import { OAuthCallbackPage } from '../features/login/oauth-callback-page.tsx';
-import { WelcomePage } from '../features/login/welcome-page.tsx';
-import { RecoverMailPage } from '../features/recover/recover-mail-page.tsx';
-import { RecoverMailSentPage } from '../features/recover/recover-mail-sent-page.tsx';
-import { RecoverPasswordDonePage } from '../features/recover/recover-password-done-page.tsx';
-import { RecoverPasswordPage } from '../features/recover/recover-password-page.tsx';
-import { CardSignupPage } from '../features/signup-card/card-signup-page.tsx';
-import { EmailOtpPage } from '../features/signup-card/email-otp-page.tsx';
-import { PinPage } from '../features/signup-card/pin-page.tsx';
-import { SmsOtpPage } from '../features/signup-card/sms-otp-page.tsx';
-import { TermsAcceptPage } from '../features/signup-card/terms-accept-page.tsx';
-import { OpenSignupActivatePage } from '../features/signup-open/open-signup-activate-page.tsx';
-import { OpenSignupDonePage } from '../features/signup-open/open-signup-done-page.tsx';
-import { OpenSignupPage } from '../features/signup-open/open-signup-page.tsx';
-import { OpenSignupSentPage } from '../features/signup-open/open-signup-sent-page.tsx';
-import { AllCardsPage } from '../features/cards/all-cards-page.tsx';
-import { CardActivatePage } from '../features/cards/card-activate-page.tsx';
-import { CardRemovePage } from '../features/cards/card-remove-page.tsx';
-import { UnactivatedCardsPage } from '../features/cards/unactivated-cards-page.tsx';
-import { DirectCallbackPage } from '../features/direct-login/direct-callback-page.tsx';
-import { NetAnswerRedirectPage } from '../features/direct-login/netanswer-redirect-page.tsx';
-import { ServiceRedirectPage } from '../features/direct-login/service-redirect-page.tsx';
-import { LinkOpenDonePage } from '../features/link/link-open-done-page.tsx';
-import { LinkOpenPage } from '../features/link/link-open-page.tsx';
-import { TransferDonePage } from '../features/points/transfer-done-page.tsx';
-import { TransferOtpPage } from '../features/points/transfer-otp-page.tsx';
-import { TransferSelectPage } from '../features/points/transfer-select-page.tsx';
-import { TransferSummaryPage } from '../features/points/transfer-summary-page.tsx';
 import { Frame, Layout } from './layout.tsx';
-import { RequireLogin } from './require-login.tsx';
+
+/**
+ * A route's screen, loaded with a chunk of its own on the first visit (issue 9: route-level code
+ * splitting), so that the login route loads only what the login needs. The error pages stay in the
+ * main chunk: they show when loading fails.
+ */
+const screen = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) => ({
+  lazy: async () => ({ Component: (await load())[name] as ComponentType }),
+});
 
 /** Routes of SPEC.md section 2 under the /content base path; the later issues add their screens here. */
 export const router = createBrowserRouter(
@@ -67,61 +35,62 @@ export const router = createBrowserRouter(
           // A screen that throws keeps the header and footer.
           errorElement: <RouteErrorPage />,
           children: [
-            { path: '/', element: <WelcomePage /> },
-            { path: '/authorize', element: <LoginPage /> },
-            { path: '/accept/additional_terms', element: <AdditionalTermsPage /> },
-            { path: '/oauth/callback', element: <OAuthCallbackPage /> },
-            { path: '/direct/callback', element: <DirectCallbackPage /> },
+            { path: '/', ...screen(() => import('../features/login/welcome-page.tsx'), 'WelcomePage') },
+            { path: '/authorize', ...screen(() => import('../features/login/login-page.tsx'), 'LoginPage') },
+            { path: '/accept/additional_terms', ...screen(() => import('../features/login/additional-terms-page.tsx'), 'AdditionalTermsPage') },
+            { path: '/oauth/callback', ...screen(() => import('../features/login/oauth-callback-page.tsx'), 'OAuthCallbackPage') },
+            { path: '/direct/callback', ...screen(() => import('../features/direct-login/direct-callback-page.tsx'), 'DirectCallbackPage') },
             // Card sign-up (SPEC.md section 2, "Card sign-up routes").
-            { path: '/signup/card', element: <CardSignupPage /> },
-            { path: '/signup/sms/otp', element: <SmsOtpPage /> },
-            { path: '/signup/email/otp', element: <EmailOtpPage /> },
-            { path: '/signup/pin', element: <PinPage /> },
-            { path: '/accept/terms', element: <TermsAcceptPage /> },
+            { path: '/signup/card', ...screen(() => import('../features/signup-card/card-signup-page.tsx'), 'CardSignupPage') },
+            { path: '/signup/sms/otp', ...screen(() => import('../features/signup-card/sms-otp-page.tsx'), 'SmsOtpPage') },
+            { path: '/signup/email/otp', ...screen(() => import('../features/signup-card/email-otp-page.tsx'), 'EmailOtpPage') },
+            { path: '/signup/pin', ...screen(() => import('../features/signup-card/pin-page.tsx'), 'PinPage') },
+            { path: '/accept/terms', ...screen(() => import('../features/signup-card/terms-accept-page.tsx'), 'TermsAcceptPage') },
             // Open sign-up (SPEC.md section 2, "Open sign-up routes").
-            { path: '/signup/open', element: <OpenSignupPage /> },
-            { path: '/signup/open/sent', element: <OpenSignupSentPage /> },
-            { path: '/signup/open/activate', element: <OpenSignupActivatePage /> },
-            { path: '/signup/open/done', element: <OpenSignupDonePage /> },
+            { path: '/signup/open', ...screen(() => import('../features/signup-open/open-signup-page.tsx'), 'OpenSignupPage') },
+            { path: '/signup/open/sent', ...screen(() => import('../features/signup-open/open-signup-sent-page.tsx'), 'OpenSignupSentPage') },
+            { path: '/signup/open/activate', ...screen(() => import('../features/signup-open/open-signup-activate-page.tsx'), 'OpenSignupActivatePage') },
+            { path: '/signup/open/done', ...screen(() => import('../features/signup-open/open-signup-done-page.tsx'), 'OpenSignupDonePage') },
             // Password recovery (SPEC.md section 2, "Public routes").
-            { path: '/recover/mail', element: <RecoverMailPage /> },
-            { path: '/recover/mail/sent', element: <RecoverMailSentPage /> },
-            { path: '/recover/password', element: <RecoverPasswordPage /> },
-            { path: '/recover/password/done', element: <RecoverPasswordDonePage /> },
+            { path: '/recover/mail', ...screen(() => import('../features/recover/recover-mail-page.tsx'), 'RecoverMailPage') },
+            { path: '/recover/mail/sent', ...screen(() => import('../features/recover/recover-mail-sent-page.tsx'), 'RecoverMailSentPage') },
+            { path: '/recover/password', ...screen(() => import('../features/recover/recover-password-page.tsx'), 'RecoverPasswordPage') },
+            { path: '/recover/password/done', ...screen(() => import('../features/recover/recover-password-done-page.tsx'), 'RecoverPasswordDonePage') },
             {
-              element: <RequireLogin />,
+              // The guard is lazy too: it brings the query cache of the protected screens.
+              ...screen(() => import('./require-login.tsx'), 'RequireLogin'),
               children: [
-                { path: '/top', element: <TopPage /> },
-                { path: '/user', element: <UserPage /> },
-                { path: '/user/activities', element: <ActivitiesPage /> },
-                { path: '/user/cancel', element: <CancelPage /> },
-                { path: '/user/email', element: <EmailChangePage /> },
-                { path: '/user/email/otp', element: <EmailChangeOtpPage /> },
-                { path: '/user/password', element: <PasswordChangePage /> },
-                { path: '/user/profile', element: <ProfileChangePage /> },
-                { path: '/user/profile/done', element: <ProfileChangeDonePage /> },
+                { path: '/top', ...screen(() => import('../features/account/top-page.tsx'), 'TopPage') },
+                { path: '/user', ...screen(() => import('../features/account/user-page.tsx'), 'UserPage') },
+                { path: '/user/activities', ...screen(() => import('../features/account/activities-page.tsx'), 'ActivitiesPage') },
+                { path: '/user/cancel', ...screen(() => import('../features/account/cancel-page.tsx'), 'CancelPage') },
+                { path: '/user/email', ...screen(() => import('../features/account-change/email-change-page.tsx'), 'EmailChangePage') },
+                { path: '/user/email/otp', ...screen(() => import('../features/account-change/email-change-otp-page.tsx'), 'EmailChangeOtpPage') },
+                { path: '/user/password', ...screen(() => import('../features/account-change/password-change-page.tsx'), 'PasswordChangePage') },
+                { path: '/user/profile', ...screen(() => import('../features/account-change/profile-change-page.tsx'), 'ProfileChangePage') },
+                { path: '/user/profile/done', ...screen(() => import('../features/account-change/profile-change-done-page.tsx'), 'ProfileChangeDonePage') },
                 // Cards (SPEC.md section 2, "Card routes").
-                { path: '/subusers/all', element: <AllCardsPage /> },
-                { path: '/subusers/unactivated', element: <UnactivatedCardsPage /> },
-                { path: '/subuser/activate', element: <CardActivatePage /> },
-                { path: '/subuser/remove', element: <CardRemovePage /> },
-                { path: '/subuser/redirect/netanswer', element: <NetAnswerRedirectPage /> },
-                { path: '/subuser/redirect/service', element: <ServiceRedirectPage /> },
+                { path: '/subusers/all', ...screen(() => import('../features/cards/all-cards-page.tsx'), 'AllCardsPage') },
+                { path: '/subusers/unactivated', ...screen(() => import('../features/cards/unactivated-cards-page.tsx'), 'UnactivatedCardsPage') },
+                { path: '/subuser/activate', ...screen(() => import('../features/cards/card-activate-page.tsx'), 'CardActivatePage') },
+                { path: '/subuser/remove', ...screen(() => import('../features/cards/card-remove-page.tsx'), 'CardRemovePage') },
+                { path: '/subuser/redirect/netanswer', ...screen(() => import('../features/direct-login/netanswer-redirect-page.tsx'), 'NetAnswerRedirectPage') },
+                { path: '/subuser/redirect/service', ...screen(() => import('../features/direct-login/service-redirect-page.tsx'), 'ServiceRedirectPage') },
                 // Open-account link and point transfer (SPEC.md section 2).
-                { path: '/link/open', element: <LinkOpenPage /> },
-                { path: '/link/open/done', element: <LinkOpenDonePage /> },
-                { path: '/aqf/transfer/open', element: <TransferSummaryPage /> },
-                { path: '/aqf/transfer/open/select', element: <TransferSelectPage /> },
-                { path: '/aqf/transfer/open/sms/otp', element: <TransferOtpPage /> },
-                { path: '/aqf/transfer/open/email/otp', element: <TransferOtpPage /> },
-                { path: '/aqf/transfer/open/done', element: <TransferDonePage /> },
+                { path: '/link/open', ...screen(() => import('../features/link/link-open-page.tsx'), 'LinkOpenPage') },
+                { path: '/link/open/done', ...screen(() => import('../features/link/link-open-done-page.tsx'), 'LinkOpenDonePage') },
+                { path: '/aqf/transfer/open', ...screen(() => import('../features/points/transfer-summary-page.tsx'), 'TransferSummaryPage') },
+                { path: '/aqf/transfer/open/select', ...screen(() => import('../features/points/transfer-select-page.tsx'), 'TransferSelectPage') },
+                { path: '/aqf/transfer/open/sms/otp', ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
+                { path: '/aqf/transfer/open/email/otp', ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
+                { path: '/aqf/transfer/open/done', ...screen(() => import('../features/points/transfer-done-page.tsx'), 'TransferDonePage') },
               ],
             },
             // Withdrawal cleared the tokens: its finish page cannot require a login.
-            { path: '/user/cancel/done', element: <CancelDonePage /> },
+            { path: '/user/cancel/done', ...screen(() => import('../features/account/cancel-done-page.tsx'), 'CancelDonePage') },
             // E-mail and password changes revoked the tokens: their finish pages cannot require a login.
-            { path: '/user/email/done', element: <EmailChangeDonePage /> },
-            { path: '/user/password/done', element: <PasswordChangeDonePage /> },
+            { path: '/user/email/done', ...screen(() => import('../features/account-change/relogin-done.tsx'), 'EmailChangeDonePage') },
+            { path: '/user/password/done', ...screen(() => import('../features/account-change/relogin-done.tsx'), 'PasswordChangeDonePage') },
             { path: '/404', element: <NotFoundPage /> },
             { path: '/500', element: <ServerErrorPage /> },
             { path: '/503', element: <OutOfServicePage /> },

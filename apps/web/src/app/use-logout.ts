@@ -1,6 +1,5 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../lib/api-client.ts';
 import { clearOAuthClient, clearTokens, getTokenRecord } from '../lib/records.ts';
 import { usePendingAction, type ActionOutcome } from '../ui/use-pending-action.ts';
@@ -12,7 +11,6 @@ import { usePendingAction, type ActionOutcome } from '../ui/use-pending-action.t
  */
 export function useLogout() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const logout = useCallback(async (): Promise<ActionOutcome> => {
     const t = getTokenRecord();
     if (t.refreshToken && t.clientId) {
@@ -24,9 +22,13 @@ export function useLogout() {
     }
     clearTokens();
     clearOAuthClient();
-    queryClient.clear();
-    void navigate('/', { replace: true });
-  }, [navigate, queryClient]);
+    // The cache is cleared once the member's screens are gone: while Welcome's chunk loads (issue 9),
+    // a screen still shown would fetch its cleared queries again, with no token, into the error flow.
+    // Its module loads lazily, the header being in every route's JavaScript; if it cannot load now,
+    // it never loaded, and there is no cache to clear.
+    await navigate('/', { replace: true });
+    await import('../lib/query-client.ts').then(({ queryClient }) => queryClient.clear(), () => undefined);
+  }, [navigate]);
   const { pending, run } = usePendingAction(logout);
   return { logout: run, pending };
 }

@@ -1,4 +1,3 @@
-import { tokenResponseSchema } from '@sso/contracts/auth';
 import { LIMITS } from '@sso/contracts/constants';
 import { RESULT } from '@sso/contracts/result-codes';
 import { apiBase } from './env.ts';
@@ -61,6 +60,11 @@ export function refreshTokens(): Promise<boolean> {
   refreshing ??= (async () => {
     const t = getTokenRecord();
     if (!t.refreshToken || !t.clientId) return false;
+    // The contract (and zod) loads on first use, out of the login route's JavaScript (issue 9); the
+    // protected screens have usually loaded it already. Loaded before sending: a refresh token is
+    // single use, so it is not spent on an answer that could not be read.
+    const contract = await import('@sso/contracts/auth').catch(() => undefined);
+    if (!contract) return false;
     const res = await send(TOKEN_PATH, {
       form: {
         grant_type: 'refresh_token',
@@ -75,7 +79,7 @@ export function refreshTokens(): Promise<boolean> {
       clearTokens();
       return false;
     }
-    const parsed = tokenResponseSchema.safeParse(await readJson(res));
+    const parsed = contract.tokenResponseSchema.safeParse(await readJson(res));
     if (!parsed.success) {
       console.warn('token response does not match the contract', parsed.error.issues);
       return false;

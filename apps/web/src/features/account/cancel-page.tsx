@@ -39,8 +39,10 @@ export function CancelPage() {
     // Every token of the member is revoked by the server: nothing of the login is kept here.
     clearTokens();
     clearOAuthClient();
+    // The cache is cleared once this page is gone: while the next page's chunk loads (issue 9), a
+    // page still shown would fetch its cleared queries again, with no token, into the error flow.
+    await navigate('/user/cancel/done', { replace: true });
     queryClient.clear();
-    void navigate('/user/cancel/done', { replace: true });
     return 'leaving';
   }, [navigate, queryClient]);
   const { pending, run } = usePendingAction(withdraw);

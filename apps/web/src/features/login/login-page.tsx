@@ -1,9 +1,6 @@
 import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { z } from 'zod';
-import { CLIENT_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { toResult } from '../../lib/result.ts';
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
@@ -18,17 +15,11 @@ import { Field } from '../../ui/field.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { login } from './login-api.ts';
 import { authorizeFields, setLoginContext } from './login-context.ts';
+import { useLoginForm, type LoginForm } from './login-form.ts';
 import styles from './login.module.css';
 
-/** Login validation (SPEC.md section 5): id and password are required. */
-const schema = z.object({
-  user_mail: z.string().trim().min(1, { error: VALIDATION_MESSAGES.required }),
-  user_pass: z.string().min(1, { error: VALIDATION_MESSAGES.required }),
-});
-type Form = z.infer<typeof schema>;
-
 /** Server validation keys mapped to this form's fields (SPEC.md section 5). */
-const FIELD_OF: Record<string, keyof Form> = { id: 'user_mail', user_mail: 'user_mail', password: 'user_pass', user_pass: 'user_pass' };
+const FIELD_OF: Record<string, keyof LoginForm> = { id: 'user_mail', user_mail: 'user_mail', password: 'user_pass', user_pass: 'user_pass' };
 
 /** Answers shown on the login page itself (SPEC.md section 8); others go to the error routes. */
 const SHOWN_HERE: number[] = [RESULT.CREDENTIALS, RESULT.LOCKED, RESULT.RECAPTCHA, RESULT.CLIENT_SPECIAL];
@@ -39,10 +30,10 @@ export function LoginPage() {
   const [search] = useSearchParams();
   const authorize = useAuthorizeParams();
   const [message, setMessage] = useState<string>();
-  const { register, handleSubmit, setError, formState } = useForm<Form>({ resolver: zodResolver(schema), mode: 'onBlur' });
+  const { field, handleSubmit, setError } = useLoginForm();
 
   const submit = useCallback(
-    async (form: Form): Promise<ActionOutcome> => {
+    async (form: LoginForm): Promise<ActionOutcome> => {
       if (!authorize) return;
       setMessage(undefined);
       const clientId = authorize.get('client_id') ?? '';
@@ -62,8 +53,8 @@ export function LoginPage() {
         const { result_code, result_message, validation_errors } = toResult(e);
         if (result_code === RESULT.VALIDATION) {
           for (const v of validation_errors ?? []) {
-            const field = FIELD_OF[v.key];
-            if (field) setError(field, { message: v.message });
+            const name = FIELD_OF[v.key];
+            if (name) setError(name, v.message);
           }
           setMessage(CLIENT_MESSAGES['C99-000400']);
         } else if (SHOWN_HERE.includes(result_code)) {
@@ -95,16 +86,14 @@ export function LoginPage() {
           type="text"
           inputMode="email"
           autoComplete="username"
-          error={formState.errors.user_mail?.message}
-          {...register('user_mail')}
+          {...field('user_mail')}
         />
         <Field
           id="user_pass"
           label="パスワード"
           type="password"
           autoComplete="current-password"
-          error={formState.errors.user_pass?.message}
-          {...register('user_pass')}
+          {...field('user_pass')}
         />
         <Button type="submit" pending={pending}>
           ログイン

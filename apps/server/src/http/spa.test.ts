@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withTestApp } from '../test-support/test-app.ts';
+
+/**
+ * A web build of its own, laid out as apps/web/vite.config.ts writes one (a `.br` and a `.gz`
+ * beside each text file), so that these tests need no `npm run build:web`.
+ */
+function fakeWebDist(files: Record<string, string>): string {
+  const dist = mkdtempSync(join(tmpdir(), 'spa-dist-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dist, name, '..'), { recursive: true });
+    writeFileSync(join(dist, name), text);
+    writeFileSync(join(dist, `${name}.br`), brotliCompressSync(text));
+    writeFileSync(join(dist, `${name}.gz`), gzipSync(text));
+  }
+  return dist;
+}
+
+const INDEX = '<!doctype html><html lang="ja"><body><div id="root"></div></body></html>';
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(200))});`;
+
+describe('the SPA precompressed (issue 9)', () => {
+  const dist = fakeWebDist({ 'index.html': INDEX, 'assets/index-abc123.js': SCRIPT });
+  const t = withTestApp('sqlite', { WEB_DIST: dist });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  const get = (url: string, encoding?: string) =>
+    t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+  it('sends an asset as brotli to a browser accepting it, cached for a year', async () => {
+    const res = await get('/content/assets/index-abc123.js', 'gzip, deflate, br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it('sends gzip to a browser without brotli, and the plain file to one accepting neither', async () => {
+    const gzip = await get('/content/assets/index-abc123.js', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(SCRIPT);
+    const plain = await get('/content/assets/index-abc123.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
+    // Whatever the encoding, the hashed asset is cached for a year (@fastify/send's own header off).
+    for (const res of [gzip, plain]) expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends index.html compressed and never cached, at the root and as the fallback of any route', async () => {
+    for (const url of ['/content/', '/content/authorize?client_id=SIAP009', '/content/no/such/page']) {
+      const res = await get(url, 'br');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(INDEX);
+      const plain = await get(url);
+      expect(plain.body, url).toBe(INDEX);
+      expect(plain.headers['cache-control'], url).toBe('no-cache');
+    }
+  });
+});
