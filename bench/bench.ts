@@ -186,7 +186,7 @@ function spaBudgets(lighthouse: ProductRun['lighthouse']): BudgetResult[] {
   if (lighthouse === undefined) return [size, notMeasured(lhBudget, 'skipped (--no-lighthouse)')];
   if (lighthouse instanceof Error) return [size, { budget: lhBudget, measured: `failed: ${lighthouse.message}`, verdict: 'falls short' }];
   const lowest = Math.min(...lighthouse.map((p) => p.score));
-  return [size, boundBudget({ budget: lhBudget, value: lowest, bound: 95, kind: 'min', shown: lighthouse.map((p) => `${p.page} ${p.score}`).join(', ') })];
+  return [size, boundBudget({ budget: lhBudget, value: lowest, bound: 95, kind: 'min', shown: lighthouse.map((p) => `${p.page} ${p.score} (median of ${(p.runs ?? [p.score]).join(', ')})`).join('; ') })];
 }
 
 /** The Lighthouse metrics behind the scores (ms; CLS unitless), for reading a score that falls short. */
