@@ -8,7 +8,7 @@
  *
  *   npm run bench [-- --database sqlite|postgres] [--members 1000] [--growth 1000000] [--seconds 10] [--workers 16] [--no-lighthouse]
  *
- * It prints a table and writes it to bench/results/<date>-<database>.md and .json. It needs the SPA
+ * It prints a table and writes it to bench/results/<date>T<hhmm>-<database>.md and .json. It needs the SPA
  * build (npm run build:web) for the size and Lighthouse figures.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -243,7 +243,8 @@ async function main(): Promise<number> {
   say(`\n${text}`);
 
   mkdirSync(args.out, { recursive: true });
-  const base = `${args.out}${machine.date.slice(0, 10)}-${database}`;
+  // Several runs a day are kept apart: the date and the UTC time of the start name the files.
+  const base = `${args.out}${machine.date.slice(0, 16).replace(':', '')}-${database}`;
   writeFileSync(`${base}.md`, text);
   const lighthouse = product.lighthouse instanceof Error ? { error: product.lighthouse.message } : product.lighthouse;
   const json = { machine, database, members, growth, workers, seconds, tokenBytes: product.tokenBytes, operations: all, hashes, lighthouse, budgets };

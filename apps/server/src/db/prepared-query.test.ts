@@ -10,12 +10,18 @@ describe.each(DIALECTS)('preparedQuery (%s)', (dialect) => {
 
   it('runs the query compiled once with the parameters of each call, also inside a transaction', async () => {
     const db = t.testDb.db.kysely;
-    expect(await byEmail(db, [DEMO.card.email])).toEqual([{ id: DEMO.card.id, email: DEMO.card.email }]);
-    expect(await byEmail(db, [DEMO.open.email])).toEqual([{ id: DEMO.open.id, email: DEMO.open.email }]);
-    expect(await byEmail(db, ['nobody@example.com'])).toEqual([]);
+    expect((await byEmail(db, [DEMO.card.email])).rows).toEqual([{ id: DEMO.card.id, email: DEMO.card.email }]);
+    expect((await byEmail(db, [DEMO.open.email])).rows).toEqual([{ id: DEMO.open.id, email: DEMO.open.email }]);
+    expect((await byEmail(db, ['nobody@example.com'])).rows).toEqual([]);
     await db.transaction().execute(async (trx) => {
-      expect(await byEmail(trx, [DEMO.card.email])).toEqual([{ id: DEMO.card.id, email: DEMO.card.email }]);
+      expect((await byEmail(trx, [DEMO.card.email])).rows).toEqual([{ id: DEMO.card.id, email: DEMO.card.email }]);
     });
+  });
+
+  it('answers how many rows an update changed', async () => {
+    const touch = preparedQuery((db) => db.updateTable('users').set({ updated_at: 0 }).where('email', '=', ''));
+    expect((await touch(t.testDb.db.kysely, [1, DEMO.card.email])).numAffectedRows).toBe(1n);
+    expect((await touch(t.testDb.db.kysely, [1, 'nobody@example.com'])).numAffectedRows).toBe(0n);
   });
 
   it('refuses a call with another number of parameters than the query takes', async () => {

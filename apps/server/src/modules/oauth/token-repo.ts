@@ -9,8 +9,17 @@ export async function insertFamily(db: Kysely<Database>, row: FamilyRow): Promis
   await db.insertInto('token_families').values(row).execute();
 }
 
+/** The columns of a grant, in the order the prepared insert takes them. */
+const GRANT_COLUMNS = ['id', 'family_id', 'parent_id', 'access_hash', 'refresh_hash', 'access_expires_at', 'refresh_expires_at', 'created_at', 'rotated_at', 'revoked_at'] as const;
+
+// The writes of every refresh, compiled once (issue 9), as the lookups below.
+const grantInsert = preparedQuery((db) => db.insertInto('token_grants').values(Object.fromEntries(GRANT_COLUMNS.map((c) => [c, ''])) as unknown as GrantRow));
+const rotation = preparedQuery((db) =>
+  db.updateTable('token_grants').set({ rotated_at: 0 }).where('id', '=', '').where('rotated_at', 'is', null).where('revoked_at', 'is', null),
+);
+
 export async function insertGrant(db: Kysely<Database>, row: GrantRow): Promise<void> {
-  await db.insertInto('token_grants').values(row).execute();
+  await grantInsert(db, GRANT_COLUMNS.map((c) => row[c]));
 }
 
 const grantWithFamily = (db: Kysely<Database>) =>
@@ -39,20 +48,13 @@ const byAccessHash = preparedQuery((db) => grantWithFamily(db).where('g.access_h
 
 export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findByRefreshHash>>>;
 
-export const findByRefreshHash = async (db: Kysely<Database>, hash: string) => (await byRefreshHash(db, [hash]))[0];
+export const findByRefreshHash = async (db: Kysely<Database>, hash: string) => (await byRefreshHash(db, [hash])).rows[0];
 
-export const findByAccessHash = async (db: Kysely<Database>, hash: string) => (await byAccessHash(db, [hash]))[0];
+export const findByAccessHash = async (db: Kysely<Database>, hash: string) => (await byAccessHash(db, [hash])).rows[0];
 
 /** Marks a refresh token used, only if it is still live: the database decides which concurrent refresh wins. */
 export async function markRotated(db: Kysely<Database>, grantId: string, now: number): Promise<boolean> {
-  const r = await db
-    .updateTable('token_grants')
-    .set({ rotated_at: now })
-    .where('id', '=', grantId)
-    .where('rotated_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return Number((await rotation(db, [now, grantId])).numAffectedRows) === 1;
 }
 
 /** Takes a row lock on a grant (PostgreSQL) so that retries of one refresh are serialised. */
