@@ -5,6 +5,7 @@ import { TERM_VERSIONS, type TermKey } from '@sso/contracts/terms';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { NO_PROFILE } from '../../apps/server/src/modules/account/member-repo.ts';
 import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts';
+import { benchCard } from './seed.ts';
 
 /**
  * The members that only fill the tables for issue 9's growth budget: the same figures with 1,000
@@ -52,22 +53,7 @@ export async function seedFiller(o: FillerOptions): Promise<void> {
         await trx
           .insertInto('sub_users')
           .values(
-            ids.map((user_id, i) => ({
-              id: randomUUID(),
-              user_id,
-              esid: `FILL${n(i)}`,
-              status: 'active',
-              member_div_code: '01',
-              card_name: 'ベンチ カード',
-              card_image_url: '/content/cards/demo-gold.svg',
-              card_brand: 'VISA',
-              card_number_mask: '4541-****-****-0000',
-              holder_id: null,
-              point_capable: 0,
-              na_id: null,
-              mail_digital: null,
-              created_at: now,
-            })),
+            ids.map((user_id, i) => ({ ...benchCard(`FILL${n(i)}`), user_id, created_at: now })),
           )
           .execute();
         await trx.insertInto('token_families').values(families).execute();

@@ -32,6 +32,22 @@ export interface SeedOptions {
 
 export const LOAD_PASSWORD = 'Bench1234';
 
+/** The one active card each bench member owns, so that the card list has a row to read. */
+export const benchCard = (esid: string) => ({
+  id: randomUUID(),
+  esid,
+  status: 'active' as const,
+  member_div_code: '01',
+  card_name: 'ベンチ カード',
+  card_image_url: '/content/cards/demo-gold.svg',
+  card_brand: 'VISA',
+  card_number_mask: '4541-****-****-0000',
+  holder_id: null,
+  point_capable: 0,
+  na_id: null,
+  mail_digital: null,
+});
+
 export async function seedMembers(o: SeedOptions): Promise<Member[]> {
   const db = openDatabase(o.databaseUrl);
   const tag = randomBytes(3).toString('hex');
@@ -49,25 +65,7 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           const email = `bench-${n}@bench.example`;
           await insertMember(trx, { id, email, tel: null, password_hash: passwordHash, member_type: 'card', ...NO_PROFILE }, now);
           for (const key of terms) await recordTermAcceptance(trx, id, key, TERM_VERSIONS[key], now);
-          await insertMemberCard(
-            trx,
-            id,
-            {
-              id: randomUUID(),
-              esid: `BENCH${n}`,
-              status: 'active',
-              member_div_code: '01',
-              card_name: 'ベンチ カード',
-              card_image_url: '/content/cards/demo-gold.svg',
-              card_brand: 'VISA',
-              card_number_mask: '4541-****-****-0000',
-              holder_id: null,
-              point_capable: 0,
-              na_id: null,
-              mail_digital: null,
-            },
-            now,
-          );
+          await insertMemberCard(trx, id, benchCard(`BENCH${n}`), now);
           const familyId = randomUUID();
           const terminalId = `bench-terminal-${n}`;
           await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope: 'openid', created_at: now, revoked_at: null });
