@@ -33,6 +33,11 @@ describe('openSqlite: the settings of the server connection', () => {
     expect(await pragma(openHere({ synchronous: 'full' }), 'synchronous')).toEqual({ synchronous: 2 });
   });
 
+  it('maps the file into memory for the server connection only', async () => {
+    expect(await pragma(openHere({ memoryMapped: true }), 'mmap_size')).toEqual({ mmap_size: 0x7fff0000 });
+    expect(await pragma(openHere({}), 'mmap_size')).toEqual({ mmap_size: 0 });
+  });
+
   it('prepares each query once and runs it again from the cache, with other parameters', async () => {
     const db = openHere({});
     await db.kysely.schema.createTable('t').addColumn('n', 'integer').execute();
