@@ -39,6 +39,8 @@ export interface SqliteOptions {
    * read() system call; mapped, it is a memory access. For the server's own connection.
    */
   memoryMapped?: boolean;
+  /** The worker's rounds and the WAL pages past which it has the WAL started over (tests set less). */
+  checkpointer?: { intervalMs: number; restartPages: number };
 }
 
 /** The most SQLite maps (its SQLITE_MAX_MMAP_SIZE default): a database of a few million members. */
@@ -70,18 +72,45 @@ function cacheStatements(sqlite: SQLite.Database): void {
 const CHECKPOINT_INTERVAL_MS = 1_000;
 
 /**
+ * The WAL size (in 4 KiB pages) past which the server's own connection finishes a checkpoint so that
+ * the WAL starts over: 1 GiB, about eight seconds of the heaviest write load the bench makes. That
+ * checkpoint waits for the disk on the event loop (30–80 ms here), so it should be rare.
+ */
+const WAL_RESTART_PAGES = 262_144;
+
+const CHECKPOINTER = { intervalMs: CHECKPOINT_INTERVAL_MS, restartPages: WAL_RESTART_PAGES };
+
+/** What a WAL file is cut back to when it starts over (journal_size_limit). */
+const WAL_KEPT_BYTES = 64 * 1024 * 1024;
+
+/**
  * SQLite checkpoints the WAL by default in the commit that takes it past 1,000 pages: that commit
  * copies the pages into the database file and waits for the disk, on the event loop. Under a write
  * load (every refresh grant writes a token row and its indexes) that was half the cost of a commit.
  * A worker thread with its own connection runs passive checkpoints instead, which never block the
  * server's readers or writers (decision 0008).
+ *
+ * SQLite starts the WAL over from its beginning only when a transaction begins while every frame is
+ * copied, and under a steady write load new commits always arrive while the worker's checkpoint
+ * runs: the WAL grew without end (1.4 GB in 8 s of commits), and every read searched it. So when the
+ * worker finds the WAL past WAL_RESTART_PAGES, the server's connection runs one more passive
+ * checkpoint itself, between two of its transactions (Kysely's connection lock): it copies only the
+ * frames written since the worker's, no commit can come in meanwhile, and the next transaction
+ * starts the WAL over (journal_size_limit then cuts the file back).
  */
-function startCheckpointer(sqlite: SQLite.Database, path: string): () => Promise<void> {
+function startCheckpointer(sqlite: SQLite.Database, path: string, kysely: Kysely<Database>, settings: { intervalMs: number; restartPages: number }): () => Promise<void> {
   sqlite.pragma('wal_autocheckpoint = 0');
+  sqlite.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
   const worker = new Worker(new URL('./sqlite-checkpointer.mjs', import.meta.url), {
-    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS },
+    workerData: { path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, intervalMs: settings.intervalMs, restartFrames: settings.restartPages },
   });
   worker.unref();
+  worker.on('message', () => {
+    kysely
+      .connection()
+      .execute((c) => sql`pragma wal_checkpoint(PASSIVE)`.execute(c))
+      .catch((err: unknown) => console.warn(`sqlite checkpoint failed: ${err instanceof Error ? err.message : String(err)}`));
+  });
   // Without the worker the WAL would grow without end: SQLite's own checkpoints take over again.
   worker.on('error', (err) => {
     console.warn(`sqlite checkpointer stopped, checkpoints back in the commits: ${err.message}`);
@@ -108,8 +137,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDb 
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   if (options.memoryMapped) sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   cacheStatements(sqlite);
-  const stopCheckpointer = options.checkpointInWorker && path !== ':memory:' ? startCheckpointer(sqlite, path) : undefined;
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const stopCheckpointer = options.checkpointInWorker && path !== ':memory:' ? startCheckpointer(sqlite, path, kysely, options.checkpointer ?? CHECKPOINTER) : undefined;
   return {
     kysely,
     // Reads go on under another process's write lock (WAL): only taking the lock shows a database that can serve.
