@@ -161,8 +161,8 @@ async function measureSideBySide(small: Side, grown: Side, errors: Map<string, n
   const base: Row[] = [];
   const big: Row[] = [];
   const roundMs = durationMs / 2;
-  // Both servers warmed on every operation first: the grown one was just restarted, and its first
-  // rounds still fault the pages of the members' rows into the map (a cold start, not the size).
+  // Both servers warmed on every operation first: the grown one was just restarted, and in the run
+  // of 08:09 UTC its first rounds of /api/user were a third slower than its last (a cold start, not the size).
   for (const { op } of PHASES) {
     for (const side of [small, grown]) await closedLoop({ workers, durationMs: roundMs, next: mixedJobs(side.http, side.pool, { [op]: 1 }) });
   }
