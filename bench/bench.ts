@@ -2,8 +2,8 @@
  * The benchmark of issue 9: the hot paths of the product (password login, refresh grant,
  * introspection, /api/user, the card list) against two ceilings measured in the same run on the
  * same machine (a bare Fastify route, a bare argon2id verify loop), and the budgets as ratios of
- * the two; the same paths again once the database holds `--growth` members; the password hashes
- * per login; the JavaScript of the SPA's login route; Lighthouse on the login and Top pages.
+ * the two; the same paths on a second server whose database holds `--growth` members, side by side
+ * with the first; the password hashes per login; the JavaScript of the SPA's login route; Lighthouse on the login and Top pages.
  * Run it with
  *
  *   npm run bench [-- --database sqlite|postgres] [--members 1000] [--growth 1000000] [--seconds 10] [--workers 16] [--no-lighthouse]
