@@ -26,8 +26,8 @@ const noStore = <T>(reply: FastifyReply, body: T) => {
 };
 
 /** The card sign-up API (SPEC.md sections 3, 4 and 7; issue 3). */
-export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps): void {
-  const withBackground = { ...deps, background: backgroundTasks(app) };
+export function registerSignupRoutes(app: FastifyInstance, base: Omit<SignupDeps, 'background'>): void {
+  const deps: SignupDeps = { ...base, background: backgroundTasks(app) };
   app.post('/api/signup/card', async (request, reply) =>
     noStore(reply, await startCardSignup(deps, parseOr901(cardSignupRequestSchema, request.body), request.ip)),
   );
@@ -47,7 +47,7 @@ export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps): vo
     resendCode(deps, parseOr901(resendRequestSchema, request.body).register_token, 'mail'),
   );
   app.post('/api/signup/terms_accept', async (request, reply) =>
-    noStore(reply, await acceptTerms(withBackground, parseOr901(termsAcceptRequestSchema, request.body), describeDevice(request.headers['user-agent']))),
+    noStore(reply, await acceptTerms(deps, parseOr901(termsAcceptRequestSchema, request.body), describeDevice(request.headers['user-agent']))),
   );
   app.post('/api/signup/mail/digital', async (request) =>
     chooseMailDigital(deps, parseOr901(mailDigitalRequestSchema, request.body)),
