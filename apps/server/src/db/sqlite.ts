@@ -68,7 +68,7 @@ function cacheStatements(sqlite: SQLite.Database): void {
   }) as typeof sqlite.prepare;
 }
 
-/** How often the worker checkpoints: the WAL then holds about a second of writes. */
+/** How often the worker checkpoints: with gaps in the load the WAL then holds about a second of writes; under a steady load it grows to WAL_RESTART_PAGES. */
 const CHECKPOINT_INTERVAL_MS = 1_000;
 
 /**
