@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -56,6 +56,17 @@ export async function documentScreen(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENS, `${name}-${width}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
   }
   await page.setViewportSize(before);
+}
+
+/**
+ * Makes every Content-Security-Policy violation on the context's pages a console error, which
+ * watchConsole collects: a blocked script, style or eval is a defect even where the page still works
+ * (zod's probe for `eval` was one, on every page that parsed a contract; issue 9).
+ */
+export async function reportCspViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
 }
 
 /** Collects console errors and failed page scripts; a journey asserts there were none. */

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { launchBrowser, watchConsole } from './browser.ts';
+import { launchBrowser, reportCspViolations, watchConsole } from './browser.ts';
 import { startSystem, type RunningSystem } from './server.ts';
 
 /** Starts the system and Chromium for the enclosing describe block, and stops both after it. */
@@ -29,6 +29,7 @@ export async function openPage(
   viewport = { width: 1280, height: 900 },
 ): Promise<JourneyPage> {
   const context = await env.browser.newContext({ baseURL: env.system.origin, locale: 'ja-JP', viewport });
+  await reportCspViolations(context);
   const page = await context.newPage();
   return { context, page, consoleErrors: watchConsole(page) };
 }
