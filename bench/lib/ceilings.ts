@@ -3,21 +3,27 @@ import { createInterface } from 'node:readline';
 import { verify } from '@node-rs/argon2';
 import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts';
 import { httpClient } from './http.ts';
-import { closedLoop, type LoadResult } from './load.ts';
+import type { NextJob } from './load.ts';
 import { OK, failed } from './stats.ts';
 
 /**
- * The two ceilings of issue 9, measured in the same run as the product so that the budgets are
- * ratios on one machine at one moment rather than absolute figures from a noisy shared machine.
+ * The two ceilings of issue 9, measured in the same run as the product, in turns with it (bench.ts),
+ * so that the budgets are ratios on one machine at one moment rather than absolute figures from a
+ * noisy shared machine. Each is a source of jobs for the same closed loop as the product's
+ * operations, open until `stop`.
  */
+export interface Ceiling {
+  next: NextJob;
+  stop(): Promise<void>;
+}
 
 const BARE = new URL('./bare-fastify.ts', import.meta.url);
 
 /**
  * A bare Fastify route (bench/lib/bare-fastify.ts, in its own process) answering `bytes` of JSON,
- * driven by the same closed loop over the same keep-alive pool as the product's operations.
+ * over a keep-alive pool of `workers` connections like the product's.
  */
-export async function bareFastifyCeiling(o: { bytes: number; workers: number; durationMs: number; warmupMs: number }): Promise<LoadResult> {
+export async function bareFastify(o: { bytes: number; workers: number }): Promise<Ceiling> {
   const child = spawn(process.execPath, ['--import', 'tsx', BARE.pathname, String(o.bytes)], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const first = await new Promise<string>((resolve, reject) => {
@@ -27,21 +33,22 @@ export async function bareFastifyCeiling(o: { bytes: number; workers: number; du
     });
     const { port } = JSON.parse(first) as { port: number };
     const http = httpClient(`http://127.0.0.1:${port}`, o.workers);
-    const next = () => ({
-      op: 'bare Fastify',
-      run: async () => {
-        const a = await http.get('/token');
-        return a.status === 200 && a.text.length >= o.bytes * 0.9 ? OK : failed(`HTTP ${a.status}`);
+    return {
+      next: () => ({
+        op: 'bare Fastify',
+        run: async () => {
+          const a = await http.get('/token');
+          return a.status === 200 && a.text.length >= o.bytes * 0.9 ? OK : failed(`HTTP ${a.status}`);
+        },
+      }),
+      stop: async () => {
+        await http.close();
+        child.kill('SIGTERM');
       },
-    });
-    try {
-      await closedLoop({ workers: o.workers, durationMs: o.warmupMs, next });
-      return await closedLoop({ workers: o.workers, durationMs: o.durationMs, next });
-    } finally {
-      await http.close();
-    }
-  } finally {
+    };
+  } catch (e) {
     child.kill('SIGTERM');
+    throw e;
   }
 }
 
@@ -49,16 +56,17 @@ export async function bareFastifyCeiling(o: { bytes: number; workers: number; du
  * A bare argon2id verify loop with the product's parameters: the hash is made by the server's own
  * hashPassword (apps/server/src/modules/account/passwords.ts), so it carries its memory, time and
  * parallelism costs, and checked with the same asynchronous verify of @node-rs/argon2 the server
- * calls, which runs on the libuv threadpool. `workers` verifies are kept in flight, as `workers`
- * concurrent logins would keep them in the server.
+ * calls, which runs on the libuv threadpool. The closed loop keeps as many verifies in flight as it
+ * has workers, as that many concurrent logins would keep them in the server.
  */
-export async function argon2Ceiling(o: { workers: number; durationMs: number; warmupMs: number }): Promise<LoadResult> {
+export async function argon2Verify(): Promise<Ceiling> {
   const password = 'Bench1234';
   const stored = await hashPassword(password);
-  const next = () => ({
-    op: 'argon2id verify',
-    run: async () => ((await verify(stored, password)) ? OK : failed('verify false')),
-  });
-  await closedLoop({ workers: o.workers, durationMs: o.warmupMs, next });
-  return closedLoop({ workers: o.workers, durationMs: o.durationMs, next });
+  return {
+    next: () => ({
+      op: 'argon2id verify',
+      run: async () => ((await verify(stored, password)) ? OK : failed('verify false')),
+    }),
+    stop: async () => undefined,
+  };
 }

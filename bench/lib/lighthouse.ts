@@ -47,8 +47,8 @@ const median = (runs: PageScore[]): PageScore => {
   return { ...mid, runs: runs.map((r) => r.score) };
 };
 
-/** Each page `runs` times (3 by default), each run in a fresh tab, and the median run of each. */
-export async function lighthouseScores(origin: string, runs = 3): Promise<PageScore[]> {
+/** Each page `runs` times (5 by default, as Lighthouse's guidance on variability advises), each run in a fresh tab, and the median run of each. */
+export async function lighthouseScores(origin: string, runs = 5): Promise<PageScore[]> {
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   try {
     const login: PageScore[] = [];
