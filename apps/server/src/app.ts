@@ -6,6 +6,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './db/seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
+import { backgroundTasks } from './http/background.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerSpa } from './http/spa.ts';
@@ -100,6 +101,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const deps = {
     db: db.kysely,
+    // One set of tasks run after the answer (mail, SMS, log rows), waited for on close: added after
+    // the hook above, so it runs before the database closes.
+    background: backgroundTasks(app),
     clock,
     clients,
     recaptcha,

@@ -9,7 +9,6 @@ import { describeDevice } from '../../lib/device.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
 import { profileOf } from '../profile/profile-service.ts';
-import { backgroundTasks } from '../../http/background.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from './credentials-service.ts';
 import { currentUser } from './current-user.ts';
 import { issueLoginTicket } from './login-ticket.ts';
@@ -23,8 +22,7 @@ export interface AccountDeps extends CredentialDeps {
 const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /** Login check, user and attribute (SPEC.md sections 3 and 7). */
-export function registerAccountRoutes(app: FastifyInstance, base: Omit<AccountDeps, 'background'>): void {
-  const deps: AccountDeps = { ...base, background: backgroundTasks(app) };
+export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): void {
   app.post('/api/auth/login', async (request): Promise<LoginResponse> => {
     const input = parseOr901(loginRequestSchema, request.body);
     const client = deps.clients.get(input.client_id);

@@ -5,7 +5,6 @@ import { OAuthError } from '../../http/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { backgroundTasks } from '../../http/background.ts';
 import { authorize, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
 import { authenticateClient } from './client-auth.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
@@ -29,8 +28,7 @@ const tokenRequestSchema = z.object({
 const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_type_hint: optional, client_id: optional, client_secret: optional });
 
 /** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662, 8414). */
-export function registerOAuthRoutes(app: FastifyInstance, base: Omit<AuthorizeDeps, 'background'>): void {
-  const deps: AuthorizeDeps = { ...base, background: backgroundTasks(app) };
+export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
   app.post('/api/auth/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = resolveClient(deps.clients, query);

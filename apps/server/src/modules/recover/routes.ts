@@ -1,17 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { forgotPasswordRequestSchema, resetPasswordRequestSchema } from '@sso/contracts/open-signup';
-import { backgroundTasks } from '../../http/background.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { requestPasswordReset, type RecoverDeps } from './forgot-service.ts';
 import { resetPassword } from './reset-service.ts';
 
 /** Password recovery (SPEC.md sections 3 and 7; issue 4). */
-export function registerRecoverRoutes(app: FastifyInstance, deps: Omit<RecoverDeps, 'background'>): void {
-  const withBackground: RecoverDeps = { ...deps, background: backgroundTasks(app) };
+export function registerRecoverRoutes(app: FastifyInstance, deps: RecoverDeps): void {
   app.post('/api/auth/password/forgot', async (request, reply) => {
     const input = parseOr901(forgotPasswordRequestSchema, request.body);
     reply.header('Cache-Control', 'no-store');
-    return requestPasswordReset(withBackground, input);
+    return requestPasswordReset(deps, input);
   });
   app.post('/api/auth/password/reset', async (request, reply) => {
     const input = parseOr901(resetPasswordRequestSchema, request.body);

@@ -7,14 +7,12 @@ import {
   termsAcceptRequestSchema,
 } from '@sso/contracts/signup';
 import { mailDigitalRequestSchema } from '@sso/contracts/upgrade';
-import { backgroundTasks } from '../../http/background.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { resolveClient } from '../oauth/authorize-service.ts';
 import { startCardSignup } from './card-step.ts';
-import { acceptTerms, authorizeSignup } from './complete.ts';
-import type { SignupDeps } from './flow-service.ts';
+import { acceptTerms, authorizeSignup, type TermsDeps } from './complete.ts';
 import { chooseMailDigital } from './mail-digital.ts';
 import { resendCode } from './resend.ts';
 import { verifyEmailCode, verifyPin, verifySmsCode } from './verify-steps.ts';
@@ -26,8 +24,7 @@ const noStore = <T>(reply: FastifyReply, body: T) => {
 };
 
 /** The card sign-up API (SPEC.md sections 3, 4 and 7; issue 3). */
-export function registerSignupRoutes(app: FastifyInstance, base: Omit<SignupDeps, 'background'>): void {
-  const deps: SignupDeps = { ...base, background: backgroundTasks(app) };
+export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): void {
   app.post('/api/signup/card', async (request, reply) =>
     noStore(reply, await startCardSignup(deps, parseOr901(cardSignupRequestSchema, request.body), request.ip)),
   );

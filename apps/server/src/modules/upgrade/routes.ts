@@ -5,23 +5,20 @@ import {
   upgradeConfirmRequestSchema,
   upgradeRegisterRequestSchema,
 } from '@sso/contracts/upgrade';
-import { backgroundTasks } from '../../http/background.ts';
 import { memberPost } from '../../http/member-post.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { confirmUpgrade } from './confirm-service.ts';
-import { confirmNumberless, startNumberless } from './numberless-service.ts';
+import { confirmNumberless, startNumberless, type NumberlessDeps } from './numberless-service.ts';
 import { registerCard } from './register-service.ts';
-import type { UpgradeDeps } from './upgrade-flow.ts';
 
 /**
  * The endpoints SPEC.md section 7 names without a flow (docs/decisions/0006): the numberless card
  * and the upgrade of an open member to a card member. The Bearer token is checked before the body,
  * so that a caller without one learns nothing but 401. Answers carry register_tokens: never cached.
  */
-export function registerUpgradeRoutes(app: FastifyInstance, deps: UpgradeDeps): void {
-  const withBackground = { ...deps, background: backgroundTasks(app) };
-  memberPost(app, deps, '/api/auth/numberless', numberlessRequestSchema, ({ user, input }) => startNumberless(withBackground, user, input));
+export function registerUpgradeRoutes(app: FastifyInstance, deps: NumberlessDeps): void {
+  memberPost(app, deps, '/api/auth/numberless', numberlessRequestSchema, ({ user, input }) => startNumberless(deps, user, input));
 
   memberPost(app, deps, '/api/auth/numberless/otp', numberlessOtpRequestSchema, ({ user, input, device }) =>
     confirmNumberless(deps, user, input, { device }),
