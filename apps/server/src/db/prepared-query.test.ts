@@ -6,26 +6,37 @@ import { preparedQuery } from './prepared-query.ts';
 
 describe.each(DIALECTS)('preparedQuery (%s)', (dialect) => {
   const t = withTestApp(dialect);
-  const byEmail = preparedQuery((db) => db.selectFrom('users').select(['id', 'email']).where('email', '=', ''));
+  let builds = 0;
+  const byEmail = preparedQuery((db, p: { email: string }) => {
+    builds++;
+    return db.selectFrom('users').select(['id', 'email']).where('email', '=', p.email);
+  });
 
-  it('runs the query compiled once with the parameters of each call, also inside a transaction', async () => {
+  it('builds and compiles the query once, and runs it with the values of each call, also inside a transaction', async () => {
     const db = t.testDb.db.kysely;
-    expect((await byEmail(db, [DEMO.card.email])).rows).toEqual([{ id: DEMO.card.id, email: DEMO.card.email }]);
-    expect((await byEmail(db, [DEMO.open.email])).rows).toEqual([{ id: DEMO.open.id, email: DEMO.open.email }]);
-    expect((await byEmail(db, ['nobody@example.com'])).rows).toEqual([]);
+    builds = 0;
+    expect((await byEmail(db, { email: DEMO.card.email })).rows).toEqual([{ id: DEMO.card.id, email: DEMO.card.email }]);
+    expect((await byEmail(db, { email: DEMO.open.email })).rows).toEqual([{ id: DEMO.open.id, email: DEMO.open.email }]);
+    expect((await byEmail(db, { email: 'nobody@example.com' })).rows).toEqual([]);
     await db.transaction().execute(async (trx) => {
-      expect((await byEmail(trx, [DEMO.card.email])).rows).toEqual([{ id: DEMO.card.id, email: DEMO.card.email }]);
+      expect((await byEmail(trx, { email: DEMO.card.email })).rows).toEqual([{ id: DEMO.card.id, email: DEMO.card.email }]);
     });
+    expect(builds).toBe(1);
   });
 
-  it('answers how many rows an update changed', async () => {
-    const touch = preparedQuery((db) => db.updateTable('users').set({ updated_at: 0 }).where('email', '=', ''));
-    expect((await touch(t.testDb.db.kysely, [1, DEMO.card.email])).numAffectedRows).toBe(1n);
-    expect((await touch(t.testDb.db.kysely, [1, 'nobody@example.com'])).numAffectedRows).toBe(0n);
+  it('keeps the constants of the built query, puts one value wherever it is named, and answers how many rows an update changed', async () => {
+    const db = t.testDb.db.kysely;
+    const touch = preparedQuery((db, p: { at: number; email: string }) =>
+      db.updateTable('users').set({ updated_at: p.at, created_at: p.at }).where('email', '=', p.email).where('status', '=', 'active'),
+    );
+    expect((await touch(db, { email: DEMO.card.email, at: 7 })).numAffectedRows).toBe(1n);
+    expect((await touch(db, { at: 7, email: 'nobody@example.com' })).numAffectedRows).toBe(0n);
+    const row = await db.selectFrom('users').select(['updated_at', 'created_at', 'status']).where('email', '=', DEMO.card.email).executeTakeFirstOrThrow();
+    expect([Number(row.updated_at), Number(row.created_at), row.status]).toEqual([7, 7, 'active']);
   });
 
-  it('refuses a call with another number of parameters than the query takes', async () => {
-    const fresh = preparedQuery((db) => db.selectFrom('users').select('id').where('email', '=', ''));
-    await expect(fresh(t.testDb.db.kysely, ['a', 'b'])).rejects.toThrow('prepared query takes 1 parameters, got 2');
+  it('refuses a call that lacks a value the query names', async () => {
+    const fresh = preparedQuery((db, p: { email: string }) => db.selectFrom('users').select('id').where('email', '=', p.email));
+    await expect(fresh(t.testDb.db.kysely, {} as { email: string })).rejects.toThrow('prepared query: no value for email');
   });
 });

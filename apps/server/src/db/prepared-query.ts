@@ -1,24 +1,51 @@
 import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.ts';
 
+/** What a parameter's placeholder carries through Kysely's compiler: a string no caller sends. */
+const MARK = '\u0000prepared-parameter:';
+
 /**
- * A query built and compiled once per database, then run with the parameters of each call (issue 9):
+ * Stand-ins for a prepared query's parameters: `p.userId` in the built query stands for the `userId`
+ * of each call. Typed as the values themselves, so that Kysely checks them against the columns.
+ */
+const placeholders = new Proxy({}, { get: (_target, name) => `${MARK}${String(name)}` });
+
+interface Prepared<Row> {
+  query: CompiledQuery<Row>;
+  /** For each of the compiled query's parameters, the name of the call's value, or undefined for a constant of the built query. */
+  slots: (string | undefined)[];
+}
+
+function prepare<Row>(query: CompiledQuery<Row>): Prepared<Row> {
+  const slots = query.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? v.slice(MARK.length) : undefined));
+  return { query, slots };
+}
+
+/**
+ * A query built and compiled once per database, then run with the values of each call (issue 9):
  * Kysely otherwise builds the query tree and compiles it to SQL on every call, which on the token
- * lookups that every refresh, introspection and Bearer request makes cost as much as running them.
- * `build` makes the query with placeholder values; each call passes the real values in the same
- * order and gets Kysely's result (rows, and the rows an update or delete changed).
+ * lookups that every refresh, introspection and Bearer request makes, and on the login's writes,
+ * cost as much as running them. `build` makes the query with the placeholders `p` in place of the
+ * values; each call passes its values by name and gets Kysely's result (rows, and the rows an update
+ * or delete changed). Constants of the built query stay as they were built.
  * Keyed by the dialect adapter, which a database and its transactions share.
  */
-export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<Row>) {
-  const compiled = new WeakMap<object, CompiledQuery<Row>>();
-  return async (db: Kysely<Database>, parameters: readonly unknown[]): Promise<QueryResult<Row>> => {
+export function preparedQuery<Values extends object, Row>(build: (db: Kysely<Database>, p: Values) => Compilable<Row>) {
+  const compiled = new WeakMap<object, Prepared<Row>>();
+  return async (db: Kysely<Database>, values: Values): Promise<QueryResult<Row>> => {
     const adapter = db.getExecutor().adapter;
-    let query = compiled.get(adapter);
-    if (!query) {
-      query = build(db).compile();
-      compiled.set(adapter, query);
+    let prepared = compiled.get(adapter);
+    if (!prepared) {
+      prepared = prepare(build(db, placeholders as Values).compile());
+      compiled.set(adapter, prepared);
     }
-    if (query.parameters.length !== parameters.length) throw new Error(`prepared query takes ${query.parameters.length} parameters, got ${parameters.length}`);
+    const { query, slots } = prepared;
+    const named = values as Record<string, unknown>;
+    const parameters = slots.map((name, i) => {
+      if (name === undefined) return query.parameters[i];
+      if (!(name in named)) throw new Error(`prepared query: no value for ${name}`);
+      return named[name];
+    });
     return db.executeQuery<Row>({ ...query, parameters });
   };
 }

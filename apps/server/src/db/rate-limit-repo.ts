@@ -1,8 +1,31 @@
 import { sql, type Kysely } from 'kysely';
+import { preparedQuery } from './prepared-query.ts';
 import type { Database } from './schema.ts';
 
 /** The longest window a rate limit may use: maintenance purges counters whose window started before this. */
 export const MAX_RATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+// Compiled once (prepared-query.ts): every login counts its address here and takes the count back on success.
+const hit = preparedQuery((db, p: { key: string; now: number; lapsed: number }) =>
+  db
+    .insertInto('rate_limits')
+    .values({ key: p.key, window_start: p.now, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        // Both expressions read the row as it was before this update.
+        count: sql<number>`CASE WHEN rate_limits.window_start <= ${p.lapsed} THEN 1 ELSE rate_limits.count + 1 END`,
+        window_start: sql<number>`CASE WHEN rate_limits.window_start <= ${p.lapsed} THEN ${p.now} ELSE rate_limits.window_start END`,
+      }),
+    )
+    .returning('count'),
+);
+const unhit = preparedQuery((db, p: { key: string }) =>
+  db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`count - 1` })
+    .where('key', '=', p.key)
+    .where('count', '>', 0),
+);
 
 /**
  * Counts one event for a key in a fixed window, in a single atomic upsert, and returns the event's
@@ -10,28 +33,12 @@ export const MAX_RATE_WINDOW_MS = 24 * 60 * 60 * 1000;
  * parallel callers each get a distinct number and cannot slip past a limit together.
  */
 export async function hitRateLimit(db: Kysely<Database>, key: string, now: number, windowMs: number): Promise<number> {
-  const lapsed = now - windowMs;
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ key, window_start: now, count: 1 })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        // Both expressions read the row as it was before this update.
-        count: sql<number>`CASE WHEN rate_limits.window_start <= ${lapsed} THEN 1 ELSE rate_limits.count + 1 END`,
-        window_start: sql<number>`CASE WHEN rate_limits.window_start <= ${lapsed} THEN ${now} ELSE rate_limits.window_start END`,
-      }),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
+  const row = (await hit(db, { key, now, lapsed: now - windowMs })).rows[0];
+  if (!row) throw new Error('rate limit upsert returned no row');
   return Number(row.count);
 }
 
 /** Takes back one event counted by `hitRateLimit` (an attempt that turned out not to count, such as a success). */
 export async function unhitRateLimit(db: Kysely<Database>, key: string): Promise<void> {
-  await db
-    .updateTable('rate_limits')
-    .set({ count: sql<number>`count - 1` })
-    .where('key', '=', key)
-    .where('count', '>', 0)
-    .execute();
+  await unhit(db, { key });
 }

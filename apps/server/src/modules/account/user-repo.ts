@@ -1,22 +1,25 @@
 import type { Kysely, Selectable } from 'kysely';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database, UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
-export const findActiveUserByLoginId = (db: Kysely<Database>, loginId: { email?: string; tel?: string }) =>
-  db
-    .selectFrom('users')
-    .selectAll()
-    .where('status', '=', 'active')
-    .where(loginId.email !== undefined ? 'email' : 'tel', '=', loginId.email ?? loginId.tel ?? '')
-    .executeTakeFirst();
+// The lookups of every login, compiled once (prepared-query.ts).
+const activeBy = (column: 'email' | 'tel') =>
+  preparedQuery((db, p: { id: string }) => db.selectFrom('users').selectAll().where('status', '=', 'active').where(column, '=', p.id));
+const activeByEmail = activeBy('email');
+const activeByTel = activeBy('tel');
+const termVersions = preparedQuery((db, p: { userId: string }) => db.selectFrom('term_acceptances').select(['term_key', 'version']).where('user_id', '=', p.userId));
+
+export const findActiveUserByLoginId = async (db: Kysely<Database>, loginId: { email?: string; tel?: string }): Promise<UserRow | undefined> =>
+  loginId.email !== undefined ? (await activeByEmail(db, { id: loginId.email })).rows[0] : (await activeByTel(db, { id: loginId.tel ?? '' })).rows[0];
 
 export const findActiveUserById = (db: Kysely<Database>, id: string) =>
   db.selectFrom('users').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
 
 export const acceptedTermVersions = async (db: Kysely<Database>, userId: string) =>
   new Map(
-    (await db.selectFrom('term_acceptances').select(['term_key', 'version']).where('user_id', '=', userId).execute()).map(
+    (await termVersions(db, { userId })).rows.map(
       (r) => [r.term_key, r.version],
     ),
   );

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
+import type { ActivityLogTable, Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
 
 /**
@@ -49,21 +50,23 @@ export type ActivityEvent =
   | 'upgraded'
   | 'numberless_added';
 
+// Compiled once (prepared-query.ts): every login writes a row.
+const rowInsert = preparedQuery((db, p: ActivityLogTable) =>
+  db.insertInto('activity_log').values({ id: p.id, user_id: p.user_id, event: p.event, client_id: p.client_id, detail: p.detail, created_at: p.created_at }),
+);
+
 export async function logActivity(
   db: Kysely<Database>,
   entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; at: number },
 ): Promise<void> {
-  await db
-    .insertInto('activity_log')
-    .values({
-      id: newId(),
-      user_id: entry.userId,
-      event: entry.event,
-      client_id: entry.clientId ?? null,
-      detail: entry.device ? JSON.stringify({ device: entry.device }) : null,
-      created_at: entry.at,
-    })
-    .execute();
+  await rowInsert(db, {
+    id: newId(),
+    user_id: entry.userId,
+    event: entry.event,
+    client_id: entry.clientId ?? null,
+    detail: entry.device ? JSON.stringify({ device: entry.device }) : null,
+    created_at: entry.at,
+  });
 }
 
 /** The device of a log row, from its JSON detail; null for rows without one. */

@@ -1,10 +1,27 @@
 import type { Kysely, Selectable } from 'kysely';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { AuthCodesTable, Database } from '../../db/schema.ts';
 
 export type AuthCodeRow = Selectable<AuthCodesTable>;
 
+// Compiled once (prepared-query.ts): every login writes a code.
+const codeInsert = preparedQuery((db, p: AuthCodeRow) =>
+  db.insertInto('auth_codes').values({
+    code_hash: p.code_hash,
+    client_id: p.client_id,
+    redirect_uri: p.redirect_uri,
+    code_challenge: p.code_challenge,
+    user_id: p.user_id,
+    scope: p.scope,
+    created_at: p.created_at,
+    expires_at: p.expires_at,
+    consumed_at: p.consumed_at,
+    family_id: p.family_id,
+  }),
+);
+
 export async function insertCode(db: Kysely<Database>, row: AuthCodeRow): Promise<void> {
-  await db.insertInto('auth_codes').values(row).execute();
+  await codeInsert(db, row);
 }
 
 /**

@@ -9,17 +9,17 @@ export async function insertFamily(db: Kysely<Database>, row: FamilyRow): Promis
   await db.insertInto('token_families').values(row).execute();
 }
 
-/** The columns of a grant, in the order the prepared insert takes them. */
+/** The columns of a grant that the prepared insert writes. */
 const GRANT_COLUMNS = ['id', 'family_id', 'parent_id', 'access_hash', 'refresh_hash', 'access_expires_at', 'refresh_expires_at', 'created_at', 'rotated_at', 'revoked_at'] as const;
 
 // The writes of every refresh, compiled once (issue 9), as the lookups below.
-const grantInsert = preparedQuery((db) => db.insertInto('token_grants').values(Object.fromEntries(GRANT_COLUMNS.map((c) => [c, ''])) as unknown as GrantRow));
-const rotation = preparedQuery((db) =>
-  db.updateTable('token_grants').set({ rotated_at: 0 }).where('id', '=', '').where('rotated_at', 'is', null).where('revoked_at', 'is', null),
+const grantInsert = preparedQuery((db, p: GrantRow) => db.insertInto('token_grants').values(Object.fromEntries(GRANT_COLUMNS.map((c) => [c, p[c]])) as GrantRow));
+const rotation = preparedQuery((db, p: { id: string; now: number }) =>
+  db.updateTable('token_grants').set({ rotated_at: p.now }).where('id', '=', p.id).where('rotated_at', 'is', null).where('revoked_at', 'is', null),
 );
 
 export async function insertGrant(db: Kysely<Database>, row: GrantRow): Promise<void> {
-  await grantInsert(db, GRANT_COLUMNS.map((c) => row[c]));
+  await grantInsert(db, row);
 }
 
 const grantWithFamily = (db: Kysely<Database>) =>
@@ -43,18 +43,18 @@ const grantWithFamily = (db: Kysely<Database>) =>
     ]);
 
 // The lookups of every refresh, introspection and Bearer request, compiled once (issue 9).
-const byRefreshHash = preparedQuery((db) => grantWithFamily(db).where('g.refresh_hash', '=', ''));
-const byAccessHash = preparedQuery((db) => grantWithFamily(db).where('g.access_hash', '=', ''));
+const byRefreshHash = preparedQuery((db, p: { hash: string }) => grantWithFamily(db).where('g.refresh_hash', '=', p.hash));
+const byAccessHash = preparedQuery((db, p: { hash: string }) => grantWithFamily(db).where('g.access_hash', '=', p.hash));
 
 export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findByRefreshHash>>>;
 
-export const findByRefreshHash = async (db: Kysely<Database>, hash: string) => (await byRefreshHash(db, [hash])).rows[0];
+export const findByRefreshHash = async (db: Kysely<Database>, hash: string) => (await byRefreshHash(db, { hash })).rows[0];
 
-export const findByAccessHash = async (db: Kysely<Database>, hash: string) => (await byAccessHash(db, [hash])).rows[0];
+export const findByAccessHash = async (db: Kysely<Database>, hash: string) => (await byAccessHash(db, { hash })).rows[0];
 
 /** Marks a refresh token used, only if it is still live: the database decides which concurrent refresh wins. */
 export async function markRotated(db: Kysely<Database>, grantId: string, now: number): Promise<boolean> {
-  return Number((await rotation(db, [now, grantId])).numAffectedRows) === 1;
+  return Number((await rotation(db, { id: grantId, now })).numAffectedRows) === 1;
 }
 
 /** Takes a row lock on a grant (PostgreSQL) so that retries of one refresh are serialised. */
