@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withTestApp } from '../test-support/test-app.ts';
@@ -33,6 +34,11 @@ describe.each(DIALECTS)('preparedQuery (%s)', (dialect) => {
     expect((await touch(db, { at: 7, email: 'nobody@example.com' })).numAffectedRows).toBe(0n);
     const row = await db.selectFrom('users').select(['updated_at', 'created_at', 'status']).where('email', '=', DEMO.card.email).executeTakeFirstOrThrow();
     expect([Number(row.updated_at), Number(row.created_at), row.status]).toEqual([7, 7, 'active']);
+  });
+
+  it('refuses a placeholder used as SQL text rather than as a value', async () => {
+    const raw = preparedQuery((db, p: { column: string }) => db.selectFrom('users').select('id').where(sql.ref(p.column), '=', 'x'));
+    await expect(raw(t.testDb.db.kysely, { column: 'email' })).rejects.toThrow('a placeholder is part of the SQL text');
   });
 
   it('refuses a call that lacks a value the query names', async () => {

@@ -17,6 +17,8 @@ interface Prepared<Row> {
 }
 
 function prepare<Row>(query: CompiledQuery<Row>): Prepared<Row> {
+  // A placeholder that ended up in the SQL text (sql.raw, sql.ref, an identifier) is no parameter.
+  if (query.sql.includes(MARK)) throw new Error('prepared query: a placeholder is part of the SQL text, not a parameter');
   const slots = query.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? v.slice(MARK.length) : undefined));
   return { query, slots };
 }
