@@ -9,11 +9,21 @@ export async function insertFamily(db: Kysely<Database>, row: FamilyRow): Promis
   await db.insertInto('token_families').values(row).execute();
 }
 
-/** The columns of a grant that the prepared insert writes. */
-const GRANT_COLUMNS = ['id', 'family_id', 'parent_id', 'access_hash', 'refresh_hash', 'access_expires_at', 'refresh_expires_at', 'created_at', 'rotated_at', 'revoked_at'] as const;
-
 // The writes of every refresh, compiled once (issue 9), as the lookups below.
-const grantInsert = preparedQuery((db, p: GrantRow) => db.insertInto('token_grants').values(Object.fromEntries(GRANT_COLUMNS.map((c) => [c, p[c]])) as GrantRow));
+const grantInsert = preparedQuery((db, p: GrantRow) =>
+  db.insertInto('token_grants').values({
+    id: p.id,
+    family_id: p.family_id,
+    parent_id: p.parent_id,
+    access_hash: p.access_hash,
+    refresh_hash: p.refresh_hash,
+    access_expires_at: p.access_expires_at,
+    refresh_expires_at: p.refresh_expires_at,
+    created_at: p.created_at,
+    rotated_at: p.rotated_at,
+    revoked_at: p.revoked_at,
+  }),
+);
 const rotation = preparedQuery((db, p: { id: string; now: number }) =>
   db.updateTable('token_grants').set({ rotated_at: p.now }).where('id', '=', p.id).where('rotated_at', 'is', null).where('revoked_at', 'is', null),
 );
