@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { loadConfigFile } from '../../lib/config-file.ts';
-import { constantTimeEqual, sha256 } from '../../lib/secrets.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256Bytes } from '../../lib/secrets.ts';
 
 /** One entry of the OAuth client registry (CLIENTS_FILE, SPEC.md section 6). */
 const clientSchema = z
@@ -43,6 +44,9 @@ export function parseClients(json: unknown, publicOrigin: string): ClientRegistr
     ...(c.resume_uri ? { resume_uri: c.resume_uri.replaceAll('{PUBLIC_ORIGIN}', publicOrigin) } : {}),
   }));
   const byId = new Map(list.map((c) => [c.client_id, c]));
+  // Each confidential client's stored digest, decoded once: a secret is then checked with one hash
+  // and a constant-time comparison of two 32-byte digests (issue 9).
+  const digests = new Map(list.flatMap((c) => (c.secret_sha256 ? [[c.client_id, Buffer.from(c.secret_sha256, 'hex')] as const] : [])));
   if (byId.size !== list.length) throw new Error('CLIENTS_FILE lists a client_id twice');
   return {
     get: (id) => byId.get(id),
@@ -50,8 +54,8 @@ export function parseClients(json: unknown, publicOrigin: string): ClientRegistr
     isRegisteredRedirect: (client, uri) => client.redirect_uris.includes(uri),
     authenticate: (client, secret) => {
       if (client.type === 'public') return true;
-      if (!secret || !client.secret_sha256) return false;
-      return constantTimeEqual(sha256(secret), client.secret_sha256);
+      const digest = digests.get(client.client_id);
+      return secret !== undefined && secret !== '' && digest !== undefined && timingSafeEqual(sha256Bytes(secret), digest);
     },
   };
 }
