@@ -48,8 +48,11 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, cl
     crossOriginEmbedderPolicy: false,
     xFrameOptions: { action: 'deny' },
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  // Callback style, as the CORS hook below: an async hook costs every request a promise and its
+  // resolution (issue 9).
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
+    done();
   });
 }
 
@@ -79,9 +82,9 @@ function headersOf(options: HelmetOptions): Record<string, string> {
 /** Development only: lets the Vite dev server on another port call the API (SPEC.md section 7). */
 export function registerDevCors(app: FastifyInstance, origins: string[]) {
   if (origins.length === 0) return;
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
-    if (!origin || !origins.includes(origin)) return;
+    if (!origin || !origins.includes(origin)) return done();
     reply.header('Access-Control-Allow-Origin', origin);
     reply.header('Vary', 'Origin');
     if (request.method === 'OPTIONS') {
@@ -91,6 +94,8 @@ export function registerDevCors(app: FastifyInstance, origins: string[]) {
         .header('Access-Control-Max-Age', '600')
         .code(204)
         .send();
+      return;
     }
+    done();
   });
 }
