@@ -5,6 +5,7 @@ import * as mailHtml from './migrations/0003-mail-html.ts';
 import * as openSignup from './migrations/0004-open-signup.ts';
 import * as emailChange from './migrations/0005-email-change.ts';
 import * as cardsDirectLoginPoints from './migrations/0006-cards-direct-login-points.ts';
+import * as tokenGrantIndexes from './migrations/0007-token-grant-indexes.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-open-signup': openSignup,
   '0005-email-change': emailChange,
   '0006-cards-direct-login-points': cardsDirectLoginPoints,
+  '0007-token-grant-indexes': tokenGrantIndexes,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

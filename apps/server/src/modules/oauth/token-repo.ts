@@ -72,12 +72,16 @@ export async function lockGrant(db: Kysely<Database>, grantId: string): Promise<
   await db.updateTable('token_grants').set((eb) => ({ rotated_at: eb.ref('rotated_at') })).where('id', '=', grantId).execute();
 }
 
-/** Revokes the still-unused children of a grant; returns how many were live. */
-export async function supersedeChildren(db: Kysely<Database>, parentId: string, now: number): Promise<number> {
+/**
+ * Revokes the still-unused children of a grant; returns how many were live. A grant's children are
+ * in its family: the family comes first so that the (family_id, parent_id) index finds them.
+ */
+export async function supersedeChildren(db: Kysely<Database>, parent: { id: string; family_id: string }, now: number): Promise<number> {
   const r = await db
     .updateTable('token_grants')
     .set({ revoked_at: now })
-    .where('parent_id', '=', parentId)
+    .where('family_id', '=', parent.family_id)
+    .where('parent_id', '=', parent.id)
     .where('rotated_at', 'is', null)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

@@ -94,7 +94,7 @@ export async function refreshTokens(
     const inGrace =
       current?.rotated_at != null && current.revoked_at === null && current.family_revoked_at === null &&
       now - current.rotated_at <= LIMITS.refreshRetryGraceMs;
-    if (inGrace && (await supersedeChildren(trx, grant.id, now)) > 0) {
+    if (inGrace && (await supersedeChildren(trx, grant, now)) > 0) {
       return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
     }
     return null;

@@ -1,0 +1,70 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../db/migrations.ts';
+import type { Database } from '../../db/schema.ts';
+import { newId } from '../../lib/secrets.ts';
+import {
+  findByAccessHash,
+  findByRefreshHash,
+  insertFamily,
+  markRotated,
+  revokeFamily,
+  revokeUserFamilies,
+  supersedeChildren,
+} from './token-repo.ts';
+
+/**
+ * The token statements as SQLite plans them (issue 9): each refresh, introspection and revocation
+ * must find its grants through an index, never by reading the whole token_grants table, which holds
+ * a row per refresh ever made. The statements are the repository's own, captured as they run.
+ */
+describe('token grant statements use an index (sqlite)', () => {
+  const file = join(tmpdir(), `sso-token-plans-${newId()}.db`);
+  const sqlite = new SQLite(file);
+  // Plans do not depend on the rows: a family without its member is enough.
+  sqlite.pragma('foreign_keys = OFF');
+  const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    log: (event) => {
+      if (event.level === 'query') statements.push({ sql: event.query.sql, parameters: event.query.parameters });
+    },
+  });
+  const familyId = newId();
+  const grantId = newId();
+
+  beforeAll(async () => {
+    await migrateToLatest(db);
+    await insertFamily(db, { id: familyId, user_id: 'u1', client_id: 'SIAP009', terminal_id: null, scope: 'openid', created_at: 1, revoked_at: null });
+    statements.length = 0;
+  });
+  afterAll(async () => {
+    await db.destroy();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  });
+
+  const plan = (s: { sql: string; parameters: readonly unknown[] }): string[] =>
+    (sqlite.prepare(`explain query plan ${s.sql}`).all(...(s.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail);
+
+  it.each([
+    ['the lookup by refresh token', () => findByRefreshHash(db, 'r'.repeat(64))],
+    ['the lookup by access token', () => findByAccessHash(db, 'a'.repeat(64))],
+    ['the rotation', () => markRotated(db, grantId, 2)],
+    ['the grace retry superseding unused children', () => supersedeChildren(db, { id: grantId, family_id: familyId }, 2)],
+    ['the revocation of a family', () => revokeFamily(db, familyId, 2)],
+    ['the revocation of every session of a member', () => revokeUserFamilies(db, 'u1', 2)],
+  ])('%s', async (_name, run) => {
+    statements.length = 0;
+    await run();
+    const grantStatements = statements.filter((s) => s.sql.includes('"token_grants"'));
+    expect(grantStatements.length).toBeGreaterThan(0);
+    for (const s of grantStatements) {
+      const details = plan(s);
+      expect(details.filter((d) => /\bSCAN (g|token_grants)\b/.test(d)), `${s.sql}\n${details.join('\n')}`).toEqual([]);
+    }
+  });
+});
