@@ -1,6 +1,6 @@
+import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { loadConfigFile } from '../../lib/config-file.ts';
-import { timingSafeEqual } from 'node:crypto';
 import { sha256Bytes } from '../../lib/secrets.ts';
 
 /** One entry of the OAuth client registry (CLIENTS_FILE, SPEC.md section 6). */
