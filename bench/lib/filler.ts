@@ -61,7 +61,8 @@ export async function seedFiller(o: FillerOptions): Promise<void> {
           .insertInto('token_grants')
           .values(
             families.map((f) => ({
-              id: randomUUID(),
+              // A grant's id is its tokens' selector (apps/server/src/modules/oauth/tokens.ts), as long as a real one.
+              id: randomBytes(16).toString('base64url'),
               family_id: f.id,
               parent_id: null,
               access_hash: hex(),
@@ -71,6 +72,7 @@ export async function seedFiller(o: FillerOptions): Promise<void> {
               created_at: now,
               rotated_at: null,
               revoked_at: null,
+              hash_lookup: 0,
             })),
           )
           .execute();

@@ -6,10 +6,11 @@ import * as openSignup from './migrations/0004-open-signup.ts';
 import * as emailChange from './migrations/0005-email-change.ts';
 import * as cardsDirectLoginPoints from './migrations/0006-cards-direct-login-points.ts';
 import * as tokenGrantIndexes from './migrations/0007-token-grant-indexes.ts';
+import * as tokenSelectors from './migrations/0008-token-selectors.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-signup': signup,
   '0003-mail-html': mailHtml,
@@ -17,14 +18,20 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-email-change': emailChange,
   '0006-cards-direct-login-points': cardsDirectLoginPoints,
   '0007-token-grant-indexes': tokenGrantIndexes,
+  '0008-token-selectors': tokenSelectors,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  await migrateUpTo(db, undefined);
+}
+
+/** Applies the migrations up to and including `name` (all of them when undefined): tests of an upgrade start from an older schema. */
+export async function migrateUpTo(db: Kysely<Database>, name: string | undefined): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => MIGRATIONS },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = name === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(name);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);

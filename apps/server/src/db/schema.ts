@@ -55,7 +55,10 @@ export interface TokenFamiliesTable {
   revoked_at: number | null;
 }
 
-/** One row per issued access/refresh pair; parent_id links a rotation to the pair it replaced. */
+/**
+ * One row per issued access/refresh pair; parent_id links a rotation to the pair it replaced. The id
+ * is the selector that begins both of the pair's tokens (docs/decisions/0009-token-selectors.md).
+ */
 export interface TokenGrantsTable {
   id: string;
   family_id: string;
@@ -67,6 +70,8 @@ export interface TokenGrantsTable {
   created_at: number;
   rotated_at: number | null;
   revoked_at: number | null;
+  /** 1 for a pair issued before tokens named their grant: found by a token's hash (migration 0008). */
+  hash_lookup: number;
 }
 
 export interface ActivityLogTable {

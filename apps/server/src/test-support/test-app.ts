@@ -35,8 +35,11 @@ export async function createTestApp(
   dialect: Dialect,
   env: Record<string, string> = {},
   overrides: Pick<AppOverrides, 'cardMaster' | 'netAnswer' | 'pointLedger' | 'sms'> = {},
+  /** Runs on the empty database before the app starts on it (an upgrade test leaves an older schema with rows). */
+  before?: (db: TestDb['db']) => Promise<void>,
 ): Promise<TestApp> {
   const testDb = await createTestDb(dialect);
+  await before?.(testDb.db);
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: testDb.url,
@@ -65,10 +68,11 @@ export function withTestApp(
   dialect: Dialect,
   env: Record<string, string> = {},
   overrides: Parameters<typeof createTestApp>[2] = {},
+  before?: Parameters<typeof createTestApp>[3],
 ): TestApp {
   const ctx = {} as TestApp;
   beforeAll(async () => {
-    Object.assign(ctx, await createTestApp(dialect, env, overrides));
+    Object.assign(ctx, await createTestApp(dialect, env, overrides, before));
   });
   afterAll(async () => ctx.close?.());
   return ctx;
@@ -150,3 +154,9 @@ export async function loginTokens(app: FastifyInstance, p: AuthorizeParams = {})
 export const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
 export const NET_ANSWER = basic('SIAP004', 'demo-secret-SIAP004');
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A partner's introspection (RFC 7662) of a token with Net Answer's client credentials: the answer's body. */
+export async function introspectToken(app: FastifyInstance, token: string): Promise<Record<string, unknown>> {
+  const res = await app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token }, NET_ANSWER) });
+  return res.json();
+}

@@ -2,10 +2,10 @@ import type { TokenResponse } from '@sso/contracts/auth';
 import type { BaseResponse } from '@sso/contracts/common';
 import { isPortalClient } from '@sso/contracts/constants';
 import { OAuthError } from '../../http/app-error.ts';
-import { sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
-import { findByAccessHash, findByRefreshHash, revokeFamily } from '../oauth/token-repo.ts';
+import { revokeFamily } from '../oauth/token-repo.ts';
+import { findToken } from '../oauth/tokens.ts';
 import { authenticateAccessToken, refreshTokens } from '../oauth/token-service.ts';
 import { listMemberCards } from './card-repo.ts';
 import type { CardCaller, CardDeps } from './card-service.ts';
@@ -15,16 +15,15 @@ import { OK } from './card-view.ts';
  * POST /api/subuser/revoke (Bearer; decision 0006): the member ends one partner session of their
  * own, named by its access or refresh token and its client. RFC 7009 section 2.2 semantics: a token
  * that is unknown, already ended, of another client or of another member is answered the same and
- * nothing happens, so that the call reveals nothing about other members' tokens. The hint only
- * orders lookups (RFC 7009 section 2.1), so both kinds are looked up.
+ * nothing happens, so that the call reveals nothing about other members' tokens. Either kind of
+ * token is found without the hint (RFC 7009 section 2.1).
  */
 export async function revokeMemberSession(
   deps: Pick<CardDeps, 'db' | 'clock'>,
   caller: CardCaller,
   p: { token: string; clientId: string },
 ): Promise<BaseResponse> {
-  const hash = sha256(p.token);
-  const grant = (await findByAccessHash(deps.db, hash)) ?? (await findByRefreshHash(deps.db, hash));
+  const grant = (await findToken(deps.db, p.token))?.grant;
   if (!grant || grant.user_id !== caller.user.id || grant.client_id !== p.clientId || grant.family_revoked_at !== null) return OK;
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {

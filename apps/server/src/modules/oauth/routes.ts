@@ -25,6 +25,7 @@ const tokenRequestSchema = z.object({
   username: z.unknown().optional(),
   password: z.unknown().optional(),
 });
+// token_type_hint is accepted and not needed: a token names its grant (tokens.ts findToken).
 const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_type_hint: optional, client_id: optional, client_secret: optional });
 
 /** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662, 8414). */
@@ -63,14 +64,14 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const body = parseOrInvalidRequest(tokenBodySchema, request.body);
     const authorization = request.headers.authorization?.startsWith('Basic ') ? request.headers.authorization : undefined;
     const client = authenticateClient(deps.clients, authorization, body);
-    await revokeToken(deps, { token: body.token, hint: body.token_type_hint, client, device: describeDevice(request.headers['user-agent']) });
+    await revokeToken(deps, { token: body.token, client, device: describeDevice(request.headers['user-agent']) });
     return reply.header('Cache-Control', 'no-store').send({});
   });
 
   app.post('/api/subuser/introspect', { config: { oauth: true } }, async (request, reply) => {
     const body = parseOrInvalidRequest(tokenBodySchema, request.body);
     authenticateClient(deps.clients, request.headers.authorization, body, { requireConfidential: true });
-    return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token, hint: body.token_type_hint }));
+    return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token }));
   });
 
   app.get('/.well-known/oauth-authorization-server', async () => ({

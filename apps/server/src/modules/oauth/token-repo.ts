@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, TokenFamiliesTable, TokenGrantsTable } from '../../db/schema.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 
@@ -22,6 +22,7 @@ const grantInsert = preparedQuery((db, p: GrantRow) =>
     created_at: p.created_at,
     rotated_at: p.rotated_at,
     revoked_at: p.revoked_at,
+    hash_lookup: p.hash_lookup,
   }),
 );
 const rotation = preparedQuery((db, p: { id: string; now: number }) =>
@@ -40,6 +41,8 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'g.id',
       'g.family_id',
       'g.parent_id',
+      'g.access_hash',
+      'g.refresh_hash',
       'g.access_expires_at',
       'g.refresh_expires_at',
       'g.created_at',
@@ -52,15 +55,25 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'f.revoked_at as family_revoked_at',
     ]);
 
-// The lookups of every refresh, introspection and Bearer request, compiled once (issue 9).
-const byRefreshHash = preparedQuery((db, p: { hash: string }) => grantWithFamily(db).where('g.refresh_hash', '=', p.hash));
-const byAccessHash = preparedQuery((db, p: { hash: string }) => grantWithFamily(db).where('g.access_hash', '=', p.hash));
+// The lookups of every refresh, introspection and Bearer request, compiled once (issue 9). A token
+// names its grant (tokens.ts), so it is found by the primary key. A pair issued before that is found
+// by a hash through the partial indexes of migration 0008, whose condition is written as a literal
+// so that the planner can match it.
+const byId = preparedQuery((db, p: { id: string }) => grantWithFamily(db).where('g.id', '=', p.id));
+const legacyByAccessHash = preparedQuery((db, p: { hash: string }) =>
+  grantWithFamily(db).where('g.access_hash', '=', p.hash).where('g.hash_lookup', '=', sql.lit(1)),
+);
+const legacyByRefreshHash = preparedQuery((db, p: { hash: string }) =>
+  grantWithFamily(db).where('g.refresh_hash', '=', p.hash).where('g.hash_lookup', '=', sql.lit(1)),
+);
 
-export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findByRefreshHash>>>;
+export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findGrantById>>>;
 
-export const findByRefreshHash = async (db: Kysely<Database>, hash: string) => (await byRefreshHash(db, { hash })).rows[0];
+export const findGrantById = async (db: Kysely<Database>, id: string) => (await byId(db, { id })).rows[0];
 
-export const findByAccessHash = async (db: Kysely<Database>, hash: string) => (await byAccessHash(db, { hash })).rows[0];
+/** A pair issued before migration 0008, by the hash of either of its tokens. */
+export const findLegacyGrant = async (db: Kysely<Database>, hash: string): Promise<GrantWithFamily | undefined> =>
+  (await legacyByAccessHash(db, { hash })).rows[0] ?? (await legacyByRefreshHash(db, { hash })).rows[0];
 
 /** Marks a refresh token used, only if it is still live: the database decides which concurrent refresh wins. */
 export async function markRotated(db: Kysely<Database>, grantId: string, now: number): Promise<boolean> {

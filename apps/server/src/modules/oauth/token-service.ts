@@ -9,17 +9,8 @@ import { logActivity } from '../activity/activity-repo.ts';
 import type { OAuthClient } from './clients.ts';
 import { consumeCode, findCode } from './code-repo.ts';
 import { verifyPkce } from './pkce.ts';
-import {
-  findByAccessHash,
-  findByRefreshHash,
-  insertFamily,
-  lockGrant,
-  markRotated,
-  revokeFamily,
-  supersedeChildren,
-  type GrantWithFamily,
-} from './token-repo.ts';
-import { issuePair } from './tokens.ts';
+import { findGrantById, insertFamily, lockGrant, markRotated, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
+import { findToken, issuePair, type TokenKind } from './tokens.ts';
 
 export interface TokenDeps {
   db: Kysely<Database>;
@@ -82,7 +73,8 @@ export async function refreshTokens(
   p: { refreshToken: string; client: OAuthClient; terminalId: string | null },
 ): Promise<TokenResponse> {
   const now = deps.clock.now();
-  const grant = await findByRefreshHash(deps.db, sha256(p.refreshToken));
+  const found = await findToken(deps.db, p.refreshToken);
+  const grant = found?.kind === 'refresh' ? found.grant : undefined;
   if (!grant || grant.client_id !== p.client.client_id) throw invalidGrant('refresh token is invalid');
   if (grant.terminal_id !== p.terminalId) throw invalidGrant('refresh token is bound to another terminal');
   if (grant.family_revoked_at !== null || grant.refresh_expires_at <= now) throw invalidGrant('refresh token is revoked or expired');
@@ -90,7 +82,7 @@ export async function refreshTokens(
   const outcome = await deps.db.transaction().execute(async (trx) => {
     if (await markRotated(trx, grant.id, now)) return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
     await lockGrant(trx, grant.id);
-    const current = await findByRefreshHash(trx, sha256(p.refreshToken));
+    const current = await findGrantById(trx, grant.id);
     const inGrace =
       current?.rotated_at != null && current.revoked_at === null && current.family_revoked_at === null &&
       now - current.rotated_at <= LIMITS.refreshRetryGraceMs;
@@ -105,23 +97,12 @@ export async function refreshTokens(
   throw invalidGrant('refresh token was already used; the session has been revoked');
 }
 
-/** Looks a token up as access or refresh token; the hint only orders the lookups (RFC 7009 section 2.1). */
-async function findToken(deps: TokenDeps, token: string, hint: string | undefined) {
-  const hash = sha256(token);
-  const order = hint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
-  for (const kind of order) {
-    const g = kind === 'access' ? await findByAccessHash(deps.db, hash) : await findByRefreshHash(deps.db, hash);
-    if (g) return { grant: g, kind };
-  }
-  return undefined;
-}
-
 /** RFC 7009: revoking either token of a session revokes the whole family. Unknown tokens are not an error. */
 export async function revokeToken(
   deps: TokenDeps,
-  p: { token: string; hint: string | undefined; client: OAuthClient; device: string | null },
+  p: { token: string; client: OAuthClient; device: string | null },
 ) {
-  const found = await findToken(deps, p.token, p.hint);
+  const found = await findToken(deps.db, p.token);
   if (!found || found.grant.client_id !== p.client.client_id) return;
   const now = deps.clock.now();
   if (found.grant.family_revoked_at === null) {
@@ -130,14 +111,14 @@ export async function revokeToken(
   }
 }
 
-const isLive = (g: GrantWithFamily, kind: 'access' | 'refresh', now: number) =>
+const isLive = (g: GrantWithFamily, kind: TokenKind, now: number) =>
   g.family_revoked_at === null &&
   g.revoked_at === null &&
   (kind === 'access' ? g.access_expires_at > now : g.rotated_at === null && g.refresh_expires_at > now);
 
 /** RFC 7662 introspection. */
-export async function introspect(deps: TokenDeps, p: { token: string; hint: string | undefined }) {
-  const found = await findToken(deps, p.token, p.hint);
+export async function introspect(deps: TokenDeps, p: { token: string }) {
+  const found = await findToken(deps.db, p.token);
   const now = deps.clock.now();
   if (!found || !isLive(found.grant, found.kind, now)) return { active: false as const };
   const g = found.grant;
@@ -155,7 +136,8 @@ export async function introspect(deps: TokenDeps, p: { token: string; hint: stri
 
 /** Resolves a Bearer access token to its member, or undefined (the caller answers 401). */
 export async function authenticateAccessToken(deps: TokenDeps, token: string) {
-  const g = await findByAccessHash(deps.db, sha256(token));
+  const found = await findToken(deps.db, token);
+  const g = found?.kind === 'access' ? found.grant : undefined;
   if (!g || !isLive(g, 'access', deps.clock.now())) return undefined;
   return { userId: g.user_id, clientId: g.client_id, familyId: g.family_id, terminalId: g.terminal_id };
 }

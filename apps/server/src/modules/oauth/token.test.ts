@@ -6,7 +6,7 @@ import {
   exchange,
   getCode,
   loginTokens,
-  NET_ANSWER,
+  introspectToken,
   tokenRequest,
   VERIFIER,
   WEB_REDIRECT,
@@ -17,13 +17,7 @@ describe.each(DIALECTS)('POST /api/auth/token (%s)', (dialect) => {
 
   const userStatus = async (access: string) =>
     (await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(access) })).statusCode;
-  const introspect = async (token: string) =>
-    (await t.app.inject({
-      method: 'POST',
-      url: '/api/subuser/introspect',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...NET_ANSWER },
-      payload: new URLSearchParams({ token }).toString(),
-    })).json() as { active: boolean };
+  const introspect = (token: string) => introspectToken(t.app, token);
   const refresh = (refresh_token: string, terminal_id = 'terminal-1') =>
     tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token, client_id: 'SIAP009', redirect_uri: WEB_REDIRECT, terminal_id });
 
@@ -33,9 +27,29 @@ describe.each(DIALECTS)('POST /api/auth/token (%s)', (dialect) => {
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid' });
-    expect(body.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // <selector>.<secret>: the selector names the pair's grant, each token has a secret of its own.
+    expect(body.access_token).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    expect(body.refresh_token).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    expect(body.refresh_token.split('.')[0]).toBe(body.access_token.split('.')[0]);
     expect(body.refresh_token).not.toBe(body.access_token);
     expect(await userStatus(body.access_token)).toBe(200);
+  });
+
+  it('refuses a token whose secret is altered, and each token where the other kind is due', async () => {
+    const tokens = await loginTokens(t.app);
+    const [selector, secret] = tokens.access_token.split('.') as [string, string];
+    const altered = `${selector}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    const [, refreshSecret] = tokens.refresh_token.split('.') as [string, string];
+    for (const wrong of [altered, `${selector}.`, `${selector}.${refreshSecret.slice(1)}`, selector, `.${secret}`]) {
+      expect(await userStatus(wrong)).toBe(401);
+      expect((await introspect(wrong)).active).toBe(false);
+      expect((await refresh(wrong)).json().error).toBe('invalid_grant');
+    }
+    expect(await userStatus(tokens.refresh_token)).toBe(401);
+    expect((await refresh(tokens.access_token)).json().error).toBe('invalid_grant');
+    // None of that touched the session.
+    expect(await userStatus(tokens.access_token)).toBe(200);
+    expect((await refresh(tokens.refresh_token)).statusCode).toBe(200);
   });
 
   it('refuses a wrong verifier, and the code is burnt by the attempt', async () => {
