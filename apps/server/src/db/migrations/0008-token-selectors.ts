@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { SqliteIntrospector, sql, type Kysely } from 'kysely';
 
 const COLUMNS = [
   'id',
@@ -15,20 +15,23 @@ const COLUMNS = [
 
 /**
  * Tokens that name their grant (issue 9, docs/decisions/0009-token-selectors.md). A token issued
- * from now on is `<grant id>.<secret>`: it is found by the grant's primary key and then checked
- * against its stored SHA-256, so token_grants no longer needs a unique index on each hash, and a
- * refresh, which writes one grant row, updates two index pages fewer.
+ * from now on is `<family id>.<grant id>.<secret>`: it is found by the grant's primary key,
+ * (family_id, id), and then checked against its stored SHA-256. token_grants needs no index on the
+ * hashes, and none on parent_id: a family's grants are found by the key's first column. On SQLite
+ * the table is clustered by that key (WITHOUT ROWID), so a refresh's rotated grant and its successor
+ * sit on one page and its commit writes one page where it wrote six.
  *
  * Tokens issued before carry no grant id. Their rows are marked `hash_lookup = 1` and stay findable
  * by hash through two partial indexes that hold only them; rows written from now on are not in
- * those indexes. SQLite cannot drop a column's UNIQUE constraint, so the table is rebuilt (the same
- * way on PostgreSQL, one path for both).
+ * those indexes. SQLite cannot drop a column's UNIQUE constraint nor change a table's key, so the
+ * table is rebuilt (the same way on PostgreSQL, one path for both).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const sqlite = db.introspection instanceof SqliteIntrospector;
   await db.schema
     .createTable('token_grants_selectors')
-    .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('family_id', 'text', (c) => c.notNull().references('token_families.id'))
+    .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('parent_id', 'text')
     .addColumn('access_hash', 'text', (c) => c.notNull())
     .addColumn('refresh_hash', 'text', (c) => c.notNull())
@@ -38,6 +41,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('rotated_at', 'bigint')
     .addColumn('revoked_at', 'bigint')
     .addColumn('hash_lookup', 'integer', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('token_grants_key', ['family_id', 'id'])
+    // PostgreSQL keeps rows in a heap whatever the key; its key's index keeps a family together.
+    .$call((t) => (sqlite ? t.modifyEnd(sql`without rowid`) : t))
     .execute();
   await db
     .insertInto('token_grants_selectors' as never)
@@ -50,7 +56,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.dropTable('token_grants').execute();
   await db.schema.alterTable('token_grants_selectors').renameTo('token_grants').execute();
-  await db.schema.createIndex('token_grants_family_parent').on('token_grants').columns(['family_id', 'parent_id']).execute();
   for (const column of ['access_hash', 'refresh_hash']) {
     await db.schema
       .createIndex(`token_grants_legacy_${column}`)

@@ -64,10 +64,12 @@ describe.each(DIALECTS)('tokens issued before migration 0008 (%s)', (dialect) =>
     const res = await refresh(s.refresh, s.terminal);
     expect(res.statusCode).toBe(200);
     const next = res.json() as { access_token: string; refresh_token: string };
-    expect(next.refresh_token).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    // The new pair stays in the old session's family, whose id is the old kind.
+    expect(next.refresh_token).toMatch(/^legacy-family-1\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
     expect(await userStatus(next.access_token)).toBe(200);
     expect(await introspect(s.refresh)).toEqual({ active: false });
-    const row = await t.testDb.db.kysely.selectFrom('token_grants').select(['parent_id', 'hash_lookup']).where('id', '=', next.refresh_token.split('.')[0] as string).executeTakeFirst();
+    const [family, id] = next.refresh_token.split('.') as [string, string];
+    const row = await t.testDb.db.kysely.selectFrom('token_grants').select(['parent_id', 'hash_lookup']).where('family_id', '=', family).where('id', '=', id).executeTakeFirst();
     expect(row).toEqual({ parent_id: 'legacy-grant-1', hash_lookup: 0 });
 
     t.clock.advance(LIMITS.refreshRetryGraceMs + 1);

@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../db/migrations.ts';
 import type { Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
 import {
-  findGrantById,
+  findGrant,
   findLegacyGrant,
   insertFamily,
   markRotated,
@@ -51,9 +51,9 @@ describe('token grant statements use an index (sqlite)', () => {
     (sqlite.prepare(`explain query plan ${s.sql}`).all(...(s.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail);
 
   it.each([
-    ['the lookup of a token by its selector', () => findGrantById(db, grantId)],
+    ['the lookup of a token by its selector', () => findGrant(db, { family_id: familyId, id: grantId })],
     ['the lookup of a token issued before selectors, by its hash', () => findLegacyGrant(db, 'a'.repeat(64))],
-    ['the rotation', () => markRotated(db, grantId, 2)],
+    ['the rotation', () => markRotated(db, { family_id: familyId, id: grantId }, 2)],
     ['the grace retry superseding unused children', () => supersedeChildren(db, { id: grantId, family_id: familyId }, 2)],
     ['the revocation of a family', () => revokeFamily(db, familyId, 2)],
     ['the revocation of every session of a member', () => revokeUserFamilies(db, 'u1', 2)],

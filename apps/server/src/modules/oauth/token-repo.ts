@@ -4,6 +4,8 @@ import { preparedQuery } from '../../db/prepared-query.ts';
 
 export type FamilyRow = Selectable<TokenFamiliesTable>;
 export type GrantRow = Selectable<TokenGrantsTable>;
+/** A grant's primary key (migration 0008): its family first, so that a family's grants are together. */
+export type GrantKey = Pick<GrantRow, 'family_id' | 'id'>;
 
 export async function insertFamily(db: Kysely<Database>, row: FamilyRow): Promise<void> {
   await db.insertInto('token_families').values(row).execute();
@@ -25,8 +27,14 @@ const grantInsert = preparedQuery((db, p: GrantRow) =>
     hash_lookup: p.hash_lookup,
   }),
 );
-const rotation = preparedQuery((db, p: { id: string; now: number }) =>
-  db.updateTable('token_grants').set({ rotated_at: p.now }).where('id', '=', p.id).where('rotated_at', 'is', null).where('revoked_at', 'is', null),
+const rotation = preparedQuery((db, p: GrantKey & { now: number }) =>
+  db
+    .updateTable('token_grants')
+    .set({ rotated_at: p.now })
+    .where('family_id', '=', p.family_id)
+    .where('id', '=', p.id)
+    .where('rotated_at', 'is', null)
+    .where('revoked_at', 'is', null),
 );
 
 export async function insertGrant(db: Kysely<Database>, row: GrantRow): Promise<void> {
@@ -59,7 +67,7 @@ const grantWithFamily = (db: Kysely<Database>) =>
 // names its grant (tokens.ts), so it is found by the primary key. A pair issued before that is found
 // by a hash through the partial indexes of migration 0008, whose condition is written as a literal
 // so that the planner can match it.
-const byId = preparedQuery((db, p: { id: string }) => grantWithFamily(db).where('g.id', '=', p.id));
+const byKey = preparedQuery((db, p: GrantKey) => grantWithFamily(db).where('g.family_id', '=', p.family_id).where('g.id', '=', p.id));
 const legacyByAccessHash = preparedQuery((db, p: { hash: string }) =>
   grantWithFamily(db).where('g.access_hash', '=', p.hash).where('g.hash_lookup', '=', sql.lit(1)),
 );
@@ -67,29 +75,34 @@ const legacyByRefreshHash = preparedQuery((db, p: { hash: string }) =>
   grantWithFamily(db).where('g.refresh_hash', '=', p.hash).where('g.hash_lookup', '=', sql.lit(1)),
 );
 
-export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findGrantById>>>;
+export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findGrant>>>;
 
-export const findGrantById = async (db: Kysely<Database>, id: string) => (await byId(db, { id })).rows[0];
+export const findGrant = async (db: Kysely<Database>, key: GrantKey) => (await byKey(db, { family_id: key.family_id, id: key.id })).rows[0];
 
 /** A pair issued before migration 0008, by the hash of either of its tokens. */
 export const findLegacyGrant = async (db: Kysely<Database>, hash: string): Promise<GrantWithFamily | undefined> =>
   (await legacyByAccessHash(db, { hash })).rows[0] ?? (await legacyByRefreshHash(db, { hash })).rows[0];
 
 /** Marks a refresh token used, only if it is still live: the database decides which concurrent refresh wins. */
-export async function markRotated(db: Kysely<Database>, grantId: string, now: number): Promise<boolean> {
-  return Number((await rotation(db, { id: grantId, now })).numAffectedRows) === 1;
+export async function markRotated(db: Kysely<Database>, grant: GrantKey, now: number): Promise<boolean> {
+  return Number((await rotation(db, { family_id: grant.family_id, id: grant.id, now })).numAffectedRows) === 1;
 }
 
 /** Takes a row lock on a grant (PostgreSQL) so that retries of one refresh are serialised. */
-export async function lockGrant(db: Kysely<Database>, grantId: string): Promise<void> {
-  await db.updateTable('token_grants').set((eb) => ({ rotated_at: eb.ref('rotated_at') })).where('id', '=', grantId).execute();
+export async function lockGrant(db: Kysely<Database>, grant: GrantKey): Promise<void> {
+  await db
+    .updateTable('token_grants')
+    .set((eb) => ({ rotated_at: eb.ref('rotated_at') }))
+    .where('family_id', '=', grant.family_id)
+    .where('id', '=', grant.id)
+    .execute();
 }
 
 /**
  * Revokes the still-unused children of a grant; returns how many were live. A grant's children are
- * in its family: the family comes first so that the (family_id, parent_id) index finds them.
+ * in its family, found by the primary key's first column (a rare path: a retry within the grace).
  */
-export async function supersedeChildren(db: Kysely<Database>, parent: { id: string; family_id: string }, now: number): Promise<number> {
+export async function supersedeChildren(db: Kysely<Database>, parent: GrantKey, now: number): Promise<number> {
   const r = await db
     .updateTable('token_grants')
     .set({ revoked_at: now })

@@ -9,7 +9,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import type { OAuthClient } from './clients.ts';
 import { consumeCode, findCode } from './code-repo.ts';
 import { verifyPkce } from './pkce.ts';
-import { findGrantById, insertFamily, lockGrant, markRotated, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
+import { findGrant, insertFamily, lockGrant, markRotated, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
 import { findToken, issuePair, type TokenKind } from './tokens.ts';
 
 export interface TokenDeps {
@@ -80,9 +80,9 @@ export async function refreshTokens(
   if (grant.family_revoked_at !== null || grant.refresh_expires_at <= now) throw invalidGrant('refresh token is revoked or expired');
 
   const outcome = await deps.db.transaction().execute(async (trx) => {
-    if (await markRotated(trx, grant.id, now)) return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
-    await lockGrant(trx, grant.id);
-    const current = await findGrantById(trx, grant.id);
+    if (await markRotated(trx, grant, now)) return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
+    await lockGrant(trx, grant);
+    const current = await findGrant(trx, grant);
     const inGrace =
       current?.rotated_at != null && current.revoked_at === null && current.family_revoked_at === null &&
       now - current.rotated_at <= LIMITS.refreshRetryGraceMs;

@@ -27,29 +27,43 @@ describe.each(DIALECTS)('POST /api/auth/token (%s)', (dialect) => {
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid' });
-    // <selector>.<secret>: the selector names the pair's grant, each token has a secret of its own.
-    expect(body.access_token).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
-    expect(body.refresh_token).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
-    expect(body.refresh_token.split('.')[0]).toBe(body.access_token.split('.')[0]);
+    // <family id>.<grant id>.<secret>: the selector names the pair's grant, each token has a secret of its own.
+    const format = /^([0-9a-f-]{36}\.[A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{43}$/;
+    expect(body.access_token).toMatch(format);
+    expect(body.refresh_token).toMatch(format);
+    expect(format.exec(body.refresh_token)?.[1]).toBe(format.exec(body.access_token)?.[1]);
     expect(body.refresh_token).not.toBe(body.access_token);
     expect(await userStatus(body.access_token)).toBe(200);
   });
 
-  it('refuses a token whose secret is altered, and each token where the other kind is due', async () => {
+  it('refuses a token whose secret or selector is altered, and each token where the other kind is due', async () => {
     const tokens = await loginTokens(t.app);
-    const [selector, secret] = tokens.access_token.split('.') as [string, string];
-    const altered = `${selector}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
-    const [, refreshSecret] = tokens.refresh_token.split('.') as [string, string];
-    for (const wrong of [altered, `${selector}.`, `${selector}.${refreshSecret.slice(1)}`, selector, `.${secret}`]) {
+    const [family, grant, secret] = tokens.access_token.split('.') as [string, string, string];
+    const [, , refreshSecret] = tokens.refresh_token.split('.') as [string, string, string];
+    const flip = (v: string) => `${v.slice(0, -1)}${v.endsWith('A') ? 'B' : 'A'}`;
+    const other = await loginTokens(t.app);
+    const [otherFamily] = other.access_token.split('.') as [string];
+    for (const wrong of [
+      `${family}.${grant}.${flip(secret)}`,
+      `${family}.${grant}.${refreshSecret.slice(1)}`,
+      `${family}.${grant}.`,
+      `${family}.${grant}`,
+      `${otherFamily}.${grant}.${secret}`,
+      `${family}.${flip(grant)}.${secret}`,
+      `${family}.${grant}.${secret}.${secret}`,
+      `.${grant}.${secret}`,
+      secret,
+    ]) {
       expect(await userStatus(wrong)).toBe(401);
       expect((await introspect(wrong)).active).toBe(false);
       expect((await refresh(wrong)).json().error).toBe('invalid_grant');
     }
     expect(await userStatus(tokens.refresh_token)).toBe(401);
     expect((await refresh(tokens.access_token)).json().error).toBe('invalid_grant');
-    // None of that touched the session.
+    // None of that touched either session.
     expect(await userStatus(tokens.access_token)).toBe(200);
     expect((await refresh(tokens.refresh_token)).statusCode).toBe(200);
+    expect(await userStatus(other.access_token)).toBe(200);
   });
 
   it('refuses a wrong verifier, and the code is burnt by the attempt', async () => {

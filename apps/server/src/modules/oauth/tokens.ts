@@ -4,15 +4,16 @@ import { LIMITS } from '@sso/contracts/constants';
 import type { TokenResponse } from '@sso/contracts/auth';
 import type { Database } from '../../db/schema.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
-import { findGrantById, findLegacyGrant, insertGrant, type GrantWithFamily } from './token-repo.ts';
+import { findGrant, findLegacyGrant, insertGrant, type GrantWithFamily } from './token-repo.ts';
 
 /**
  * Opaque access and refresh tokens, stored only as SHA-256 hashes (issue 2, item 5). Each token is
- * `<selector>.<secret>`: the selector is the id of its grant row, 128 random bits shared by the
- * pair, and the secret is 256 random bits of its own. A token is found by its selector and then
- * checked against the stored hash of the whole token in constant time, so that the table needs no
- * index on the hashes (issue 9, docs/decisions/0009-token-selectors.md). Knowing a selector, from
- * an access token a partner holds, gives nothing towards the secret of the refresh token.
+ * `<family id>.<grant id>.<secret>`: the first two (the selector) are its grant row's primary key,
+ * shared by the pair, the grant id 128 random bits; the secret is 256 random bits of its own. A
+ * token is found by its selector and then checked against the stored hash of the whole token in
+ * constant time, so that the table needs no index on the hashes (issue 9, docs/decisions/
+ * 0009-token-selectors.md). Knowing a selector, from an access token a partner holds, gives nothing
+ * towards the secret of the refresh token.
  */
 export async function issuePair(
   db: Kysely<Database>,
@@ -22,8 +23,8 @@ export async function issuePair(
   now: number,
 ): Promise<TokenResponse> {
   const id = randomToken(16);
-  const access = `${id}.${randomToken()}`;
-  const refresh = `${id}.${randomToken()}`;
+  const access = `${familyId}.${id}.${randomToken()}`;
+  const refresh = `${familyId}.${id}.${randomToken()}`;
   await insertGrant(db, {
     id,
     family_id: familyId,
@@ -51,15 +52,22 @@ export type TokenKind = 'access' | 'refresh';
 /** Two hex digests, compared in constant time. */
 const sameDigest = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/** The grant a token names, or undefined when it is not `<family id>.<grant id>.<secret>`. */
+function selectorOf(token: string): { family_id: string; id: string } | undefined {
+  const parts = token.split('.');
+  return parts.length === 3 && parts.every((p) => p !== '') ? { family_id: parts[0] as string, id: parts[1] as string } : undefined;
+}
+
 /**
  * The grant a token belongs to and which of the pair it is, or undefined for anything that is not
- * a token this server issued. A token without a selector was issued before migration 0008 and is
- * found by its hash. The token type needs no hint (RFC 7009 section 2.1: the server may ignore it).
+ * a token this server issued. A token without a dot was issued before migration 0008 and is found
+ * by its hash. The token type needs no hint (RFC 7009 section 2.1: the server may ignore it).
  */
 export async function findToken(db: Kysely<Database>, token: string): Promise<{ grant: GrantWithFamily; kind: TokenKind } | undefined> {
   const digest = sha256(token);
-  const dot = token.indexOf('.');
-  const grant = dot > 0 ? await findGrantById(db, token.slice(0, dot)) : await findLegacyGrant(db, digest);
+  const selector = selectorOf(token);
+  if (!selector && token.includes('.')) return undefined;
+  const grant = selector ? await findGrant(db, selector) : await findLegacyGrant(db, digest);
   if (!grant) return undefined;
   if (sameDigest(digest, grant.access_hash)) return { grant, kind: 'access' };
   if (sameDigest(digest, grant.refresh_hash)) return { grant, kind: 'refresh' };
