@@ -1,4 +1,4 @@
-import { SqliteIntrospector, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 const COLUMNS = [
   'id',
@@ -17,9 +17,11 @@ const COLUMNS = [
  * Tokens that name their grant (issue 9, docs/decisions/0009-token-selectors.md). A token issued
  * from now on is `<family id>.<grant id>.<secret>`: it is found by the grant's primary key,
  * (family_id, id), and then checked against its stored SHA-256. token_grants needs no index on the
- * hashes, and none on parent_id: a family's grants are found by the key's first column. On SQLite
- * the table is clustered by that key (WITHOUT ROWID), so a refresh's rotated grant and its successor
- * sit on one page and its commit writes one page where it wrote six.
+ * hashes, and none on parent_id: a family's grants are found by the key's first column. A refresh,
+ * which rotates one grant and inserts its successor, writes the table and that one index: the new
+ * key lands beside its parent's, and its commit writes about three pages where it wrote six. (The
+ * table clustered by the key, WITHOUT ROWID, wrote fewer still but made lookups a fifth slower with
+ * a million members: docs/performance.md, item 18.)
  *
  * Tokens issued before carry no grant id. Their rows are marked `hash_lookup = 1` and stay findable
  * by hash through two partial indexes that hold only them; rows written from now on are not in
@@ -27,7 +29,6 @@ const COLUMNS = [
  * table is rebuilt (the same way on PostgreSQL, one path for both).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const sqlite = db.introspection instanceof SqliteIntrospector;
   await db.schema
     .createTable('token_grants_selectors')
     .addColumn('family_id', 'text', (c) => c.notNull().references('token_families.id'))
@@ -42,8 +43,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('revoked_at', 'bigint')
     .addColumn('hash_lookup', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('token_grants_key', ['family_id', 'id'])
-    // PostgreSQL keeps rows in a heap whatever the key; its key's index keeps a family together.
-    .$call((t) => (sqlite ? t.modifyEnd(sql`without rowid`) : t))
     .execute();
   await db
     .insertInto('token_grants_selectors' as never)
