@@ -61,7 +61,7 @@ export async function seedFiller(o: FillerOptions): Promise<void> {
           .insertInto('token_grants')
           .values(
             families.map((f) => ({
-              // A grant's id is its tokens' selector (apps/server/src/modules/oauth/tokens.ts), as long as a real one.
+              // A grant's id, the second part of its tokens' selector (apps/server/src/modules/oauth/tokens.ts), as long as a real one.
               id: randomBytes(16).toString('base64url'),
               family_id: f.id,
               parent_id: null,

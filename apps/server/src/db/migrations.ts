@@ -10,7 +10,7 @@ import * as tokenSelectors from './migrations/0008-token-selectors.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
-export const MIGRATIONS: Record<string, Migration> = {
+const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-signup': signup,
   '0003-mail-html': mailHtml,

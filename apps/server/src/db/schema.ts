@@ -56,8 +56,9 @@ export interface TokenFamiliesTable {
 }
 
 /**
- * One row per issued access/refresh pair; parent_id links a rotation to the pair it replaced. The id
- * is the selector that begins both of the pair's tokens (docs/decisions/0009-token-selectors.md).
+ * One row per issued access/refresh pair; parent_id links a rotation to the pair it replaced. The key
+ * is (family_id, id), the selector that begins both of the pair's tokens (docs/decisions/
+ * 0009-token-selectors.md).
  */
 export interface TokenGrantsTable {
   id: string;
