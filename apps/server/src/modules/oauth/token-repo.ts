@@ -77,7 +77,7 @@ const legacyByRefreshHash = preparedQuery((db, p: { hash: string }) =>
 
 export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findGrant>>>;
 
-export const findGrant = async (db: Kysely<Database>, key: GrantKey) => (await byKey(db, { family_id: key.family_id, id: key.id })).rows[0];
+export const findGrant = async (db: Kysely<Database>, key: GrantKey) => (await byKey(db, key)).rows[0];
 
 /** A pair issued before migration 0008, by the hash of either of its tokens. */
 export const findLegacyGrant = async (db: Kysely<Database>, hash: string): Promise<GrantWithFamily | undefined> =>

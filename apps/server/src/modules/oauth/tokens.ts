@@ -52,22 +52,18 @@ export type TokenKind = 'access' | 'refresh';
 /** Two hex digests, compared in constant time. */
 const sameDigest = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** The grant a token names, or undefined when it is not `<family id>.<grant id>.<secret>`. */
-function selectorOf(token: string): { family_id: string; id: string } | undefined {
-  const parts = token.split('.');
-  return parts.length === 3 && parts.every((p) => p !== '') ? { family_id: parts[0] as string, id: parts[1] as string } : undefined;
-}
-
 /**
  * The grant a token belongs to and which of the pair it is, or undefined for anything that is not
- * a token this server issued. A token without a dot was issued before migration 0008 and is found
- * by its hash. The token type needs no hint (RFC 7009 section 2.1: the server may ignore it).
+ * a token this server issued: `<family id>.<grant id>.<secret>`, or, issued before migration 0008,
+ * a token without a dot, found by its hash. The token type needs no hint (RFC 7009 section 2.1:
+ * the server may ignore it).
  */
 export async function findToken(db: Kysely<Database>, token: string): Promise<{ grant: GrantWithFamily; kind: TokenKind } | undefined> {
+  const parts = token.split('.');
+  const named = parts.length === 3 && parts.every((p) => p !== '');
+  if (!named && parts.length !== 1) return undefined;
   const digest = sha256(token);
-  const selector = selectorOf(token);
-  if (!selector && token.includes('.')) return undefined;
-  const grant = selector ? await findGrant(db, selector) : await findLegacyGrant(db, digest);
+  const grant = named ? await findGrant(db, { family_id: parts[0] as string, id: parts[1] as string }) : await findLegacyGrant(db, digest);
   if (!grant) return undefined;
   if (sameDigest(digest, grant.access_hash)) return { grant, kind: 'access' };
   if (sameDigest(digest, grant.refresh_hash)) return { grant, kind: 'refresh' };
