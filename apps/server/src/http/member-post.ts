@@ -3,13 +3,15 @@ import type { ZodType } from 'zod';
 import { describeDevice } from '../lib/device.ts';
 import { currentMember } from '../modules/account/current-user.ts';
 import type { UserRow } from '../modules/account/user-repo.ts';
-import type { TokenDeps } from '../modules/oauth/token-service.ts';
+import type { BearerToken, TokenDeps } from '../modules/oauth/token-service.ts';
 import { parseOr901 } from './parse.ts';
 
-/** What a member endpoint's handler gets: the member, the client their token was issued to, the body read, and the device. */
+/** What a member endpoint's handler gets: the member, the client their token was issued to, the token, the body read, and the device. */
 export interface MemberCall<I> {
   user: UserRow;
   clientId: string;
+  /** The Bearer token's session (token family), client and scope. */
+  token: BearerToken;
   input: I;
   /** The device of the request (lib/device.ts), for the activity log. */
   device: string | null;
@@ -34,9 +36,9 @@ export function memberPost<I>(
   handler: (call: MemberCall<I>) => Promise<unknown>,
 ): void {
   app.post(url, async (request, reply) => {
-    const { user, clientId } = await currentMember(deps, request);
+    const { user, clientId, token } = await currentMember(deps, request);
     reply.header('Cache-Control', 'no-store');
     const input = typeof body === 'function' ? body(request.body) : parseOr901(body, request.body);
-    return handler({ user, clientId, input, device: describeDevice(request.headers['user-agent']) });
+    return handler({ user, clientId, token, input, device: describeDevice(request.headers['user-agent']) });
   });
 }

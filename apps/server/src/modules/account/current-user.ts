@@ -1,19 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import { requireMember } from '../../http/bearer.ts';
 import { unauthorizedError } from '../../http/app-error.ts';
-import type { TokenDeps } from '../oauth/token-service.ts';
+import type { BearerToken, TokenDeps } from '../oauth/token-service.ts';
 import { findActiveUserById, type UserRow } from './user-repo.ts';
 
 /**
- * The active member behind the request's Bearer token (SPEC.md section 7), and the client the token
- * was issued to: a missing, expired or revoked token, or a member no longer active, answers 401
- * with result 300.
+ * The active member behind the request's Bearer token (SPEC.md section 7), and the token itself:
+ * the client it was issued to, its session (token family) and its scope. A missing, expired or
+ * revoked token, or a member no longer active, answers 401 with result 300.
  */
-export async function currentMember(deps: TokenDeps, request: FastifyRequest): Promise<{ user: UserRow; clientId: string }> {
-  const member = await requireMember(deps, request);
-  const user = await findActiveUserById(deps.db, member.userId);
+export async function currentMember(deps: TokenDeps, request: FastifyRequest): Promise<{ user: UserRow; clientId: string; token: BearerToken }> {
+  const token = await requireMember(deps, request);
+  const user = await findActiveUserById(deps.db, token.userId);
   if (!user) throw unauthorizedError();
-  return { user, clientId: member.clientId };
+  return { user, clientId: token.clientId, token };
 }
 
 /** The active member behind the request's Bearer token, as currentMember. */

@@ -139,5 +139,8 @@ export async function authenticateAccessToken(deps: TokenDeps, token: string) {
   const found = await findToken(deps.db, token);
   const g = found?.kind === 'access' ? found.grant : undefined;
   if (!g || !isLive(g, 'access', deps.clock.now())) return undefined;
-  return { userId: g.user_id, clientId: g.client_id, familyId: g.family_id, terminalId: g.terminal_id };
+  return { userId: g.user_id, clientId: g.client_id, familyId: g.family_id, terminalId: g.terminal_id, scope: g.scope };
 }
+
+/** The member, client, session (token family) and scope a live access token stands for. */
+export type BearerToken = NonNullable<Awaited<ReturnType<typeof authenticateAccessToken>>>;
