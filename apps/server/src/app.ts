@@ -16,6 +16,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { registerAccountRoutes } from './modules/account/routes.ts';
 import { registerAccountChangeRoutes } from './modules/account-change/routes.ts';
 import { registerActivityRoutes } from './modules/activity/routes.ts';
+import { registerFreshProofRoutes } from './modules/fresh-proof/routes.ts';
 import { registerProfileRoutes } from './modules/profile/routes.ts';
 import { loadClients, type ClientRegistry } from './modules/oauth/clients.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
@@ -117,6 +118,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerOAuthRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerAccountChangeRoutes(app, deps);
+  registerFreshProofRoutes(app, deps);
   registerProfileRoutes(app, deps);
   registerActivityRoutes(app, deps);
   registerSignupRoutes(app, deps);

@@ -25,6 +25,14 @@ export const passwordChangeRequestSchema = z
   })
   .superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS));
 
+/**
+ * POST /api/auth/reauth (Bearer, JSON): the current password, proving that the member is at the
+ * keyboard; a right one makes the session fresh for LIMITS.freshProofMaxAgeMs (decision 0012).
+ */
+export const reauthRequestSchema = z.object({
+  password: z.string({ error: M.required }).min(1, { error: M.required }).max(256),
+});
+
 /** Profile field keys (SPEC.md section 3): what `readonly` and validation_errors name. */
 export const PROFILE_FIELD_KEYS = ['full_name', 'full_name_kana', 'sex', 'birthday', 'tel', 'postal_code', 'email_flg'] as const;
 export type ProfileFieldKey = (typeof PROFILE_FIELD_KEYS)[number];
@@ -102,6 +110,8 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   password_reset_requested: 'パスワード再設定の受付',
   password_reset: 'パスワード再設定',
   password_changed: 'パスワード変更',
+  reauth: 'パスワードによる本人確認',
+  password_check_failed: '本人確認のパスワードの誤り',
   email_changed: 'メールアドレス変更',
   profile_changed: 'プロフィール変更',
   tokens_revoked: 'ログイン状態の解除',

@@ -72,6 +72,11 @@ export const LIMITS = {
   directLoginTokenTtlMs: 60 * 1000,
   /** A point transfer, numberless card or upgrade flow lives this long; its code LIMITS.otpTtlMs. */
   memberFlowTtlMs: 30 * 60 * 1000,
+  /**
+   * A sensitive change (e-mail, withdrawal, a new login id) needs the session's proof of presence
+   * (the password at login or at /api/auth/reauth) newer than this (docs/decisions/0012-fresh-proof.md).
+   */
+  freshProofMaxAgeMs: 5 * 60 * 1000,
 } as const;
 
 /**

@@ -72,6 +72,8 @@ export const ACCOUNT_MESSAGES = {
   changeExpired: 'お手続きの有効期限が切れたか、既に完了しています。お手数ですが、最初からやり直してください。',
   /** Too many wrong codes for the member's e-mail change (203, 30 minutes). */
   changeLocked: '入力回数の上限を超えたため、しばらくの間お手続きいただけません。時間をおいて再度お試しください。',
+  /** A sensitive change asked without a fresh proof of presence (401 insufficient_user_authentication, RFC 9470). */
+  freshProofNeeded: 'ご本人確認のため、現在のパスワードを入力してください。',
 } as const;
 
 /** Answers of the card sign-up (issue 3). 902 answers clear the OTP or PIN field (SPEC.md section 8). */

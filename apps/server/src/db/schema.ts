@@ -43,6 +43,8 @@ export interface AuthCodesTable {
   expires_at: number;
   consumed_at: number | null;
   family_id: string | null;
+  /** When the member proved presence for this code (the login's password check); null: not at all (decision 0012). */
+  proved_at: number | null;
 }
 
 export interface TokenFamiliesTable {
@@ -53,6 +55,8 @@ export interface TokenFamiliesTable {
   scope: string;
   created_at: number;
   revoked_at: number | null;
+  /** When the session's member last proved presence (login password, /api/auth/reauth); null: never (decision 0012). */
+  proved_at: number | null;
 }
 
 /**
@@ -191,6 +195,8 @@ export interface EmailChangesTable {
   created_at: number;
   updated_at: number;
   expires_at: number;
+  /** The session (token family) that asked for the change: only it may confirm it (decision 0012); null for older rows. */
+  family_id: string | null;
 }
 
 /**

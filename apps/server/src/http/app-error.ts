@@ -12,6 +12,8 @@ export class AppError extends Error {
     message: string,
     readonly httpStatus = 400,
     readonly validationErrors?: ValidationError[],
+    /** The WWW-Authenticate challenge of a 401 other than an invalid token's (RFC 6750 section 3). */
+    readonly challenge?: string,
   ) {
     super(message);
   }
@@ -21,6 +23,19 @@ export const credentialsError = () => new AppError(RESULT.CREDENTIALS, SERVER_ME
 export const lockedError = () => new AppError(RESULT.LOCKED, SERVER_MESSAGES.locked, 400);
 export const recaptchaError = () => new AppError(RESULT.RECAPTCHA, SERVER_MESSAGES.recaptcha, 400);
 export const unauthorizedError = () => new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401);
+/**
+ * A live token whose session has no proof of presence newer than `maxAgeMs` (RFC 9470, OAuth 2.0
+ * Step Up Authentication Challenge; decision 0012): 401 with `insufficient_user_authentication` and
+ * the `max_age` a proof may have, so that a client asks the member again instead of refreshing.
+ */
+export const freshProofError = (maxAgeMs: number) =>
+  new AppError(
+    RESULT.ACCESS_DENIED,
+    ACCOUNT_MESSAGES.freshProofNeeded,
+    401,
+    undefined,
+    `Bearer error="insufficient_user_authentication", error_description="a recent proof of presence is required", max_age=${Math.floor(maxAgeMs / 1000)}`,
+  );
 export const validationError = (errors: ValidationError[]) =>
   new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);
 /** 902 for an activation or reset link that is unknown, expired, used or replaced (issue 4). */

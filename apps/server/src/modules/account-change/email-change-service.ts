@@ -20,6 +20,7 @@ import type { Notifier } from '../notifications/notifier.ts';
 import { newCode } from '../signup/codes.ts';
 import { retryable } from '../signup/flow-service.ts';
 import { endSessions } from '../oauth/token-repo.ts';
+import type { BearerToken } from '../oauth/token-service.ts';
 import { emailChangeCodeMail, emailChangedMail, emailTakenMail } from './mails.ts';
 import {
   completeChange,
@@ -63,6 +64,8 @@ export async function requestEmailChange(
   deps: AccountChangeDeps,
   user: UserRow,
   input: z.infer<typeof emailChangeRequestSchema>,
+  /** The session (token family) asking: the only one that may confirm the change (decision 0012). */
+  familyId: string,
 ): Promise<BaseResponse & { register_token: string }> {
   const email = input.email.toLowerCase();
   if (email === user.email) throw retryable(ACCOUNT_MESSAGES.emailSame);
@@ -83,6 +86,7 @@ export async function requestEmailChange(
       created_at: now,
       updated_at: now,
       expires_at: now + CHANGE_TTL_MS,
+      family_id: familyId,
     });
     await insertVerification(trx, {
       id: newId(),
@@ -101,21 +105,25 @@ export async function requestEmailChange(
 }
 
 /**
- * POST /api/auth/email/change/otp (issue 5; no Bearer: the register_token carries the member). The
- * code is checked under the member's lock (5 wrong -> 203 for LIMITS.signupLockMs). A right code, in
- * one transaction: the record is finished and the code used (of parallel right answers one goes
- * on), users.email set, every session ended, 'email_changed' logged. Then the OLD address is told.
- * An address taken by someone since the request answers 902 emailUnavailable and changes nothing.
+ * POST /api/auth/email/change/otp (issue 5; Bearer, decision 0012). The register_token names the
+ * change, and the Bearer token must be of the session that asked for it: a change asked in another
+ * session, or in one that has ended (its tokens are dead: 401, and a new login is another session),
+ * answers 300 changeExpired before any code is checked. The code is checked under the member's
+ * lock (5 wrong -> 203 for LIMITS.signupLockMs). A right code, in one transaction: the record is
+ * finished and the code used (of parallel right answers one goes on), users.email set, every
+ * session ended, 'email_changed' logged. Then the OLD address is told. An address taken by someone
+ * since the request answers 902 emailUnavailable and changes nothing.
  */
 export async function confirmEmailChange(
   deps: AccountChangeDeps,
   input: z.infer<typeof emailChangeOtpRequestSchema>,
-  context: ChangeContext,
+  context: ChangeContext & { session: Pick<BearerToken, 'userId' | 'familyId'> },
 ): Promise<BaseResponse> {
   const tokenHash = sha256(input.register_token);
   const now = deps.clock.now();
   const change = await findPendingChange(deps.db, tokenHash, now);
-  if (!change) throw changeExpired();
+  // Another session, even the member's own, cannot confirm it, and nor can anyone once its session ended (decision 0012).
+  if (!change || change.user_id !== context.session.userId || change.family_id !== context.session.familyId) throw changeExpired();
   const verificationId = await checkLockedSecret(deps.db, now, {
     lockKey: lockKey(change.user_id),
     limit: LIMITS.signupVerifyFailuresBeforeLock,

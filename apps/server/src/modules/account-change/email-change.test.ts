@@ -4,6 +4,7 @@ import { sha256 } from '../../lib/secrets.ts';
 import { latestCode, mailsTo } from '../../test-support/mailbox.ts';
 import { loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
+import { reauth } from '../fresh-proof/test-kit.ts';
 import { newMember } from '../recover/test-kit.ts';
 import { call, eventRows, expectSessionDead, loginCheck, loggedInMember, OK } from './test-kit.ts';
 
@@ -18,8 +19,9 @@ let serial = 0;
 const newAddress = () => `changed.${++serial}.${Date.now()}@example.com`;
 
 const request = (t: TestApp, access: string, email: string) => call(t, '/api/auth/email/change', access, { email });
-const confirm = (t: TestApp, register_token: string, otp_email: string) =>
-  call(t, '/api/auth/email/change/otp', undefined, { register_token, otp_email });
+/** The confirmation carries the Bearer token of the session that asked for the change (decision 0012). */
+const confirm = (t: TestApp, access: string, register_token: string, otp_email: string) =>
+  call(t, '/api/auth/email/change/otp', access, { register_token, otp_email });
 
 /** Asks for a change, expecting a register_token, and returns it with the code mailed to the new address. */
 async function requestCode(t: TestApp, access: string, email: string) {
@@ -58,7 +60,7 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
     expect(await mailsTo(t.app, member.email)).toEqual([]);
     expect(await loginCheck(t, member.email, member.password)).toBe(0);
 
-    const res = await confirm(t, token, code);
+    const res = await confirm(t, member.access_token, token, code);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual(OK);
 
@@ -74,8 +76,9 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
     expect(notice!.text).not.toContain(next);
     const rows = await eventRows(t, member.id, 'email_changed');
     expect(rows).toEqual([{ event: 'email_changed', detail: JSON.stringify({ device: 'Chrome / Windows' }) }]);
-    // Used: the token and the code work once.
-    expect((await confirm(t, token, code)).json()).toEqual(EXPIRED);
+    // Used: the token and the code work once (the session that asked has ended; a new login is another one).
+    const relogin = await loginTokens(t.app, { user: next, password: member.password });
+    expect((await confirm(t, relogin.access_token, token, code)).json()).toEqual(EXPIRED);
     expect(await eventRows(t, member.id, 'email_changed')).toHaveLength(1);
   });
 
@@ -100,7 +103,7 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
       expect(notice!.text).not.toMatch(/\d{6}/);
       expect(notice!.text).not.toContain(member.email);
       const token = emailChangeResponseSchema.parse(res.json()).register_token;
-      expect((await confirm(t, token, '123456')).json()).toEqual(OTP_WRONG);
+      expect((await confirm(t, member.access_token, token, '123456')).json()).toEqual(OTP_WRONG);
     }
     expect(await loginCheck(t, member.email, member.password)).toBe(0);
     expect(await eventRows(t, member.id, 'email_changed')).toEqual([]);
@@ -127,29 +130,30 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
       [{ otp_email: '123456' }, [{ key: 'register_token', message: '入力してください' }]],
     ];
     for (const [body, errors] of otpRefusals) {
-      const res = await call(t, '/api/auth/email/change/otp', undefined, body);
+      const res = await call(t, '/api/auth/email/change/otp', member.access_token, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json()).toEqual({ result_code: 901, result_message: '入力内容をご確認ください。', validation_errors: errors });
     }
-    expect((await confirm(t, 'unknown-token', '123456')).json()).toEqual(EXPIRED);
+    expect((await confirm(t, member.access_token, 'unknown-token', '123456')).json()).toEqual(EXPIRED);
   });
 
   it('answers 902 for a wrong code, and locks the member for 30 minutes at the fifth', async () => {
     const member = await loggedInMember(t);
     const next = newAddress();
     const { token, code } = await requestCode(t, member.access_token, next);
-    for (let i = 0; i < 4; i++) expect((await confirm(t, token, wrongCode(code))).json()).toEqual(OTP_WRONG);
-    expect((await confirm(t, token, wrongCode(code))).json()).toEqual(LOCKED);
+    for (let i = 0; i < 4; i++) expect((await confirm(t, member.access_token, token, wrongCode(code))).json()).toEqual(OTP_WRONG);
+    expect((await confirm(t, member.access_token, token, wrongCode(code))).json()).toEqual(LOCKED);
     // Locked: even the right code, and a new change's code, are refused.
-    expect((await confirm(t, token, code)).json()).toEqual(LOCKED);
+    expect((await confirm(t, member.access_token, token, code)).json()).toEqual(LOCKED);
     t.clock.advance(MINUTE);
     const again = await requestCode(t, member.access_token, newAddress());
-    expect((await confirm(t, again.token, again.code)).json()).toEqual(LOCKED);
+    expect((await confirm(t, member.access_token, again.token, again.code)).json()).toEqual(LOCKED);
     expect(await loginCheck(t, member.email, member.password)).toBe(0);
-    // After 30 minutes the lock is gone; a fresh change goes through.
+    // After 30 minutes the lock is gone; a fresh change, proved again (decision 0012), goes through.
     t.clock.advance(30 * MINUTE);
+    expect((await reauth(t, member.access_token, member.password)).json()).toEqual(OK);
     const later = await requestCode(t, member.access_token, next);
-    expect((await confirm(t, later.token, later.code)).json()).toEqual(OK);
+    expect((await confirm(t, member.access_token, later.token, later.code)).json()).toEqual(OK);
     expect(await eventRows(t, member.id, 'email_changed')).toHaveLength(1);
   });
 
@@ -157,13 +161,14 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
     const member = await loggedInMember(t);
     const first = await requestCode(t, member.access_token, newAddress());
     t.clock.advance(10 * MINUTE + 1);
-    expect((await confirm(t, first.token, first.code)).json()).toEqual(OTP_EXPIRED);
+    expect((await confirm(t, member.access_token, first.token, first.code)).json()).toEqual(OTP_EXPIRED);
     t.clock.advance(20 * MINUTE);
-    expect((await confirm(t, first.token, first.code)).json()).toEqual(EXPIRED);
+    expect((await confirm(t, member.access_token, first.token, first.code)).json()).toEqual(EXPIRED);
+    expect((await reauth(t, member.access_token, member.password)).json()).toEqual(OK);
     const older = await requestCode(t, member.access_token, newAddress());
     const newer = await requestCode(t, member.access_token, newAddress());
-    expect((await confirm(t, older.token, older.code)).json()).toEqual(EXPIRED);
-    expect((await confirm(t, newer.token, newer.code)).json()).toEqual(OK);
+    expect((await confirm(t, member.access_token, older.token, older.code)).json()).toEqual(EXPIRED);
+    expect((await confirm(t, member.access_token, newer.token, newer.code)).json()).toEqual(OK);
   });
 
   it('answers emailUnavailable when the address was taken between the request and the code, changing nothing', async () => {
@@ -172,7 +177,7 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
     const { token, code } = await requestCode(t, member.access_token, next);
     const rival = await newMember(t);
     await db().updateTable('users').set({ email: next }).where('id', '=', rival.id).execute();
-    expect((await confirm(t, token, code)).json()).toEqual(UNAVAILABLE);
+    expect((await confirm(t, member.access_token, token, code)).json()).toEqual(UNAVAILABLE);
     expect(await loginCheck(t, member.email, member.password)).toBe(0);
     expect(await eventRows(t, member.id, 'email_changed')).toEqual([]);
     expect((await t.app.inject({ method: 'POST', url: '/api/user', headers: { authorization: `Bearer ${member.access_token}` } })).statusCode).toBe(200);
@@ -182,7 +187,7 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
     const member = await loggedInMember(t);
     const next = newAddress();
     const { token, code } = await requestCode(t, member.access_token, next);
-    const answers = (await Promise.all(Array.from({ length: 4 }, () => confirm(t, token, code)))).map((r) => r.json().result_code as number);
+    const answers = (await Promise.all(Array.from({ length: 4 }, () => confirm(t, member.access_token, token, code)))).map((r) => r.json().result_code as number);
     expect(answers.filter((c) => c === 0)).toHaveLength(1);
     expect(answers.filter((c) => c !== 0).every((c) => c === 300)).toBe(true);
     expect(await eventRows(t, member.id, 'email_changed')).toHaveLength(1);

@@ -1,14 +1,11 @@
 import type { z } from 'zod';
 import type { passwordChangeRequestSchema } from '@sso/contracts/account';
 import type { BaseResponse } from '@sso/contracts/common';
-import { LIMITS } from '@sso/contracts/constants';
 import { ACCOUNT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
-import { lockedError } from '../../http/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { throttleKey } from '../account/login-id.ts';
-import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
-import { hashPassword, verifyPassword } from '../account/passwords.ts';
+import { checkCurrentPassword } from '../account/current-password.ts';
+import { hashPassword } from '../account/passwords.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { retryable } from '../signup/flow-service.ts';
 import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
@@ -18,10 +15,9 @@ import { replacePasswordHash } from './member-change-repo.ts';
 
 /**
  * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7; issue 5). The current password is
- * counted on the login throttle of the member's e-mail before it is checked, so guesses here and at
- * the login share one limit (the 10th wrong one locks, 203). Right: in one transaction the new
- * argon2id hash (only if the checked hash is still the stored one), every session ended,
- * 'password_changed' logged; then the member is told by mail.
+ * checked on the login throttle (checkCurrentPassword: the 10th wrong one locks, 203; each wrong one
+ * is logged). Right: in one transaction the new argon2id hash (only if the checked hash is still the
+ * stored one), every session ended, 'password_changed' logged; then the member is told by mail.
  */
 export async function changePassword(
   deps: AccountChangeDeps,
@@ -29,14 +25,8 @@ export async function changePassword(
   input: z.infer<typeof passwordChangeRequestSchema>,
   context: ChangeContext,
 ): Promise<BaseResponse> {
+  await checkCurrentPassword(deps, user, input.current_password, context);
   const now = deps.clock.now();
-  const key = throttleKey({ email: user.email });
-  const limit = LIMITS.loginFailuresBeforeLock;
-  const { attempt } = await countAttempt(deps.db, key, now, limit, LIMITS.loginLockMs);
-  if (attempt > limit) throw lockedError();
-  const wrong = () => (attempt >= limit ? lockedError() : retryable(ACCOUNT_MESSAGES.currentPasswordWrong));
-  if (!(await verifyPassword(user.password_hash, input.current_password))) throw wrong();
-  await clearAttempts(deps.db, key);
   const newHash = await hashPassword(input.password);
   await deps.db.transaction().execute(async (trx) => {
     // A parallel change got there first: the password checked is no longer the current one.

@@ -1,29 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import { emailChangeOtpRequestSchema, emailChangeRequestSchema, passwordChangeRequestSchema } from '@sso/contracts/account';
 import { memberPost, noBody } from '../../http/member-post.ts';
-import { parseOr901 } from '../../http/parse.ts';
-import { describeDevice } from '../../lib/device.ts';
+import { requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';
 import { changePassword } from './password-change-service.ts';
 import { withdraw } from './withdraw-service.ts';
 
 /**
  * E-mail change, password change and withdrawal (SPEC.md sections 4 and 7; issue 5). The Bearer
- * token is checked before the body, so that a caller without one learns nothing but 401.
+ * token is checked before the body, so that a caller without one learns nothing but 401; the
+ * e-mail change and the withdrawal then need the session's fresh proof (decision 0012).
  */
 export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps): void {
-  memberPost(app, deps, '/api/auth/email/change', emailChangeRequestSchema, ({ user, input }) => requestEmailChange(deps, user, input));
-
-  // No Bearer: the register_token carries the member.
-  app.post('/api/auth/email/change/otp', async (request, reply) => {
-    const input = parseOr901(emailChangeOtpRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return confirmEmailChange(deps, input, { device: describeDevice(request.headers['user-agent']) });
+  // Sensitive changes need a fresh proof of presence on the session (decision 0012).
+  memberPost(app, deps, '/api/auth/email/change', emailChangeRequestSchema, async (call) => {
+    await requireFreshProof(deps, call);
+    return requestEmailChange(deps, call.user, call.input, call.token.familyId);
   });
+
+  // The Bearer token names the session: only the one that asked for the change may confirm it (decision 0012).
+  memberPost(app, deps, '/api/auth/email/change/otp', emailChangeOtpRequestSchema, ({ token, input, device }) =>
+    confirmEmailChange(deps, input, { device, session: token }),
+  );
 
   memberPost(app, deps, '/api/auth/password/change', passwordChangeRequestSchema, ({ user, input, device }) =>
     changePassword(deps, user, input, { device }),
   );
 
-  memberPost(app, deps, '/api/auth/cancel', noBody, ({ user, device }) => withdraw(deps, user, { device }));
+  memberPost(app, deps, '/api/auth/cancel', noBody, async (call) => {
+    await requireFreshProof(deps, call);
+    return withdraw(deps, call.user, { device: call.device });
+  });
 }

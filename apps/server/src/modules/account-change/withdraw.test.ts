@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bearer, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { activate, registerForToken } from '../open-signup/test-kit.ts';
-import { CARDS, codeFor, finishSignup, newEmail, post, startSignup } from '../signup/test-kit.ts';
+import { reauth } from '../fresh-proof/test-kit.ts';
+import { CARDS, codeFor, finishSignup, newEmail, PASSWORD, post, startSignup } from '../signup/test-kit.ts';
 import { call, eventRows, expectSessionDead, loginCheck, loggedInMember, OK } from './test-kit.ts';
 
 const withdraw = (t: TestApp, access: string) => call(t, '/api/auth/cancel', access);
@@ -91,6 +92,9 @@ describe.each(DIALECTS)('withdrawal (%s)', (dialect) => {
     const user = await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(access) });
     const userId = user.json().user_id as string;
     expect(await count('sub_users', userId)).toBe(1);
+    // A sign-up's session starts without a proof of presence (decision 0012): the password is asked first.
+    expect((await withdraw(t, access)).statusCode).toBe(401);
+    expect((await reauth(t, access, PASSWORD)).json()).toEqual(OK);
     expect((await withdraw(t, access)).json()).toEqual(OK);
     expect(await count('sub_users', userId)).toBe(0);
     // Without the withdrawal this card would answer "already linked" and the address would be refused.

@@ -25,6 +25,10 @@ export type ActivityEvent =
   | 'email_changed'
   /** The member changed the password; every session was revoked (issue 5). */
   | 'password_changed'
+  /** The member proved presence again with the password (POST /api/auth/reauth; decision 0012). */
+  | 'reauth'
+  /** A wrong current password at the password change or the re-authentication (decision 0012). */
+  | 'password_check_failed'
   /** The member withdrew (issue 5; docs/withdrawal.md). */
   | 'withdrawn'
   /** Cards (issue 6; decision 0006). */

@@ -71,6 +71,8 @@ export async function redeemDirectLogin(
       scope,
       created_at: now,
       revoked_at: null,
+      // A one-time token proves the app's session, not the member's presence (decision 0012).
+      proved_at: null,
     });
     const tokens = await issuePair(trx, familyId, null, scope, now);
     const memberType = (await hasCards(trx, user.id)) ? ('na' as const) : ('open' as const);

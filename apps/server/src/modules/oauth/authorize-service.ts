@@ -87,7 +87,8 @@ export async function authorize(
   }
 
   const codeChallenge = q.data.code_challenge;
-  return issueCodeRedirect(deps, { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device });
+  // The password was checked here, or at the login step whose ticket was redeemed just now: the session starts proved (decision 0012).
+  return issueCodeRedirect(deps, { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt: now });
 }
 
 /**
@@ -98,7 +99,17 @@ export async function authorize(
  */
 export async function issueCodeRedirect(
   deps: AuthorizeDeps,
-  p: { client: OAuthClient; redirectUri: string; codeChallenge: string; scope: string; userId: string; state: string; device: string | null },
+  p: {
+    client: OAuthClient;
+    redirectUri: string;
+    codeChallenge: string;
+    scope: string;
+    userId: string;
+    state: string;
+    device: string | null;
+    /** When the member proved presence by password, carried to the session (decision 0012); null: not by this code. */
+    provedAt: number | null;
+  },
 ): Promise<string> {
   const now = deps.clock.now();
   const code = randomToken();
@@ -113,6 +124,7 @@ export async function issueCodeRedirect(
     expires_at: now + LIMITS.authorizationCodeTtlMs,
     consumed_at: null,
     family_id: null,
+    proved_at: p.provedAt,
   });
   await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, device: p.device, at: now });
   return redirectTo(p.redirectUri, { code }, p.state, deps.issuer);

@@ -17,6 +17,7 @@ const codeInsert = preparedQuery((db, p: AuthCodeRow) =>
     expires_at: p.expires_at,
     consumed_at: p.consumed_at,
     family_id: p.family_id,
+    proved_at: p.proved_at,
   }),
 );
 

@@ -139,3 +139,15 @@ export async function endSessions(db: Kysely<Database>, userId: string, now: num
   await revokeUserFamilies(db, userId, now);
   await db.updateTable('auth_codes').set({ consumed_at: now }).where('user_id', '=', userId).where('consumed_at', 'is', null).execute();
 }
+
+/** When the member of a live session last proved presence (decision 0012); null: never, or the session is gone. */
+export async function findProofTime(db: Kysely<Database>, familyId: string): Promise<number | null> {
+  const row = await db.selectFrom('token_families').select('proved_at').where('id', '=', familyId).where('revoked_at', 'is', null).executeTakeFirst();
+  return row?.proved_at ?? null;
+}
+
+/** Records a proof of presence on a live session (decision 0012); false when the session has ended meanwhile. */
+export async function markProved(db: Kysely<Database>, familyId: string, now: number): Promise<boolean> {
+  const r = await db.updateTable('token_families').set({ proved_at: now }).where('id', '=', familyId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -46,6 +46,7 @@ export async function exchangeCode(
       scope: code.scope,
       created_at: now,
       revoked_at: null,
+      proved_at: code.proved_at,
     });
     return { kind: 'tokens' as const, tokens: await issuePair(trx, familyId, null, code.scope, now) };
   });

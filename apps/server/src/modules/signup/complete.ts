@@ -110,7 +110,8 @@ export async function authorizeSignup(
   const userId = flow.user_id;
   const location = await deps.db.transaction().execute(async (trx) => {
     if (!(await advanceFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;
-    const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device };
+    // A sign-up proves the card and the mailbox, not the password at the keyboard now: its session starts unproved (decision 0012).
+    const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null };
     return issueCodeRedirect({ ...deps, db: trx }, issue);
   });
   return location ?? deny('sign-up is not complete or has expired');

@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import { LIMITS } from '@sso/contracts/constants';
+import type { Database } from '../../db/schema.ts';
+import { freshProofError } from '../../http/app-error.ts';
+import type { MemberCall } from '../../http/member-post.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { findProofTime } from '../oauth/token-repo.ts';
+
+/**
+ * The one guard of a sensitive change (ARCHITECTURE.md "Fresh proof"; decision 0012): the session
+ * of the call's token (its token family) must hold a proof of presence, the password at login or at
+ * POST /api/auth/reauth, no older than LIMITS.freshProofMaxAgeMs. Otherwise it answers 401 with
+ * `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=300` (RFC 9470) and
+ * result 300, before any work. The proof is the session's: another session of the member, even one
+ * proved a second ago, does not count. A member endpoint calls it first:
+ *
+ *   memberPost(app, deps, url, schema, async (call) => {
+ *     await requireFreshProof(deps, call);
+ *     ...
+ *   });
+ */
+export async function requireFreshProof(deps: { db: Kysely<Database>; clock: Clock }, call: Pick<MemberCall<unknown>, 'token'>): Promise<void> {
+  const provedAt = await findProofTime(deps.db, call.token.familyId);
+  const now = deps.clock.now();
+  if (provedAt === null || now - provedAt > LIMITS.freshProofMaxAgeMs || provedAt > now) {
+    throw freshProofError(LIMITS.freshProofMaxAgeMs);
+  }
+}

@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import { reauthRequestSchema } from '@sso/contracts/account';
+import { memberPost } from '../../http/member-post.ts';
+import type { TokenDeps } from '../oauth/token-service.ts';
+import { reauthenticate } from './reauth-service.ts';
+
+/** The step-up of a session before a sensitive change (decision 0012; RFC 9470). */
+export function registerFreshProofRoutes(app: FastifyInstance, deps: TokenDeps): void {
+  memberPost(app, deps, '/api/auth/reauth', reauthRequestSchema, (call) => reauthenticate(deps, call));
+}
