@@ -50,6 +50,23 @@ describe('api client', () => {
     expect(peekEphemeralMessage()).toBe('予期しない問題のため処理できませんでした。 操作を継続できません。お手数ですが再ログインしてください。');
   });
 
+  it('throws a step-up challenge (RFC 9470) at once as FreshProofNeeded: no refresh, no error flow, the tokens kept', async () => {
+    const { FreshProofNeeded } = await import('./result.ts');
+    const fetchMock = vi.fn(async () =>
+      new Response(JSON.stringify({ result_code: 300, result_message: 'ご本人確認のため、現在のパスワードを入力してください。' }), {
+        status: 401,
+        headers: { 'content-type': 'application/json', 'WWW-Authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' },
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const failure = await apiPost('/api/auth/cancel', { auth: true }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(FreshProofNeeded);
+    expect(failure).toMatchObject({ status: 401, result: { result_code: 300 } });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(navigations).toEqual([]);
+    expect(getTokenRecord()).toMatchObject({ accessToken: 'old-access', refreshToken: 'old-refresh' });
+  });
+
   it('does not retry a request a second time', async () => {
     const fetchMock = vi.fn(async (url: string) =>
       url.endsWith('/api/auth/token')

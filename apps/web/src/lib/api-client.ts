@@ -3,7 +3,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { apiBase } from './env.ts';
 import { goToError, reloginMessage } from './navigation.ts';
 import { clearTokens, getTokenRecord, isLoggedIn, saveTokens } from './records.ts';
-import { ApiFailure, failureFromBody, failureFromError, unexpectedFailure } from './result.ts';
+import { ApiFailure, failureFromBody, failureFromError, FreshProofNeeded, unexpectedFailure } from './result.ts';
 
 export interface RequestOptions {
   /** Send the access token as a Bearer header (SPEC.md section 7, "(Bearer)"). */
@@ -122,14 +122,20 @@ export function startScheduledRefresh(intervalMs: number = LIMITS.refreshInterva
   return () => clearInterval(timer);
 }
 
+const asksFreshProof = (res: Response) =>
+  res.status === 401 && (res.headers.get('WWW-Authenticate') ?? '').includes('error="insufficient_user_authentication"');
+
 /**
  * POSTs to the API and gives the body of a success (result_code 0, or a body with no result code
  * such as a token). A 401 from any API but the token endpoint causes one refresh and one retry,
  * marked as retried; if the refresh fails the tokens are cleared and the error flow suggests logging
- * in again (SPEC.md section 4). Every failure is thrown as an ApiFailure (SPEC.md section 8).
+ * in again (SPEC.md section 4); but a 401 asking for a fresh proof (RFC 9470) is thrown at once as
+ * FreshProofNeeded. Every failure is thrown as an ApiFailure (SPEC.md section 8).
  */
 export async function apiPost<T>(path: string, opts: RequestOptions = {}, retried = false): Promise<T> {
   const res = await send(path, opts);
+  // A step-up challenge (RFC 9470) is no expired token: neither a refresh nor the re-login flow helps.
+  if (asksFreshProof(res)) throw new FreshProofNeeded(failureFromBody(res.status, await readJson(res)).result, res.status);
   if (res.status === 401 && path !== TOKEN_PATH && !retried && opts.refreshOn401 !== false) {
     if (await refreshTokens()) return apiPost<T>(path, opts, true);
     clearTokens();

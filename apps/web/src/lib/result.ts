@@ -12,6 +12,13 @@ export class ApiFailure extends Error {
   }
 }
 
+/**
+ * The server asks for a fresh proof of presence before a sensitive change: a 401 whose challenge is
+ * RFC 9470's `insufficient_user_authentication` (decision 0012). The token is fine, so it is not
+ * refreshed; the screen asks for the password (lib/use-fresh-proof.ts) and tries again.
+ */
+export class FreshProofNeeded extends ApiFailure {}
+
 /** Result code used for failures that carry no server result code; it routes to /500 (SPEC.md section 4). */
 export const UNEXPECTED_CODE = 500;
 

@@ -12,6 +12,7 @@ import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { requestEmailChange } from './account-change-api.ts';
@@ -23,7 +24,8 @@ const FIELDS = ['email'] as const;
 /**
  * E-mail change (issue 5; SPEC.md sections 2 and 3): the new address; a one-time password goes to
  * it and the code screen follows. An address in use or the current one is answered 902 with the
- * server's message, which never says whose the address is.
+ * server's message, which never says whose the address is. Without a recent proof on this session
+ * the current password is asked first (ui/use-fresh-proof.tsx).
  */
 export function EmailChangePage() {
   const navigate = useNavigate();
@@ -35,12 +37,16 @@ export function EmailChangePage() {
     defaultValues: { email: '' },
   });
   const view = useFailureView({ setMessage, setError, fields: FIELDS });
+  const { withProof, prompt: proofPrompt } = useFreshProof();
 
   const submit = useCallback(
     async (form: EmailFields): Promise<ActionOutcome> => {
       setMessage(undefined);
       try {
-        const res = await requestEmailChange(form.email);
+        // The server asks for the current password first unless this session proved it lately (decision 0012).
+        const outcome = await withProof(() => requestEmailChange(form.email));
+        if (!outcome.done) return;
+        const res = outcome.value;
         holdEmailChange(res.register_token, form.email);
         void navigate('/user/email/otp');
         return 'leaving';
@@ -48,7 +54,7 @@ export function EmailChangePage() {
         showFailure(e, view);
       }
     },
-    [navigate, view],
+    [navigate, view, withProof],
   );
   const { pending, run } = usePendingAction(submit);
 
@@ -77,6 +83,7 @@ export function EmailChangePage() {
           <BackToTop />
         </div>
       </form>
+      {proofPrompt}
     </>
   );
 }

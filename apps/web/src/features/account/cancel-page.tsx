@@ -11,6 +11,7 @@ import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
+import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { cancelMembership } from './cancel-api.ts';
 import { useTopQuery } from './top-api.ts';
@@ -19,6 +20,7 @@ import { useTopQuery } from './top-api.ts';
  * Withdrawal (SPEC.md section 2, /user/cancel): what withdrawal does, the point-loss warning for
  * open members, and a confirm dialog before POST /api/auth/cancel. The member type comes from the
  * same answers as Top; without it the page offers no withdrawal, since the warning could be missing.
+ * Without a recent proof on this session the current password is asked first (ui/use-fresh-proof.tsx).
  */
 export function CancelPage() {
   const query = useTopQuery();
@@ -26,11 +28,17 @@ export function CancelPage() {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<string>();
+  const { withProof, prompt: proofPrompt } = useFreshProof();
 
   const withdraw = useCallback(async (): Promise<ActionOutcome> => {
     setMessage(undefined);
     try {
-      await cancelMembership();
+      // The server asks for the current password first unless this session proved it lately (decision 0012).
+      const outcome = await withProof(() => cancelMembership());
+      if (!outcome.done) {
+        setConfirming(false);
+        return;
+      }
     } catch (e) {
       setConfirming(false);
       showFailure(e, { setMessage });
@@ -44,7 +52,7 @@ export function CancelPage() {
     await navigate('/user/cancel/done', { replace: true });
     queryClient.clear();
     return 'leaving';
-  }, [navigate, queryClient]);
+  }, [navigate, queryClient, withProof]);
   const { pending, run } = usePendingAction(withdraw);
 
   return (
@@ -76,6 +84,7 @@ export function CancelPage() {
       >
         <p className={page.dialogText}>退会すると元に戻すことはできません。</p>
       </ConfirmDialog>
+      {proofPrompt}
     </>
   );
 }
