@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { documentScreen } from './support/browser.ts';
 import { logIn, pagePerTest, withSystem } from './support/journey.ts';
 import { waitForCode } from './support/mailbox.ts';
+import { openFromPortal } from './support/portal.ts';
 
 const OPEN = 'demo.open@example.com';
 const NEW_OPEN_PASSWORD = 'Changed-2026';
 
 /**
- * Issue 5 journeys, in order on one system: a card member changes the e-mail; the open member
- * changes the password and the profile, reads the activity log, and withdraws.
+ * Issue 5 journeys, in order on one system: a card member changes the e-mail, and again from a
+ * portal app's session, where the password is asked first (decision 0012); the open member changes
+ * the password and the profile, reads the activity log, and withdraws from a portal app's session,
+ * the password asked first.
  */
 describe('member self-service in Chromium', () => {
   const env = withSystem();
@@ -28,9 +31,27 @@ describe('member self-service in Chromium', () => {
     await j.page.getByRole('link', { name }).click();
   }
 
-  /** The refusals a journey provokes answer HTTP 400: those, and only those, may be logged. */
-  function allowRefusals() {
-    j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400')));
+  /** The refusals a journey provokes answer HTTP 400 (and 401, the server asking for a fresh proof): those, and only those, may be logged. */
+  function allowRefusals(...statuses: number[]) {
+    const allowed = [400, ...statuses].map((s) => `status of ${s}`);
+    j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !allowed.some((a) => e.includes(a))));
+  }
+
+  /**
+   * The prompt for a fresh proof (decision 0012), documented at both widths: a wrong password shows
+   * the server's message in it, and the right one lets the action go on.
+   */
+  async function proveWithPassword(password: string, screen: string) {
+    const dialog = j.page.getByRole('dialog', { name: 'ご本人確認' });
+    await dialog.waitFor();
+    await documentScreen(j.page, screen);
+    await dialog.getByLabel('現在のパスワード').fill('Wrong-pass1');
+    await dialog.getByRole('button', { name: '確認する' }).click();
+    await expect.poll(() => dialog.getByRole('alert').filter({ hasText: '現在のパスワードが正しくありません。' }).count()).toBe(1);
+    expect(await dialog.getByLabel('現在のパスワード').inputValue()).toBe('');
+    await documentScreen(j.page, `${screen}-wrong`);
+    await dialog.getByLabel('現在のパスワード').fill(password);
+    await dialog.getByRole('button', { name: '確認する' }).click();
   }
 
   it('changes the e-mail with the code sent to the new address, then logs in with it', async () => {
@@ -64,6 +85,23 @@ describe('member self-service in Chromium', () => {
     await j.page.waitForURL(/\/content\/top$/);
     await expect.poll(() => j.page.getByText(fresh).count()).toBeGreaterThan(0);
     allowRefusals();
+  });
+
+  it('asks for the current password before an e-mail change in a session opened from a portal app, then goes on', async () => {
+    // A direct login from the portal app: the member has not typed the password in this session.
+    const renamed = { email: 'card.renamed@example.com', password: 'Demo1234' };
+    const next = 'card.again@example.com';
+    await openFromPortal(j.page, env.system.origin, renamed);
+    await j.page.goto('/content/user/email');
+    await j.page.getByLabel('新しいメールアドレス').fill(next);
+    await j.page.getByRole('button', { name: '送信する' }).click();
+    await proveWithPassword(renamed.password, 'user-email-fresh-proof');
+    // The request went on with the proof, and the code is confirmed by this same session.
+    await j.page.waitForURL(/\/content\/user\/email\/otp$/);
+    await j.page.getByLabel('ワンタイムパスワード').fill(await waitForCode(env.system.origin, 'mail', next));
+    await j.page.getByRole('button', { name: '認証する' }).click();
+    await j.page.waitForURL(/\/content\/user\/email\/done$/);
+    allowRefusals(401);
   });
 
   it('changes the password, then logs in with the new one and not the old', async () => {
@@ -116,8 +154,9 @@ describe('member self-service in Chromium', () => {
     await documentScreen(j.page, 'user-activities');
   });
 
-  it('withdraws after the confirm dialog with the point-loss warning, and cannot log in afterwards', async () => {
-    await logInToTop(OPEN, NEW_OPEN_PASSWORD);
+  it('withdraws after the confirm dialog with the point-loss warning and the password, and cannot log in afterwards', async () => {
+    // Opened from the portal app by a one-time token: the withdrawal asks for the password first (decision 0012).
+    await openFromPortal(j.page, env.system.origin, { email: OPEN, password: NEW_OPEN_PASSWORD }, 'top', /\/content\/top$/);
     await openSetting('退会');
     await j.page.waitForURL(/\/content\/user\/cancel$/);
     await expect.poll(() => j.page.getByText('保有しているポイントは失効します', { exact: false }).count()).toBeGreaterThan(0);
@@ -127,6 +166,7 @@ describe('member self-service in Chromium', () => {
     await dialog.waitFor();
     await documentScreen(j.page, 'user-cancel-dialog');
     await dialog.getByRole('button', { name: '退会する' }).click();
+    await proveWithPassword(NEW_OPEN_PASSWORD, 'user-cancel-fresh-proof');
 
     await j.page.waitForURL(/\/content\/user\/cancel\/done$/);
     await documentScreen(j.page, 'user-cancel-done');
@@ -134,6 +174,6 @@ describe('member self-service in Chromium', () => {
     await j.page.waitForURL(/\/content\/authorize\?/);
     await logIn(j.page, OPEN, NEW_OPEN_PASSWORD);
     await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'IDまたはパスワードが正しくありません。' }).count()).toBe(1);
-    allowRefusals();
+    allowRefusals(401);
   });
 });

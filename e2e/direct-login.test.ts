@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { documentScreen, expectAccessible, screenshot } from './support/browser.ts';
 import { logIn, pagePerTest, withSystem } from './support/journey.ts';
+import { apiTokens as portalApiTokens, bearerPost, portalLink } from './support/portal.ts';
 
 const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
-const VERIFIER = 'direct-login-journey-verifier-0123456789-abcdefgh';
 const BUSY = 'しばらく待っても画面が切り替わらない場合は、こちらの画面を閉じてください。';
 const TOKEN_INVALID = 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。';
 
@@ -20,39 +19,8 @@ describe('direct login and partner hand-off in Chromium', () => {
   const origin = () => env.system.origin;
 
   /** Logs demo.card in to a client through the API, as that app would (code flow with PKCE). */
-  async function apiTokens(clientId: string, redirectUri: string): Promise<string> {
-    const query = new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: redirectUri,
-      state: 'api-login',
-      scope: 'openid',
-      response_type: 'code',
-      code_challenge: createHash('sha256').update(VERIFIER).digest('base64url'),
-      code_challenge_method: 'S256',
-    });
-    const authorized = await fetch(`${origin()}/api/auth/authorize?${query.toString()}`, {
-      method: 'POST',
-      body: new URLSearchParams({ user_mail: CARD.email, user_pass: CARD.password }),
-      redirect: 'manual',
-    });
-    const code = new URL(authorized.headers.get('location') ?? '').searchParams.get('code');
-    expect(code).toBeTruthy();
-    const token = await fetch(`${origin()}/api/auth/token`, {
-      method: 'POST',
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: code!, client_id: clientId, redirect_uri: redirectUri, code_verifier: VERIFIER }),
-    });
-    expect(token.status).toBe(200);
-    return ((await token.json()) as { access_token: string }).access_token;
-  }
-
-  const apiPost = async (path: string, access: string, body: unknown = {}) => {
-    const res = await fetch(`${origin()}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const apiTokens = (clientId: string, redirectUri: string) => portalApiTokens(origin(), clientId, redirectUri, CARD);
+  const apiPost = (path: string, access: string, body: unknown = {}) => bearerPost(origin(), path, access, body);
 
   async function logInToTop() {
     await j.page.goto('/content/');
@@ -149,11 +117,7 @@ describe('direct login and partner hand-off in Chromium', () => {
   });
 
   it('opens the SPA logged in from a portal app by a one-time token, once, and only for a known target', async () => {
-    const portal = await apiTokens('SIAP005', `${origin()}/dev/partner/SIAP005/callback`);
-    const issued = await apiPost('/api/auth/user_onetime_token', portal);
-    expect(issued.result_code).toBe(0);
-    const query = new URLSearchParams({ one_time_token: String(issued.onetime_token), target: 'portal_card_add', param: 'portal-state-1' });
-    const link = `/api/redirect/user_one_time_token?${query.toString()}`;
+    const link = await portalLink(origin(), CARD);
 
     await j.page.goto(link);
     await j.page.waitForURL(/\/content\/subusers\/all$/);
