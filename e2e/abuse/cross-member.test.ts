@@ -76,6 +76,10 @@ const TABLE: Record<string, Case> = {
   // A taken address is answered as a free one, with a register_token of the caller's that can never be confirmed (issue 8, no enumeration).
   '/api/auth/email/change': { own: true, bodies: (v) => [{ email: v.email }] },
   '/api/auth/password/change': { bodies: (v) => [{ current_password: v.password, password: 'Taken-Over-2030', password_check: 'Taken-Over-2030' }] },
+  // The victim's change, confirmed from the attacker's session: 300 (decision 0012), the victim's code untouched.
+  '/api/auth/email/change/otp': { bodies: (v) => v.registerTokens.map((t) => ({ register_token: t.token, otp_email: t.code })) },
+  // The victim's password proves nothing on the attacker's session (902; one failure on the attacker's own login throttle).
+  '/api/auth/reauth': { bodies: (v) => [{ ...extra(v), password: v.password }] },
   '/api/link/open': { bodies: () => [OPEN_DETAILS] },
   // Withdraws the caller: run last, by itself.
   '/api/auth/cancel': ownData,
@@ -239,6 +243,8 @@ describe('one member never reaches another member\'s data on any Bearer endpoint
   });
 
   it('B\'s withdrawal with A\'s ids ends B only; then A\'s tokens, after A\'s own withdrawal, open nothing', async () => {
+    // The withdrawals need a fresh proof (decision 0012): the sessions were taken at the start.
+    for (const m of [A, B]) await ok(callAs(origin(), m.spa.access, '/api/auth/reauth', { password: m.password }));
     const rows = await rowsOf(db.kysely, A);
     expect(await attack(B, A, [LAST])).toEqual([]);
     expect((await callAs(origin(), B.spa.access, '/api/user')).status).toBe(401);

@@ -166,18 +166,20 @@ describe.each(['sqlite', 'postgres'] as const)('guessing bounds under 50 paralle
 
   it('e-mail change code: 5 tries compared, then the member\'s changes locked, the right code included', async () => {
     const next = 'guess.new.address@example.com';
+    // The session was taken at the start: it proves the password again, as the SPA would ask (decision 0012).
+    expect((await call('/api/auth/reauth', { password: DEMO_CARD.password }, cardAccess)).json?.result_code).toBe(0);
     const requested = await call('/api/auth/email/change', { email: next }, cardAccess);
     expect(requested.json?.result_code, requested.text).toBe(0);
     const registerToken = String(requested.json?.register_token);
     const right = await waitForCode(system.origin, 'mail', next);
 
-    const answers = await burst(wrongGuesses(right, BURST), (otp) => call('/api/auth/email/change/otp', { otp_email: otp, register_token: registerToken }));
+    const answers = await burst(wrongGuesses(right, BURST), (otp) => call('/api/auth/email/change/otp', { otp_email: otp, register_token: registerToken }, cardAccess));
     const locked = msg(203, ACCOUNT_MESSAGES.changeLocked);
     expectCompared(answers, TRIES, OTP_WRONG, locked);
     expect(await triesTaken(db, 'email_changes', registerToken, 'email_change')).toMatchObject({ attempts: TRIES });
     await expectLockRow(`email-change:${DEMO.card.id}`, TRIES);
 
-    expect(tally([await call('/api/auth/email/change/otp', { otp_email: right, register_token: registerToken })])).toEqual({ [locked]: 1 });
+    expect(tally([await call('/api/auth/email/change/otp', { otp_email: right, register_token: registerToken }, cardAccess)])).toEqual({ [locked]: 1 });
     const member = await db.kysely.selectFrom('users').select('email').where('id', '=', DEMO.card.id).executeTakeFirstOrThrow();
     expect(member.email).toBe(DEMO_CARD.user);
   });

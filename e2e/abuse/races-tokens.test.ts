@@ -132,7 +132,9 @@ describe.each(['sqlite', 'postgres'] as const)('one-time secrets and the point t
     expect(resultCode(asked), asked.text).toBe(0);
     const code = await waitForCode(sys.origin, 'mail', newEmail);
     const noticesBefore = (await outboxTo(sys.db, member.email)).length;
-    const confirm = () => post(sys.origin, '/api/auth/email/change/otp', { json: { register_token: asked.json?.register_token, otp_email: code } });
+    // Confirmed by the session that asked (decision 0012).
+    const confirm = () =>
+      post(sys.origin, '/api/auth/email/change/otp', { token: member.tokens.access_token, json: { register_token: asked.json?.register_token, otp_email: code } });
     await raceForOne(confirm, succeeded, refusedWith(203, 300, 902));
     expect(await userIdOf(sys.db, newEmail)).toBe(member.userId);
     expect(await eventsOf(sys.db, member.userId, 'email_changed')).toHaveLength(1);
