@@ -12,12 +12,13 @@ import { findProofTime } from '../oauth/token-repo.ts';
  * POST /api/auth/reauth, no older than LIMITS.freshProofMaxAgeMs. Otherwise it answers 401 with
  * `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=300` (RFC 9470) and
  * result 300, before any work. The proof is the session's: another session of the member, even one
- * proved a second ago, does not count. A member endpoint calls it first:
+ * proved a second ago, does not count. A member endpoint's handler (http/member-post.ts) calls it
+ * first:
  *
- *   memberPost(app, deps, url, schema, async (call) => {
+ *   async (call) => {
  *     await requireFreshProof(deps, call);
- *     ...
- *   });
+ *     return theChange(deps, call);
+ *   }
  */
 export async function requireFreshProof(deps: { db: Kysely<Database>; clock: Clock }, call: Pick<MemberCall<unknown>, 'token'>): Promise<void> {
   const provedAt = await findProofTime(deps.db, call.token.familyId);
