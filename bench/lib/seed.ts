@@ -68,7 +68,7 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           await insertMemberCard(trx, id, benchCard(`BENCH${n}`), now);
           const familyId = randomUUID();
           const terminalId = `bench-terminal-${n}`;
-          await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope: 'openid', created_at: now, revoked_at: null });
+          await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope: 'openid', created_at: now, revoked_at: null, proved_at: null });
           const tokens = await issuePair(trx, familyId, null, 'openid', now);
           if (!tokens.refresh_token) throw new Error('issuePair answered no refresh token');
           members.push({ email, password: LOAD_PASSWORD, terminalId, access: tokens.access_token, refresh: tokens.refresh_token });
