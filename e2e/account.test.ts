@@ -95,6 +95,12 @@ describe('member self-service in Chromium', () => {
     await j.page.goto('/content/user/email');
     await j.page.getByLabel('新しいメールアドレス').fill(next);
     await j.page.getByRole('button', { name: '送信する' }).click();
+    // Cancelled, the prompt closes and nothing is sent; asked again, it comes back.
+    const prompt = j.page.getByRole('dialog', { name: 'ご本人確認' });
+    await prompt.getByRole('button', { name: 'キャンセル' }).click();
+    await expect.poll(() => prompt.isVisible()).toBe(false);
+    expect(new URL(j.page.url()).pathname).toBe('/content/user/email');
+    await j.page.getByRole('button', { name: '送信する' }).click();
     await proveWithPassword(renamed.password, 'user-email-fresh-proof');
     // The request went on with the proof, and the code is confirmed by this same session.
     await j.page.waitForURL(/\/content\/user\/email\/otp$/);

@@ -23,7 +23,7 @@ import { findProofTime } from '../oauth/token-repo.ts';
 export async function requireFreshProof(deps: { db: Kysely<Database>; clock: Clock }, call: Pick<MemberCall<unknown>, 'token'>): Promise<void> {
   const provedAt = await findProofTime(deps.db, call.token.familyId);
   const now = deps.clock.now();
-  if (provedAt === null || now - provedAt > LIMITS.freshProofMaxAgeMs || provedAt > now) {
+  if (provedAt === null || now - provedAt > LIMITS.freshProofMaxAgeMs) {
     throw freshProofError(LIMITS.freshProofMaxAgeMs);
   }
 }
