@@ -54,6 +54,8 @@ describe.each(DIALECTS)('password change (%s)', (dialect) => {
   it('a right current password clears the run of wrong ones', async () => {
     const member = await loggedInMember(t);
     for (let i = 0; i < 9; i++) expect((await change(t, member.access_token, `Wrong-pass${i}`, 'After-pass2')).json()).toEqual(WRONG);
+    // Each wrong current password is in the member's log (modules/account/current-password.ts).
+    expect(await eventRows(t, member.id, 'password_check_failed')).toHaveLength(9);
     expect((await change(t, member.access_token, member.password, 'After-pass2')).json()).toEqual(OK);
     expect(await loginCheck(t, member.email, 'Wrong-again1')).toBe(200);
     expect(await loginCheck(t, member.email, 'After-pass2')).toBe(0);
