@@ -12,6 +12,8 @@ export class AppError extends Error {
     message: string,
     readonly httpStatus = 400,
     readonly validationErrors?: ValidationError[],
+    /** More fields of the answer, beside result_code and result_message (e.g. the terms a refusal names). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
