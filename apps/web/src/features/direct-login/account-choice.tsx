@@ -28,7 +28,7 @@ export function AccountChoice({ current, handOff, onSwitch, onStay }: AccountCho
       <SummaryList
         rows={[
           { label: '現在ログイン中のアカウント', value: current.email },
-          { label: 'ログイン連携で指定されたアカウント', value: handOff.email },
+          { label: 'ログイン連携のアカウント', value: handOff.email },
         ]}
       />
       <p className={page.lead}>切り替えると、現在のアカウントはこのブラウザからログアウトします。</p>
