@@ -11,16 +11,18 @@ const { registerNavigator } = await import('./navigation.ts');
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const user = (id: string) => ({ result_code: 0, result_message: 'ok', user_id: id, email: `${id}@example.com` });
 
+/** The browser's login is member A's (tokens `access`, `refresh`), nothing else is kept. */
+function keptLogin(access = 'a-access', refresh = 'a-refresh') {
+  store.clear();
+  saveTokens({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', accessToken: access, refreshToken: refresh });
+}
+
+const navigations: string[] = [];
+registerNavigator((to) => navigations.push(to));
+beforeEach(() => keptLogin());
+
 /** Whose account the browser's login opens (decision 0013). */
 describe('account identity', () => {
-  const navigations: string[] = [];
-  beforeEach(() => {
-    store.clear();
-    navigations.length = 0;
-    registerNavigator((to) => navigations.push(to));
-    saveTokens({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', accessToken: 'a-access', refreshToken: 'a-refresh' });
-  });
-
   it('asks /api/user with the kept token, or with a token given (a login not yet kept)', async () => {
     const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
       const auth = (init.headers as Record<string, string>).Authorization;
@@ -49,8 +51,7 @@ describe('account identity', () => {
       'fetch',
       vi.fn(async (url: string) => (url.endsWith('/api/auth/token') ? json(400, { error: 'invalid_grant' }) : json(401, { result_code: 300, result_message: 'x' }))),
     );
-    clearTokens();
-    saveTokens({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', accessToken: 'dead', refreshToken: 'dead' });
+    keptLogin('dead', 'dead');
     expect(await liveAccount()).toBeUndefined();
     expect(navigations).toEqual([]);
   });
