@@ -4,6 +4,7 @@ import { logIn, pagePerTest, withSystem } from './support/journey.ts';
 import { apiTokens as portalApiTokens, bearerPost, portalLink } from './support/portal.ts';
 
 const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
+const OPEN = { email: 'demo.open@example.com', password: 'Demo1234' };
 const BUSY = 'しばらく待っても画面が切り替わらない場合は、こちらの画面を閉じてください。';
 const TOKEN_INVALID = 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。';
 
@@ -11,15 +12,16 @@ const TOKEN_INVALID = 'ログインの有効期限が切れたか、既に使用
  * Issue 6 journeys of the direct login and the hand-off (decision 0006): demo.card goes to Net
  * Answer and to a partner service, whose demo pages show what they received; a portal app whose
  * custom scheme never opens ends on /problem/busy; a portal app opens the SPA logged in by a
- * one-time token, and an unknown target is refused.
+ * one-time token, and an unknown target is refused. Decision 0013: a service's terms are accepted
+ * before the hand-off, and a direct login never silently replaces another member's login.
  */
 describe('direct login and partner hand-off in Chromium', () => {
   const env = withSystem();
   const j = pagePerTest(env);
   const origin = () => env.system.origin;
 
-  /** Logs demo.card in to a client through the API, as that app would (code flow with PKCE). */
-  const apiTokens = (clientId: string, redirectUri: string) => portalApiTokens(origin(), clientId, redirectUri, CARD);
+  /** Logs a member (demo.card by default) in to a client through the API, as that app would (code flow with PKCE). */
+  const apiTokens = (clientId: string, redirectUri: string, member = CARD) => portalApiTokens(origin(), clientId, redirectUri, member);
   const apiPost = (path: string, access: string, body: unknown = {}) => bearerPost(origin(), path, access, body);
 
   async function logInToTop() {
@@ -27,6 +29,20 @@ describe('direct login and partner hand-off in Chromium', () => {
     await j.page.waitForURL(/\/content\/authorize\?/);
     await logIn(j.page, CARD.email, CARD.password);
     await j.page.waitForURL(/\/content\/top$/);
+  }
+
+  /** The logged-in header's account line (decision 0013). */
+  const accountShown = () => j.page.locator('header').getByText(/@example\.com$/).textContent();
+
+  /** A service's own terms before the hand-off (decision 0013): read, agreed, and on. */
+  async function acceptServiceTerms(screen?: string) {
+    await j.page.getByRole('heading', { name: '利用規約' }).waitFor();
+    expect(await j.page.getByText('このサービスをご利用いただくには、利用規約への同意が必要です。', { exact: false }).count()).toBe(1);
+    if (screen) await documentScreen(j.page, screen);
+    const agree = j.page.getByRole('button', { name: '同意して進む' });
+    expect(await agree.isDisabled()).toBe(true);
+    await j.page.getByLabel('利用規約を確認、同意しました').check();
+    await agree.click();
   }
 
   /** Refusals answer HTTP 400 and a scheme no app takes is reported: those, and only those, may be logged. */
@@ -37,6 +53,8 @@ describe('direct login and partner hand-off in Chromium', () => {
   it('goes from Top to Net Answer with the card, and the Net Answer page shows what it received', async () => {
     await logInToTop();
     await j.page.getByRole('link', { name: 'Net Answer' }).click();
+    // demo.card has not accepted Net Answer's terms yet: they come first (decision 0013).
+    await acceptServiceTerms('netanswer-terms');
     await j.page.waitForURL((url) => url.pathname === '/dev/netanswer/login');
     await expect.poll(() => j.page.getByRole('heading', { name: 'Net Answerにログインしました' }).count()).toBe(1);
     expect(await j.page.getByText('demo-na-card').count()).toBe(1);
@@ -46,6 +64,8 @@ describe('direct login and partner hand-off in Chromium', () => {
     // The key works once: a reload is Net Answer refusing it.
     await j.page.reload();
     await expect.poll(() => j.page.getByText('既に使用されています', { exact: false }).count()).toBe(1);
+    // The hand-off refused until the terms were accepted answered 400.
+    allowLogged('status of 400');
   });
 
   it('picks one of several cards and links its Net Answer account before the hand-off', async () => {
@@ -82,6 +102,7 @@ describe('direct login and partner hand-off in Chromium', () => {
     await logInToTop();
     const query = new URLSearchParams({ client_id: 'SIAP002', service_name: 'LINE公式アカウントサービス' });
     await j.page.goto(`/content/subuser/redirect/service?${query.toString()}`);
+    await acceptServiceTerms('service-terms');
     await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP002/direct');
     await expect.poll(() => j.page.getByRole('heading', { name: 'ログイン連携を受け取りました' }).count()).toBe(1);
     expect(await j.page.getByText(CARD.email).count()).toBe(1);
@@ -140,6 +161,52 @@ describe('direct login and partner hand-off in Chromium', () => {
     await documentScreen(j.page, 'direct-unknown-target');
     // The server's plain 400 page names no icon, so Chromium may ask for /favicon.ico (404) while it shows.
     allowLogged('status of 400', 'status of 404');
+  });
+
+  it('never silently replaces another member\'s login: a direct login for demo.open where demo.card is logged in asks which account goes on', async () => {
+    await logInToTop();
+    await expect.poll(accountShown).toBe(CARD.email);
+    await documentScreen(j.page, 'top-account-line');
+    const portal = await apiTokens('SIAP005', `${origin()}/dev/partner/SIAP005/callback`, OPEN);
+    const link = async (param: string) => {
+      const issued = await apiPost('/api/auth/user_onetime_token', portal);
+      expect(issued.result_code).toBe(0);
+      return `/api/redirect/user_one_time_token?${new URLSearchParams({ one_time_token: String(issued.onetime_token), target: 'top', param }).toString()}`;
+    };
+    const choiceHeading = j.page.getByRole('heading', { name: 'ログインするアカウントの確認' });
+    const session = async () => JSON.parse((await j.page.evaluate(() => sessionStorage.getItem('sso.session'))) ?? '{}') as Record<string, unknown>;
+
+    // Both accounts are named; staying keeps demo.card's login, and the hand-off's login is ended.
+    await j.page.goto(await link('open-1'));
+    await choiceHeading.waitFor();
+    expect(await j.page.getByText(OPEN.email).count()).toBe(1);
+    expect(await j.page.locator('main').getByText(CARD.email).count()).toBe(1);
+    await documentScreen(j.page, 'direct-account-choice');
+    await j.page.getByRole('button', { name: '現在のアカウントのまま続ける' }).click();
+    await j.page.waitForURL(/\/content\/top$/);
+    await expect.poll(accountShown).toBe(CARD.email);
+    expect((await session()).redirectState).not.toBe('open-1');
+
+    // Switching: demo.open's login replaces demo.card's, whose login here is ended; the header says so.
+    const cardRefresh = await j.page.evaluate(() => (JSON.parse(sessionStorage.getItem('sso.token') ?? '{}') as { refreshToken?: string }).refreshToken);
+    await j.page.goto(await link('open-2'));
+    await choiceHeading.waitFor();
+    await j.page.getByRole('button', { name: '指定されたアカウントに切り替える' }).click();
+    await j.page.waitForURL(/\/content\/top$/);
+    await expect.poll(accountShown).toBe(OPEN.email);
+    expect(await session()).toMatchObject({ comesFrom: 'SIAP005', redirectState: 'open-2' });
+    const revoked = await fetch(`${origin()}/api/auth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: cardRefresh ?? '', client_id: 'SIAP009' }),
+    });
+    expect(((await revoked.json()) as { error?: string }).error).toBe('invalid_grant');
+
+    // A direct login for the member already logged in goes straight on.
+    await j.page.goto(await link('open-3'));
+    await j.page.waitForURL(/\/content\/top$/);
+    await expect.poll(accountShown).toBe(OPEN.email);
+    expect(await choiceHeading.count()).toBe(0);
+    expect((await session()).redirectState).toBe('open-3');
   });
 
   it('activates a card opened from a portal app by direct login, and hands back to the app, which never opens: /problem/busy', async () => {

@@ -141,7 +141,9 @@ describe('browser-side attacks', () => {
       }
       expect(await rows.count('direct_logins'), 'no token issued for an unlisted client').toBe(issuedBefore);
 
-      // Handing out: the URL is the client's registered direct_login_uri, whatever else is sent.
+      // Handing out: the URL is the client's registered direct_login_uri, whatever else is sent (the service's terms accepted first, decision 0013).
+      const lineTerms = ['ImportantMattersOnLineAccount', 'ServiceOnLineAccount', 'PersonalInfoOnLineAccount'];
+      expect((await issue('/api/subuser/direct_login/terms_accept', { client_id: 'SIAP002', terms: lineTerms })).status).toBe(200);
       const partnerToken = (await issue('/api/subuser/direct_login/sc', { client_id: 'SIAP002' })).json?.onetime_token as string;
       const preauth = (client_id: string) => post(origin, '/api/preauth/direct_login', { json: { onetime_token: partnerToken, client_id, direct_login_uri: `${EVIL}/`, redirect_uri: `${EVIL}/` } });
       for (const client_id of ['SIAP004', 'SIAP009', 'EVIL']) expect((await preauth(client_id)).json?.result_code, client_id).toBe(902);

@@ -65,6 +65,8 @@ const TABLE: Record<string, Case> = {
     bodies: (v) => [...v.subuserIds, v.userId].flatMap((subuser_id) => ['na', 'open'].map((member_type) => ({ subuser_id, member_type, client_id: 'SIAP002' }))),
   },
   '/api/subuser/direct_login/na': { bodies: (v) => [...v.subuserIds, v.userId].map((subuser_id) => ({ subuser_id })) },
+  // Names no id: it records the caller's own acceptance of a service's terms (decision 0013).
+  '/api/subuser/direct_login/terms_accept': { own: true, bodies: (v) => [{ ...extra(v), client_id: 'SIAP004', terms: ['ServiceOnNetAnswer'] }] },
   '/api/auth/user_onetime_token': { own: true, bodies: (v) => [extra(v), ...v.others.map((s) => ({ client_id: s.clientId }))] },
   // B has no open account, so B is refused before the card is looked at; A (open points) naming B's card shows the ownership check.
   '/api/aqf/transfer/open/select': { bodies: (v) => v.subuserIds.map((subuser_id) => ({ subuser_id })) },

@@ -51,7 +51,10 @@ export const FUZZ_TABLE: Endpoint[] = [
   ] },
   { method: 'POST', route: '/api/auth/revoke', group: 'oauth', expect: 'oauth', caller: 'none', body: 'form', valid: () => [{ token: secret(), token_type_hint: 'refresh_token', client_id: 'SIAP009' }] },
   { method: 'POST', route: '/api/subuser/introspect', group: 'oauth', expect: 'oauth', caller: 'client', body: 'form', valid: (c) => [{ token: c.tokens.card, token_type_hint: 'access_token' }, { token: secret() }] },
-  { method: 'POST', route: '/api/auth/direct_login/token', group: 'oauth', expect: 'oauth', caller: 'none', body: 'form', valid: () => [{ grant_type: 'password', onetime_token: secret(), client_id: 'SIAP002', terminal_id: 'fuzz-terminal' }] },
+  { method: 'POST', route: '/api/auth/direct_login/token', group: 'oauth', expect: 'oauth', caller: 'none', body: 'form', valid: () => [
+    { grant_type: 'password', onetime_token: secret(), client_id: 'SIAP002', terminal_id: 'fuzz-terminal' },
+    { grant_type: 'password', onetime_token: secret(), client_id: 'SIAP005', code_verifier: VERIFIER, terminal_id: 'fuzz-terminal' },
+  ] },
   { method: 'POST', route: '/api/auth/card/refresh_token', group: 'oauth', expect: 'oauth', caller: 'none', body: 'form', valid: () => [{ refresh_token: secret(), client_id: 'SIAP005', terminal_id: 'fuzz-terminal' }] },
   { method: 'GET', route: '/.well-known/oauth-authorization-server', group: 'oauth', expect: 'json', caller: 'none' },
 
@@ -113,7 +116,11 @@ export const FUZZ_TABLE: Endpoint[] = [
 
   // Direct login and the hand-off to partner services.
   { method: 'POST', route: '/api/auth/user_onetime_token', group: 'direct-login', expect: 'result', caller: 'card', valid: () => [{ client_id: 'SIAP002' }, {}] },
-  { method: 'POST', route: '/api/subuser/direct_login/sc', group: 'direct-login', expect: 'result', caller: 'card', valid: () => [{ subuser_id: DEMO_SUBUSER, member_type: 'na', client_id: 'SIAP002' }] },
+  { method: 'POST', route: '/api/subuser/direct_login/sc', group: 'direct-login', expect: 'result', caller: 'card', valid: () => [
+    { subuser_id: DEMO_SUBUSER, member_type: 'na', client_id: 'SIAP002' },
+    { subuser_id: DEMO_SUBUSER, member_type: 'na', client_id: 'SIAP005', code_challenge: CHALLENGE, code_challenge_method: 'S256' },
+  ] },
+  { method: 'POST', route: '/api/subuser/direct_login/terms_accept', group: 'direct-login', expect: 'result', caller: 'card', valid: () => [{ client_id: 'SIAP004', terms: ['ServiceOnNetAnswer'] }] },
   { method: 'POST', route: '/api/subuser/direct_login/na', group: 'direct-login', expect: 'result', caller: 'card', valid: () => [{ subuser_id: DEMO_SUBUSER, member_type: 'na', param1: 'a', param2: 'b' }] },
   { method: 'POST', route: '/api/preauth/direct_login', group: 'direct-login', expect: 'result', caller: 'none', valid: () => [{ onetime_token: secret(), client_id: 'SIAP002' }] },
   { method: 'GET', route: '/api/redirect/user_one_time_token', group: 'redirects', expect: 'page', caller: 'none', query: () => Object.keys(DIRECT_LOGIN_TARGETS).map((target) => ({ one_time_token: secret(), target, param: 'fuzz' })) },

@@ -78,12 +78,36 @@ export async function logIn(origin: string, email: string, password: string, ter
 const basic = (clientId: string) => `Basic ${Buffer.from(`${clientId}:demo-secret-${clientId}`).toString('base64')}`;
 const CONFIDENTIAL = new Set(['SIAP002', 'SIAP004']);
 
-/** A session of a partner service or portal app, handed over by direct login (/api/subuser/direct_login/sc, decision 0006). */
+/**
+ * A session of a partner service or portal app, handed over by direct login (/api/subuser/direct_login/sc,
+ * decision 0006): the service's terms accepted first, and a portal app's token bound to its PKCE
+ * challenge and redeemed with the verifier (decision 0013).
+ */
 export async function directSession(origin: string, spa: Session, clientId: string, terminal: string, subuserId = ''): Promise<Session> {
-  const issued = await ok(callAs(origin, spa.access, '/api/subuser/direct_login/sc', { client_id: clientId, subuser_id: subuserId, member_type: 'na' }));
+  const proof = pkce();
+  const portal = !CONFIDENTIAL.has(clientId);
+  const issue = () =>
+    callAs(origin, spa.access, '/api/subuser/direct_login/sc', {
+      client_id: clientId,
+      subuser_id: subuserId,
+      member_type: 'na',
+      ...(portal ? { code_challenge: proof.challenge, code_challenge_method: 'S256' } : {}),
+    });
+  let issued = await issue();
+  const terms = issued.json?.terms;
+  if (Array.isArray(terms) && terms.length > 0) {
+    await ok(callAs(origin, spa.access, '/api/subuser/direct_login/terms_accept', { client_id: clientId, terms }));
+    issued = await issue();
+  }
   const tokens = await ok(
     post(origin, '/api/auth/direct_login/token', {
-      form: { grant_type: 'password', onetime_token: String(issued.onetime_token), client_id: clientId, terminal_id: terminal },
+      form: {
+        grant_type: 'password',
+        onetime_token: String((await ok(issued)).onetime_token),
+        client_id: clientId,
+        terminal_id: terminal,
+        ...(portal ? { code_verifier: proof.verifier } : {}),
+      },
       headers: CONFIDENTIAL.has(clientId) ? { authorization: basic(clientId) } : {},
     }),
   );

@@ -126,6 +126,8 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   session_revoked: 'サービスのログイン解除',
   direct_login_issued: 'サービスへのログイン連携',
   direct_login: 'ワンタイムトークンによるログイン',
+  direct_login_refused: 'ワンタイムトークンの不正な利用の検知（無効にしました）',
+  terms_accepted: 'サービスの利用規約への同意',
   points_transferred: 'ポイント移行',
   point_transfer_locked: 'ポイント移行の一時ロック',
   open_linked: 'オープン会員情報の連携',

@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
+import { PKCE_CHALLENGE_PATTERN } from './fields.ts';
 import { serviceLinkSchema } from './user.ts';
 import { tokenResponseSchema } from './auth.ts';
 
 const bounded = (max: number) => z.string().min(1).max(max);
+
+/**
+ * The hand-off proof of a token for a portal app (decision 0013): the app's RFC 7636 challenge, S256
+ * only. An absent method is not read as `plain`: a challenge without S256 is refused.
+ */
+const handOffProofFields = {
+  code_challenge: z.string().regex(PKCE_CHALLENGE_PATTERN).optional(),
+  code_challenge_method: z.literal('S256').optional(),
+};
 
 /** POST /api/subuser/direct_login/na (Bearer, JSON; SPEC.md section 7). */
 export const directLoginNaRequestSchema = z.object({
@@ -23,6 +33,7 @@ export const directLoginScRequestSchema = z.object({
   subuser_id: z.string().max(64).default(''),
   member_type: z.enum(['na', 'open']).default('na'),
   client_id: bounded(64),
+  ...handOffProofFields,
 });
 
 /** ... or onetime_token with subuser_id and optional links. */
@@ -37,9 +48,19 @@ export type DirectLoginTokenResponse = z.infer<typeof directLoginTokenResponseSc
 export const preauthDirectLoginRequestSchema = z.object({ onetime_token: bounded(256), client_id: bounded(64) });
 
 /** POST /api/auth/user_onetime_token (Bearer): a one-time token for the member, for the client `client_id` (default the web). */
-export const userOnetimeTokenRequestSchema = z.object({ client_id: z.string().max(64).optional() });
+export const userOnetimeTokenRequestSchema = z.object({ client_id: z.string().max(64).optional(), ...handOffProofFields });
 export const userOnetimeTokenResponseSchema = baseResponseSchema.extend({ onetime_token: z.string(), expires_in: z.number() });
 
 /** POST /api/auth/direct_login/token (form; SPEC.md section 7): the token answer with the member type. */
 export const directLoginTokenGrantResponseSchema = tokenResponseSchema.extend({ member_type: z.enum(['na', 'open']) });
 export type DirectLoginTokenGrantResponse = z.infer<typeof directLoginTokenGrantResponseSchema>;
+
+/**
+ * The refusal of a hand-off to a service whose terms the member has not accepted (decision 0013):
+ * 902 with the outstanding term keys.
+ */
+export const termsRequiredResponseSchema = baseResponseSchema.extend({ terms: z.array(z.string()) });
+
+/** POST /api/subuser/direct_login/terms_accept (Bearer, JSON): the member accepts the service's terms; the answer lists those still outstanding. */
+export const directLoginTermsAcceptRequestSchema = z.object({ client_id: bounded(64), terms: z.array(bounded(64)).min(1).max(16) });
+export const directLoginTermsAcceptResponseSchema = baseResponseSchema.extend({ terms: z.array(z.string()) });

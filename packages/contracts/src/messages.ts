@@ -114,6 +114,7 @@ export const CARD_MESSAGES = {
 export const DIRECT_LOGIN_MESSAGES = {
   serviceUnavailable: 'このサービスにはログインできません。',
   tokenInvalid: 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。',
+  termsRequired: 'このサービスをご利用いただくには、利用規約への同意が必要です。',
 } as const;
 
 /** The three refusals of the point merge screens (SPEC.md section 2), and the transfer's answers (issue 6). */

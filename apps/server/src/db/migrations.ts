@@ -8,6 +8,7 @@ import * as cardsDirectLoginPoints from './migrations/0006-cards-direct-login-po
 import * as tokenGrantIndexes from './migrations/0007-token-grant-indexes.ts';
 import * as tokenSelectors from './migrations/0008-token-selectors.ts';
 import * as freshProof from './migrations/0011-fresh-proof.ts';
+import * as directLoginProof from './migrations/0012-direct-login-proof.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-token-grant-indexes': tokenGrantIndexes,
   '0008-token-selectors': tokenSelectors,
   '0011-fresh-proof': freshProof,
+  '0012-direct-login-proof': directLoginProof,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -212,6 +212,8 @@ export interface DirectLoginsTable {
   subuser_id: string | null;
   created_at: number;
   expires_at: number;
+  /** The RFC 7636 S256 challenge the redeeming app must answer (decision 0013); null for the web and confidential clients that gave none. */
+  code_challenge: string | null;
 }
 
 export type MemberFlowKind = 'point_transfer' | 'numberless' | 'upgrade';

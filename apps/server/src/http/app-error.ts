@@ -2,6 +2,12 @@ import type { ValidationError } from '@sso/contracts/common';
 import { RESULT, type ResultCode } from '@sso/contracts/result-codes';
 import { ACCOUNT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 
+/** What an AppError's answer carries beyond its body's code and message. */
+export interface AppErrorExtra {
+  challenge?: string;
+  details?: Record<string, unknown>;
+}
+
 /**
  * The one server error type for member APIs: a result code of SPEC.md section 8 and an HTTP status.
  * Success answers HTTP 200 with result_code 0; failures answer 4xx/5xx with the same body shape.
@@ -12,10 +18,19 @@ export class AppError extends Error {
     message: string,
     readonly httpStatus = 400,
     readonly validationErrors?: ValidationError[],
-    /** The WWW-Authenticate challenge of a 401 other than an invalid token's (RFC 6750 section 3). */
-    readonly challenge?: string,
+    readonly extra: AppErrorExtra = {},
   ) {
     super(message);
+  }
+
+  /** The WWW-Authenticate challenge of a 401 or 403 other than an invalid token's (RFC 6750 section 3). */
+  get challenge(): string | undefined {
+    return this.extra.challenge;
+  }
+
+  /** More fields of the answer, beside result_code and result_message (e.g. the terms a refusal names). */
+  get details(): Record<string, unknown> | undefined {
+    return this.extra.details;
   }
 }
 
@@ -34,7 +49,9 @@ export const freshProofError = (maxAgeMs: number) =>
     ACCOUNT_MESSAGES.freshProofNeeded,
     401,
     undefined,
-    `Bearer error="insufficient_user_authentication", error_description="a recent proof of presence is required", max_age=${Math.floor(maxAgeMs / 1000)}`,
+    {
+      challenge: `Bearer error="insufficient_user_authentication", error_description="a recent proof of presence is required", max_age=${Math.floor(maxAgeMs / 1000)}`,
+    },
   );
 export const validationError = (errors: ValidationError[]) =>
   new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);

@@ -48,6 +48,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         result_code: error.resultCode,
         result_message: error.message,
         ...(error.validationErrors ? { validation_errors: error.validationErrors } : {}),
+        ...error.details,
       });
     }
     // Malformed bodies, wrong content types and oversize payloads are the client's fault: 4xx, not 500.

@@ -1,11 +1,45 @@
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { keptAccount } from '../lib/account-identity.ts';
+import { getAccount } from '../lib/records.ts';
 import logoUrl from './logo.svg';
 import styles from './layout.module.css';
 import { useLogout } from './use-logout.ts';
 
 /**
+ * Whose account is open (decision 0013): the logged-in header names the member's login e-mail on
+ * every screen, so that no change is made to an account the member did not mean (a direct login
+ * may have opened another one). Learnt once per login from /api/user.
+ */
+function AccountLine() {
+  const known = getAccount()?.email;
+  const [fetched, setFetched] = useState<string>();
+  useEffect(() => {
+    if (known) return;
+    let current = true;
+    void keptAccount().then((a) => {
+      if (current) setFetched(a?.email);
+    });
+    return () => {
+      current = false;
+    };
+  }, [known]);
+  const email = known ?? fetched;
+  if (!email) return null;
+  return (
+    <p className={styles.account}>
+      <span className={styles.accountLabel}>ログイン中のアカウント：</span>
+      <span className={styles.accountEmail} title={email}>
+        {email}
+      </span>
+    </p>
+  );
+}
+
+/**
  * Logged-out header: only a logo linking to the login page. Logged-in header: a logo linking to
- * Top and a logout button. Some error pages show the logo with no link (SPEC.md section 2).
+ * Top, a logout button and whose account is open. Some error pages show the logo with no link
+ * (SPEC.md section 2).
  */
 export function Header({ loggedIn, logoLink = true }: { loggedIn: boolean; logoLink?: boolean }) {
   const { logout, pending } = useLogout();
@@ -26,6 +60,7 @@ export function Header({ loggedIn, logoLink = true }: { loggedIn: boolean; logoL
           </button>
         )}
       </div>
+      {loggedIn && <AccountLine />}
     </header>
   );
 }

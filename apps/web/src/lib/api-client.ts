@@ -13,6 +13,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** false: a 401 is a plain failure, with no refresh and no error flow (used by logout). */
   refreshOn401?: boolean;
+  /** With `auth`: this access token instead of the stored one (a login not yet kept, decision 0013). */
+  accessToken?: string;
 }
 
 const TOKEN_PATH = '/api/auth/token';
@@ -31,7 +33,7 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
   }
   // A request made while the tokens are being re-issued waits, so that it carries the new token.
   if (opts.auth && refreshing) await refreshing;
-  const token = getTokenRecord().accessToken;
+  const token = opts.accessToken ?? getTokenRecord().accessToken;
   if (opts.auth && token) headers.Authorization = `Bearer ${token}`;
   try {
     return await fetch(`${apiBase()}${path}`, { method: 'POST', headers, body, signal: opts.signal, credentials: 'same-origin' });

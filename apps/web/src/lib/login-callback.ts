@@ -1,6 +1,6 @@
 import type { NavigateFunction } from 'react-router';
 import { goToError } from './navigation.ts';
-import { saveTokens, takeWantedRoute } from './records.ts';
+import { clearAccount, saveTokens, takeWantedRoute } from './records.ts';
 import { toResult } from './result.ts';
 
 /**
@@ -21,6 +21,7 @@ export function markSent(grant: string): void {
 /** Keeps a token answer as the login (SPEC.md section 3, "token"); an answer without a refresh token is no login. */
 export function saveLogin(tokens: { access_token: string; refresh_token?: string | undefined }, client: { clientId: string; redirectUri: string }): void {
   if (!tokens.refresh_token) throw new Error('the token answer has no refresh token');
+  clearAccount();
   saveTokens({ clientId: client.clientId, redirectUri: client.redirectUri, accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
 }
 

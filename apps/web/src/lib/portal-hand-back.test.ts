@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubBrowserGlobals } from './test-browser-globals.ts';
 
 stubBrowserGlobals();
-const { handBackToPortal } = await import('./portal-hand-back.ts');
+const { handBackToPortal, resumePortal } = await import('./portal-hand-back.ts');
 const { saveSession } = await import('./records.ts');
 
 describe('portal hand-back after a card change', () => {
@@ -29,5 +29,17 @@ describe('portal hand-back after a card change', () => {
       expect(handBackToPortal('ES1', assign)).toBe(false);
       expect(assign).not.toHaveBeenCalled();
     }
+  });
+
+  it('opens a portal app with no secret in the URL, and watches it open (decision 0013)', () => {
+    const assign = vi.fn();
+    const onBusy = vi.fn();
+    const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' as DocumentVisibilityState });
+    const stop = resumePortal('SIAP005', '', '', assign, { doc, win: new EventTarget(), onBusy });
+    const url = new URL(assign.mock.calls[0]?.[0] as string);
+    expect(`${url.pathname}?${url.searchParams.toString()}`).toBe('/api/redirect/resume_app?client_id=SIAP005&state=&esid=');
+    stop();
+    vi.advanceTimersByTime(10_000);
+    expect(onBusy).not.toHaveBeenCalled();
   });
 });

@@ -17,8 +17,24 @@ export function handBackToPortal(
 ): boolean {
   const { comesFrom, redirectState } = getSession();
   if (!comesFrom || !isPortalClient(comesFrom)) return false;
-  const query = new URLSearchParams({ client_id: comesFrom, state: redirectState ?? '', esid });
-  assign(`${apiBase()}/api/redirect/resume_app?${query.toString()}`);
-  watchAppOpen(watch);
+  resumePortal(comesFrom, redirectState ?? '', esid, assign, watch);
   return true;
+}
+
+/**
+ * Opens a portal app by its resume URI (/api/redirect/resume_app), which carries no secret, and
+ * watches for it to open: the hand-back above, and the way to a portal app that did not ask for a
+ * hand-off with its PKCE challenge (decision 0013: its one-time token would leave unbound).
+ * Returns a function that stops watching.
+ */
+export function resumePortal(
+  clientId: string,
+  state: string,
+  esid: string,
+  assign: (url: string) => void = (url) => globalThis.location.assign(url),
+  watch: WatchOptions = {},
+): () => void {
+  const query = new URLSearchParams({ client_id: clientId, state, esid });
+  assign(`${apiBase()}/api/redirect/resume_app?${query.toString()}`);
+  return watchAppOpen(watch);
 }

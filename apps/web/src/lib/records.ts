@@ -96,10 +96,24 @@ export function saveTokens(t: { clientId: string; redirectUri: string; accessTok
   writeRecord<TokenRecord>('token', { terminalId: getTokenRecord().terminalId, ...t, issuedAt: now });
 }
 
-/** Clearing the token leaves only the terminal id (SPEC.md section 4). */
+/** Clearing the token leaves only the terminal id (SPEC.md section 4); whose account it was goes with it. */
 export function clearTokens(): void {
   writeRecord<TokenRecord>('token', { terminalId: getTokenRecord().terminalId });
+  clearAccount();
 }
+
+/**
+ * Whose account the kept login is (decision 0013): the header shows it before any change. Learnt
+ * from /api/user once per login; a new login or a cleared token forgets it.
+ */
+export interface AccountRecord {
+  userId: string;
+  email: string;
+}
+
+export const getAccount = () => readRecord<AccountRecord>('account');
+export const saveAccount = (a: AccountRecord) => writeRecord('account', a);
+export const clearAccount = () => removeRecord('account');
 
 /** Logged in: an access token and a refresh token are both present. */
 export function isLoggedIn(): boolean {

@@ -45,6 +45,10 @@ export type ActivityEvent =
   /** A direct-login one-time token was issued for a client, and one was redeemed (issue 6). */
   | 'direct_login_issued'
   | 'direct_login'
+  /** A direct-login token was presented without the proof it was bound to, and was burnt (decision 0013). */
+  | 'direct_login_refused'
+  /** The member accepted a service's terms before a hand-off to it (decision 0013). */
+  | 'terms_accepted'
   /** Points and the open-account link (issue 6). */
   | 'points_transferred'
   | 'point_transfer_locked'

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { directLoginTokenGrantResponseSchema, userOnetimeTokenResponseSchema } from '@sso/contracts/direct-login';
 import { sha256 } from '../../lib/secrets.ts';
-import { bearer, loginTokens, tokenRequest, withTestApp } from '../../test-support/test-app.ts';
+import { bearer, loginTokens, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { newMember } from '../recover/test-kit.ts';
-import { clientTokens, emailOf, onetimeToken, OK, PARTNER_SECRET, post, redeem, SERVICE_UNAVAILABLE } from './test-kit.ts';
+import { clientTokens, emailOf, onetimeToken, OK, PARTNER_SECRET, post, PROOF, redeem, SERVICE_UNAVAILABLE } from './test-kit.ts';
 
 const SECOND = 1000;
 
@@ -82,12 +82,12 @@ describe.each(DIALECTS)('direct-login one-time tokens (%s)', (dialect) => {
     expect((await redeem(t, forWeb, { client_id: 'SIAP005' })).json().error).toBe('invalid_grant');
     expect((await redeem(t, forWeb)).json().error).toBe('invalid_grant');
 
-    // A portal's own token is for the portal: the web client cannot use it, the portal can.
+    // A portal's own token is for the portal: the web client cannot use it, the portal can (with its verifier, decision 0013).
     const portal = await clientTokens(t, 'SIAP006');
-    const forPortal = await onetimeToken(t, portal.access_token, { client_id: 'SIAP006' });
-    const wrong = await onetimeToken(t, portal.access_token, { client_id: 'SIAP006' });
+    const forPortal = await onetimeToken(t, portal.access_token, { client_id: 'SIAP006', ...PROOF });
+    const wrong = await onetimeToken(t, portal.access_token, { client_id: 'SIAP006', ...PROOF });
     expect((await redeem(t, wrong)).json().error).toBe('invalid_grant');
-    expect((await redeem(t, forPortal, { client_id: 'SIAP006' })).statusCode).toBe(200);
+    expect((await redeem(t, forPortal, { client_id: 'SIAP006', code_verifier: VERIFIER })).statusCode).toBe(200);
   });
 
   it('refuses minting a token for another service, and a confidential client must authenticate to redeem', async () => {

@@ -3,7 +3,19 @@ import { directLoginTokenResponseSchema, directLoginUrlResponseSchema } from '@s
 import { loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { newMember } from '../recover/test-kit.ts';
-import { CARD_NOT_FOUND, clientTokens, NA_REQUIRED, OK, PARTNER_SECRET, post, redeem, SERVICE_UNAVAILABLE, TOKEN_INVALID } from './test-kit.ts';
+import {
+  acceptTerms,
+  CARD_NOT_FOUND,
+  clientTokens,
+  NA_REQUIRED,
+  OK,
+  PARTNER_SECRET,
+  post,
+  PROOF,
+  redeem,
+  SERVICE_UNAVAILABLE,
+  TOKEN_INVALID,
+} from './test-kit.ts';
 
 const DEMO_CARD = 'demo-card-subuser-1';
 
@@ -32,7 +44,12 @@ async function addCard(t: TestApp, userId: string, id: string, status: string, n
 
 describe.each(DIALECTS)('hand-off to partner services and Net Answer (%s)', (dialect) => {
   const t = withTestApp(dialect);
-  const cardAccess = async () => (await loginTokens(t.app)).access_token;
+  /** demo.card on the web, with the partner services' terms accepted (decision 0013). */
+  const cardAccess = async () => {
+    const access = (await loginTokens(t.app)).access_token;
+    for (const client of ['SIAP002', 'SIAP004']) await acceptTerms(t, access, client);
+    return access;
+  };
   const sc = (access: string | undefined, payload: unknown) => post(t, '/api/subuser/direct_login/sc', access, payload);
   const na = (access: string | undefined, payload: unknown) => post(t, '/api/subuser/direct_login/na', access, payload);
   const preauth = (payload: unknown) => post(t, '/api/preauth/direct_login', undefined, payload);
@@ -83,7 +100,7 @@ describe.each(DIALECTS)('hand-off to partner services and Net Answer (%s)', (dia
     expect((await redeem(t, token, { client_id: 'SIAP002' }, PARTNER_SECRET('SIAP002'))).statusCode).toBe(200);
     expect((await preauth({ onetime_token: token, client_id: 'SIAP002' })).json()).toEqual(TOKEN_INVALID);
 
-    const portal = (await sc(access, { client_id: 'SIAP005' })).json().onetime_token as string;
+    const portal = (await sc(access, { client_id: 'SIAP005', ...PROOF })).json().onetime_token as string;
     expect((await preauth({ onetime_token: portal, client_id: 'SIAP005' })).json().direct_login_url).toBe(
       `siap005portal://direct_login?onetime_token=${portal}`,
     );

@@ -22,6 +22,8 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { usedClientIds } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
 import { findMemberCard } from '../cards/card-repo.ts';
+import { challengeFor } from './hand-off-proof.ts';
+import { requireAcceptedTerms } from './partner-terms-service.ts';
 import { findLiveDirectLogin, insertDirectLogin } from './repo.ts';
 
 export interface IssueDeps {
@@ -42,26 +44,30 @@ const refused = (message: string) => new AppError(RESULT.RETRYABLE, message, 400
 
 /**
  * Issues a direct-login one-time token (decision 0006): 256 random bits, stored only as SHA-256,
- * redeemable once by `clientId` within LIMITS.directLoginTokenTtlMs. The issue is logged.
+ * redeemable once by `client` within LIMITS.directLoginTokenTtlMs, and only with the verifier of
+ * `codeChallenge` when there is one (decision 0013). The member must have accepted the client's
+ * terms first (decision 0013). The issue is logged.
  */
 async function issueToken(
   deps: IssueDeps,
-  p: { userId: string; clientId: string; sourceClientId: string | null; subuserId: string | null },
+  p: { userId: string; client: OAuthClient; sourceClientId: string | null; subuserId: string | null; codeChallenge: string | null },
 ): Promise<string> {
+  await requireAcceptedTerms(deps.db, p.userId, p.client);
   const token = randomToken();
   const now = deps.clock.now();
   const row = {
     id: newId(),
     user_id: p.userId,
-    client_id: p.clientId,
+    client_id: p.client.client_id,
     source_client_id: p.sourceClientId,
     subuser_id: p.subuserId,
     created_at: now,
     expires_at: now + LIMITS.directLoginTokenTtlMs,
+    code_challenge: p.codeChallenge,
   };
   await deps.db.transaction().execute(async (trx) => {
     await insertDirectLogin(trx, row, sha256(token));
-    await logActivity(trx, { userId: p.userId, event: 'direct_login_issued', clientId: p.clientId, at: now });
+    await logActivity(trx, { userId: p.userId, event: 'direct_login_issued', clientId: p.client.client_id, at: now });
   });
   return token;
 }
@@ -89,25 +95,28 @@ async function serviceLinks(deps: IssueDeps, userId: string): Promise<ServiceLin
 /**
  * POST /api/auth/user_onetime_token (Bearer): a token for the Bearer's member, for the web client
  * (default) or for the Bearer's own client. Minting one for any other client is refused: handing
- * the member to another service goes through /api/subuser/direct_login/sc.
+ * the member to another service goes through /api/subuser/direct_login/sc. A portal app asking for
+ * its own token gives its challenge (decision 0013).
  */
 export async function userOnetimeToken(
   deps: IssueDeps,
   member: BearerMember,
   input: z.infer<typeof userOnetimeTokenRequestSchema>,
 ): Promise<z.infer<typeof userOnetimeTokenResponseSchema>> {
-  const audience = input.client_id || WEB_CLIENT_ID;
-  if (!deps.clients.get(audience) || (audience !== WEB_CLIENT_ID && audience !== member.clientId)) {
+  const client = deps.clients.get(input.client_id || WEB_CLIENT_ID);
+  if (!client || (client.client_id !== WEB_CLIENT_ID && client.client_id !== member.clientId)) {
     throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   }
-  const token = await issueToken(deps, { userId: member.userId, clientId: audience, sourceClientId: member.clientId, subuserId: null });
+  const codeChallenge = challengeFor(client, input);
+  const token = await issueToken(deps, { userId: member.userId, client, sourceClientId: member.clientId, subuserId: null, codeChallenge });
   return { ...ok, onetime_token: token, expires_in: Math.floor(LIMITS.directLoginTokenTtlMs / 1000) };
 }
 
 /**
  * POST /api/subuser/direct_login/sc (Bearer): a token for a registered partner service (one with a
  * direct_login_uri and a service link), naming the member's card when one is given (ownership
- * checked: another member's card and no card answer alike), plus the member's service links.
+ * checked: another member's card and no card answer alike), plus the member's service links. A
+ * portal app's token is bound to the challenge of the app that asked (decision 0013).
  */
 export async function serviceDirectLogin(
   deps: IssueDeps,
@@ -116,12 +125,14 @@ export async function serviceDirectLogin(
 ): Promise<DirectLoginTokenResponse> {
   const client = deps.clients.get(input.client_id);
   if (!handsOffTo(client) || !client.service_link) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+  const codeChallenge = challengeFor(client, input);
   if (input.subuser_id && !(await findMemberCard(deps.db, member.userId, input.subuser_id))) throw refused(CARD_MESSAGES.cardNotFound);
   const token = await issueToken(deps, {
     userId: member.userId,
-    clientId: client.client_id,
+    client,
     sourceClientId: member.clientId,
     subuserId: input.subuser_id || null,
+    codeChallenge,
   });
   return { ...ok, onetime_token: token, subuser_id: input.subuser_id, links: await serviceLinks(deps, member.userId) };
 }
@@ -154,6 +165,9 @@ export async function netAnswerDirectLogin(
   const card = await findMemberCard(deps.db, userId, input.subuser_id);
   if (!card || card.status !== 'active') throw refused(CARD_MESSAGES.cardNotFound);
   if (!card.na_id) throw refused(CARD_MESSAGES.netAnswerRequired);
+  // Net Answer is a partner service too: its terms first, as at authorize (decision 0013).
+  const netAnswer = deps.clients.get(CLIENT_IDS.netAnswer);
+  if (netAnswer) await requireAcceptedTerms(deps.db, userId, netAnswer);
   const url = await deps.netAnswer.directLoginUrl({ esid: card.esid, naId: card.na_id, param1: input.param1, param2: input.param2 });
   await logActivity(deps.db, { userId, event: 'direct_login_issued', clientId: CLIENT_IDS.netAnswer, at: deps.clock.now() });
   return { ...ok, direct_login_url: url };

@@ -10,6 +10,7 @@ import { findActiveUserById, hasCards } from '../account/user-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { issuePair } from '../oauth/tokens.ts';
+import { proofHolds } from './hand-off-proof.ts';
 import { findDirectLogin } from './repo.ts';
 
 export interface RedeemDeps {
@@ -20,6 +21,8 @@ export interface RedeemDeps {
 /** The form fields of the direct-login grant that decide whether it is one at all. */
 export interface PasswordGrantFields {
   onetime_token?: string | undefined;
+  /** The RFC 7636 verifier of the challenge the token was issued with (decision 0013). */
+  code_verifier?: string | undefined;
   username?: unknown;
   password?: unknown;
 }
@@ -40,7 +43,7 @@ export async function passwordGrant(
   if (fields.username !== undefined || fields.password !== undefined || !fields.onetime_token) {
     throw new OAuthError('unsupported_grant_type', 'the password grant accepts only a direct-login onetime_token');
   }
-  return redeemDirectLogin(deps, { ...p, onetimeToken: fields.onetime_token });
+  return redeemDirectLogin(deps, { ...p, onetimeToken: fields.onetime_token, codeVerifier: fields.code_verifier });
 }
 
 /**
@@ -52,7 +55,7 @@ export async function passwordGrant(
  */
 export async function redeemDirectLogin(
   deps: RedeemDeps,
-  p: { onetimeToken: string; client: OAuthClient; terminalId: string | null; device: string | null },
+  p: { onetimeToken: string; codeVerifier?: string | undefined; client: OAuthClient; terminalId: string | null; device: string | null },
 ): Promise<DirectLoginTokenGrantResponse> {
   const now = deps.clock.now();
   const outcome = await deps.db.transaction().execute(async (trx) => {
@@ -61,6 +64,11 @@ export async function redeemDirectLogin(
     if (!grant || grant.client_id !== p.client.client_id) return undefined;
     const user = await findActiveUserById(trx, grant.user_id);
     if (!user) return undefined;
+    if (!proofHolds(grant.code_challenge, p.codeVerifier, p.client)) {
+      // The token is used up all the same (committed with this row): an interceptor gets one try, and nothing.
+      await logActivity(trx, { userId: user.id, event: 'direct_login_refused', clientId: p.client.client_id, device: p.device, at: now });
+      return undefined;
+    }
     const familyId = newId();
     const scope = p.client.scopes.join(' ');
     await insertFamily(trx, {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   directLoginNaRequestSchema,
   directLoginScRequestSchema,
+  directLoginTermsAcceptRequestSchema,
   preauthDirectLoginRequestSchema,
   userOnetimeTokenRequestSchema,
 } from '@sso/contracts/direct-login';
@@ -20,6 +21,7 @@ import {
   type BearerMember,
   type IssueDeps,
 } from './issue-service.ts';
+import { acceptPartnerTerms } from './partner-terms-service.ts';
 import { passwordGrant } from './redeem-service.ts';
 import { directCallbackLocation, resumeAppLocation } from './redirect-service.ts';
 
@@ -29,6 +31,7 @@ const optional = z.string().max(4096).optional();
 const grantFormSchema = z.object({
   grant_type: z.string().min(1).max(64),
   onetime_token: optional,
+  code_verifier: optional,
   client_id: optional,
   client_secret: optional,
   terminal_id: z.string().max(128).optional(),
@@ -71,6 +74,10 @@ export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLogi
 
   memberPost(app, deps, '/api/subuser/direct_login/sc', directLoginScRequestSchema, (call) =>
     serviceDirectLogin(deps, bearerMember(call), call.input),
+  );
+
+  memberPost(app, deps, '/api/subuser/direct_login/terms_accept', directLoginTermsAcceptRequestSchema, ({ user, input }) =>
+    acceptPartnerTerms(deps, user.id, input),
   );
 
   memberPost(app, deps, '/api/subuser/direct_login/na', directLoginNaRequestSchema, ({ user, input }) =>

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { bearer, exchange, form, getCode, TEST_ORIGIN, type TestApp } from '../../test-support/test-app.ts';
+import { bearer, CHALLENGE, exchange, form, getCode, TEST_ORIGIN, type TestApp } from '../../test-support/test-app.ts';
 
 export const OK = { result_code: 0, result_message: '正常に処理しました。' };
 export const TOKEN_INVALID = { result_code: 902, result_message: 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。' };
@@ -10,8 +10,13 @@ export const PARTNER_SECRET = (clientId: string) => ({
   authorization: `Basic ${Buffer.from(`${clientId}:demo-secret-${clientId}`).toString('base64')}`,
 });
 
+export const TERMS_REQUIRED = (terms: string[]) => ({ result_code: 902, result_message: 'このサービスをご利用いただくには、利用規約への同意が必要です。', terms });
+
+/** A portal app's proof fields at issue (decision 0013): the challenge of test-app.ts's VERIFIER. */
+export const PROOF = { code_challenge: CHALLENGE, code_challenge_method: 'S256' } as const;
+
 /** The partner services' own terms, accepted at their first login (config/clients.json). */
-const PARTNER_TERMS: Record<string, string[]> = {
+export const PARTNER_TERMS: Record<string, string[]> = {
   SIAP002: ['ImportantMattersOnLineAccount', 'ServiceOnLineAccount', 'PersonalInfoOnLineAccount'],
   SIAP004: ['ServiceOnNetAnswer'],
 };
@@ -49,3 +54,10 @@ export const redeem = (t: TestApp, token: string, fields: Record<string, string 
 
 /** The e-mail of the member a Bearer token belongs to. */
 export const emailOf = async (t: TestApp, access: string) => (await post(t, '/api/user', access)).json().email as string;
+
+/** The member accepts a service's own terms before a hand-off to it (/api/subuser/direct_login/terms_accept, decision 0013). */
+export async function acceptTerms(t: TestApp, access: string, clientId: string): Promise<void> {
+  const res = await post(t, '/api/subuser/direct_login/terms_accept', access, { client_id: clientId, terms: PARTNER_TERMS[clientId] });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().terms).toEqual([]);
+}

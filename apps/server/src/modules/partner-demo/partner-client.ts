@@ -1,3 +1,4 @@
+import { needsHandOffProof } from '../direct-login/hand-off-proof.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import type { DemoPage, Row } from './pages.ts';
 
@@ -10,6 +11,12 @@ const MEMBER_TYPES: Record<string, string> = { na: 'na（カード会員）', op
  * `demo-secret-<client_id>` (README). A real partner keeps its own secret on its own server.
  */
 export const demoSecret = (clientId: string) => `demo-secret-${clientId}`;
+
+/**
+ * The RFC 7636 verifier a demo portal app holds (decision 0013): a portal's token is issued with
+ * the challenge of this verifier and redeemed with it. A real app makes a fresh one per hand-off.
+ */
+export const demoVerifier = (clientId: string) => `demo-portal-verifier-${clientId}-0123456789abcdefghij`;
 
 async function post(url: URL, headers: Record<string, string>, body?: URLSearchParams) {
   const res = await fetch(url, { method: 'POST', headers: { accept: 'application/json', ...headers }, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -28,7 +35,8 @@ const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? S
 /**
  * What a partner's server does with a direct login (decision 0006, "Partner services"): it
  * exchanges the one-time token at this server's /api/auth/direct_login/token as the partner client
- * (a confidential client authenticates with HTTP Basic, RFC 6749 section 2.3.1), then calls
+ * (a confidential client authenticates with HTTP Basic, RFC 6749 section 2.3.1; a portal app sends
+ * its verifier, decision 0013), then calls
  * /api/user with the access token. Real HTTP to the issuer, as another system would call it.
  */
 export async function exchangeAsPartner(issuer: string, client: OAuthClient, onetimeToken: string | undefined): Promise<DemoPage> {
@@ -46,6 +54,8 @@ export async function exchangeAsPartner(issuer: string, client: OAuthClient, one
     client_id: client.client_id,
     terminal_id: `demo-partner-${client.client_id}`,
   });
+  // A portal app proves it is the app that asked for the token (decision 0013).
+  if (needsHandOffProof(client)) form.set('code_verifier', demoVerifier(client.client_id));
   try {
     const token = await post(new URL('/api/auth/direct_login/token', issuer), headers, form);
     if (token.status !== 200 || typeof token.json.access_token !== 'string') {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, exchange, getCode, PRODUCTION_ENV, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { post } from '../direct-login/test-kit.ts';
+import { sha256Base64Url } from '../../lib/secrets.ts';
+import { acceptTerms, post } from '../direct-login/test-kit.ts';
+import { demoVerifier } from './partner-client.ts';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -41,12 +43,18 @@ describe.each(DIALECTS)('demo partner pages (%s)', (dialect) => {
   const webAccess = async () => {
     const redirectUri = `${t.origin}/content/oauth/callback`;
     const res = await exchange(t.app, await getCode(t.app, { redirectUri }), { redirect_uri: redirectUri });
-    return res.json().access_token as string;
+    const access = res.json().access_token as string;
+    for (const client of ['SIAP002', 'SIAP004']) await acceptTerms(t, access, client);
+    return access;
   };
 
-  /** What the SPA's service hand-off does: a token for the service, then the URL it is handed at. */
+  /**
+   * What the SPA's service hand-off does: a token for the service, then the URL it is handed at. A
+   * portal app's token carries the challenge of the demo app's verifier (decision 0013).
+   */
   const handOff = async (client_id: string) => {
-    const sc = await post(t, '/api/subuser/direct_login/sc', await webAccess(), { subuser_id: 'demo-card-subuser-1', client_id });
+    const proof = client_id === 'SIAP005' ? { code_challenge: sha256Base64Url(demoVerifier(client_id)), code_challenge_method: 'S256' } : {};
+    const sc = await post(t, '/api/subuser/direct_login/sc', await webAccess(), { subuser_id: 'demo-card-subuser-1', client_id, ...proof });
     const pre = await post(t, '/api/preauth/direct_login', undefined, { onetime_token: sc.json().onetime_token, client_id });
     return { token: sc.json().onetime_token as string, url: pre.json().direct_login_url as string };
   };

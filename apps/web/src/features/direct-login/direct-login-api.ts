@@ -2,11 +2,12 @@ import type { BaseResponse } from '@sso/contracts/common';
 import type { Subuser } from '@sso/contracts/cards';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import {
+  directLoginTermsAcceptResponseSchema,
   directLoginTokenGrantResponseSchema,
   directLoginTokenResponseSchema,
   directLoginUrlResponseSchema,
 } from '@sso/contracts/direct-login';
-import { apiPost } from '../../lib/api-client.ts';
+import { ApiFailure, apiPost } from '../../lib/api-client.ts';
 import { getTokenRecord } from '../../lib/records.ts';
 import { checkShape } from '../../lib/shape.ts';
 
@@ -39,19 +40,48 @@ export const netAnswerUrl = async (card: Subuser, param1: string, param2: string
 export const linkNetAnswer = (subuserId: string, naId: string, naPassword: string) =>
   apiPost<BaseResponse>('/api/subuser/na/add', { auth: true, json: { subuser_id: subuserId, na_id: naId, na_password: naPassword } });
 
+/** A portal app's PKCE challenge, given by the app that asked for the hand-off (decision 0013). */
+export interface HandOffProof {
+  code_challenge: string;
+  code_challenge_method: string;
+}
+
 /**
  * The service hand-off (decision 0006): a one-time token for the service
- * (/api/subuser/direct_login/sc), then the URL that hands it over (/api/preauth/direct_login).
+ * (/api/subuser/direct_login/sc; a portal app's bound to its challenge, decision 0013), then the
+ * URL that hands it over (/api/preauth/direct_login).
  */
-export async function serviceUrl(clientId: string, card: Subuser | undefined): Promise<string> {
+export async function serviceUrl(clientId: string, card: Subuser | undefined, proof: HandOffProof | undefined): Promise<string> {
   const issued = checkShape(
     directLoginTokenResponseSchema,
     await apiPost<unknown>('/api/subuser/direct_login/sc', {
       auth: true,
-      json: { subuser_id: card?.subuser_id ?? '', member_type: card?.member_type ?? 'open', client_id: clientId },
+      json: { subuser_id: card?.subuser_id ?? '', member_type: card?.member_type ?? 'open', client_id: clientId, ...proof },
     }),
     'service direct login',
   );
   const handed = await apiPost<unknown>('/api/preauth/direct_login', { json: { onetime_token: issued.onetime_token, client_id: clientId } });
   return checkShape(directLoginUrlResponseSchema, handed, 'direct login URL').direct_login_url;
 }
+
+/** The terms a refused hand-off names (902 with `terms`, decision 0013); undefined for any other failure. */
+export function outstandingTermsOf(e: unknown): string[] | undefined {
+  if (!(e instanceof ApiFailure)) return undefined;
+  const terms = (e.result as { terms?: unknown }).terms;
+  return Array.isArray(terms) && terms.length > 0 && terms.every((t) => typeof t === 'string') ? terms : undefined;
+}
+
+/** POST /api/subuser/direct_login/terms_accept: the member accepts a service's terms; answers those still outstanding. */
+export const acceptServiceTerms = async (clientId: string, terms: string[]) =>
+  checkShape(
+    directLoginTermsAcceptResponseSchema,
+    await apiPost<unknown>('/api/subuser/direct_login/terms_accept', { auth: true, json: { client_id: clientId, terms } }),
+    'service terms acceptance',
+  ).terms;
+
+/** Ends a login that is not kept (RFC 7009, /api/auth/revoke): the hand-off's, when the member stays in the open account. */
+export const revokeLogin = (refreshToken: string) =>
+  apiPost('/api/auth/revoke', {
+    refreshOn401: false,
+    form: { token: refreshToken, token_type_hint: 'refresh_token', client_id: WEB_CLIENT_ID },
+  }).catch(() => undefined);

@@ -57,6 +57,21 @@ describe('serviceTarget', () => {
     expect(serviceTarget(q(`client_id=${'a'.repeat(65)}`), undefined)).toBeUndefined();
   });
 
+  it('carries the challenge of the portal app that asked, as given, for the server to check (decision 0013)', () => {
+    const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+    expect(serviceTarget(q(`client_id=SIAP005&code_challenge=${challenge}&code_challenge_method=S256`), undefined)).toEqual({
+      clientId: 'SIAP005',
+      serviceName: '',
+      proof: { code_challenge: challenge, code_challenge_method: 'S256' },
+    });
+    expect(serviceTarget(q(''), `client_id=SIAP006&code_challenge=${challenge}`)?.proof).toEqual({ code_challenge: challenge, code_challenge_method: '' });
+    expect(serviceTarget(q('client_id=SIAP005&code_challenge_method=S256'), undefined)?.proof).toBeUndefined();
+    expect(serviceTarget(q(`client_id=SIAP005&code_challenge=${'c'.repeat(300)}&code_challenge_method=plain`), undefined)?.proof).toEqual({
+      code_challenge: 'c'.repeat(128),
+      code_challenge_method: 'plain',
+    });
+  });
+
   it('keeps a long service name short', () => {
     expect(serviceTarget(q(`client_id=X&service_name=${'あ'.repeat(150)}`), undefined)?.serviceName).toHaveLength(100);
   });

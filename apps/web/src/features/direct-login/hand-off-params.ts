@@ -22,20 +22,29 @@ export function callbackPlan(search: URLSearchParams): CallbackPlan {
 export interface ServiceTarget {
   clientId: string;
   serviceName: string;
+  /** The PKCE challenge of the portal app that asked for the hand-off (decision 0013); the server checks it. */
+  proof?: { code_challenge: string; code_challenge_method: string };
 }
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_NAME = 100;
+const MAX_PROOF = 128;
 
 function fromParams(params: URLSearchParams): ServiceTarget | undefined {
   const clientId = params.get('client_id');
   if (!clientId || !CLIENT_ID.test(clientId)) return undefined;
-  return { clientId, serviceName: (params.get('service_name') ?? '').trim().slice(0, MAX_NAME) };
+  const target: ServiceTarget = { clientId, serviceName: (params.get('service_name') ?? '').trim().slice(0, MAX_NAME) };
+  const challenge = params.get('code_challenge');
+  if (challenge) {
+    target.proof = { code_challenge: challenge.slice(0, MAX_PROOF), code_challenge_method: (params.get('code_challenge_method') ?? '').slice(0, MAX_PROOF) };
+  }
+  return target;
 }
 
 /**
  * The service /subuser/redirect/service hands off to (SPEC.md section 2: "takes client_id and
- * service_name in its query or state"): the query first, else the session's redirectState read as
+ * service_name in its query or state"; a portal app adds its code_challenge and
+ * code_challenge_method, decision 0013): the query first, else the session's redirectState read as
  * a query string (a direct login's `state`, such as `client_id=SIAP002&service_name=…`).
  */
 export function serviceTarget(search: URLSearchParams, redirectState: string | undefined): ServiceTarget | undefined {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Subuser } from '@sso/contracts/cards';
-import { LIMITS } from '@sso/contracts/constants';
+import { CLIENT_IDS, LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES, TEXTS } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { fetchCards } from '../../lib/cards-query.ts';
@@ -12,12 +12,19 @@ import { Button } from '../../ui/button.tsx';
 import { useDelayed } from '../../ui/use-delayed.ts';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
-import { netAnswerUrl } from './direct-login-api.ts';
+import { netAnswerUrl, outstandingTermsOf } from './direct-login-api.ts';
 import { NetAnswerLinkForm } from './netanswer-link-form.tsx';
+import { ServiceTermsStep } from './service-terms-step.tsx';
 import styles from './hand-off.module.css';
 import { TopLink } from './top-link.tsx';
 
-type Stage = { kind: 'loading' } | { kind: 'pick'; cards: Subuser[] } | { kind: 'link'; card: Subuser } | { kind: 'none' } | { kind: 'leaving' };
+type Stage =
+  | { kind: 'loading' }
+  | { kind: 'pick'; cards: Subuser[] }
+  | { kind: 'link'; card: Subuser }
+  | { kind: 'terms'; card: Subuser; terms: string[] }
+  | { kind: 'none' }
+  | { kind: 'leaving' };
 
 /** Net Answer's own deep-link parameters, passed through when the link to this screen carries them. */
 const deepLink = (search: URLSearchParams) => [search.get('param1') ?? '', search.get('param2') ?? ''] as const;
@@ -26,7 +33,8 @@ const deepLink = (search: URLSearchParams) => [search.get('param1') ?? '', searc
  * Redirect to Net Answer (SPEC.md sections 2 and 7; decision 0006): the member's active cards; one
  * goes straight on, several are picked from. Net Answer's one-time URL is asked for the card
  * (/api/subuser/direct_login/na); a card without a linked Net Answer id (902 netAnswerRequired)
- * first gets the id and password, then the hand-off is tried again.
+ * first gets the id and password, then the hand-off is tried again; so does a member who has not
+ * accepted Net Answer's terms, after accepting them (decision 0013).
  */
 export function NetAnswerRedirectPage() {
   const [search] = useSearchParams();
@@ -45,7 +53,9 @@ export function NetAnswerRedirectPage() {
         return 'leaving';
       } catch (e) {
         const r = toResult(e);
-        if (r.result_code === RESULT.RETRYABLE && r.result_message === CARD_MESSAGES.netAnswerRequired) setStage({ kind: 'link', card });
+        const terms = outstandingTermsOf(e);
+        if (terms) setStage({ kind: 'terms', card, terms });
+        else if (r.result_code === RESULT.RETRYABLE && r.result_message === CARD_MESSAGES.netAnswerRequired) setStage({ kind: 'link', card });
         else {
           // A failure of the one card's hand-off leaves nothing to wait for; a picked card's leaves the list.
           setStage((s) => (s.kind === 'pick' ? s : { kind: 'none' }));
@@ -95,6 +105,7 @@ export function NetAnswerRedirectPage() {
         </>
       )}
       {stage.kind === 'link' && <NetAnswerLinkForm card={stage.card} onLinked={() => handOff(stage.card)} />}
+      {stage.kind === 'terms' && <ServiceTermsStep clientId={CLIENT_IDS.netAnswer} terms={stage.terms} onAccepted={() => handOff(stage.card)} />}
       {stage.kind === 'none' && !message && <p className={page.lead}>Net Answerをご利用いただけるカードがありません。</p>}
       <Alert message={message} />
       {(stage.kind === 'none' || stage.kind === 'pick') && <TopLink />}
