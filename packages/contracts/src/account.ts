@@ -122,6 +122,8 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   open_link_locked: 'オープン会員連携の一時ロック',
   upgraded: 'カード会員への切り替え',
   numberless_added: 'ナンバーレスカード追加',
+  open_link_failed: 'オープン会員連携の失敗',
+  login_tel_changed: 'ログイン用携帯電話番号の登録',
   withdrawn: '退会',
 };
 export const activityLabel = (event: string) => ACTIVITY_LABELS[event] ?? 'その他の操作';

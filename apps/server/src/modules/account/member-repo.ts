@@ -14,6 +14,7 @@ export const NO_PROFILE = {
   sex: null,
   birthday: null,
   postal_code: null,
+  profile_tel: null,
   email_flg: 0,
 } as const;
 
