@@ -17,7 +17,8 @@ import { retryable, subuserOfCard } from '../signup/flow-service.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';
 import { cardResultOf } from '../cards/card-view.ts';
 import { findWaitingFlow, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
-import { checkFlowSecret, maskTel, startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
+import { maskTel } from '../../lib/mask.ts';
+import { checkFlowSecret, startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
 import { promoteToCardMember } from './card-link-repo.ts';
 import { flowExpired, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
 
