@@ -18,7 +18,7 @@ describe.each(DIALECTS)('the upgrade to migration 0013 (%s)', (dialect) => {
     await migrateUpTo(db.kysely, '0008-token-selectors');
     const hash = await hashPassword('Before-0013');
     const now = Date.now();
-    for (const [id, type, tel] of [['old-open', 'open', '07011110013'], ['old-card', 'card', '07022220013']]) {
+    for (const [id, type, tel] of [['old-open', 'open', '07011110013'], ['old-card', 'card', '07022220013']] as const) {
       await sql`insert into users (id, email, tel, password_hash, member_type, status, last_name_kana, email_flg, created_at, updated_at)
         values (${id}, ${`${id}@example.com`}, ${tel}, ${hash}, ${type}, 'active', ${type === 'open' ? 'ムカシ' : null}, 0, ${now}, ${now})`.execute(db.kysely);
       for (const key of ['ServiceOnMemberId', 'PersonalInfoOnMemberId'].filter(isTermKey)) await recordTermAcceptance(db.kysely, id, key, TERM_VERSIONS[key], now);

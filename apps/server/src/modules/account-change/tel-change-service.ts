@@ -4,14 +4,12 @@ import type { BaseResponse } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { ACCOUNT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { hitRateLimit } from '../../db/rate-limit-repo.ts';
-import { sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { isLocked } from '../account/login-throttle-repo.ts';
 import { setLoginTel, telInUse } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
-import { findWaitingFlow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
-import { checkFlowSecret, closeCheck, startFlow, type FlowContext, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
+import { checkMemberCode, closeCheck, startFlow, type FlowContext, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { countMessage, newCode } from '../signup/codes.ts';
 import { retryable } from '../signup/flow-service.ts';
@@ -71,15 +69,14 @@ export async function confirmTelChange(
   context: FlowContext,
 ): Promise<BaseResponse> {
   const now = deps.clock.now();
-  const flow = await findWaitingFlow(deps.db, 'login_tel', sha256(input.register_token), now);
-  if (!flow || flow.user_id !== user.id) throw flowExpired();
-  const verificationId = await checkFlowSecret(deps.db, now, flow, {
+  const { flow, verificationId } = await checkMemberCode(deps.db, now, {
+    userId: user.id,
+    kind: 'login_tel',
+    answer: input,
     lockKey: lockKey(user.id),
-    secret: input.onetime_password,
     locked: memberLocked,
     wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
-    // There is no resend: a code with no try left, expired or used, means starting again.
-    noTryLeft: async () => flowExpired(),
+    expired: flowExpired,
   });
   const { tel } = JSON.parse(flow.data_json) as TelChangeData;
   await writeUnlessTaken('tel', ACCOUNT_MESSAGES.telUnavailable, () =>
