@@ -9,11 +9,11 @@ import { isLocked } from '../account/login-throttle-repo.ts';
 import { setLoginTel, telInUse } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
-import { checkMemberCode, closeCheck, startFlow, type FlowContext, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
+import { closeCheck, startFlow, type FlowContext, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { countMessage, newCode } from '../signup/codes.ts';
 import { retryable } from '../signup/flow-service.ts';
-import { flowExpired, memberLocked, ok } from '../upgrade/upgrade-flow.ts';
+import { checkSmsCode, flowExpired, memberLocked, ok } from '../upgrade/upgrade-flow.ts';
 import { sendClaimMessage, writeUnlessTaken } from './identifier-claim.ts';
 import { telChangeCodeSms, telChangedMail, telTakenSms } from './mails.ts';
 
@@ -69,15 +69,7 @@ export async function confirmTelChange(
   context: FlowContext,
 ): Promise<BaseResponse> {
   const now = deps.clock.now();
-  const { flow, verificationId } = await checkMemberCode(deps.db, now, {
-    userId: user.id,
-    kind: 'login_tel',
-    answer: input,
-    lockKey: lockKey(user.id),
-    locked: memberLocked,
-    wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
-    expired: flowExpired,
-  });
+  const { flow, verificationId } = await checkSmsCode(deps.db, now, { userId: user.id, kind: 'login_tel', answer: input, lockKey: lockKey(user.id) });
   const { tel } = JSON.parse(flow.data_json) as TelChangeData;
   await writeUnlessTaken('tel', ACCOUNT_MESSAGES.telUnavailable, () =>
     deps.db.transaction().execute(async (trx) => {

@@ -18,9 +18,9 @@ import { insertMemberCard } from '../cards/card-repo.ts';
 import { cardResultOf } from '../cards/card-view.ts';
 import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
-import { checkMemberCode, startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
+import { startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
 import { promoteToCardMember } from './card-link-repo.ts';
-import { flowExpired, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
+import { checkSmsCode, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
 
 /** The code is sent after the answer, so that the answer's timing does not tell whether one was sent. */
 export type NumberlessDeps = UpgradeDeps & { background: Background };
@@ -93,15 +93,7 @@ export async function confirmNumberless(
   context: FlowContext,
 ): Promise<CardResultResponse> {
   const now = deps.clock.now();
-  const { flow, verificationId } = await checkMemberCode(deps.db, now, {
-    userId: user.id,
-    kind: 'numberless',
-    answer: input,
-    lockKey: lockKey(user.id),
-    locked: memberLocked,
-    wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
-    expired: flowExpired,
-  });
+  const { flow, verificationId } = await checkSmsCode(deps.db, now, { userId: user.id, kind: 'numberless', answer: input, lockKey: lockKey(user.id) });
   // The card master is another system: asked before the transaction, never inside it.
   const cards = await cardsToLink(deps, flow);
   const subusers = cards.map((card) => subuserOfCard(flowCardOf(card), { id: newId(), mailDigital: null }));
