@@ -11,14 +11,14 @@ import { useFailureView } from './use-failure-view.ts';
  * The form of a screen that sends its fields and then leaves (SPEC.md sections 4, 5 and 8): checked
  * with the contract's schema on blur and again on change, its own message (C99-000400 when the
  * fields are invalid), 901 errors put on its fields by name, other failures shown by showFailure,
- * and repeated clicks blocked while `send` runs. `send` navigates away on success; `fields` are
- * the form's field names (a module constant, so that the view is stable).
+ * and repeated clicks blocked while `send` runs (and after it, when it answers 'leaving' as it
+ * navigates away). `fields` are the form's field names (a module constant, so that the view is stable).
  */
 export function useFormScreen<T extends FieldValues>(
   schema: z.ZodType<T, T>,
   defaultValues: DefaultValues<T>,
   fields: readonly FieldPath<T>[],
-  send: (values: T) => Promise<void>,
+  send: (values: T) => Promise<ActionOutcome>,
 ) {
   const [message, setMessage] = useState<string>();
   const form = useForm<T>({ resolver: zodResolver(schema), mode: 'onBlur', reValidateMode: 'onChange', defaultValues });
@@ -27,8 +27,7 @@ export function useFormScreen<T extends FieldValues>(
     async (values: T): Promise<ActionOutcome> => {
       setMessage(undefined);
       try {
-        await send(values);
-        return 'leaving';
+        return await send(values);
       } catch (e) {
         showFailure(e, view);
       }

@@ -1,12 +1,19 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { emailChangeRequestSchema } from '@sso/contracts/account';
-import { useFormScreen } from '../../lib/use-form-screen.ts';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { showFailure } from '../../lib/failure-view.ts';
+import { useFailureView } from '../../lib/use-failure-view.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { BackToTop } from '../../ui/back-to-top.tsx';
+import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
-import { SendForm } from '../../ui/send-form.tsx';
 import { requestEmailChange } from './account-change-api.ts';
 import { holdEmailChange } from './email-change-store.ts';
 
@@ -20,15 +27,30 @@ const FIELDS = ['email'] as const;
  */
 export function EmailChangePage() {
   const navigate = useNavigate();
-  const send = useCallback(
-    async (values: EmailFields) => {
-      const res = await requestEmailChange(values.email);
-      holdEmailChange(res.register_token, values.email);
-      void navigate('/user/email/otp');
+  const [message, setMessage] = useState<string>();
+  const { register, handleSubmit, setError, formState } = useForm<EmailFields>({
+    resolver: zodResolver(emailChangeRequestSchema),
+    mode: 'onBlur',
+    reValidateMode: 'onChange',
+    defaultValues: { email: '' },
+  });
+  const view = useFailureView({ setMessage, setError, fields: FIELDS });
+
+  const submit = useCallback(
+    async (form: EmailFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        const res = await requestEmailChange(form.email);
+        holdEmailChange(res.register_token, form.email);
+        void navigate('/user/email/otp');
+        return 'leaving';
+      } catch (e) {
+        showFailure(e, view);
+      }
     },
-    [navigate],
+    [navigate, view],
   );
-  const { form, message, pending, onSubmit } = useFormScreen(emailChangeRequestSchema, { email: '' }, FIELDS, send);
+  const { pending, run } = usePendingAction(submit);
 
   return (
     <>
@@ -36,7 +58,7 @@ export function EmailChangePage() {
       <p className={page.lead}>
         新しいメールアドレスを入力し、「送信する」を押してください。新しいメールアドレス宛てに、ワンタイムパスワードをお送りします。
       </p>
-      <SendForm onSubmit={onSubmit} message={message} pending={pending}>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
         <Field
           id="email"
           label="新しいメールアドレス"
@@ -44,10 +66,17 @@ export function EmailChangePage() {
           type="text"
           inputMode="email"
           autoComplete="email"
-          error={form.formState.errors.email?.message}
-          {...halfWidthOnBlur(form.register('email'))}
+          error={formState.errors.email?.message}
+          {...halfWidthOnBlur(register('email'))}
         />
-      </SendForm>
+        <Alert message={message} />
+        <div className={page.actions}>
+          <Button type="submit" pending={pending}>
+            送信する
+          </Button>
+          <BackToTop />
+        </div>
+      </form>
     </>
   );
 }

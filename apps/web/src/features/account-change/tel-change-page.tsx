@@ -1,12 +1,13 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { telChangeRequestSchema } from '@sso/contracts/account';
 import { useFormScreen } from '../../lib/use-form-screen.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { Button, buttonClass } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import page from '../../ui/page.module.css';
-import { SendForm } from '../../ui/send-form.tsx';
 import { requestTelChange } from './tel-change-api.ts';
 import type { HeldTelChange } from './tel-change-otp-page.tsx';
 
@@ -26,6 +27,7 @@ export function TelChangePage() {
       const res = await requestTelChange(values.tel);
       const held: HeldTelChange = { registerToken: res.register_token, tel: res.tel };
       void navigate('/user/tel/otp', { state: held });
+      return 'leaving' as const;
     },
     [navigate],
   );
@@ -38,7 +40,7 @@ export function TelChangePage() {
         ログインに使う携帯電話番号を入力し、「送信する」を押してください。入力した携帯電話番号宛てに、SMSでワンタイムパスワードをお送りします。
       </p>
       <p className={page.lead}>ワンタイムパスワードの認証が済むと、この携帯電話番号でログインできるようになります。登録済みの番号は置き換わります。</p>
-      <SendForm onSubmit={onSubmit} message={message} pending={pending}>
+      <form noValidate onSubmit={onSubmit}>
         <Field
           id="tel"
           label="携帯電話番号"
@@ -49,7 +51,17 @@ export function TelChangePage() {
           error={form.formState.errors.tel?.message}
           {...halfWidthOnBlur(form.register('tel'))}
         />
-      </SendForm>
+        <Alert message={message} />
+        <div className={page.actions}>
+          <Button type="submit" pending={pending}>
+            送信する
+          </Button>
+          {/* Reached from /user (登録情報), where the login number is shown: the way back goes there. */}
+          <Link to="/user" className={buttonClass('secondary')}>
+            登録情報へ戻る
+          </Link>
+        </div>
+      </form>
     </>
   );
 }
