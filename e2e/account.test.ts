@@ -10,8 +10,8 @@ const NEW_OPEN_PASSWORD = 'Changed-2026';
 /**
  * Issue 5 journeys, in order on one system: a card member changes the e-mail, and again from a
  * portal app's session, where the password is asked first (decision 0012); the open member changes
- * the password and the profile, reads the activity log, and withdraws from a portal app's session,
- * the password asked first.
+ * the password and the profile, adds a login mobile number by SMS code (decision 0014), reads the
+ * activity log, and withdraws from a portal app's session, the password asked first.
  */
 describe('member self-service in Chromium', () => {
   const env = withSystem();
@@ -150,11 +150,58 @@ describe('member self-service in Chromium', () => {
     await expect.poll(() => j.page.getByLabel('名', { exact: true }).inputValue()).toBe('春子');
   });
 
+  it('adds a login mobile number with the SMS code sent to it, then logs in with it (decision 0014)', async () => {
+    const tel = '08012340002';
+    await logInToTop(OPEN, NEW_OPEN_PASSWORD);
+    await j.page.getByRole('link', { name: '登録情報' }).click();
+    await j.page.waitForURL(/\/content\/user$/);
+    // The demo open member's number from before: a login number already, shown masked.
+    await expect.poll(() => j.page.getByText('090-****-0002').count()).toBe(1);
+    await j.page.getByRole('link', { name: 'ログイン用携帯電話番号を変更する' }).click();
+    await j.page.waitForURL(/\/content\/user\/tel$/);
+    await j.page.getByRole('button', { name: '送信する' }).click();
+    await expect.poll(() => j.page.getByText('入力してください', { exact: true }).count()).toBe(1);
+    await j.page.getByLabel('携帯電話番号').fill('080-1234-0002');
+    await j.page.getByLabel('携帯電話番号').blur();
+    await expect.poll(() => j.page.getByText('すべて半角数字で入力してください', { exact: true }).count()).toBe(1);
+    await documentScreen(j.page, 'user-tel');
+    // Full-width digits become half-width on blur.
+    await j.page.getByLabel('携帯電話番号').fill('０８０１２３４０００２');
+    await j.page.getByLabel('携帯電話番号').blur();
+    expect(await j.page.getByLabel('携帯電話番号').inputValue()).toBe(tel);
+    await j.page.getByRole('button', { name: '送信する' }).click();
+
+    await j.page.waitForURL(/\/content\/user\/tel\/otp$/);
+    await expect.poll(() => j.page.getByText('080-****-0002', { exact: false }).count()).toBeGreaterThan(0);
+    const code = await waitForCode(env.system.origin, 'sms', tel);
+    await j.page.getByLabel('ワンタイムパスワード').fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
+    await j.page.getByRole('button', { name: '認証する' }).click();
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'ワンタイムパスワードが正しくありません' }).count()).toBe(1);
+    expect(await j.page.getByLabel('ワンタイムパスワード').inputValue()).toBe('');
+    await documentScreen(j.page, 'user-tel-otp');
+    await j.page.getByLabel('ワンタイムパスワード').fill(code);
+    await j.page.getByRole('button', { name: '認証する' }).click();
+
+    await j.page.waitForURL(/\/content\/user\/tel\/done$/);
+    await documentScreen(j.page, 'user-tel-done');
+    await j.page.getByRole('link', { name: '登録情報へ戻る' }).click();
+    await j.page.waitForURL(/\/content\/user$/);
+    await expect.poll(() => j.page.getByText('080-****-0002').count()).toBe(1);
+    await j.page.getByRole('button', { name: 'ログアウト' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    // The old number logs in no more; the proven one does.
+    await logIn(j.page, '09000000002', NEW_OPEN_PASSWORD);
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'IDまたはパスワードが正しくありません。' }).count()).toBe(1);
+    await logIn(j.page, tel, NEW_OPEN_PASSWORD);
+    await j.page.waitForURL(/\/content\/top$/);
+    allowRefusals();
+  });
+
   it('lists the member\'s own events in the activity log, newest first', async () => {
     await logInToTop(OPEN, NEW_OPEN_PASSWORD);
     await j.page.getByRole('link', { name: 'ご利用履歴' }).click();
     await j.page.waitForURL(/\/content\/user\/activities$/);
-    for (const label of ['プロフィール変更', 'パスワード変更', 'ログイン失敗', 'ログイン']) {
+    for (const label of ['ログイン用携帯電話番号の登録', 'プロフィール変更', 'パスワード変更', 'ログイン失敗', 'ログイン']) {
       await expect.poll(() => j.page.getByText(label, { exact: true }).count(), { message: label }).toBeGreaterThan(0);
     }
     await documentScreen(j.page, 'user-activities');

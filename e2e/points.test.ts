@@ -12,7 +12,8 @@ const HOLDER_MOBILE = '09000000001';
 
 /**
  * Issue 6 journeys, in order on one system: the demo open member cannot transfer (no card); the demo
- * card member links the open account (a wrong birthday first), transfers its 1,200 points to the
+ * card member links the open account with its password (decision 0014; a missing password, a wrong
+ * birthday and a wrong password first), transfers its 1,200 points to the
  * card by the SMS code, and then has nothing left to move; the open login is gone.
  */
 describe('open-account link and point transfer in Chromium', () => {
@@ -62,10 +63,21 @@ describe('open-account link and point transfer in Chromium', () => {
     await j.page.getByLabel('メイ', { exact: true }).fill('ハナコ');
     await j.page.getByLabel('生年月日').fill('１９９００１０２');
     await j.page.getByLabel('電話番号').fill('09000000002');
+    // Profile data alone links nothing: the open account's password proves it is the member's (decision 0014).
+    await j.page.getByRole('button', { name: '連携する' }).click();
+    await expect.poll(() => j.page.getByText('入力してください', { exact: true }).count()).toBe(1);
+    await j.page.getByLabel('オープン会員のパスワード').fill('Wrong-pass1');
     await j.page.getByRole('button', { name: '連携する' }).click();
     await expect.poll(() => alertWith(LINK_MESSAGES.notMatched).count()).toBe(1);
     expect(await j.page.getByLabel('生年月日').inputValue()).toBe('19900102');
+    await documentScreen(j.page, 'link-open-not-matched');
     await j.page.getByLabel('生年月日').fill('19900101');
+    const answered = j.page.waitForResponse((r) => r.url().endsWith('/api/link/open'));
+    await j.page.getByRole('button', { name: '連携する' }).click();
+    // The right profile with a wrong password is answered exactly as a wrong birthday.
+    expect(await (await answered).json()).toEqual({ result_code: 902, result_message: LINK_MESSAGES.notMatched });
+    await expect.poll(() => alertWith(LINK_MESSAGES.notMatched).count()).toBe(1);
+    await j.page.getByLabel('オープン会員のパスワード').fill(PASSWORD);
     await j.page.getByRole('button', { name: '連携する' }).click();
 
     await j.page.waitForURL(/\/content\/link\/open\/done$/);

@@ -33,7 +33,9 @@ const ownData: Case = { own: true, bodies: (v) => [extra(v)] };
 const cardTokens = (v: Member) => [...v.cardTokens, ...v.esids].map((card_token) => ({ card_token }));
 const flowSecrets = (v: Member) => v.registerTokens.map((t) => ({ register_token: t.token, onetime_password: t.code }));
 /** demo.open's details (README "Cards, Net Answer and points"): merged into A in the setup. */
-const OPEN_DETAILS = { email: DEMO_OPEN.user, last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900101', tel: DEMO_OPEN.mobile };
+const OPEN_DETAILS = { email: DEMO_OPEN.user, last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900101', tel: DEMO_OPEN.mobile, password: DEMO_OPEN.password };
+/** A number nobody logs in with: A's login-number flow waits for its code (decision 0014). */
+const A_NEW_TEL = '08055550001';
 /** A mobile number that holds no numberless card: the start answers alike and sends nothing. */
 const NO_CARD_TEL = '09099990000';
 
@@ -77,6 +79,9 @@ const TABLE: Record<string, Case> = {
   '/api/auth/register': { bodies: (v) => [{ ...v.card, cc_month: '12', cc_year: '2030' }] },
   // A taken address is answered as a free one, with a register_token of the caller's that can never be confirmed (issue 8, no enumeration).
   '/api/auth/email/change': { own: true, bodies: (v) => [{ email: v.email }] },
+  // A number is answered alike whoever has it (decision 0014): the caller's own flow, never confirmable for another's number.
+  '/api/auth/tel/change': { own: true, bodies: (v) => [{ ...extra(v), tel: NO_CARD_TEL, register_token: v.registerTokens[0]?.token }] },
+  '/api/auth/tel/change/otp': { bodies: flowSecrets },
   '/api/auth/password/change': { bodies: (v) => [{ current_password: v.password, password: 'Taken-Over-2030', password_check: 'Taken-Over-2030' }] },
   // The victim's change, confirmed from the attacker's session: 300 (decision 0012), the victim's code untouched.
   '/api/auth/email/change/otp': { bodies: (v) => v.registerTokens.map((t) => ({ register_token: t.token, otp_email: t.code })) },
@@ -112,6 +117,7 @@ async function memberA(): Promise<Member> {
     await flowWithCode(o, 'e-mail change', { kind: 'mail', to: 'member.a.new@example.com' }, () =>
       callAs(o, spa.access, '/api/auth/email/change', { email: 'member.a.new@example.com' }),
     ),
+    await flowWithCode(o, 'login number', { kind: 'sms', to: A_NEW_TEL }, () => callAs(o, spa.access, '/api/auth/tel/change', { tel: A_NEW_TEL })),
   ];
   const onetimeTokens = [
     String((await call('/api/auth/user_onetime_token')).onetime_token),

@@ -3,7 +3,7 @@ import { newId } from '../../apps/server/src/lib/secrets.ts';
 import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts';
 import { startSystem, type RunningSystem } from '../support/server.ts';
 import { readMailbox, waitForCode } from '../support/mailbox.ts';
-import { authorize, DEMO_OPEN, login, post, type Answer } from './support/client.ts';
+import { authorize, DEMO_CARD, DEMO_OPEN, login, post, type Answer } from './support/client.ts';
 import { openSystemDb } from './support/db.ts';
 import { CARDS, cardSignupBody, openBody } from './support/signup-bodies.ts';
 import { compareTimings, expectWithinNoise, maskEcho, maskField, visible, type Side } from './support/enumeration.ts';
@@ -12,7 +12,7 @@ import { compareTimings, expectWithinNoise, maskEcho, maskField, visible, type S
  * Account enumeration (OWASP ASVS 5.0 V6: "valid users cannot be deduced ... by error messages,
  * HTTP response codes, or different response times"; issue 8): through the login (the authorize
  * form post and /api/auth/login), the open sign-up, the card sign-up's e-mail, the password
- * recovery and the e-mail change, a member's address and an unknown one get the same status and
+ * recovery, the e-mail change, the open-account link and the login mobile number (decision 0014), a member's address and an unknown one get the same status and
  * body on every try, and their timing differs by no more than noise over 200 tries
  * (support/enumeration.ts says how it is measured).
  *
@@ -158,6 +158,38 @@ describe('account enumeration over a listening server', () => {
       },
       { lanes: 4 },
     );
+    expectWithinNoise(c);
+  });
+
+  it('open-account link: a member\'s e-mail with a wrong password and an unknown e-mail alike (decision 0014)', async () => {
+    const { access_token } = await login(system.origin, DEMO_CARD.user, DEMO_CARD.password);
+    const check = sameAnswers('open-account link', (a) => visible(a));
+    const details = { last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900101', tel: '09000000002', password: WRONG };
+    const c = await compareTimings('/api/link/open (wrong password)', PER_SIDE, async (side, i) => {
+      // The card member's own bound (5 failed links) is lifted before every try, on both sides alike:
+      // what is measured is the open account's check, not the member's lock.
+      await db.kysely.deleteFrom('login_throttle').where('key', '=', 'open-link:demo-card-member').execute();
+      const a = await post(system.origin, '/api/link/open', { json: { ...details, email: address(side, 'link', i) }, token: access_token });
+      expect(a.json?.result_code).toBe(902);
+      check(a, side, i);
+    });
+    expectWithinNoise(c);
+  });
+
+  it('login mobile number: another member\'s number and a free one alike, for a logged-in member (decision 0014)', async () => {
+    const { access_token } = await login(system.origin, DEMO_OPEN.user, DEMO_OPEN.password);
+    const telOf = (side: Side, i: number) => `${side === 'known' ? '070' : '071'}${String(10_000_000 + i + WARMUP).slice(-8)}`;
+    // The members' login numbers: try i of the known side names member i's.
+    for (const [i, email] of members.entries()) await db.kysely.updateTable('users').set({ tel: telOf('known', i - WARMUP) }).where('email', '=', email).execute();
+    // The number is masked in the answer, and the register_token is new on every answer.
+    const check = sameAnswers('login mobile number', (a) => visible(a, (t) => maskField('register_token')(t).replace(/"tel":"[^"]*"/, '"tel":"<tel>"')));
+    const c = await compareTimings('/api/auth/tel/change', PER_SIDE, async (side, i) => {
+      // The member's own bound on starts is lifted before every try, on both sides alike.
+      await db.kysely.deleteFrom('rate_limits').where('key', '=', 'login-tel-start:demo-open-member').execute();
+      const a = await post(system.origin, '/api/auth/tel/change', { json: { tel: telOf(side, i) }, token: access_token });
+      expect(a.json?.result_code).toBe(0);
+      check(a, side, i);
+    });
     expectWithinNoise(c);
   });
 

@@ -65,7 +65,7 @@ async function transferRace(sys: RaceSystem) {
   const { access_token: access } = await login(sys.origin, DEMO_CARD.user, DEMO_CARD.password);
   const linked = await post(sys.origin, '/api/link/open', {
     token: access,
-    json: { email: DEMO_OPEN.user, last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900101', tel: DEMO_OPEN.mobile },
+    json: { email: DEMO_OPEN.user, last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900101', tel: DEMO_OPEN.mobile, password: DEMO_OPEN.password },
   });
   expect(resultCode(linked), linked.text).toBe(0);
   const before = await balances(sys, DEMO_CARD_ID);

@@ -79,6 +79,9 @@ export const FUZZ_TABLE: Endpoint[] = [
   { method: 'POST', route: '/api/auth/email/change', group: 'account', expect: 'result', caller: 'open', valid: () => [{ email: 'fuzz.new@example.com' }] },
   { method: 'POST', route: '/api/auth/email/change/otp', group: 'account', expect: 'result', caller: 'open', valid: () => [{ otp_email: '123456', register_token: secret() }] },
   { method: 'POST', route: '/api/auth/reauth', group: 'account', expect: 'result', caller: 'card', argon2: true, valid: () => [{ password: 'Wrong-pass1' }] },
+  // The login mobile number (decision 0014): a free number and a member's are answered alike.
+  { method: 'POST', route: '/api/auth/tel/change', group: 'account', expect: 'result', caller: 'open', valid: () => [{ tel: '08012349999' }, { tel: '09000000001' }] },
+  { method: 'POST', route: '/api/auth/tel/change/otp', group: 'account', expect: 'result', caller: 'open', valid: () => [otp()] },
   { method: 'POST', route: '/api/auth/password/change', group: 'account', expect: 'result', caller: 'card', argon2: true, valid: () => [{ current_password: 'Wrong-pass1', ...newPassword }] },
   { method: 'POST', route: '/api/auth/cancel', group: 'account', expect: 'result', caller: 'victim' },
   { method: 'POST', route: '/api/auth/password/forgot', group: 'account', expect: 'result', caller: 'none', valid: () => [{ email: 'demo.card@example.com' }, { email: 'fuzz.nobody@example.com' }] },
@@ -130,8 +133,8 @@ export const FUZZ_TABLE: Endpoint[] = [
   { method: 'POST', route: '/api/user/aqf', group: 'points', expect: 'result', caller: 'open' },
   { method: 'POST', route: '/api/aqf/transfer/open/select', group: 'points', expect: 'result', caller: 'card', valid: () => [{ subuser_id: DEMO_SUBUSER }] },
   { method: 'POST', route: '/api/aqf/transfer/open/otp', group: 'points', expect: 'result', caller: 'card', valid: () => [otp()] },
-  // A birthday that is not demo.open's: a match would end the open member's login (decision 0006).
-  { method: 'POST', route: '/api/link/open', group: 'points', expect: 'result', caller: 'card', valid: () => [{ email: 'demo.open@example.com', last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900102', tel: '09000000002' }] },
+  // A birthday that is not demo.open's: a match would end the open member's login (decision 0006). The password is checked as a login's (decision 0014).
+  { method: 'POST', route: '/api/link/open', group: 'points', expect: 'result', caller: 'card', argon2: true, valid: () => [{ email: 'demo.open@example.com', last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900102', tel: '09000000002', password: 'Demo1234' }] },
   { method: 'POST', route: '/api/auth/numberless', group: 'upgrade', expect: 'result', caller: 'open', valid: () => [{ tel: '09011110001' }] },
   { method: 'POST', route: '/api/auth/numberless/otp', group: 'upgrade', expect: 'result', caller: 'open', valid: () => [otp()] },
   { method: 'POST', route: '/api/auth/register', group: 'upgrade', expect: 'result', caller: 'open', valid: () => [{ ...CARD }] },

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
 import { fixedDigits, newPassword, newUserName, PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from './fields.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
-import { openSignupFieldsSchema } from './open-signup.ts';
+import { openSignupFieldsSchema, telField } from './open-signup.ts';
+import { numberlessOtpRequestSchema } from './upgrade.ts';
 import { LIMITS } from './constants.ts';
 
 /** POST /api/auth/email/change (Bearer; SPEC.md section 3, "E-mail change"): the new address. */
@@ -15,6 +16,17 @@ export const emailChangeOtpRequestSchema = z.object({
   otp_email: fixedDigits(LIMITS.otpLength, M.otp),
   register_token: z.string({ error: M.required }).min(1, { error: M.required }).max(256),
 });
+
+/**
+ * POST /api/auth/tel/change (Bearer; decision 0014): a mobile number to become the member's login
+ * id once the SMS code sent to it is confirmed. The answer is the same, with the number masked,
+ * whether or not the number is someone's.
+ */
+export const telChangeRequestSchema = z.object({ tel: telField() });
+export const telChangeResponseSchema = baseResponseSchema.extend({ register_token: z.string(), tel: z.string() });
+export type TelChangeResponse = z.infer<typeof telChangeResponseSchema>;
+/** POST /api/auth/tel/change/otp (Bearer): the SMS code and the register_token, as every member flow's code. */
+export const telChangeOtpRequestSchema = numberlessOtpRequestSchema;
 
 /** POST /api/auth/password/change (Bearer; SPEC.md section 3): the current password is checked. */
 export const passwordChangeRequestSchema = z
@@ -134,6 +146,8 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   open_link_locked: 'オープン会員連携の一時ロック',
   upgraded: 'カード会員への切り替え',
   numberless_added: 'ナンバーレスカード追加',
+  open_link_failed: 'オープン会員連携の失敗',
+  login_tel_changed: 'ログイン用携帯電話番号の登録',
   withdrawn: '退会',
 };
 export const activityLabel = (event: string) => ACTIVITY_LABELS[event] ?? 'その他の操作';

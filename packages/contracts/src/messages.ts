@@ -62,7 +62,9 @@ export const ACCOUNT_MESSAGES = {
   /** An address that cannot be the new login id: never says whose it is. */
   emailUnavailable: 'このメールアドレスはご利用いただけません。別のメールアドレスをご入力ください。',
   emailSame: '現在と同じメールアドレスです。',
-  telUnavailable: 'この電話番号はご利用いただけません。',
+  /** A mobile number that cannot be the new login id: never says whose it is (decision 0014). */
+  telUnavailable: 'この携帯電話番号はご利用いただけません。別の携帯電話番号をご入力ください。',
+  telSame: '現在と同じ携帯電話番号です。',
   currentPasswordWrong: '現在のパスワードが正しくありません。',
   readonlyField: 'この項目は変更できません。',
   profileForOpenMembers: 'プロフィールの変更はオープン会員の方のみご利用いただけます。',

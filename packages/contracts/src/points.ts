@@ -55,6 +55,8 @@ export const linkOpenRequestSchema = (today: string) =>
     first_name_kana: requiredText(256).max(19, { error: M.nameLength }).regex(KATAKANA, { error: M.katakana }),
     birthday: birthdayField(today),
     tel: telField(),
+    /** The open account's password: the proof that the person controls it (decision 0014). */
+    password: requiredText(256),
   });
 export type LinkOpenRequest = z.input<ReturnType<typeof linkOpenRequestSchema>>;
 

@@ -15,7 +15,10 @@ const registerToken = z.string({ error: M.required }).min(1, { error: M.required
  */
 export const numberlessRequestSchema = z.object({ tel: telField() });
 
-/** POST /api/auth/numberless/otp (Bearer, JSON): the SMS code; the numberless card is added. */
+/**
+ * POST /api/auth/numberless/otp (Bearer, JSON): the SMS code; the numberless card is added. The
+ * same shape confirms every SMS code of a logged-in member's flow (/api/auth/tel/change/otp too).
+ */
 export const numberlessOtpRequestSchema = z.object({
   onetime_password: fixedDigits(LIMITS.otpLength, M.otp),
   register_token: registerToken,

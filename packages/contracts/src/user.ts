@@ -24,6 +24,8 @@ export const userResponseSchema = baseResponseSchema.extend({
   email: z.string(),
   user_id: z.string(),
   user_profile: userProfileSchema.optional(),
+  /** The login mobile number, masked (090-****-0001), or null when the member has none (decision 0014). */
+  login_tel: z.string().nullable().optional(),
 });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 

@@ -9,6 +9,7 @@ import * as tokenGrantIndexes from './migrations/0007-token-grant-indexes.ts';
 import * as tokenSelectors from './migrations/0008-token-selectors.ts';
 import * as freshProof from './migrations/0011-fresh-proof.ts';
 import * as directLoginProof from './migrations/0012-direct-login-proof.ts';
+import * as loginTel from './migrations/0013-login-tel.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-token-selectors': tokenSelectors,
   '0011-fresh-proof': freshProof,
   '0012-direct-login-proof': directLoginProof,
+  '0013-login-tel': loginTel,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -2,6 +2,10 @@
 export interface UsersTable {
   id: string;
   email: string;
+  /**
+   * The login mobile number (unique): only a number proven by an SMS code (the card sign-up's holder
+   * check or /api/auth/tel/change), or one that was a login id before migration 0013.
+   */
   tel: string | null;
   password_hash: string;
   member_type: 'card' | 'open';
@@ -16,6 +20,8 @@ export interface UsersTable {
   email_flg: number;
   created_at: number;
   updated_at: number;
+  /** The profile's phone (SPEC.md section 3, "Profile"): never a login id, not unique (migration 0013). */
+  profile_tel: string | null;
 }
 
 export interface TermAcceptancesTable {
@@ -216,7 +222,7 @@ export interface DirectLoginsTable {
   code_challenge: string | null;
 }
 
-export type MemberFlowKind = 'point_transfer' | 'numberless' | 'upgrade';
+export type MemberFlowKind = 'point_transfer' | 'numberless' | 'upgrade' | 'login_tel';
 
 /**
  * A logged-in member's multi-step flow (issue 6): point transfer, numberless card, upgrade to a card

@@ -36,6 +36,7 @@ export async function seedDemo(db: Kysely<Database>, clients: ClientRegistry, no
           sex: kind === 'open' ? '2' : null,
           birthday: kind === 'open' ? '19900101' : null,
           postal_code: kind === 'open' ? '1700013' : null,
+          profile_tel: kind === 'open' ? m.tel : null,
           email_flg: 0,
           created_at: now,
           updated_at: now,

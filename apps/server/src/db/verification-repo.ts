@@ -22,7 +22,9 @@ export type VerificationPurpose =
   | 'numberless'
   | 'upgrade'
   /** Issue 9: the login step's ticket for the authorize step (SHA-256, consumed once). */
-  | 'login_ticket';
+  | 'login_ticket'
+  /** The SMS code that proves a new login mobile number (argon2id, tried; decision 0014). */
+  | 'login_tel';
 
 export async function insertVerification(db: Kysely<Database>, row: VerificationRow): Promise<void> {
   await db.insertInto('verifications').values(row).execute();

@@ -15,6 +15,8 @@ export interface MemberCall<I> {
   input: I;
   /** The device of the request (lib/device.ts), for the activity log. */
   device: string | null;
+  /** The client's network address (request.ip), for a password checked as a login checks it. */
+  address: string;
 }
 
 /** How a member endpoint reads its body: its contract schema (901 with field keys), or a function of the body. */
@@ -39,6 +41,6 @@ export function memberPost<I>(
     const { user, clientId, token } = await currentMember(deps, request);
     reply.header('Cache-Control', 'no-store');
     const input = typeof body === 'function' ? body(request.body) : parseOr901(body, request.body);
-    return handler({ user, clientId, token, input, device: describeDevice(request.headers['user-agent']) });
+    return handler({ user, clientId, token, input, device: describeDevice(request.headers['user-agent']), address: request.ip });
   });
 }

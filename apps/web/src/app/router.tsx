@@ -66,6 +66,10 @@ export const router = createBrowserRouter(
                 { path: '/user/cancel', ...screen(() => import('../features/account/cancel-page.tsx'), 'CancelPage') },
                 { path: '/user/email', ...screen(() => import('../features/account-change/email-change-page.tsx'), 'EmailChangePage') },
                 { path: '/user/email/otp', ...screen(() => import('../features/account-change/email-change-otp-page.tsx'), 'EmailChangeOtpPage') },
+                // The login mobile number (decision 0014): the session goes on, so its finish page needs a login too.
+                { path: '/user/tel', ...screen(() => import('../features/account-change/tel-change-page.tsx'), 'TelChangePage') },
+                { path: '/user/tel/otp', ...screen(() => import('../features/account-change/tel-change-otp-page.tsx'), 'TelChangeOtpPage') },
+                { path: '/user/tel/done', ...screen(() => import('../features/account-change/tel-change-otp-page.tsx'), 'TelChangeDonePage') },
                 { path: '/user/password', ...screen(() => import('../features/account-change/password-change-page.tsx'), 'PasswordChangePage') },
                 { path: '/user/profile', ...screen(() => import('../features/account-change/profile-change-page.tsx'), 'ProfileChangePage') },
                 { path: '/user/profile/done', ...screen(() => import('../features/account-change/profile-change-done-page.tsx'), 'ProfileChangeDonePage') },

@@ -6,7 +6,6 @@ import { LIMITS } from '@sso/contracts/constants';
 import { ACCOUNT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { uniqueViolation } from '../../db/unique-violation.ts';
 import { consumeVerification, insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -21,6 +20,7 @@ import { newCode } from '../signup/codes.ts';
 import { retryable } from '../signup/flow-service.ts';
 import { endSessions } from '../oauth/token-repo.ts';
 import type { BearerToken } from '../oauth/token-service.ts';
+import { sendClaimMessage, writeUnlessTaken } from './identifier-claim.ts';
 import { emailChangeCodeMail, emailChangedMail, emailTakenMail } from './mails.ts';
 import {
   completeChange,
@@ -100,7 +100,7 @@ export async function requestEmailChange(
       consumed_at: null,
     });
   });
-  await deps.notifier.send(taken ? emailTakenMail(email) : emailChangeCodeMail(email, code));
+  await sendClaimMessage(deps.notifier, taken, { code: () => emailChangeCodeMail(email, code), taken: () => emailTakenMail(email) });
   return { ...ok, register_token: token };
 }
 
@@ -136,9 +136,8 @@ export async function confirmEmailChange(
     // A parallel right answer may have finished the change; otherwise the code expired.
     noTryLeft: async () => ((await findPendingChange(deps.db, tokenHash, now)) ? retryable(SIGNUP_MESSAGES.otpExpired) : changeExpired()),
   });
-  let oldEmail: string;
-  try {
-    oldEmail = await deps.db.transaction().execute(async (trx) => {
+  const oldEmail = await writeUnlessTaken('email', ACCOUNT_MESSAGES.emailUnavailable, () =>
+    deps.db.transaction().execute(async (trx) => {
       if (!(await completeChange(trx, change.id, now)) || !(await consumeVerification(trx, verificationId, now))) throw changeExpired();
       const user = await findActiveUserById(trx, change.user_id);
       if (!user) throw changeExpired();
@@ -146,11 +145,8 @@ export async function confirmEmailChange(
       await endSessions(trx, user.id, now);
       await logActivity(trx, { userId: user.id, event: 'email_changed', device: context.device, at: now });
       return user.email;
-    });
-  } catch (err) {
-    if (uniqueViolation(err) === 'email') throw retryable(ACCOUNT_MESSAGES.emailUnavailable);
-    throw err;
-  }
+    }),
+  );
   await deps.notifier.send(emailChangedMail(oldEmail));
   return ok;
 }

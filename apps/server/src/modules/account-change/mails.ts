@@ -45,3 +45,25 @@ export function passwordChangedMail(to: string): OutgoingMessage {
     NOT_YOU,
   ]);
 }
+
+/** The SMS code that proves a new login mobile number (decision 0014). The code is the message's only 6-digit number. */
+export function telChangeCodeSms(to: string, code: string): OutgoingMessage {
+  return { kind: 'sms', to, text: `【${PRODUCT_NAME}】ワンタイムパスワード：${code}\nログイン用携帯電話番号の登録画面に入力してください。有効期限は${minutes}分です。` };
+}
+
+/** Sent instead of the code when the number is already an account's login number: no code, and not who asked. */
+export function telTakenSms(to: string): OutgoingMessage {
+  return {
+    kind: 'sms',
+    to,
+    text: `【${PRODUCT_NAME}】この携帯電話番号をログイン用に登録するお手続きがありましたが、既に登録済みのため登録できません。お心当たりのない場合は破棄してください。`,
+  };
+}
+
+/** The notice to the member's address once a login mobile number is registered: not the number. */
+export function telChangedMail(to: string): OutgoingMessage {
+  return composeMail(to, `【${PRODUCT_NAME}】ログイン用携帯電話番号登録のお知らせ`, [
+    `${PRODUCT_NAME}のログイン用携帯電話番号が登録されました。今後は登録した携帯電話番号でもログインできます。`,
+    NOT_YOU,
+  ]);
+}

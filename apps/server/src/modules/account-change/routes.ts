@@ -1,15 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { emailChangeOtpRequestSchema, emailChangeRequestSchema, passwordChangeRequestSchema } from '@sso/contracts/account';
+import {
+  emailChangeOtpRequestSchema,
+  emailChangeRequestSchema,
+  passwordChangeRequestSchema,
+  telChangeOtpRequestSchema,
+  telChangeRequestSchema,
+} from '@sso/contracts/account';
 import { memberPost, noBody } from '../../http/member-post.ts';
 import { requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';
 import { changePassword } from './password-change-service.ts';
+import { confirmTelChange, requestTelChange } from './tel-change-service.ts';
 import { withdraw } from './withdraw-service.ts';
 
 /**
- * E-mail change, password change and withdrawal (SPEC.md sections 4 and 7; issue 5). The Bearer
- * token is checked before the body, so that a caller without one learns nothing but 401; the
- * e-mail change and the withdrawal then need the session's fresh proof (decision 0012).
+ * E-mail change, login mobile number, password change and withdrawal (SPEC.md sections 4 and 7). The
+ * Bearer token is checked before the body, so that a caller without one learns nothing but 401; the
+ * e-mail change, the new login mobile number and the withdrawal then need the session's fresh proof
+ * (decision 0012).
  */
 export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps): void {
   // Sensitive changes need a fresh proof of presence on the session (decision 0012).
@@ -21,6 +29,16 @@ export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountC
   // The Bearer token names the session: only the one that asked for the change may confirm it (decision 0012).
   memberPost(app, deps, '/api/auth/email/change/otp', emailChangeOtpRequestSchema, ({ token, input, device }) =>
     confirmEmailChange(deps, input, { device, session: token }),
+  );
+
+  // The login mobile number (decision 0014): both steps need the member's Bearer token; adding a login
+  // identifier needs the session's fresh proof (decision 0012).
+  memberPost(app, deps, '/api/auth/tel/change', telChangeRequestSchema, async (call) => {
+    await requireFreshProof(deps, call);
+    return requestTelChange(deps, call.user, call.input);
+  });
+  memberPost(app, deps, '/api/auth/tel/change/otp', telChangeOtpRequestSchema, ({ user, input, device }) =>
+    confirmTelChange(deps, user, input, { device }),
   );
 
   memberPost(app, deps, '/api/auth/password/change', passwordChangeRequestSchema, ({ user, input, device }) =>

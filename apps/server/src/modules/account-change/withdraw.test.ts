@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, withTestApp, type TestApp } from '../../test-support/test-app.ts';
+import { bearer, loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { activate, registerForToken } from '../open-signup/test-kit.ts';
 import { reauth } from '../fresh-proof/test-kit.ts';
@@ -70,6 +70,7 @@ describe.each(DIALECTS)('withdrawal (%s)', (dialect) => {
       sex: null,
       birthday: null,
       postal_code: null,
+      profile_tel: null,
     });
     expect(row.password_hash).not.toMatch(/^\$argon2/);
     expect(await eventRows(t, member.id, 'withdrawn')).toEqual([{ event: 'withdrawn', detail: JSON.stringify({ device: 'Chrome / Windows' }) }]);
@@ -82,7 +83,12 @@ describe.each(DIALECTS)('withdrawal (%s)', (dialect) => {
     expect((await activate(t, token)).json().result_code).toBe(0);
     const reborn = await db().selectFrom('users').selectAll().where('email', '=', member.email).executeTakeFirstOrThrow();
     expect(reborn.id).not.toBe(member.id);
-    expect(reborn).toMatchObject({ status: 'active', tel: member.tel });
+    // The number is the new profile's phone; it is free, so the new member can prove it as a login number.
+    expect(reborn).toMatchObject({ status: 'active', tel: null, profile_tel: member.tel });
+    const { access_token } = await loginTokens(t.app, { user: member.email, password: 'Open-pass1' });
+    const asked = await call(t, '/api/auth/tel/change', access_token, { tel: member.tel });
+    const proof = { register_token: asked.json().register_token, onetime_password: await codeFor(t, member.tel) };
+    expect((await call(t, '/api/auth/tel/change/otp', access_token, proof)).json()).toEqual(OK);
     expect(await loginCheck(t, member.tel, 'Open-pass1')).toBe(0);
   });
 

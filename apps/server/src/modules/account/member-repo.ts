@@ -14,6 +14,7 @@ export const NO_PROFILE = {
   sex: null,
   birthday: null,
   postal_code: null,
+  profile_tel: null,
   email_flg: 0,
 } as const;
 
@@ -28,8 +29,15 @@ export async function insertMember(db: Kysely<Database>, member: NewMember, now:
 export const emailInUse = async (db: Kysely<Database>, email: string) =>
   (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
 
+/** Any account's login mobile number (users.tel is unique; withdrawn accounts have none). */
 export const telInUse = async (db: Kysely<Database>, tel: string) =>
   (await db.selectFrom('users').select('id').where('tel', '=', tel).executeTakeFirst()) !== undefined;
+
+/** Makes a proven number the active member's login mobile number (decision 0014); unique, so a taken one throws. */
+export async function setLoginTel(db: Kysely<Database>, userId: string, tel: string, now: number): Promise<boolean> {
+  const r = await db.updateTable('users').set({ tel, updated_at: now }).where('id', '=', userId).where('status', '=', 'active').executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
 
 /** Sets a member's password hash (argon2id). */
 export async function setPasswordHash(db: Kysely<Database>, userId: string, passwordHash: string, now: number): Promise<void> {

@@ -6,6 +6,7 @@ import type { UserAttributeResponse, UserResponse } from '@sso/contracts/user';
 import { credentialsError, lockedError, recaptchaError, validationError } from '../../http/app-error.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
+import { maskTel } from '../../lib/mask.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
 import { profileOf } from '../profile/profile-service.ts';
@@ -40,7 +41,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     // Open members' answers carry their profile (SPEC.md section 3, "User: ... optional user_profile"): personal data, never cached.
     const profile = profileOf(user);
     reply.header('Cache-Control', 'no-store');
-    return { ...ok, email: user.email, user_id: user.id, ...(profile ? { user_profile: profile } : {}) };
+    const login_tel = user.tel === null ? null : maskTel(user.tel);
+    return { ...ok, email: user.email, user_id: user.id, ...(profile ? { user_profile: profile } : {}), login_tel };
   });
 
   app.post('/api/user/attribute', async (request): Promise<UserAttributeResponse> => {

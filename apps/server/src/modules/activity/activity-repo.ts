@@ -56,7 +56,10 @@ export type ActivityEvent =
   | 'open_link_locked'
   /** An open member became a card member; a numberless card was added (issue 6). */
   | 'upgraded'
-  | 'numberless_added';
+  | 'numberless_added'
+  /** A failed open-account link; a login mobile number proven by SMS code (decision 0014). */
+  | 'open_link_failed'
+  | 'login_tel_changed';
 
 // Compiled once (prepared-query.ts): every login writes a row.
 const rowInsert = preparedQuery((db, p: ActivityLogTable) =>

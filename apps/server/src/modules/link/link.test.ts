@@ -11,13 +11,14 @@ const LOCKED = { result_code: 203, result_message: '入力回数の上限を超�
 const ALREADY = { result_code: 902, result_message: '既にオープン会員の情報と連携済みです。' };
 const CARD_ONLY = { result_code: 300, result_message: 'オープン会員の連携はカード会員の方のみご利用いただけます。' };
 
-/** What recover/test-kit.ts gives every open member it makes, but the e-mail and phone. */
-const detailsOf = (m: { email: string; tel: string }) => ({
+/** What recover/test-kit.ts gives every open member it makes, but the e-mail, phone and password. */
+const detailsOf = (m: { email: string; tel: string; password: string }) => ({
   email: m.email,
   last_name_kana: 'サトウ',
   first_name_kana: 'ハナコ',
   birthday: '19900101',
   tel: m.tel,
+  password: m.password,
 });
 
 const link = (t: TestApp, access: string | undefined, body: unknown) => call(t, '/api/link/open', access, body);
@@ -37,6 +38,7 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
       first_name_kana: 'ハナコ',
       birthday: '19900101',
       tel: '09000000002',
+      password: 'Demo1234',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(linkOpenResponseSchema.parse(res.json())).toEqual({ ...OK, aqf_point_open: 1200 });
@@ -47,6 +49,7 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
     // The card member stays a card member, who now also holds open points.
     const attribute = userAttributeResponseSchema.parse((await call(t, '/api/user/attribute', card.access_token)).json());
     expect(attribute).toMatchObject({ is_user_open: false, is_user_saison_card: true, is_user_saison_aqf: true });
+    expect(await eventRows(t, 'demo-card-member', 'open_link_failed')).toEqual([]);
     for (const userId of ['demo-card-member', 'demo-open-member']) {
       expect(await eventRows(t, userId, 'open_linked')).toEqual([{ event: 'open_linked', detail: JSON.stringify({ device: 'Chrome / Windows' }) }]);
     }
@@ -60,7 +63,7 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
     expect(await aqf(t, other.access_token)).toMatchObject({ aqf_point_open: 10 });
   });
 
-  it('answers a mismatch of any single field exactly as an unknown e-mail, and moves nothing', async () => {
+  it('answers a mismatch of any single field exactly as an unknown e-mail or a wrong password, and moves nothing', async () => {
     const open = await pointMember(t, { openPoints: 300 });
     const withdrawn = await pointMember(t, { openPoints: 5 });
     await db().updateTable('users').set({ status: 'withdrawn' }).where('id', '=', withdrawn.id).execute();
@@ -72,10 +75,14 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
       { ...right, birthday: '19900102' },
       { ...right, tel: '07099999999' },
       detailsOf(withdrawn),
+      { ...right, password: 'Wrong-pass1' },
+      // A card member's own e-mail and password: only an open account can be linked.
+      { ...right, email: 'demo.card@example.com', password: 'Demo1234' },
+      { ...right, email: 'nobody.here@example.com', password: 'Wrong-pass1' },
     ];
     const bodies: string[] = [];
     // Three tries per card member keep each under the lock.
-    const members = [await cardMember(t), await cardMember(t)];
+    const members = [await cardMember(t), await cardMember(t), await cardMember(t)];
     for (const [i, wrong] of wrongs.entries()) {
       const res = await link(t, members[Math.floor(i / 3)]!.access_token, wrong);
       expect(res.statusCode).toBe(400);
@@ -85,6 +92,42 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
     expect(new Set(bodies).size).toBe(1);
     expect(await aqf(t, open.access_token)).toMatchObject({ aqf_point_open: 300 });
     expect(await loginCheck(t, open.email, open.password)).toBe(0);
+    // Every failure is in the log of the card member who tried.
+    for (const m of members) expect(await eventRows(t, m.id, 'open_link_failed')).toHaveLength(3);
+  });
+
+  it('no longer links on profile data alone: the open account\'s password is required (decision 0014)', async () => {
+    const open = await pointMember(t, { openPoints: 70 });
+    const member = await cardMember(t);
+    const { password: _password, ...profileOnly } = detailsOf(open);
+    for (const body of [profileOnly, { ...profileOnly, password: '' }]) {
+      const res = await link(t, member.access_token, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'password', message: '入力してください' }] });
+    }
+    // Any other password is no proof of the open account.
+    expect((await link(t, member.access_token, { ...profileOnly, password: 'Other-pass1' })).json()).toEqual(NOT_MATCHED);
+    expect(await aqf(t, open.access_token)).toMatchObject({ aqf_point_open: 70 });
+    expect((await link(t, member.access_token, detailsOf(open))).json()).toEqual({ ...OK, aqf_point_open: 70 });
+  });
+
+  it('counts a wrong password on the open account\'s login throttle, as a login would, and logs it for its owner', async () => {
+    const open = await pointMember(t, { openPoints: 90 });
+    const wrong = { ...detailsOf(open), password: 'Wrong-pass1' };
+    // 9 failed logins, then one wrong password at the link by each of two card members: the tenth locks the open account.
+    for (let i = 0; i < 8; i++) expect(await loginCheck(t, open.email, `Wrong-pass${i}`)).toBe(200);
+    const [first, second] = [await cardMember(t), await cardMember(t)];
+    expect((await link(t, first.access_token, wrong)).json()).toEqual(NOT_MATCHED);
+    expect((await link(t, second.access_token, wrong)).json()).toEqual(LOCKED);
+    expect(await loginCheck(t, open.email, open.password)).toBe(203);
+    // While the open account is locked, even the right password does not link it; nor by a fresh member.
+    expect((await link(t, (await cardMember(t)).access_token, detailsOf(open))).json()).toEqual(LOCKED);
+    await expect.poll(async () => (await eventRows(t, open.id, 'login_failed')).length).toBe(10);
+    expect(await eventRows(t, open.id, 'login_locked')).toHaveLength(1);
+    expect(await aqf(t, open.access_token)).toMatchObject({ aqf_point_open: 90 });
+
+    t.clock.advance(30 * MINUTE + 1);
+    expect((await link(t, second.access_token, detailsOf(open))).json()).toEqual({ ...OK, aqf_point_open: 90 });
   });
 
   it('locks the member\'s link at the fifth failed match for 30 minutes, and logs it', async () => {
@@ -133,6 +176,7 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
       { ...right, birthday: '19901301' },
       { ...right, tel: '090-0000-0002' },
       { ...right, tel: 9000000002 },
+      { ...right, password: 12345678 },
       ['just', 'an', 'array'],
     ];
     for (const body of malformed) {
@@ -140,7 +184,7 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
       expect(r.statusCode, JSON.stringify(body)).toBe(400);
       expect(r.json().result_code, JSON.stringify(body)).toBe(901);
     }
-    // Nine malformed requests, and the link still works: they were not counted as failed matches.
+    // Ten malformed requests, and the link still works: they were not counted as failed matches.
     expect((await link(t, member.access_token, right)).json()).toEqual({ ...OK, aqf_point_open: 30 });
   });
 });

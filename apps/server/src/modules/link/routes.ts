@@ -13,5 +13,7 @@ export type { LinkDeps };
  */
 export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps): void {
   const readLink = (body: unknown) => parseOr901(linkOpenRequestSchema(japanDate(deps.clock.now())), body);
-  memberPost(app, deps, '/api/link/open', readLink, ({ user, input, device }) => linkOpenAccount(deps, user, input, { device }));
+  memberPost(app, deps, '/api/link/open', readLink, ({ user, clientId, input, device, address }) =>
+    linkOpenAccount(deps, user, input, { clientId, device, address }),
+  );
 }

@@ -6,7 +6,7 @@ import type { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { checkLockedSecret, type LockedSecretCheck } from '../account/secret-check.ts';
-import { advanceFlow, insertMemberFlow, replaceWaitingFlows, type MemberFlowRow, type MemberFlowState } from './member-flow-repo.ts';
+import { advanceFlow, findWaitingFlow, insertMemberFlow, replaceWaitingFlows, type MemberFlowRow, type MemberFlowState } from './member-flow-repo.ts';
 
 /**
  * The flows of a logged-in member (decision 0006): the point transfer, the numberless card and the
@@ -22,19 +22,6 @@ export interface MemberFlowDeps {
 /** What a logged step records besides the event: the device of the request (lib/device.ts). */
 export interface FlowContext {
   device: string | null;
-}
-
-/**
- * A number shown back to the member, as the card master masks a holder's mobile (090-****-0301).
- * The numberless answer masks the number entered, so that it is the same whether or not a card
- * was found.
- */
-export const maskTel = (tel: string) => `${tel.slice(0, 3)}-****-${tel.slice(-4)}`;
-
-/** An address shown back to the member: its first character and its domain (d***@example.com). */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  return at < 1 ? '***' : `${email[0]}***${email.slice(at)}`;
 }
 
 /**
@@ -97,6 +84,25 @@ export const checkFlowSecret = (
     subject: flow.id,
     purpose: flow.kind,
   });
+
+/**
+ * The Bearer member's waiting flow of `kind` that a register_token names, with the code answered
+ * checked by checkFlowSecret. Another member's, an unknown, expired, replaced or finished flow
+ * answers `expired` (300), and so does a code with no try left: these flows have no resend.
+ */
+export async function checkMemberCode(
+  db: Kysely<Database>,
+  now: number,
+  p: { userId: string; kind: MemberFlowKind; answer: { register_token: string; onetime_password: string } } & Pick<LockedSecretCheck, 'lockKey' | 'locked' | 'wrong'> & {
+      expired: () => AppError;
+    },
+): Promise<{ flow: MemberFlowRow; verificationId: string }> {
+  const flow = await findWaitingFlow(db, p.kind, sha256(p.answer.register_token), now);
+  if (!flow || flow.user_id !== p.userId) throw p.expired();
+  const noTryLeft = async () => p.expired();
+  const verificationId = await checkFlowSecret(db, now, flow, { lockKey: p.lockKey, secret: p.answer.onetime_password, locked: p.locked, wrong: p.wrong, noTryLeft });
+  return { flow, verificationId };
+}
 
 /**
  * Ends a flow's check inside the caller's transaction: the flow moves on from the state it was read

@@ -9,7 +9,6 @@ import { consumeLinkSecret } from '../../db/verification-repo.ts';
 import { linkInvalidError } from '../../http/app-error.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { telInUse } from '../account/member-repo.ts';
 import { insertOpenMember } from './open-member-repo.ts';
 import { deletePending, takePending, type PendingRow } from './pending-repo.ts';
 import type { OpenSignupDeps } from './register-service.ts';
@@ -28,14 +27,10 @@ function serviceLinks(deps: ActivateDeps, clientIds: string): ServiceLink[] {
 /**
  * Uses the link up and creates the member, all or nothing. The secret is consumed first by a
  * conditional update, so that of parallel activations exactly one goes on (the others, and any
- * later use, answer 902). The mobile number becomes a login id unless another member has it.
+ * later use, answer 902). The phone entered is the profile's only: whether it is someone's login
+ * number plays no part (decision 0014).
  */
-async function createMember(
-  deps: ActivateDeps,
-  tokenHash: string,
-  attempt: { withTel: boolean; device: string | null },
-  taken: { id?: string },
-): Promise<PendingRow> {
+async function createMember(deps: ActivateDeps, tokenHash: string, device: string | null, taken: { id?: string }): Promise<PendingRow> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     const pendingId = await consumeLinkSecret(trx, 'open_activation', tokenHash, now);
@@ -45,11 +40,10 @@ async function createMember(
     const pending = await takePending(trx, pendingId, now);
     if (!pending) throw linkInvalidError();
     const userId = newId();
-    const tel = attempt.withTel && !(await telInUse(trx, pending.tel)) ? pending.tel : null;
     // The open sign-up's terms are the web client's (SPEC.md section 2).
     const terms = (deps.clients.get(WEB_CLIENT_ID)?.terms ?? []).filter(isTermKey).map((key) => ({ key, version: TERM_VERSIONS[key] }));
-    await insertOpenMember(trx, { id: userId, pending, tel, terms, now });
-    await logActivity(trx, { userId, event: 'signup', clientId: pending.client_ids.split(',')[0], device: attempt.device, at: now });
+    await insertOpenMember(trx, { id: userId, pending, terms, now });
+    await logActivity(trx, { userId, event: 'signup', clientId: pending.client_ids.split(',')[0], device, at: now });
     return pending;
   });
 }
@@ -60,20 +54,14 @@ async function createMember(
  * registration (the pending registration is then dropped).
  */
 export async function activateOpenSignup(deps: ActivateDeps, token: string, device: string | null): Promise<OpenSignupResponse> {
-  const tokenHash = sha256(token);
-  for (const withTel of [true, false]) {
-    const taken: { id?: string } = {};
-    try {
-      const pending = await createMember(deps, tokenHash, { withTel, device }, taken);
-      return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, email: pending.email, links: serviceLinks(deps, pending.client_ids) };
-    } catch (err) {
-      const column = uniqueViolation(err);
-      if (column === undefined) throw err;
-      // Another member took the mobile number in the same moment: the member is made without it.
-      if (column === 'tel' && withTel) continue;
-      if (taken.id) await deletePending(deps.db, taken.id);
-      throw linkInvalidError();
-    }
+  const taken: { id?: string } = {};
+  try {
+    const pending = await createMember(deps, sha256(token), device, taken);
+    return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, email: pending.email, links: serviceLinks(deps, pending.client_ids) };
+  } catch (err) {
+    if (uniqueViolation(err) === undefined) throw err;
+    // The e-mail became a member's since the registration.
+    if (taken.id) await deletePending(deps.db, taken.id);
+    throw linkInvalidError();
   }
-  throw linkInvalidError();
 }

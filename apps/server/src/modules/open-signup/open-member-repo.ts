@@ -5,12 +5,12 @@ import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { PendingRow } from './pending-repo.ts';
 
 /**
- * Creates the open member of an activated sign-up (issue 4): the account with the profile entered,
+ * Creates the open member of an activated sign-up: the account with the profile entered,
  * the terms accepted at sign-up, and an open point account with no points.
  */
 export async function insertOpenMember(
   db: Kysely<Database>,
-  p: { id: string; pending: PendingRow; tel: string | null; terms: { key: string; version: string }[]; now: number },
+  p: { id: string; pending: PendingRow; terms: { key: string; version: string }[]; now: number },
 ): Promise<void> {
   const { pending, now } = p;
   await insertMember(
@@ -18,7 +18,9 @@ export async function insertOpenMember(
     {
       id: p.id,
       email: pending.email,
-      tel: p.tel,
+      // The phone entered is the profile's, no login id until an SMS code proves it (decision 0014).
+      tel: null,
+      profile_tel: pending.tel,
       password_hash: pending.password_hash,
       member_type: 'open',
       last_name: pending.last_name,

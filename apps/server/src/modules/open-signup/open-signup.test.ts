@@ -3,6 +3,7 @@ import { userAttributeResponseSchema } from '@sso/contracts/user';
 import { purgeExpired } from '../../db/maintenance.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
+import { loginCheck } from '../account-change/test-kit.ts';
 import { bearer, loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { mailsTo, waitForMails } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
@@ -75,7 +76,9 @@ describe.each(DIALECTS)('open sign-up: register and activate (%s)', (dialect) =>
     expect(user).toMatchObject({
       member_type: 'open',
       status: 'active',
-      tel,
+      // The phone entered is the profile's; it is no login id until an SMS code proves it (decision 0014).
+      tel: null,
+      profile_tel: tel,
       last_name: '山田',
       first_name: '太郎',
       last_name_kana: 'ヤマダ',
@@ -93,12 +96,11 @@ describe.each(DIALECTS)('open sign-up: register and activate (%s)', (dialect) =>
 
     // The link is used up.
     expect((await activate(t, token)).json()).toEqual(LINK_INVALID);
-    // The new member logs in with the e-mail or the mobile number, as an open member.
-    for (const id of [email, tel]) {
-      const { access_token } = await loginTokens(t.app, { user: id, password: OPEN_PASSWORD });
-      const attr = await t.app.inject({ method: 'POST', url: '/api/user/attribute', headers: bearer(access_token) });
-      expect(userAttributeResponseSchema.parse(attr.json())).toMatchObject({ result_code: 0, is_user_open: true, is_user_saison_card: false });
-    }
+    // The new member logs in with the e-mail, as an open member; the unproven mobile number logs nobody in.
+    const { access_token } = await loginTokens(t.app, { user: email, password: OPEN_PASSWORD });
+    const attr = await t.app.inject({ method: 'POST', url: '/api/user/attribute', headers: bearer(access_token) });
+    expect(userAttributeResponseSchema.parse(attr.json())).toMatchObject({ result_code: 0, is_user_open: true, is_user_saison_card: false });
+    expect(await loginCheck(t, tel, OPEN_PASSWORD)).toBe(200);
   });
 
   it('answers the services to return to: none for the web, one partner, several', async () => {
@@ -182,12 +184,18 @@ describe.each(DIALECTS)('open sign-up: register and activate (%s)', (dialect) =>
     await loginTokens(t.app, { user: member, password: 'Demo1234' });
   });
 
-  it('creates the member without the mobile number when another member has it', async () => {
+  it("takes another member's login number as the profile's phone only, and answers as for any number", async () => {
     const email = newOpenEmail();
     const token = await registerForToken(t, email, { tel: '09000000002' });
-    expect((await activate(t, token)).json().result_code).toBe(0);
-    const user = await db().selectFrom('users').select(['tel', 'member_type']).where('email', '=', email).executeTakeFirstOrThrow();
-    expect(user).toEqual({ tel: null, member_type: 'open' });
+    const res = await activate(t, token);
+    expect(res.json()).toEqual({ ...OK, email, links: [] });
+    const user = await db().selectFrom('users').select(['tel', 'profile_tel', 'member_type']).where('email', '=', email).executeTakeFirstOrThrow();
+    expect(user).toEqual({ tel: null, profile_tel: '09000000002', member_type: 'open' });
+    // The number still logs in its owner, and only them.
+    const owner = await loginTokens(t.app, { user: '09000000002', password: 'Demo1234' });
+    const me = await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(owner.access_token) });
+    expect(me.json().email).toBe('demo.open@example.com');
+    expect(await loginCheck(t, '09000000002', OPEN_PASSWORD)).toBe(200);
   });
 
   it('answers 902 when the e-mail became a member\'s between the register and the activation', async () => {

@@ -8,7 +8,7 @@ export interface ProfileColumns {
   last_name_kana: string;
   first_name_kana: string;
   sex: string;
-  tel: string;
+  profile_tel: string;
   postal_code: string;
   email_flg: number;
 }

@@ -6,10 +6,8 @@ import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { uniqueViolation } from '../../db/unique-violation.ts';
 import { AppError, validationError } from '../../http/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { telInUse } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { updateProfile } from './profile-repo.ts';
 
@@ -36,7 +34,7 @@ export function profileOf(user: UserRow): Profile | undefined {
     last_name_kana: user.last_name_kana ?? '',
     sex: user.sex ?? '',
     birthday: user.birthday ?? '',
-    tel: user.tel ?? '',
+    tel: user.profile_tel ?? '',
     postal_code: user.postal_code ?? '',
     email_flg: user.email_flg === 1,
     readonly: [...READONLY_PROFILE_FIELDS],
@@ -50,21 +48,24 @@ export function requireOpenProfile(user: UserRow): Profile {
   return profile;
 }
 
-/** The rules beyond the field rules of the contract: a read-only field keeps its value, the tel is nobody else's. */
-async function ruleErrors(db: Kysely<Database>, user: UserRow, input: ProfileChange): Promise<ValidationError[]> {
+/**
+ * The rules beyond the field rules of the contract: a read-only field keeps its value. The tel is
+ * the profile's phone, no login id (decision 0014): any number is taken as it is, so that the
+ * answer never tells whether a number is someone's.
+ */
+function ruleErrors(user: UserRow, input: ProfileChange): ValidationError[] {
   const errors: ValidationError[] = [];
   for (const key of READONLY_PROFILE_FIELDS) {
     // Sent unchanged is fine: the SPA posts the whole profile back.
     if (input[key] !== (user[key] ?? '')) errors.push({ key, message: ACCOUNT_MESSAGES.readonlyField });
   }
-  if (input.tel !== user.tel && (await telInUse(db, input.tel))) errors.push({ key: 'tel', message: ACCOUNT_MESSAGES.telUnavailable });
   return errors;
 }
 
 /**
  * POST /api/user/profile/change (SPEC.md sections 3 and 5; issue 5): dry_run 1 only checks (the
  * confirm mode), 0 writes the profile and logs 'profile_changed' in the same transaction. The tel
- * is a login id: one taken by another member in the same moment answers as a tel in use.
+ * is the profile's phone only: a login mobile number is added by /api/auth/tel/change.
  * The caller has checked that the member is an open member (requireOpenProfile).
  */
 export async function changeProfile(
@@ -73,18 +74,14 @@ export async function changeProfile(
   input: ProfileChange,
   device: string | null,
 ): Promise<void> {
-  const errors = await ruleErrors(deps.db, user, input);
+  const errors = ruleErrors(user, input);
   if (errors.length > 0) throw validationError(errors);
   if (input.dry_run === 1) return;
   const now = deps.clock.now();
   const { last_name, first_name, last_name_kana, first_name_kana, sex, tel, postal_code, email_flg } = input;
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      await updateProfile(trx, user.id, { last_name, first_name, last_name_kana, first_name_kana, sex, tel, postal_code, email_flg: email_flg ? 1 : 0 }, now);
-      await logActivity(trx, { userId: user.id, event: 'profile_changed', device, at: now });
-    });
-  } catch (err) {
-    if (uniqueViolation(err) === 'tel') throw validationError([{ key: 'tel', message: ACCOUNT_MESSAGES.telUnavailable }]);
-    throw err;
-  }
+  const profile = { last_name, first_name, last_name_kana, first_name_kana, sex, profile_tel: tel, postal_code, email_flg: email_flg ? 1 : 0 };
+  await deps.db.transaction().execute(async (trx) => {
+    await updateProfile(trx, user.id, profile, now);
+    await logActivity(trx, { userId: user.id, event: 'profile_changed', device, at: now });
+  });
 }

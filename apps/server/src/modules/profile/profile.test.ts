@@ -5,6 +5,7 @@ import { userResponseSchema } from '@sso/contracts/user';
 import { DEMO } from '../../db/seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { bearer, form, loginTokens, withTestApp } from '../../test-support/test-app.ts';
+import { loginCheck } from '../account-change/test-kit.ts';
 
 const OK = { result_code: 0, result_message: '正常に処理しました。' };
 const NOT_OPEN = { result_code: 300, result_message: 'プロフィールの変更はオープン会員の方のみご利用いただけます。' };
@@ -119,17 +120,6 @@ describe.each(DIALECTS)('POST /api/user/profile and /api/user/profile/change (%s
     expect((await change(token, { birthday: '19900101' })).json()).toEqual(OK);
   });
 
-  it("refuses another member's tel, but not the member's own", async () => {
-    const token = await openToken();
-    const res = await change(token, { tel: DEMO.card.tel, dry_run: 0 });
-    expect(res.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'tel', message: 'この電話番号はご利用いただけません。' }] });
-    expect((await openRow()).tel).toBe(DEMO.open.tel);
-    // Both rules are reported at once.
-    const both = await change(token, { tel: DEMO.card.tel, birthday: '19900102' });
-    expect(both.json().validation_errors.map((e: { key: string }) => e.key)).toEqual(['birthday', 'tel']);
-    expect((await change(token, { tel: DEMO.open.tel })).json()).toEqual(OK);
-  });
-
   it('changes nothing on a dry run, and changes the row and logs once on a real change', async () => {
     const token = await openToken();
     const next = { last_name: '佐藤', first_name: '美咲', last_name_kana: 'サトウ', first_name_kana: 'ミサキ', sex: '1', tel: '08012345678', postal_code: '1000001', email_flg: true };
@@ -141,12 +131,14 @@ describe.each(DIALECTS)('POST /api/user/profile and /api/user/profile/change (%s
     t.clock.advance(1000);
     const res = await change(token, { ...next, dry_run: 0 });
     expect(res.json()).toEqual(OK);
-    expect(await openRow()).toMatchObject({ ...next, email_flg: 1, birthday: '19900101', updated_at: t.clock.now() });
+    const { tel, ...rest } = next;
+    expect(await openRow()).toMatchObject({ ...rest, profile_tel: tel, email_flg: 1, birthday: '19900101', updated_at: t.clock.now() });
     expect(await profileChanges()).toHaveLength(1);
     const profile = (await post('/api/user/profile', token)).json();
     expect(profile).toMatchObject({ ...next, birthday: '19900101' });
-    // The new mobile number is a login id now.
-    expect((await loginTokens(t.app, { user: next.tel })).access_token).toBeTruthy();
+    // The profile's phone is no login id (decision 0014): the login number stays as it was.
+    expect(await loginCheck(t, next.tel, DEMO.open.password)).toBe(200);
+    expect(await loginCheck(t, DEMO.open.tel, DEMO.open.password)).toBe(0);
   });
 
   it('stores the device of the request with the change', async () => {
@@ -159,5 +151,26 @@ describe.each(DIALECTS)('POST /api/user/profile and /api/user/profile/change (%s
     const rows = await profileChanges();
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.detail)).toContain(JSON.stringify({ device: 'Chrome / Windows' }));
+  });
+
+  it("answers another member's login number exactly as a free one, and makes neither a login id (decision 0014)", async () => {
+    const token = await openToken();
+    const bodies: string[] = [];
+    for (const tel of [DEMO.card.tel, '08099990001']) {
+      for (const dry_run of [1, 0]) {
+        const res = await change(token, { tel, dry_run });
+        expect(res.statusCode).toBe(200);
+        bodies.push(res.body);
+      }
+      expect(await openRow()).toMatchObject({ profile_tel: tel, tel: DEMO.open.tel });
+    }
+    expect(new Set(bodies)).toEqual(new Set([JSON.stringify(OK)]));
+    // The card member keeps their login number; the profile's phone logs nobody in.
+    expect(await loginCheck(t, DEMO.card.tel, DEMO.card.password)).toBe(0);
+    expect(await loginCheck(t, '08099990001', DEMO.open.password)).toBe(200);
+    expect(await loginCheck(t, DEMO.open.tel, DEMO.open.password)).toBe(0);
+    // Only the read-only rule is reported.
+    const both = await change(token, { tel: DEMO.card.tel, birthday: '19900102' });
+    expect(both.json().validation_errors.map((e: { key: string }) => e.key)).toEqual(['birthday']);
   });
 });

@@ -5,7 +5,7 @@ import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { NumberlessResponse, numberlessOtpRequestSchema, numberlessRequestSchema } from '@sso/contracts/upgrade';
 import { hitRateLimit } from '../../db/rate-limit-repo.ts';
 import type { Background } from '../../http/background.ts';
-import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { newId, randomToken } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { isLocked } from '../account/login-throttle-repo.ts';
@@ -16,10 +16,11 @@ import { cardLinked } from '../signup/flow-repo.ts';
 import { retryable, subuserOfCard } from '../signup/flow-service.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';
 import { cardResultOf } from '../cards/card-view.ts';
-import { findWaitingFlow, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
-import { checkFlowSecret, maskTel, startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
+import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
+import { maskTel } from '../../lib/mask.ts';
+import { startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
 import { promoteToCardMember } from './card-link-repo.ts';
-import { flowExpired, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
+import { checkSmsCode, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
 
 /** The code is sent after the answer, so that the answer's timing does not tell whether one was sent. */
 export type NumberlessDeps = UpgradeDeps & { background: Background };
@@ -92,16 +93,7 @@ export async function confirmNumberless(
   context: FlowContext,
 ): Promise<CardResultResponse> {
   const now = deps.clock.now();
-  const flow = await findWaitingFlow(deps.db, 'numberless', sha256(input.register_token), now);
-  if (!flow || flow.user_id !== user.id) throw flowExpired();
-  const verificationId = await checkFlowSecret(deps.db, now, flow, {
-    lockKey: lockKey(user.id),
-    secret: input.onetime_password,
-    locked: memberLocked,
-    wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
-    // There is no resend: a code with no try left, expired or used, means starting again.
-    noTryLeft: async () => flowExpired(),
-  });
+  const { flow, verificationId } = await checkSmsCode(deps.db, now, { userId: user.id, kind: 'numberless', answer: input, lockKey: lockKey(user.id) });
   // The card master is another system: asked before the transaction, never inside it.
   const cards = await cardsToLink(deps, flow);
   const subusers = cards.map((card) => subuserOfCard(flowCardOf(card), { id: newId(), mailDigital: null }));

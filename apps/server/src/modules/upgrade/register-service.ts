@@ -14,7 +14,8 @@ import { cardLinked } from '../signup/flow-repo.ts';
 import { retryable, signupLocked, verifyLockKey, type FlowCard } from '../signup/flow-service.ts';
 import { upgradeCodeMail } from './code-mail.ts';
 import type { MemberFlowState } from '../member-flows/member-flow-repo.ts';
-import { maskEmail, maskTel, startFlow } from '../member-flows/member-flow-service.ts';
+import { maskEmail, maskTel } from '../../lib/mask.ts';
+import { startFlow } from '../member-flows/member-flow-service.ts';
 import { ok, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
 
 type RegisterInput = z.infer<typeof upgradeRegisterRequestSchema>;

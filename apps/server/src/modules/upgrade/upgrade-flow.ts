@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNT_MESSAGES, CARD_MESSAGES, SERVER_MESSAGES, UPGRADE_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES, CARD_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, UPGRADE_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
-import type { Database } from '../../db/schema.ts';
+import type { Database, MemberFlowKind } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
 import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
-import { closeCheck, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
+import { checkMemberCode, closeCheck, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { retryable } from '../signup/flow-service.ts';
 
@@ -23,6 +23,17 @@ export const flowExpired = () => new AppError(RESULT.ACCESS_DENIED, ACCOUNT_MESS
 /** 300: the upgrade is for active open members only (a card member has nothing to upgrade). */
 export const openMembersOnly = () => new AppError(RESULT.ACCESS_DENIED, UPGRADE_MESSAGES.openMembersOnly);
 export const memberLocked = () => new AppError(RESULT.LOCKED, ACCOUNT_MESSAGES.changeLocked);
+
+/**
+ * The SMS code of a member's own flow (the numberless card, the login mobile number), checked under
+ * the member's `lockKey` (member-flows/member-flow-service.ts checkMemberCode): 902 otpWrong, 203
+ * memberLocked, and 300 flowExpired for a flow that is not the member's or not waiting.
+ */
+export const checkSmsCode = (
+  db: Kysely<Database>,
+  now: number,
+  p: { userId: string; kind: MemberFlowKind; answer: { register_token: string; onetime_password: string }; lockKey: string },
+) => checkMemberCode(db, now, { ...p, locked: memberLocked, wrong: () => retryable(SIGNUP_MESSAGES.otpWrong), expired: flowExpired });
 
 /**
  * Ends a numberless or upgrade flow whose check passed by linking its cards: in ONE transaction the

@@ -10,7 +10,8 @@ import { useTopQuery } from './top-api.ts';
 import styles from './top.module.css';
 
 /**
- * User (SPEC.md section 2, /user): the current e-mail, a masked password, the change buttons
+ * User (SPEC.md section 2, /user): the current e-mail, the login mobile number (decision 0014), a
+ * masked password, the change buttons
  * (profile change for open members only) and the registered cards (/api/subuser/cards). The
  * account part reads the same answers as Top (/api/user and /api/user/attribute), so a visit from
  * Top reuses them.
@@ -21,7 +22,9 @@ export function UserPage() {
     <>
       <h1>登録情報</h1>
       <LoadStatus loading={query.isPending} error={query.error} />
-      {query.isSuccess && <UserContent email={query.data.user.email} isOpenMember={query.data.attribute.is_user_open} />}
+      {query.isSuccess && (
+        <UserContent email={query.data.user.email} loginTel={query.data.user.login_tel ?? null} isOpenMember={query.data.attribute.is_user_open} />
+      )}
     </>
   );
 }
@@ -40,7 +43,7 @@ function UserCards() {
   );
 }
 
-function UserContent({ email, isOpenMember }: { email: string; isOpenMember: boolean }) {
+function UserContent({ email, loginTel, isOpenMember }: { email: string; loginTel: string | null; isOpenMember: boolean }) {
   // Reached from here and not from Top's settings: the change screens show no way back to Top.
   const notFromTop = () => saveSession({ goesToTop: false });
   return (
@@ -50,6 +53,9 @@ function UserContent({ email, isOpenMember }: { email: string; isOpenMember: boo
         <dl className={styles.info}>
           <dt>メールアドレス</dt>
           <dd>{email}</dd>
+          {/* The login mobile number, masked by the server; only a number proven by SMS (decision 0014). */}
+          <dt>ログイン用携帯電話番号</dt>
+          <dd>{loginTel ?? '未登録'}</dd>
           <dt>パスワード</dt>
           {/* The password is never sent to the browser: a fixed mask (SPEC.md section 2). */}
           <dd>{PASSWORD_MASK}</dd>
@@ -57,6 +63,9 @@ function UserContent({ email, isOpenMember }: { email: string; isOpenMember: boo
         <div className={`${page.actions} ${styles.section}`}>
           <Link to="/user/email" className={buttonClass('secondary')} onClick={notFromTop}>
             メールアドレスを変更する
+          </Link>
+          <Link to="/user/tel" className={buttonClass('secondary')} onClick={notFromTop}>
+            {loginTel ? 'ログイン用携帯電話番号を変更する' : 'ログイン用携帯電話番号を登録する'}
           </Link>
           <Link to="/user/password" className={buttonClass('secondary')} onClick={notFromTop}>
             パスワードを変更する

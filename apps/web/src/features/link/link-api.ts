@@ -2,13 +2,18 @@ import { linkOpenResponseSchema, type LinkOpenRequest } from '@sso/contracts/poi
 import { apiPost } from '../../lib/api-client.ts';
 import { checkShape } from '../../lib/shape.ts';
 
-/** The body of POST /api/link/open (SPEC.md section 3, "Open link: email, last_name_kana, first_name_kana, birthday, tel"). */
+/**
+ * The body of POST /api/link/open (SPEC.md section 3, "Open link: email, last_name_kana,
+ * first_name_kana, birthday, tel"), plus the open account's password that proves it is the
+ * member's (decision 0014).
+ */
 export const linkOpenBody = (f: LinkOpenRequest) => ({
   email: f.email,
   last_name_kana: f.last_name_kana,
   first_name_kana: f.first_name_kana,
   birthday: f.birthday,
   tel: f.tel,
+  password: f.password,
 });
 
 /** POST /api/link/open (Bearer): the open account's points join the ID; answers the open points now held. */

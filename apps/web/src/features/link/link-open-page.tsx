@@ -21,15 +21,16 @@ import { ProfileFields } from '../../ui/profile-fields.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { linkOpenAccount } from './link-api.ts';
 
-const FIELDS = ['email', 'last_name_kana', 'first_name_kana', 'birthday', 'tel'] as const;
+const FIELDS = ['email', 'last_name_kana', 'first_name_kana', 'birthday', 'tel', 'password'] as const;
 /** The profile inputs the link compares, labelled and converted as on the profile forms. */
 const LINK_PROFILE_FIELDS = ['last_name_kana', 'birthday', 'tel'] as const;
-type LinkProfileField = Exclude<(typeof FIELDS)[number], 'email'>;
+type LinkProfileField = Exclude<(typeof FIELDS)[number], 'email' | 'password'>;
 
 /**
- * Open-account link (SPEC.md sections 1 and 2, /link/open; decision 0006): a card member names
- * their open account by its e-mail, kana names, birthday and phone, validated with the contract's
- * rules (the birthday's depend on today in Japan). A mismatch (902) or the lock (203) is shown on
+ * Open-account link (SPEC.md sections 1 and 2, /link/open; decisions 0006 and 0014): a card member
+ * names their open account by its e-mail, kana names, birthday and phone, and proves that it is
+ * theirs with its password, validated with the contract's rules (the birthday's depend on today in
+ * Japan). A mismatch (902) or the lock (203) is shown on
  * the page, as is the refusal of an open member (300). On success the open points are the ID's.
  */
 export function LinkOpenPage() {
@@ -41,7 +42,7 @@ export function LinkOpenPage() {
     resolver: zodResolver(schema),
     mode: 'onBlur',
     reValidateMode: 'onChange',
-    defaultValues: { email: '', last_name_kana: '', first_name_kana: '', birthday: '', tel: '' },
+    defaultValues: { email: '', last_name_kana: '', first_name_kana: '', birthday: '', tel: '', password: '' },
   });
   const view = useFailureView({ setMessage, setError, fields: FIELDS });
 
@@ -68,7 +69,7 @@ export function LinkOpenPage() {
     <>
       <h1>オープン会員情報の連携</h1>
       <p className={page.lead}>
-        オープン会員としてご登録の情報を入力し、「連携する」を押してください。オープン会員のポイントがこのメンバーIDに引き継がれます。
+        オープン会員としてご登録の情報とオープン会員のパスワードを入力し、「連携する」を押してください。オープン会員のポイントがこのメンバーIDに引き継がれます。
       </p>
       <p className={`${page.lead} ${page.emphasis}`}>連携後は、オープン会員のメールアドレスとパスワードではログインできなくなります。</p>
       <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
@@ -83,6 +84,15 @@ export function LinkOpenPage() {
           {...halfWidthOnBlur(register('email'))}
         />
         <ProfileFields only={LINK_PROFILE_FIELDS} register={(name) => register(name as LinkProfileField)} errors={errors} />
+        <Field
+          id="password"
+          label="オープン会員のパスワード"
+          hint="ご本人様確認のため、オープン会員としてご登録のパスワードを入力してください。"
+          type="password"
+          autoComplete="off"
+          error={errors.password?.message}
+          {...register('password')}
+        />
         <Alert message={message} />
         <div className={page.actions}>
           <Button type="submit" pending={pending}>

@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import type { telChangeOtpRequestSchema, telChangeRequestSchema, TelChangeResponse } from '@sso/contracts/account';
+import type { BaseResponse } from '@sso/contracts/common';
+import { LIMITS } from '@sso/contracts/constants';
+import { ACCOUNT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { hitRateLimit } from '../../db/rate-limit-repo.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { isLocked } from '../account/login-throttle-repo.ts';
+import { setLoginTel, telInUse } from '../account/member-repo.ts';
+import type { UserRow } from '../account/user-repo.ts';
+import { maskTel } from '../../lib/mask.ts';
+import { closeCheck, startFlow, type FlowContext, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
+import type { Notifier } from '../notifications/notifier.ts';
+import { countMessage, newCode } from '../signup/codes.ts';
+import { retryable } from '../signup/flow-service.ts';
+import { checkSmsCode, flowExpired, memberLocked, ok } from '../upgrade/upgrade-flow.ts';
+import { sendClaimMessage, writeUnlessTaken } from './identifier-claim.ts';
+import { telChangeCodeSms, telChangedMail, telTakenSms } from './mails.ts';
+
+export type TelChangeDeps = MemberFlowDeps & { notifier: Notifier };
+
+/** Wrong codes of one member, across their login-number flows. */
+const lockKey = (userId: string) => `login-tel:${userId}`;
+/** What a login-number flow keeps: the number its code went to. */
+interface TelChangeData {
+  tel: string;
+}
+
+/**
+ * POST /api/auth/tel/change (Bearer; decision 0014): a logged-in member adds or replaces their
+ * login mobile number. The member's own current number answers telSame. Otherwise, within the
+ * recipient's message limit (the sign-up's, notifications/message-limit.ts) and as many starts per
+ * member, a `login_tel` flow (member_flows) replaces the member's earlier one, with a 6-digit code
+ * (argon2id in `verifications`, LIMITS.otpTtlMs, 5 tries), and one SMS goes to the number: the code,
+ * or, when the number is already an account's login number, a notice to its owner and no code
+ * (identifier-claim.ts, as the e-mail change does). The answer, with the number masked, is the
+ * same either way.
+ */
+export async function requestTelChange(deps: TelChangeDeps, user: UserRow, input: z.infer<typeof telChangeRequestSchema>): Promise<TelChangeResponse> {
+  const { tel } = input;
+  if (tel === user.tel) throw retryable(ACCOUNT_MESSAGES.telSame);
+  const now = deps.clock.now();
+  if (await isLocked(deps.db, lockKey(user.id), now)) throw memberLocked();
+  // A member walking through numbers would send a notice to each: bounded as one recipient's messages are.
+  if ((await hitRateLimit(deps.db, `login-tel-start:${user.id}`, now, LIMITS.messageWindowMs)) > LIMITS.messagesPerRecipient) {
+    throw retryable(SIGNUP_MESSAGES.resendLimit);
+  }
+  await countMessage(deps, 'sms', tel);
+  const taken = await telInUse(deps.db, tel);
+  const { code, hash } = await newCode();
+  const data: TelChangeData = { tel };
+  const token = await startFlow(deps, { userId: user.id, kind: 'login_tel', state: 'otp', data, secretHash: hash, secretTtlMs: LIMITS.otpTtlMs });
+  await sendClaimMessage(deps.notifier, taken, { code: () => telChangeCodeSms(tel, code), taken: () => telTakenSms(tel) });
+  return { ...ok, register_token: token, tel: maskTel(tel) };
+}
+
+/**
+ * POST /api/auth/tel/change/otp (Bearer): the flow must be the Bearer member's (anything else 300).
+ * The code is checked under the member's lock (5 wrong -> 203 for LIMITS.signupLockMs). A right
+ * code, in one transaction: the flow finished and the code used (of parallel right answers exactly
+ * one goes on), users.tel set (the old login number logs in no more), 'login_tel_changed' logged;
+ * then the member's address is told. A number that is another account's login number, before the
+ * request or since, answers the neutral 902 telUnavailable and changes nothing.
+ */
+export async function confirmTelChange(
+  deps: TelChangeDeps,
+  user: UserRow,
+  input: z.infer<typeof telChangeOtpRequestSchema>,
+  context: FlowContext,
+): Promise<BaseResponse> {
+  const now = deps.clock.now();
+  const { flow, verificationId } = await checkSmsCode(deps.db, now, { userId: user.id, kind: 'login_tel', answer: input, lockKey: lockKey(user.id) });
+  const { tel } = JSON.parse(flow.data_json) as TelChangeData;
+  await writeUnlessTaken('tel', ACCOUNT_MESSAGES.telUnavailable, () =>
+    deps.db.transaction().execute(async (trx) => {
+      if (!(await closeCheck(trx, { flow, to: 'done', verificationId, now, expired: flowExpired }))) throw flowExpired();
+      if (!(await setLoginTel(trx, user.id, tel, now))) throw flowExpired();
+      await logActivity(trx, { userId: user.id, event: 'login_tel_changed', device: context.device, at: now });
+    }),
+  );
+  await deps.notifier.send(telChangedMail(user.email));
+  return ok;
+}

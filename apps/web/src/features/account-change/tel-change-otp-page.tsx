@@ -1,0 +1,99 @@
+import { useCallback, useState } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { telChangeOtpRequestSchema } from '@sso/contracts/account';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { showFailure } from '../../lib/failure-view.ts';
+import { useSecretForm } from '../../lib/use-secret-form.ts';
+import { Alert } from '../../ui/alert.tsx';
+import { TopButton } from '../../ui/back-to-top.tsx';
+import { Button, buttonClass } from '../../ui/button.tsx';
+import { OtpField } from '../../ui/otp-field.tsx';
+import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import page from '../../ui/page.module.css';
+import { confirmTelChange } from './tel-change-api.ts';
+
+/** What the code screen needs of the request step: the flow's register_token and the masked number. */
+export interface HeldTelChange {
+  registerToken: string;
+  tel: string;
+}
+
+/** The code: 6 digits (SPEC.md section 5), checked by the contract's rule. */
+const schema = telChangeOtpRequestSchema.pick({ onetime_password: true });
+type OtpFields = z.infer<typeof schema>;
+
+const heldOf = (state: unknown): HeldTelChange | undefined => {
+  const s = state as Partial<Record<keyof HeldTelChange, unknown>> | null;
+  return s && typeof s.registerToken === 'string' && s.registerToken && typeof s.tel === 'string' ? { registerToken: s.registerToken, tel: s.tel } : undefined;
+};
+
+/**
+ * Login mobile number, SMS code (decision 0014; /user/tel/otp). A wrong code or a number that
+ * cannot be used (902) shows the server's message and clears the field; the lock (203) is shown
+ * here; a flow that is over (300) goes to the error page. Without a held flow it goes to /user/tel.
+ */
+export function TelChangeOtpPage() {
+  const held = heldOf(useLocation().state);
+  if (!held) return <Navigate to="/user/tel" replace />;
+  return <TelChangeOtp held={held} />;
+}
+
+function TelChangeOtp({ held }: { held: HeldTelChange }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState<string>();
+  const { form, view } = useSecretForm(schema, 'onetime_password', setMessage);
+  const { register, handleSubmit, formState } = form;
+
+  const submit = useCallback(
+    async (form: OtpFields): Promise<ActionOutcome> => {
+      setMessage(undefined);
+      try {
+        await confirmTelChange(form.onetime_password, held.registerToken);
+        // /user shows the login number: read it again.
+        await queryClient.invalidateQueries();
+        void navigate('/user/tel/done', { replace: true });
+        return 'leaving';
+      } catch (e) {
+        showFailure(e, view);
+      }
+    },
+    [held, navigate, queryClient, view],
+  );
+  const { pending, run } = usePendingAction(submit);
+
+  return (
+    <>
+      <h1>ログイン用携帯電話番号の登録</h1>
+      <p className={page.lead}>
+        携帯電話番号<span className={page.emphasis}>（{held.tel}）</span>
+        宛てに、SMSでワンタイムパスワードを送信しました。SMSに記載されたワンタイムパスワードを入力し、「認証する」を押してください。
+      </p>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+        <OtpField registration={register('onetime_password')} error={formState.errors.onetime_password?.message} />
+        <Alert message={message} />
+        <Button type="submit" pending={pending}>
+          認証する
+        </Button>
+      </form>
+    </>
+  );
+}
+
+/** Login mobile number, finished: the member stays logged in. */
+export function TelChangeDonePage() {
+  return (
+    <>
+      <h1>ログイン用携帯電話番号の登録完了</h1>
+      <p className={page.lead}>ログイン用携帯電話番号を登録しました。次回から、この携帯電話番号とパスワードでもログインできます。</p>
+      <div className={page.actions}>
+        <Link to="/user" className={buttonClass('primary')}>
+          登録情報へ戻る
+        </Link>
+        <TopButton />
+      </div>
+    </>
+  );
+}
