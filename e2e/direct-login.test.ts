@@ -32,7 +32,7 @@ describe('direct login and partner hand-off in Chromium', () => {
     });
     const authorized = await fetch(`${origin()}/api/auth/authorize?${query.toString()}`, {
       method: 'POST',
-      body: new URLSearchParams({ user_mail: CARD.email, user_pass: CARD.password }),
+      body: new URLSearchParams({ user_mail: CARD.email, user_pass: CARD.password, recaptcha_token: 'e2e' }),
       redirect: 'manual',
     });
     const code = new URL(authorized.headers.get('location') ?? '').searchParams.get('code');

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, VerificationsTable } from './schema.ts';
 
 export type VerificationRow = Selectable<VerificationsTable>;
@@ -21,27 +21,47 @@ export type VerificationPurpose =
   | 'point_transfer'
   | 'numberless'
   | 'upgrade'
-  /** Issue 9: the login step's ticket for the authorize step (SHA-256, consumed once). */
+  /**
+   * The login step's ticket for the authorize step (SHA-256, consumed once); subject the
+   * member's id, bound to the client and the password hash (modules/account/login-ticket.ts).
+   */
   | 'login_ticket';
 
-export async function insertVerification(db: Kysely<Database>, row: VerificationRow): Promise<void> {
+/** `binding` may be left out: a secret bound to nothing beyond its subject. */
+export async function insertVerification(db: Kysely<Database>, row: Insertable<VerificationsTable>): Promise<void> {
   await db.insertInto('verifications').values(row).execute();
 }
 
-/** Kills every live secret of this purpose for the subject, so that after a resend only the new one works. */
+/** Kills every live secret of this purpose for the subject, so that after a resend only the new one works; returns how many were live. */
 export async function invalidateVerifications(
   db: Kysely<Database>,
   subject: string,
   purpose: VerificationPurpose,
   now: number,
-): Promise<void> {
-  await db
+): Promise<number> {
+  const r = await db
     .updateTable('verifications')
     .set({ consumed_at: now })
     .where('subject', '=', subject)
     .where('purpose', '=', purpose)
     .where('consumed_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
+ * Kills every live secret of any purpose whose subject is one of `subjects` (the flows and hand-offs
+ * a member's sessions end with: modules/sessions/end-sessions.ts); returns how many were live.
+ */
+export async function invalidateSubjects(db: Kysely<Database>, subjects: readonly string[], now: number): Promise<number> {
+  if (subjects.length === 0) return 0;
+  const r = await db
+    .updateTable('verifications')
+    .set({ consumed_at: now })
+    .where('subject', 'in', subjects)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
 
 /**
@@ -101,11 +121,20 @@ export async function consumeLinkSecret(
   secretHash: string,
   now: number,
 ): Promise<string | undefined> {
-  const row = await db
+  return (await consumeBoundLinkSecret(db, purpose, secretHash, now))?.subject;
+}
+
+/** As consumeLinkSecret, with what the secret was bound to (a reset link's address, a login ticket's password hash) for the caller to compare. */
+export async function consumeBoundLinkSecret(
+  db: Kysely<Database>,
+  purpose: VerificationPurpose,
+  secretHash: string,
+  now: number,
+): Promise<Pick<VerificationRow, 'subject' | 'binding'> | undefined> {
+  return db
     .updateTable('verifications')
     .set({ consumed_at: now })
     .where(liveLinkSecret(purpose, secretHash, now))
-    .returning('subject')
+    .returning(['subject', 'binding'])
     .executeTakeFirst();
-  return row?.subject;
 }
