@@ -120,6 +120,37 @@ describe('partner login with additional terms', () => {
     await page.waitForURL(/\/content\/authorize\?/);
     await context.close();
   });
+
+  it('lets in a member who read the terms past the login ticket\'s life: the form carries a fresh reCAPTCHA token', async () => {
+    const { context, page } = await openPage(env, { width: 375, height: 800 });
+    const redirectUri = `${env.system.origin}/dev/partner/SIAP004/callback`;
+    const query = new URLSearchParams({
+      client_id: 'SIAP004',
+      redirect_uri: redirectUri,
+      state: 'late-reader',
+      scope: 'openid',
+      response_type: 'code',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    // The ticket has died by the time the form is posted (it lives about a minute, decision 0011).
+    const posted: string[] = [];
+    await page.route('**/api/auth/authorize?**', async (route) => {
+      const form = new URLSearchParams(route.request().postData() ?? '');
+      posted.push(form.has('recaptcha_token') ? 'with a reCAPTCHA token' : 'without one');
+      form.set('login_ticket', 'A'.repeat(43));
+      await route.continue({ postData: form.toString() });
+    });
+    await page.goto(`/content/authorize?${query.toString()}`);
+    await logInAs(page, 'demo.card@example.com', 'Demo1234');
+    await page.waitForURL(/\/content\/accept\/additional_terms$/);
+    await page.getByLabel('利用規約を確認、同意しました').check();
+    await page.getByRole('button', { name: '同意する' }).click();
+    await page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback');
+    expect(new URL(page.url()).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(posted).toEqual(['with a reCAPTCHA token']);
+    await context.close();
+  });
 });
 
 describe('Top page timing', () => {
