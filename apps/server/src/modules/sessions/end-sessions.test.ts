@@ -9,14 +9,14 @@ import { call } from '../account-change/test-kit.ts';
 import { onetimeToken, redeem } from '../direct-login/test-kit.ts';
 import { addCard, confirm as confirmTransfer, setOpenPoints, startTransfer } from '../points/test-kit.ts';
 import { newMember, reset, resetToken } from '../recover/test-kit.ts';
-import { CARDS, codeFor, post } from '../signup/test-kit.ts';
+import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../signup/test-kit.ts';
 import { cardFields, NUMBERLESS } from '../upgrade/test-kit.ts';
 
 /**
  * The session-ending matrix (ARCHITECTURE.md "Ending is complete"; docs/security.md "Ending a
  * member's sessions"): each event that ends a member's sessions, by each live secret that could
  * still act for the member. Every secret is set up live, the event runs, and then the secret is
- * used as its holder would: every cell must be refused. Where the member can still log in (all but
+ * used as its holder would: every cell must be refused, with the answer a dead secret gets. Where the member can still log in (all but
  * the withdrawal), the flows are tried from a fresh session, so that what is refused is the flow
  * and not only the old session.
  */
@@ -113,27 +113,51 @@ const EVENTS: Record<string, (t: TestApp, member: Member, access: string) => Pro
   },
 };
 
-/** Uses every secret as its holder would; each cell says whether it still worked. */
+/**
+ * Every cell refused (docs/security.md "Ending a member's sessions"): the answers a dead token, code,
+ * ticket (the authorize step then wants reCAPTCHA), link, change, hand-off and flow get.
+ */
+const REFUSED = {
+  'access token': '401 300',
+  'refresh token': '400 invalid_grant',
+  'unexchanged code': '400 invalid_grant',
+  'login ticket': '303 recaptcha failed',
+  'another reset link': '400 902',
+  'pending e-mail change': '400 300',
+  'direct-login token': '400 invalid_grant',
+  'point transfer flow': '400 300',
+  'numberless card flow': '400 300',
+  'upgrade flow': '400 300',
+};
+/** A withdrawn member has no session to try the Bearer flows from: the old one is refused first. */
+const AFTER_WITHDRAWAL = { ...REFUSED, 'point transfer flow': '401 300', 'numberless card flow': '401 300' };
+
+/** What an answer says: its HTTP status and its result code, OAuth error or redirect error. */
+function outcome(res: { statusCode: number; body: string; headers: Record<string, unknown> }): string {
+  const location = typeof res.headers.location === 'string' ? new URL(res.headers.location) : undefined;
+  if (location) return location.searchParams.has('code') ? 'a code' : `${res.statusCode} ${location.searchParams.get('error_description')}`;
+  const body = JSON.parse(res.body || '{}') as { result_code?: number; error?: string; access_token?: string };
+  return `${res.statusCode} ${body.access_token ? 'tokens' : (body.result_code ?? body.error)}`;
+}
+
+/** Uses every secret as its holder would; each cell is what the answer says. */
 async function useSecrets(t: TestApp, member: Member, s: Awaited<ReturnType<typeof liveSecrets>>, after: After) {
   // The flows are tried from a fresh session where the member can still log in: the flow itself must be dead.
   const access = after ? (await loginTokens(t.app, { user: after.email, password: after.password })).access_token : s.session.access_token;
-  const worked = (ok: boolean) => (ok ? 'still works' : 'refused');
-  const resultOk = (res: { json(): unknown }) => (res.json() as { result_code?: number }).result_code === 0;
-  const refreshed = await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: s.session.refresh_token, client_id: 'SIAP009', redirect_uri: WEB_REDIRECT, terminal_id: 'terminal-1' });
-  // The ticket with the member's mobile number (an id that survives an e-mail change) and no password
-  // the authorize step could check: only the ticket itself could let it in.
-  const ticketed = await postAuthorize(t.app, { ticket: s.ticket, user: member.tel, password: 'Not-the-pass9', recaptcha: '' });
+  const refresh = { grant_type: 'refresh_token', refresh_token: s.session.refresh_token, client_id: 'SIAP009', redirect_uri: WEB_REDIRECT, terminal_id: 'terminal-1' };
   return {
-    'access token': worked((await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(s.session.access_token) })).statusCode === 200),
-    'refresh token': worked(refreshed.statusCode === 200),
-    'unexchanged code': worked((await exchange(t.app, s.code)).statusCode === 200),
-    'login ticket': worked(new URL(String(ticketed.headers.location)).searchParams.has('code')),
-    'another reset link': worked(resultOk(await reset(t, s.otherResetLink, 'Other-pass4'))),
-    'pending e-mail change': worked(resultOk(await confirmEmailChange(t, s.pendingEmailChange))),
-    'direct-login token': worked((await redeem(t, s.directLogin)).statusCode === 200),
-    'point transfer flow': worked(resultOk(await confirmTransfer(t, access, s.transfer.register_token, s.transfer.code))),
-    'numberless card flow': worked(resultOk(await call(t, '/api/auth/numberless/otp', access, s.numberless))),
-    'upgrade flow': worked(resultOk(await post(t, '/api/auth/upgrade/sc', s.upgrade))),
+    'access token': outcome(await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(s.session.access_token) })),
+    'refresh token': outcome(await tokenRequest(t.app, refresh)),
+    'unexchanged code': outcome(await exchange(t.app, s.code)),
+    // With the member's mobile number (an id that survives an e-mail change) and no password the
+    // authorize step could check: only the ticket itself could let it in.
+    'login ticket': outcome(await postAuthorize(t.app, { ticket: s.ticket, user: member.tel, password: 'Not-the-pass9', recaptcha: '' })),
+    'another reset link': outcome(await reset(t, s.otherResetLink, 'Other-pass4')),
+    'pending e-mail change': outcome(await confirmEmailChange(t, s.pendingEmailChange)),
+    'direct-login token': outcome(await redeem(t, s.directLogin)),
+    'point transfer flow': outcome(await confirmTransfer(t, access, s.transfer.register_token, s.transfer.code)),
+    'numberless card flow': outcome(await call(t, '/api/auth/numberless/otp', access, s.numberless)),
+    'upgrade flow': outcome(await post(t, '/api/auth/upgrade/sc', s.upgrade)),
   };
 }
 
@@ -147,8 +171,19 @@ describe.each(DIALECTS)('ending a member\'s sessions ends every live secret (%s)
     const secrets = await liveSecrets(t, member);
     const after = await EVENTS[event]!(t, member, secrets.session.access_token);
     const cells = await useSecrets(t, member, secrets, after);
-    expect(cells).toEqual(Object.fromEntries(Object.keys(cells).map((k) => [k, 'refused'])));
+    expect(cells).toEqual(event === 'withdrawal' ? AFTER_WITHDRAWAL : REFUSED);
     // The member goes on with what the event left: the new password or address logs in.
     if (after) expect((await loginTokens(t.app, { user: after.email, password: after.password })).access_token).toBeTruthy();
+  });
+
+  it('ends a card sign-up whose member exists: its register_token gets no code after a password reset', async () => {
+    const email = newEmail();
+    const { token } = await startSignup(t, CARDS.mail, email);
+    expect((await post(t, '/api/signup/otp', { onetime_password: await codeFor(t, email), register_token: token })).json().result_code).toBe(0);
+    // terms_accept makes the member; the register_token waits for the authorize hand-off.
+    expect((await post(t, '/api/signup/terms_accept', { register_token: token, client_id: 'SIAP009' })).json().result_code).toBe(0);
+    expect((await reset(t, await resetLink(t, email), NEW_PASSWORD)).json().result_code).toBe(0);
+    const authorized = await postSignupAuthorize(t, token);
+    expect(outcome(authorized)).toBe('303 sign-up is not complete or has expired');
   });
 });
