@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
 import type { Database, VerificationsTable } from './schema.ts';
 
 export type VerificationRow = Selectable<VerificationsTable>;
@@ -32,6 +32,12 @@ export async function insertVerification(db: Kysely<Database>, row: Insertable<V
   await db.insertInto('verifications').values(row).execute();
 }
 
+/** Uses up, in one conditional update, the unused secrets `which` selects; returns how many there were. */
+async function useUpLive(db: Kysely<Database>, now: number, which: (eb: ExpressionBuilder<Database, 'verifications'>) => Expression<SqlBool>): Promise<number> {
+  const r = await db.updateTable('verifications').set({ consumed_at: now }).where(which).where('consumed_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Kills every live secret of this purpose for the subject, so that after a resend only the new one works; returns how many were live. */
 export async function invalidateVerifications(
   db: Kysely<Database>,
@@ -39,14 +45,7 @@ export async function invalidateVerifications(
   purpose: VerificationPurpose,
   now: number,
 ): Promise<number> {
-  const r = await db
-    .updateTable('verifications')
-    .set({ consumed_at: now })
-    .where('subject', '=', subject)
-    .where('purpose', '=', purpose)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+  return useUpLive(db, now, (eb) => eb.and([eb('subject', '=', subject), eb('purpose', '=', purpose)]));
 }
 
 /**
@@ -54,14 +53,7 @@ export async function invalidateVerifications(
  * a member's sessions end with: modules/sessions/end-sessions.ts); returns how many were live.
  */
 export async function invalidateSubjects(db: Kysely<Database>, subjects: readonly string[], now: number): Promise<number> {
-  if (subjects.length === 0) return 0;
-  const r = await db
-    .updateTable('verifications')
-    .set({ consumed_at: now })
-    .where('subject', 'in', subjects)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+  return subjects.length === 0 ? 0 : useUpLive(db, now, (eb) => eb('subject', 'in', subjects));
 }
 
 /**
@@ -90,13 +82,7 @@ export async function takeTry(
 
 /** Uses a secret up in one conditional update: of parallel right answers exactly one gets it. */
 export async function consumeVerification(db: Kysely<Database>, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .updateTable('verifications')
-    .set({ consumed_at: now })
-    .where('id', '=', id)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return (await useUpLive(db, now, (eb) => eb('id', '=', id))) === 1;
 }
 
 /** The link secret of this purpose and hash, while it is live: unused and unexpired. */
