@@ -11,7 +11,7 @@ export const WEB_CLIENT_ID = CLIENT_IDS.web;
 export const CODE_CHALLENGE_METHOD = 'S256';
 
 export const LIMITS = {
-  /** Consecutive failed logins before the account (an unknown id: the id) is locked (issue 2; decision 0011). */
+  /** Consecutive failed logins before the account (an unknown id: the id) is locked (decisions 0003 and 0011). */
   loginFailuresBeforeLock: 10,
   loginLockMs: 15 * 60 * 1000,
   /** Failed logins from one network address, across any ids, in the same 15 minutes (issue 8, decision 0007). */

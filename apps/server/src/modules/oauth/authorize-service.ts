@@ -76,7 +76,7 @@ export async function authorize(
 
   const { device } = origin;
   const clientId = target.client.client_id;
-  // The login step's ticket spares the password's second hash (issue 9). Without a live one this
+  // The login step's ticket spares the password's second hash (login-ticket.ts). Without a live one this
   // post is a login of its own, and passes what the login step does: reCAPTCHA first (SPEC.md
   // section 7), before anything is counted or hashed, then the password (decision 0011).
   let user = form.login_ticket ? await redeemLoginTicket(deps, { ticket: form.login_ticket, rawId: form.user_mail, clientId }) : undefined;
