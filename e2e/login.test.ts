@@ -84,20 +84,21 @@ describe('login journey in Chromium', () => {
 
 describe('partner login with additional terms', () => {
   const env = withSystem();
-
-  it('asks the member to accept the line answer terms, then hands the code to the partner', async () => {
-    const { context, page } = await openPage(env, { width: 375, height: 800 });
-    const redirectUri = `${env.system.origin}/dev/partner/SIAP002/callback`;
-    const query = new URLSearchParams({
-      client_id: 'SIAP002',
-      redirect_uri: redirectUri,
-      state: 'partner-state',
+  /** The SPA's authorize page for a partner's request, as the partner sends the member there. */
+  const partnerAuthorize = (clientId: string, state: string) =>
+    `/content/authorize?${new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: `${env.system.origin}/dev/partner/${clientId}/callback`,
+      state,
       scope: 'openid',
       response_type: 'code',
       code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
       code_challenge_method: 'S256',
-    });
-    await page.goto(`/content/authorize?${query.toString()}`);
+    }).toString()}`;
+
+  it('asks the member to accept the line answer terms, then hands the code to the partner', async () => {
+    const { context, page } = await openPage(env, { width: 375, height: 800 });
+    await page.goto(partnerAuthorize('SIAP002', 'partner-state'));
     await logInAs(page, 'demo.card@example.com', 'Demo1234');
     await page.waitForURL(/\/content\/accept\/additional_terms$/);
     await expect.poll(() => page.getByRole('heading', { name: '利用規約', level: 1 }).count()).toBe(1);
@@ -118,6 +119,27 @@ describe('partner login with additional terms', () => {
     // Reloading the terms screen without the in-memory login context goes back to Welcome.
     await page.goto('/content/accept/additional_terms');
     await page.waitForURL(/\/content\/authorize\?/);
+    await context.close();
+  });
+
+  it('lets in a member who read the terms past the login ticket\'s life: the form carries a fresh reCAPTCHA token', async () => {
+    const { context, page } = await openPage(env, { width: 375, height: 800 });
+    // The ticket has died by the time the form is posted (it lives about a minute, decision 0011).
+    const posted: string[] = [];
+    await page.route('**/api/auth/authorize?**', async (route) => {
+      const form = new URLSearchParams(route.request().postData() ?? '');
+      posted.push(form.has('recaptcha_token') ? 'with a reCAPTCHA token' : 'without one');
+      form.set('login_ticket', 'A'.repeat(43));
+      await route.continue({ postData: form.toString() });
+    });
+    await page.goto(partnerAuthorize('SIAP004', 'late-reader'));
+    await logInAs(page, 'demo.card@example.com', 'Demo1234');
+    await page.waitForURL(/\/content\/accept\/additional_terms$/);
+    await page.getByLabel('利用規約を確認、同意しました').check();
+    await page.getByRole('button', { name: '同意する' }).click();
+    await page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback');
+    expect(new URL(page.url()).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(posted).toEqual(['with a reCAPTCHA token']);
     await context.close();
   });
 });

@@ -59,7 +59,7 @@ async function postAuthorize(http: HttpClient, m: Member, verifier: string): Pro
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   });
-  const authorized = await http.post(`/api/auth/authorize?${query.toString()}`, { form: { user_mail: m.email, user_pass: m.password } });
+  const authorized = await http.post(`/api/auth/authorize?${query.toString()}`, { form: { user_mail: m.email, user_pass: m.password, recaptcha_token: 'bench' } });
   const params = authorized.location ? new URL(authorized.location).searchParams : undefined;
   const code = params?.get('code') ?? undefined;
   if (authorized.status !== 303 || !code) return { redirectUri, failure: failed(`authorize HTTP ${authorized.status} ${params?.get('error') ?? ''}`.trim()) };

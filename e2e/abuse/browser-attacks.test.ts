@@ -50,7 +50,7 @@ describe('browser-side attacks', () => {
     // state is optional; a valid post is answered 303 with a code, state only if one was sent.
     const attacker = pkce();
     const forged = await post(origin, `/api/auth/authorize?${authorizeQuery(origin, attacker, { state: undefined })}`, {
-      form: { user_mail: DEMO_OPEN.user, user_pass: DEMO_OPEN.password },
+      form: { user_mail: DEMO_OPEN.user, user_pass: DEMO_OPEN.password, recaptcha_token: 'attacker' },
       headers: CROSS_SITE,
     });
     const location = new URL(forged.headers.get('location') ?? 'about:blank');
@@ -74,7 +74,7 @@ describe('browser-side attacks', () => {
     ]) {
       const action = `${origin}/api/auth/authorize?${authorizeQuery(origin, pkce(), { state: variant.state })}`;
       const context = await browserWithAttackerSite(
-        `<form method="post" action="${action.replaceAll('&', '&amp;')}"><input name="user_mail" value="${DEMO_OPEN.user}"><input name="user_pass" value="${DEMO_OPEN.password}"></form><script>document.forms[0].submit()</script>`,
+        `<form method="post" action="${action.replaceAll('&', '&amp;')}"><input name="user_mail" value="${DEMO_OPEN.user}"><input name="user_pass" value="${DEMO_OPEN.password}"><input name="recaptcha_token" value="attacker"></form><script>document.forms[0].submit()</script>`,
       );
       const page = await context.newPage();
       const tokenRequests: string[] = [];

@@ -4,7 +4,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { DEMO } from '../../apps/server/src/db/seed.ts';
 import { lookupDigest } from '../../apps/server/src/lib/secrets.ts';
 import { addressKey } from '../../apps/server/src/modules/account/credentials-service.ts';
-import { parseLoginId, throttleKey } from '../../apps/server/src/modules/account/login-id.ts';
+import { accountLockKey } from '../../apps/server/src/modules/account/account-lock.ts';
 import { activationLockKey } from '../../apps/server/src/modules/cards/activation-service.ts';
 import { verifyLockKey } from '../../apps/server/src/modules/signup/flow-service.ts';
 import { startSystem, type RunningSystem } from '../support/server.ts';
@@ -80,7 +80,7 @@ describe.each(['sqlite', 'postgres'] as const)('guessing bounds under 50 paralle
 
   it('login: 10 passwords of one id compared, then the id locked, the right password included', async () => {
     const user = DEMO_OPEN.user;
-    // Half by the authorize form, half by /api/auth/login: both count on the one throttle of the id.
+    // Half by the authorize form, half by /api/auth/login: both count on the one lock of the account.
     const answers = await burst(wrongGuesses('0', BURST).map((g) => `Wrong${g}`), (password, i) =>
       i % 2
         ? authorize(system.origin, { user, password })
@@ -91,7 +91,7 @@ describe.each(['sqlite', 'postgres'] as const)('guessing bounds under 50 paralle
     const locked = (counts['authorize: account locked'] ?? 0) + (counts[msg(203, SERVER_MESSAGES.locked)] ?? 0);
     expect([failed, locked], JSON.stringify(counts)).toEqual([LIMITS.loginFailuresBeforeLock - 1, BURST - LIMITS.loginFailuresBeforeLock + 1]);
     // Every guess was counted before its check; 10 were compared (each logs login_failed), and the lock once.
-    await expectLockRow(throttleKey(parseLoginId(user)), BURST);
+    await expectLockRow(accountLockKey(DEMO.open.id), BURST);
     // The log rows are written once each answer has gone out (credentials-service.ts).
     await expect.poll(() => eventCount(db, DEMO.open.id, 'login_failed')).toBe(LIMITS.loginFailuresBeforeLock);
     await expect.poll(() => eventCount(db, DEMO.open.id, 'login_locked')).toBe(1);
@@ -187,9 +187,9 @@ describe.each(['sqlite', 'postgres'] as const)('guessing bounds under 50 paralle
   it('point-transfer code: 5 tries compared, then the member\'s transfers locked, the right code included, and no point moved', async () => {
     // The card member links the demo open account (1,200 points), then starts a transfer to its card …0101.
     const link = { email: DEMO_OPEN.user, last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900101', tel: DEMO_OPEN.mobile, password: DEMO_OPEN.password };
-    // The link checks demo.open's password as a login does (decision 0014): the lock the login test
-    // above set on it would last 15 minutes, so it is lifted here.
-    await db.kysely.deleteFrom('login_throttle').where('key', '=', throttleKey(parseLoginId(DEMO_OPEN.user))).execute();
+    // The link checks demo.open's password as a login does (decision 0014): the account lock the login
+    // test above set on it would last 15 minutes (decision 0011), so it is lifted here.
+    await db.kysely.deleteFrom('login_throttle').where('key', '=', accountLockKey(DEMO.open.id)).execute();
     expect((await call('/api/link/open', link, cardAccess)).json?.result_code).toBe(0);
     const before = await countMessages(system.origin, 'sms', DEMO_CARD.mobile);
     const selected = await call('/api/aqf/transfer/open/select', { subuser_id: 'demo-card-subuser-1' }, cardAccess);

@@ -82,6 +82,8 @@ export interface AuthorizeRequest {
   /** Replaces or removes (undefined) authorize query parameters, for the attack checks. */
   query?: Record<string, string | undefined>;
   terms?: string[];
+  /** The login form's reCAPTCHA token, which a post without the login step's ticket needs (decision 0011); '' sends none. */
+  recaptcha?: string;
 }
 
 /** Posts the login form to the authorize endpoint as the SPA's hidden form does; the answer is a 303 or an error. */
@@ -99,7 +101,9 @@ export async function authorize(origin: string, r: AuthorizeRequest): Promise<An
     ...r.query,
   };
   const query = new URLSearchParams(Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined));
-  return post(origin, `/api/auth/authorize?${query.toString()}`, { form: { user_mail: r.user, user_pass: r.password, terms: r.terms } });
+  return post(origin, `/api/auth/authorize?${query.toString()}`, {
+    form: { user_mail: r.user, user_pass: r.password, terms: r.terms, recaptcha_token: r.recaptcha === '' ? undefined : (r.recaptcha ?? 'abuse-suite') },
+  });
 }
 
 /** The code of a successful authorize answer (303 to the redirect URI), or an error naming what came back. */

@@ -60,9 +60,9 @@ export const FUZZ_TABLE: Endpoint[] = [
 
   // The login form posts: a redirect (303) or the 400 page. Logins of a few ids, so that the lock (not argon2id) answers most.
   { method: 'POST', route: '/api/auth/authorize', group: 'authorize', expect: 'page', caller: 'none', body: 'form', argon2: true, query: (c) => [authorizeQuery(c)], valid: () => [
-    { user_mail: 'demo.card@example.com', user_pass: 'Wrong-pass1' },
-    { user_mail: 'demo.open@example.com', user_pass: 'Demo1234', terms: ['ServiceOnMemberId', 'PersonalInfoOnMemberId'] },
-    { user_mail: 'fuzz.nobody@example.com', user_pass: 'Wrong-pass1' },
+    { user_mail: 'demo.card@example.com', user_pass: 'Wrong-pass1', recaptcha_token: 'fuzz' },
+    { user_mail: 'demo.open@example.com', user_pass: 'Demo1234', recaptcha_token: 'fuzz', terms: ['ServiceOnMemberId', 'PersonalInfoOnMemberId'] },
+    { user_mail: 'fuzz.nobody@example.com', user_pass: 'Wrong-pass1', recaptcha_token: 'fuzz' },
   ] },
   { method: 'POST', route: '/api/signup/authorize', group: 'authorize', expect: 'page', caller: 'none', body: 'form', query: (c) => [authorizeQuery(c)], valid: () => [{ register_token: secret() }] },
   { method: 'POST', route: '/api/auth/login', group: 'account', expect: 'result', caller: 'none', argon2: true, valid: () => [

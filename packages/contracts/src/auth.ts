@@ -33,12 +33,15 @@ export type AuthorizeQuery = z.infer<typeof authorizeQuerySchema>;
 
 /**
  * The form posted to /api/auth/authorize. `terms` lists the term keys agreed on the additional-terms
- * screen; `login_ticket` is the login step's answer, which spares the password's second hash.
+ * screen; `login_ticket` is the login step's answer, which spares the password's second hash; without
+ * a live ticket the post needs `recaptcha_token` (action 'Authorize'), as the login step does
+ * (docs/decisions/0011-login-proof-and-account-lock.md).
  */
 export const authorizeFormSchema = z.object({
   user_mail: requiredText(),
   user_pass: requiredText(),
   login_ticket: z.string().max(128).optional(),
+  recaptcha_token: z.string().max(4096).optional(),
   terms: z.union([z.string(), z.array(z.string())]).optional(),
 });
 

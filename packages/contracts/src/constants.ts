@@ -11,17 +11,18 @@ export const WEB_CLIENT_ID = CLIENT_IDS.web;
 export const CODE_CHALLENGE_METHOD = 'S256';
 
 export const LIMITS = {
-  /** Consecutive failed logins before the account identifier is locked (issue 2). */
+  /** Consecutive failed logins before the account (an unknown id: the id) is locked (decisions 0003 and 0011). */
   loginFailuresBeforeLock: 10,
   loginLockMs: 15 * 60 * 1000,
   /** Failed logins from one network address, across any ids, in the same 15 minutes (issue 8, decision 0007). */
   loginFailuresPerAddress: 300,
   /**
    * The login step's ticket lets the authorize step that follows skip a second argon2id hash of the
-   * same password (issue 9); it covers reading the additional terms, and past it the password is
-   * simply checked again.
+   * same password (issue 9). It lives about a minute (decision 0011): a member who reads the
+   * additional terms for longer posts a fresh reCAPTCHA token with the form, and the authorize
+   * step checks it and the password itself.
    */
-  loginTicketTtlMs: 10 * 60 * 1000,
+  loginTicketTtlMs: 60 * 1000,
   authorizationCodeTtlMs: 60 * 1000,
   accessTokenTtlMs: 60 * 60 * 1000,
   /** Automatic login lasts 90 days from the last access (SPEC.md section 9): refresh tokens slide. */

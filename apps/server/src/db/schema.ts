@@ -161,6 +161,11 @@ export interface VerificationsTable {
   created_at: number;
   expires_at: number;
   consumed_at: number | null;
+  /**
+   * A keyed digest of what the secret is bound to (migration 0010): the address a reset link was
+   * mailed to, the password hash a login ticket was issued under; null when bound to nothing more.
+   */
+  binding: string | null;
 }
 
 /**

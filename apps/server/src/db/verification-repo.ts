@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
 import type { Database, VerificationsTable } from './schema.ts';
 
 export type VerificationRow = Selectable<VerificationsTable>;
@@ -21,29 +21,41 @@ export type VerificationPurpose =
   | 'point_transfer'
   | 'numberless'
   | 'upgrade'
-  /** Issue 9: the login step's ticket for the authorize step (SHA-256, consumed once). */
+  /**
+   * The login step's ticket for the authorize step (SHA-256, consumed once); subject the
+   * member's id, bound to the client and the password hash (modules/account/login-ticket.ts).
+   */
   | 'login_ticket'
   /** The SMS code that proves a new login mobile number (argon2id, tried; decision 0014). */
   | 'login_tel';
 
-export async function insertVerification(db: Kysely<Database>, row: VerificationRow): Promise<void> {
+/** `binding` may be left out: a secret bound to nothing beyond its subject. */
+export async function insertVerification(db: Kysely<Database>, row: Insertable<VerificationsTable>): Promise<void> {
   await db.insertInto('verifications').values(row).execute();
 }
 
-/** Kills every live secret of this purpose for the subject, so that after a resend only the new one works. */
+/** Uses up, in one conditional update, the unused secrets `which` selects; returns how many there were. */
+async function useUpLive(db: Kysely<Database>, now: number, which: (eb: ExpressionBuilder<Database, 'verifications'>) => Expression<SqlBool>): Promise<number> {
+  const r = await db.updateTable('verifications').set({ consumed_at: now }).where(which).where('consumed_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Kills every live secret of this purpose for the subject, so that after a resend only the new one works; returns how many were live. */
 export async function invalidateVerifications(
   db: Kysely<Database>,
   subject: string,
   purpose: VerificationPurpose,
   now: number,
-): Promise<void> {
-  await db
-    .updateTable('verifications')
-    .set({ consumed_at: now })
-    .where('subject', '=', subject)
-    .where('purpose', '=', purpose)
-    .where('consumed_at', 'is', null)
-    .execute();
+): Promise<number> {
+  return useUpLive(db, now, (eb) => eb.and([eb('subject', '=', subject), eb('purpose', '=', purpose)]));
+}
+
+/**
+ * Kills every live secret of any purpose whose subject is one of `subjects` (the flows and hand-offs
+ * a member's sessions end with: modules/sessions/end-sessions.ts); returns how many were live.
+ */
+export async function invalidateSubjects(db: Kysely<Database>, subjects: readonly string[], now: number): Promise<number> {
+  return subjects.length === 0 ? 0 : useUpLive(db, now, (eb) => eb('subject', 'in', subjects));
 }
 
 /**
@@ -72,13 +84,7 @@ export async function takeTry(
 
 /** Uses a secret up in one conditional update: of parallel right answers exactly one gets it. */
 export async function consumeVerification(db: Kysely<Database>, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .updateTable('verifications')
-    .set({ consumed_at: now })
-    .where('id', '=', id)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return (await useUpLive(db, now, (eb) => eb('id', '=', id))) === 1;
 }
 
 /** The link secret of this purpose and hash, while it is live: unused and unexpired. */
@@ -103,11 +109,20 @@ export async function consumeLinkSecret(
   secretHash: string,
   now: number,
 ): Promise<string | undefined> {
-  const row = await db
+  return (await consumeBoundLinkSecret(db, purpose, secretHash, now))?.subject;
+}
+
+/** As consumeLinkSecret, with what the secret was bound to (a reset link's address, a login ticket's password hash) for the caller to compare. */
+export async function consumeBoundLinkSecret(
+  db: Kysely<Database>,
+  purpose: VerificationPurpose,
+  secretHash: string,
+  now: number,
+): Promise<Pick<VerificationRow, 'subject' | 'binding'> | undefined> {
+  return db
     .updateTable('verifications')
     .set({ consumed_at: now })
     .where(liveLinkSecret(purpose, secretHash, now))
-    .returning('subject')
+    .returning(['subject', 'binding'])
     .executeTakeFirst();
-  return row?.subject;
 }

@@ -89,6 +89,8 @@ export interface AuthorizeParams {
   terms?: string[];
   /** The login step's ticket (issue 9), posted as the SPA posts it. */
   ticket?: string;
+  /** The form's reCAPTCHA token, which a post without a live ticket needs (decision 0011); '' sends none. */
+  recaptcha?: string;
 }
 
 export function authorizeQuery(p: AuthorizeParams = {}): string {
@@ -108,6 +110,7 @@ export async function postAuthorize(app: FastifyInstance, p: AuthorizeParams = {
   const form = new URLSearchParams({ user_mail: p.user ?? 'demo.card@example.com', user_pass: p.password ?? 'Demo1234' });
   for (const t of p.terms ?? []) form.append('terms', t);
   if (p.ticket !== undefined) form.set('login_ticket', p.ticket);
+  if (p.recaptcha !== '') form.set('recaptcha_token', p.recaptcha ?? 'test-recaptcha');
   return app.inject({
     method: 'POST',
     url: `/api/auth/authorize?${authorizeQuery(p)}`,

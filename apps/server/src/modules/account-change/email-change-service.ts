@@ -18,8 +18,8 @@ import { messageAllowed } from '../notifications/message-limit.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { newCode } from '../signup/codes.ts';
 import { retryable } from '../signup/flow-service.ts';
-import { endSessions } from '../oauth/token-repo.ts';
 import type { BearerToken } from '../oauth/token-service.ts';
+import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { sendClaimMessage, writeUnlessTaken } from './identifier-claim.ts';
 import { emailChangeCodeMail, emailChangedMail, emailTakenMail } from './mails.ts';
 import {
@@ -142,7 +142,7 @@ export async function confirmEmailChange(
       const user = await findActiveUserById(trx, change.user_id);
       if (!user) throw changeExpired();
       await setMemberEmail(trx, user.id, change.new_email, now);
-      await endSessions(trx, user.id, now);
+      await endMemberSessions(trx, user.id, now);
       await logActivity(trx, { userId: user.id, event: 'email_changed', device: context.device, at: now });
       return user.email;
     }),

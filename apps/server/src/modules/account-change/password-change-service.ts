@@ -10,14 +10,15 @@ import type { UserRow } from '../account/user-repo.ts';
 import { retryable } from '../signup/flow-service.ts';
 import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
 import { passwordChangedMail } from './mails.ts';
-import { endSessions } from '../oauth/token-repo.ts';
+import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { replacePasswordHash } from './member-change-repo.ts';
 
 /**
  * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7; issue 5). The current password is
- * checked on the login throttle (checkCurrentPassword: the 10th wrong one locks, 203; each wrong one
- * is logged). Right: in one transaction the new argon2id hash (only if the checked hash is still the
- * stored one), every session ended, 'password_changed' logged; then the member is told by mail.
+ * checked on the member's login lock (checkCurrentPassword, account-lock.ts): guesses here, at the
+ * reauth and at the login by either id share one limit (the 10th wrong one locks, 203; each wrong
+ * one is logged). Right: in one transaction the new argon2id hash (only if the checked hash is still
+ * the stored one), every session ended, 'password_changed' logged; then the member is told by mail.
  */
 export async function changePassword(
   deps: AccountChangeDeps,
@@ -33,7 +34,7 @@ export async function changePassword(
     if (!(await replacePasswordHash(trx, { userId: user.id, checkedHash: user.password_hash, newHash, now }))) {
       throw retryable(ACCOUNT_MESSAGES.currentPasswordWrong);
     }
-    await endSessions(trx, user.id, now);
+    await endMemberSessions(trx, user.id, now);
     await logActivity(trx, { userId: user.id, event: 'password_changed', device: context.device, at: now });
   });
   await deps.notifier.send(passwordChangedMail(user.email));

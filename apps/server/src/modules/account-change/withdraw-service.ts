@@ -3,15 +3,13 @@ import type { BaseResponse } from '@sso/contracts/common';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { invalidateVerifications } from '../../db/verification-repo.ts';
 import { unauthorizedError } from '../../http/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { throttleKey } from '../account/login-id.ts';
-import { clearAttempts } from '../account/login-throttle-repo.ts';
+import { clearLoginFailures } from '../account/account-lock.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
-import { endSessions } from '../oauth/token-repo.ts';
-import { deleteCardsAndPoints, markWithdrawn, replacePendingChanges } from './member-change-repo.ts';
+import { endMemberSessions } from '../sessions/end-sessions.ts';
+import { deleteCardsAndPoints, markWithdrawn } from './member-change-repo.ts';
 
 /**
  * POST /api/auth/cancel (SPEC.md sections 2, 4 and 7; issue 5; docs/withdrawal.md). One transaction:
@@ -37,10 +35,8 @@ export async function withdraw(deps: AccountChangeDeps, user: UserRow, context: 
 export async function endLogin(trx: Kysely<Database>, user: Pick<UserRow, 'id' | 'email' | 'tel'>, now: number): Promise<boolean> {
   if (!(await markWithdrawn(trx, user.id, now))) return false;
   await deleteCardsAndPoints(trx, user.id);
-  await endSessions(trx, user.id, now);
-  for (const id of await replacePendingChanges(trx, user.id, now)) await invalidateVerifications(trx, id, 'email_change', now);
+  await endMemberSessions(trx, user.id, now);
   // The freed login ids start a new member with a clean slate of login failures.
-  await clearAttempts(trx, throttleKey({ email: user.email }));
-  if (user.tel) await clearAttempts(trx, throttleKey({ tel: user.tel }));
+  await clearLoginFailures(trx, user);
   return true;
 }

@@ -9,8 +9,9 @@ import type { OAuthClient } from '../oauth/clients.ts';
 import { hitRateLimit, unhitRateLimit } from '../../db/rate-limit-repo.ts';
 import { addressBucket } from '../../lib/address-bucket.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
+import { loginLockKey } from './account-lock.ts';
 import { clearAttempts, countAttempt } from './login-throttle-repo.ts';
-import { parseLoginId, throttleKey } from './login-id.ts';
+import { parseLoginId } from './login-id.ts';
 import { verifyPassword } from './passwords.ts';
 import { acceptedTermVersions, findActiveUserByLoginId, type UserRow } from './user-repo.ts';
 
@@ -38,8 +39,10 @@ export const addressKey = (address: string) => `login-address:${lookupDigest(add
 
 /**
  * Checks an id and password (issue 2): the attempt is counted in the database before the hash is
- * checked; after 10 consecutive failures the id is locked for 15 minutes (result 203). Unknown ids
- * are counted and hashed the same way, so neither the answer nor its timing reveals a member.
+ * checked; after 10 consecutive failures the account is locked for 15 minutes (result 203), whichever
+ * of its ids the failures named (account-lock.ts, decision 0011). Unknown ids are looked up,
+ * counted on their own lock and hashed the same way, so neither the answer nor its timing reveals
+ * a member.
  * A network address with too many failures across any ids (password spraying, issue 8 and
  * decision 0007) is refused the same way, before any hash, until its window runs out.
  */
@@ -48,7 +51,6 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   const { clientId, device } = origin;
   const addressLimit = deps.loginAddressFailures ?? LIMITS.loginFailuresPerAddress;
   const id = parseLoginId(rawId);
-  const key = throttleKey(id);
   const now = clock.now();
   // The address first: a refused address must not count on the id (decision 0007), nor lock it.
   // Counted before the hash like the id's attempts, so that parallel guesses cannot pass together;
@@ -56,11 +58,13 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   const counted = addressLimit > 0;
   const bucket = addressKey(origin.address);
   if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return { ok: false, reason: 'locked' };
+  // The id is looked up for every attempt, a member's or not, to find the lock it counts on.
+  const user = await findActiveUserByLoginId(db, id);
+  const key = loginLockKey(user, id);
   const { attempt } = await countAttempt(db, key, now, LIMITS.loginFailuresBeforeLock, LIMITS.loginLockMs);
   // While locked nothing more is done, for a member's id and an unknown one alike: attempts that
   // anyone can repeat without bound must not differ in time (issue 8) nor fill the activity log.
   if (attempt > LIMITS.loginFailuresBeforeLock) return { ok: false, reason: 'locked' };
-  const user = await findActiveUserByLoginId(db, id);
   const ok = await verifyPassword(user?.password_hash, password);
   if (ok && user) {
     await clearAttempts(db, key);

@@ -6,17 +6,18 @@ import { lockedError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { retryable } from '../signup/flow-service.ts';
-import { throttleKey } from './login-id.ts';
+import { accountLockKey } from './account-lock.ts';
 import { clearAttempts, countAttempt } from './login-throttle-repo.ts';
 import { verifyPassword } from './passwords.ts';
 import type { UserRow } from './user-repo.ts';
 
 /**
  * The logged-in member's current password, asked again before a sensitive step (password change,
- * /api/auth/reauth; SPEC.md section 5, decision 0012). It is counted on the login throttle of the
- * member's e-mail before it is checked, so guesses here and at the login share one limit: the 10th
- * wrong one locks (203) for LIMITS.loginLockMs, as a login does (decision 0003). A wrong one is
- * logged ('password_check_failed') and answered 902; a right one clears the count.
+ * /api/auth/reauth; SPEC.md section 5, decision 0012). It is counted on the member's account lock
+ * before it is checked (account-lock.ts, decision 0011), so guesses here and at the login by either
+ * id share one limit: the 10th wrong one locks (203) for LIMITS.loginLockMs, as a login does, and
+ * that lock is logged as the login's is. A wrong one is logged ('password_check_failed') and
+ * answered 902; a right one clears the count.
  */
 export async function checkCurrentPassword(
   deps: { db: Kysely<Database>; clock: Clock },
@@ -25,13 +26,17 @@ export async function checkCurrentPassword(
   context: { device: string | null; clientId?: string | null },
 ): Promise<void> {
   const now = deps.clock.now();
-  const key = throttleKey({ email: user.email });
+  const key = accountLockKey(user.id);
   const limit = LIMITS.loginFailuresBeforeLock;
   const { attempt } = await countAttempt(deps.db, key, now, limit, LIMITS.loginLockMs);
   if (attempt > limit) throw lockedError();
   if (!(await verifyPassword(user.password_hash, password))) {
-    await logActivity(deps.db, { userId: user.id, event: 'password_check_failed', clientId: context.clientId ?? null, device: context.device, at: now });
-    throw attempt >= limit ? lockedError() : retryable(ACCOUNT_MESSAGES.currentPasswordWrong);
+    const logged = { userId: user.id, clientId: context.clientId ?? null, device: context.device, at: now };
+    await logActivity(deps.db, { ...logged, event: 'password_check_failed' });
+    if (attempt < limit) throw retryable(ACCOUNT_MESSAGES.currentPasswordWrong);
+    // This guess locked the account, for the login too: logged as the login's lock is.
+    await logActivity(deps.db, { ...logged, event: 'login_locked' });
+    throw lockedError();
   }
   await clearAttempts(deps.db, key);
 }

@@ -1,50 +1,55 @@
 import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
 import type { Database } from '../../db/schema.ts';
-import { consumeLinkSecret, insertVerification } from '../../db/verification-repo.ts';
-import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { consumeBoundLinkSecret, insertVerification } from '../../db/verification-repo.ts';
+import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { parseLoginId } from './login-id.ts';
 import { findActiveUserByLoginId, type UserRow } from './user-repo.ts';
 
 /**
  * One password hash per login (issue 9). The SPA's login is two requests: POST /api/auth/login
- * checks the password and answers the outstanding terms, then a hidden form posts the same id and
- * password to /api/auth/authorize (SPEC.md section 4). Hashing the password in both would halve
- * the logins a node can take at a peak, argon2id being the costliest work the server does.
+ * checks the password and reCAPTCHA and answers the outstanding terms, then a hidden form posts the
+ * same id and password to /api/auth/authorize (SPEC.md section 4). Hashing the password in both
+ * would halve the logins a node can take at a peak, argon2id being the costliest work the server does.
  *
  * The login step therefore answers a ticket: 256 random bits, stored as SHA-256 in `verifications`
- * (ARCHITECTURE.md: one table for every one-time secret), bound to the member and the client, valid
- * LIMITS.loginTicketTtlMs, used up by one conditional update. An authorize post that carries a live
- * ticket of that member and client is the member who has just proved the password; any other
- * ticket is used up and the password is checked as before, so that the ticket only ever spares
- * work and never lets in anyone the password would not.
+ * (ARCHITECTURE.md: one table for every one-time secret), for the member (its subject), bound to
+ * the client and to the member's password hash of the moment (a keyed digest of both), valid
+ * LIMITS.loginTicketTtlMs (about a minute), used up by one conditional update. An authorize post
+ * that carries a live ticket of that member and client, whose password has not changed since, is
+ * the member who has just passed the checked login step; any other ticket is used up and the
+ * authorize step checks reCAPTCHA and the password itself (decision 0011), so that the ticket
+ * only ever spares work and never lets in anyone the login step would not. A password change,
+ * a reset and every other end of the member's sessions kill the member's tickets too
+ * (modules/sessions/end-sessions.ts).
  */
-const subjectOf = (userId: string, clientId: string) => `${userId} ${clientId}`;
+const bindingOf = (user: Pick<UserRow, 'password_hash'>, clientId: string) => lookupDigest(`login-ticket:${clientId} ${user.password_hash}`);
 
-export async function issueLoginTicket(db: Kysely<Database>, userId: string, clientId: string, now: number): Promise<string> {
+export async function issueLoginTicket(db: Kysely<Database>, user: Pick<UserRow, 'id' | 'password_hash'>, clientId: string, now: number): Promise<string> {
   const ticket = randomToken();
   await insertVerification(db, {
     id: newId(),
     purpose: 'login_ticket',
-    subject: subjectOf(userId, clientId),
+    subject: user.id,
     secret_hash: sha256(ticket),
     attempts: 0,
     max_attempts: 1,
     created_at: now,
     expires_at: now + LIMITS.loginTicketTtlMs,
     consumed_at: null,
+    binding: bindingOf(user, clientId),
   });
   return ticket;
 }
 
-/** The member a live ticket of this id and client stands for, the ticket used up; undefined: check the password. */
+/** The member a live ticket of this id and client stands for, the ticket used up; undefined: the authorize step checks for itself. */
 export async function redeemLoginTicket(
   deps: { db: Kysely<Database>; clock: Clock },
   p: { ticket: string; rawId: string; clientId: string },
 ): Promise<UserRow | undefined> {
-  const subject = await consumeLinkSecret(deps.db, 'login_ticket', sha256(p.ticket), deps.clock.now());
-  if (subject === undefined) return undefined;
+  const ticket = await consumeBoundLinkSecret(deps.db, 'login_ticket', sha256(p.ticket), deps.clock.now());
+  if (ticket === undefined) return undefined;
   const user = await findActiveUserByLoginId(deps.db, parseLoginId(p.rawId));
-  return user && subject === subjectOf(user.id, p.clientId) ? user : undefined;
+  return user && ticket.subject === user.id && ticket.binding === bindingOf(user, p.clientId) ? user : undefined;
 }

@@ -32,7 +32,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     const device = describeDevice(request.headers['user-agent']);
     const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' });
     if (!check.ok) throw check.reason === 'locked' ? lockedError() : credentialsError();
-    const login_ticket = await issueLoginTicket(deps.db, check.user.id, client.client_id, deps.clock.now());
+    const login_ticket = await issueLoginTicket(deps.db, check.user, client.client_id, deps.clock.now());
     return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client), login_ticket };
   });
 

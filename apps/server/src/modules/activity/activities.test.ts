@@ -23,7 +23,7 @@ describe.each(DIALECTS)('POST /api/user/activities (%s)', (dialect) => {
     t.app.inject({
       method: 'POST',
       url: `/api/auth/authorize?${authorizeQuery()}`,
-      ...form({ user_mail: user, user_pass: password }, { 'user-agent': userAgent }),
+      ...form({ user_mail: user, user_pass: password, recaptcha_token: 'activities' }, { 'user-agent': userAgent }),
     });
 
   it('answers 401 with result 300 without a token, with an expired one and with a revoked one', async () => {

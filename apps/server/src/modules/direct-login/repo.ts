@@ -37,3 +37,18 @@ export const findLiveDirectLogin = (db: Kysely<Database>, secretHash: string, no
     .where('v.consumed_at', 'is', null)
     .where('v.expires_at', '>', now)
     .executeTakeFirst();
+
+/**
+ * Ends the member's direct logins still in flight (modules/sessions/end-sessions.ts): they expire
+ * now; returns their ids, whose one-time tokens the caller kills in `verifications`.
+ */
+export async function endDirectLogins(db: Kysely<Database>, userId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('direct_logins')
+    .set({ expires_at: now })
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

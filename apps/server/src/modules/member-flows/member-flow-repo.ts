@@ -8,9 +8,10 @@ export type MemberFlowRow = Selectable<MemberFlowsTable>;
 /**
  * A flow's states: `otp` and `pin` wait for the check of a code or a PIN; `transferring` (a point
  * transfer only) has been claimed by the one request whose code was right and calls the ledger;
- * `done` is finished; `replaced` was superseded by a newer start of the same member and kind.
+ * `done` is finished; `replaced` was superseded by a newer start of the same member and kind;
+ * `ended` was cut off by the end of the member's sessions (modules/sessions/end-sessions.ts).
  */
-export type MemberFlowState = 'otp' | 'pin' | 'transferring' | 'done' | 'replaced';
+export type MemberFlowState = 'otp' | 'pin' | 'transferring' | 'done' | 'replaced' | 'ended';
 const WAITING: readonly MemberFlowState[] = ['otp', 'pin'];
 
 export async function insertMemberFlow(db: Kysely<Database>, row: Insertable<MemberFlowsTable>): Promise<void> {
@@ -53,4 +54,20 @@ export async function advanceFlow(
   if ((WAITING as readonly string[]).includes(p.from)) q = q.where('expires_at', '>', p.now);
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Ends every waiting flow of the member, of any kind (modules/sessions/end-sessions.ts): none can
+ * be checked or finished afterwards; returns their ids, whose codes the caller kills. A transfer
+ * already claimed (`transferring`) has passed its check and finishes at the ledger.
+ */
+export async function endWaitingFlows(db: Kysely<Database>, userId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('member_flows')
+    .set({ state: 'ended' satisfies MemberFlowState, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('state', 'in', WAITING)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
 }

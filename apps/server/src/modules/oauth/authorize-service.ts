@@ -1,7 +1,9 @@
 import { LIMITS } from '@sso/contracts/constants';
-import { authorizeQuerySchema } from '@sso/contracts/auth';
+import type { z } from 'zod';
+import { authorizeQuerySchema, type authorizeFormSchema } from '@sso/contracts/auth';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
+import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
 import { redeemLoginTicket } from '../account/login-ticket.ts';
@@ -12,6 +14,8 @@ import { insertCode } from './code-repo.ts';
 export interface AuthorizeDeps extends CredentialDeps {
   clients: ClientRegistry;
   issuer: string;
+  /** The login form's reCAPTCHA, checked here when no live ticket of the login step came with it (decision 0011). */
+  recaptcha: RecaptchaVerifier;
 }
 
 /** RFC 6749 section 4.1.2 success and 4.1.2.1 error redirects, with the RFC 9207 `iss` parameter. */
@@ -52,7 +56,7 @@ export async function authorize(
   deps: AuthorizeDeps,
   target: { client: OAuthClient; redirectUri: string },
   rawQuery: Record<string, unknown>,
-  form: { user_mail: string; user_pass: string; login_ticket?: string | undefined; terms?: string | string[] | undefined } | undefined,
+  form: z.infer<typeof authorizeFormSchema> | undefined,
   /** The coarse device of the request (lib/device.ts), for the activity log, and its network address. */
   origin: { device: string | null; address: string },
 ): Promise<string> {
@@ -71,11 +75,17 @@ export async function authorize(
   if (!form) return fail('access_denied', 'login failed');
 
   const { device } = origin;
-  // The login step's ticket spares the password's second hash (issue 9); without a good one, the password is checked.
-  const ticketed = form.login_ticket ? await redeemLoginTicket(deps, { ticket: form.login_ticket, rawId: form.user_mail, clientId: target.client.client_id }) : undefined;
-  const check = ticketed ? { ok: true as const, user: ticketed } : await checkCredentials(deps, form.user_mail, form.user_pass, { clientId: target.client.client_id, ...origin });
-  if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
-  const user = check.user;
+  const clientId = target.client.client_id;
+  // The login step's ticket spares the password's second hash (login-ticket.ts). Without a live one this
+  // post is a login of its own, and passes what the login step does: reCAPTCHA first (SPEC.md
+  // section 7), before anything is counted or hashed, then the password (decision 0011).
+  let user = form.login_ticket ? await redeemLoginTicket(deps, { ticket: form.login_ticket, rawId: form.user_mail, clientId }) : undefined;
+  if (!user) {
+    if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return fail('access_denied', 'recaptcha failed');
+    const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId, ...origin });
+    if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
+    user = check.user;
+  }
   const now = deps.clock.now();
 
   const agreed = new Set(asList(form.terms));

@@ -41,3 +41,9 @@ export const consumeCode = (db: Kysely<Database>, codeHash: string, familyId: st
 
 export const findCode = (db: Kysely<Database>, codeHash: string) =>
   db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+
+/** Uses up the member's codes not yet exchanged, so that none yields a token (modules/sessions/end-sessions.ts); returns how many. */
+export async function useUpMemberCodes(db: Kysely<Database>, userId: string, now: number): Promise<number> {
+  const r = await db.updateTable('auth_codes').set({ consumed_at: now }).where('user_id', '=', userId).where('consumed_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

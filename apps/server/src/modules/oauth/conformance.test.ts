@@ -54,7 +54,7 @@ describe('standard OAuth client library against the listening server', () => {
     // The member submits the login form of the page at authorization_endpoint.
     const login = await fetch(`${issuer.origin}/api/auth/authorize${authUrl.search}`, {
       method: 'POST',
-      body: new URLSearchParams({ user_mail: 'demo.card@example.com', user_pass: 'Demo1234' }),
+      body: new URLSearchParams({ user_mail: 'demo.card@example.com', user_pass: 'Demo1234', recaptcha_token: 'conformance' }),
       redirect: 'manual',
     });
     expect(login.status).toBe(303);

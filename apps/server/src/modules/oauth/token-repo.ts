@@ -120,7 +120,7 @@ export async function revokeFamily(db: Kysely<Database>, familyId: string, now: 
 }
 
 /**
- * Revokes every session of a member, families and their grants (a password reset, issue 4), in two
+ * Revokes every session of a member, families and their grants (modules/sessions/end-sessions.ts), in two
  * updates; returns how many sessions were live.
  */
 export async function revokeUserFamilies(db: Kysely<Database>, userId: string, now: number): Promise<number> {
@@ -128,16 +128,6 @@ export async function revokeUserFamilies(db: Kysely<Database>, userId: string, n
   await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', 'in', families).where('revoked_at', 'is', null).execute();
   const r = await db.updateTable('token_families').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows);
-}
-
-/**
- * Ends every way in: each token family and grant is revoked, and authorization codes not yet
- * exchanged are used up, so that none of them yields a token afterwards (SPEC.md section 4, "Token
- * revocation").
- */
-export async function endSessions(db: Kysely<Database>, userId: string, now: number): Promise<void> {
-  await revokeUserFamilies(db, userId, now);
-  await db.updateTable('auth_codes').set({ consumed_at: now }).where('user_id', '=', userId).where('consumed_at', 'is', null).execute();
 }
 
 /** When the member of a live session last proved presence (decision 0012); null: never, or the session is gone. */

@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
 import type { Background } from '../../http/background.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { findActiveUserByLoginId } from '../account/user-repo.ts';
 import { messageAllowed } from '../notifications/message-limit.ts';
@@ -27,6 +27,9 @@ export interface RecoverDeps {
 
 const VALID_MS = LIMITS.passwordResetValidMinutes * 60_000;
 
+/** What a reset link is bound to: a keyed digest of the address it is mailed to (decision 0011). */
+export const resetLinkBinding = (email: string) => lookupDigest(`reset-to:${email.toLowerCase()}`);
+
 /**
  * POST /api/auth/password/forgot (SPEC.md sections 3 and 7; issue 4). Answers at once and the same
  * for every address; the lookup and the mail happen afterwards, off the request's path, so that
@@ -41,7 +44,7 @@ export function requestPasswordReset(deps: RecoverDeps, input: z.infer<typeof fo
 
 /**
  * Mails an active member a reset link (a 256-bit token, stored as its SHA-256, single use, valid
- * LIMITS.passwordResetValidMinutes). A new link kills the member's older live ones. Unknown
+ * LIMITS.passwordResetValidMinutes), bound to the address it goes to. A new link kills the member's older live ones. Unknown
  * addresses get nothing; mails per address are limited, and beyond the limit nothing changes.
  */
 async function mailResetLink(deps: RecoverDeps, email: string, now: number): Promise<void> {
@@ -61,6 +64,7 @@ async function mailResetLink(deps: RecoverDeps, email: string, now: number): Pro
       created_at: now,
       expires_at: now + VALID_MS,
       consumed_at: null,
+      binding: resetLinkBinding(user.email),
     });
     await logActivity(trx, { userId: user.id, event: 'password_reset_requested', at: now });
   });

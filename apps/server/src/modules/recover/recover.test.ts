@@ -89,6 +89,18 @@ describe.each(DIALECTS)('password recovery (%s)', (dialect) => {
     expect((await reset(t, second, 'After-pass2')).json()).toEqual(OK);
   });
 
+  it('binds a link to the address it was mailed to: once the member\'s e-mail is another, it answers 902 and changes nothing', async () => {
+    const member = await newMember(t);
+    const token = await forgotForToken(t, member.email);
+    // The address changes by a path that ends nothing (the e-mail change itself also kills the link).
+    await db().updateTable('users').set({ email: `moved.${member.email}` }).where('id', '=', member.id).execute();
+    expect((await reset(t, token, 'After-pass2')).json()).toEqual(LINK_INVALID);
+    expect((await login(`moved.${member.email}`, member.password)).json().result_code).toBe(0);
+    // Back at the address it went to, the same link works.
+    await db().updateTable('users').set({ email: member.email }).where('id', '=', member.id).execute();
+    expect((await reset(t, token, 'After-pass2')).json()).toEqual(OK);
+  });
+
   it('keeps a link 30 minutes: just before it works, just after it answers 902', async () => {
     const [early, late] = [await newMember(t), await newMember(t)];
     const earlyToken = await forgotForToken(t, early.email);

@@ -51,3 +51,19 @@ export async function setFlowMailDigital(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/**
+ * Ends the sign-ups of a member that exists already (state `authorize`: the member was made at
+ * terms_accept and the register_token could still get a code): they expire now (modules/sessions/
+ * end-sessions.ts); returns their ids.
+ */
+export async function endMemberSignups(db: Kysely<Database>, userId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('signup_flows')
+    .set({ expires_at: now, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Navigate } from 'react-router';
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
+import { getRecaptchaToken } from '../../lib/recaptcha.ts';
 import { TermDocuments } from '../../ui/term-documents.tsx';
 import { TermsAgreement } from '../../ui/terms-agreement.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
@@ -9,6 +10,9 @@ import { getLoginContext } from './login-context.ts';
 /**
  * Additional terms (SPEC.md section 2, "Terms agreement"): the terms the login answer listed, a
  * required agreement, then the authorize hand-off with the login held in memory (SPEC.md section 4).
+ * The login step's ticket lives about a minute; a member who reads longer is let in by a fresh
+ * reCAPTCHA token posted with the form, with which the server checks the password itself
+ * (docs/decisions/0011-login-proof-and-account-lock.md).
  */
 export function AdditionalTermsPage() {
   const [context] = useState(getLoginContext);
@@ -16,7 +20,12 @@ export function AdditionalTermsPage() {
   const submit = useCallback(async (): Promise<ActionOutcome> => {
     // The hidden login fields must still be there (SPEC.md section 2).
     if (!context?.fields.user_mail || !context.fields.user_pass) return;
-    submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, context.authorize, { ...context.fields, terms: context.terms });
+    const recaptcha = await getRecaptchaToken('Authorize').catch(() => undefined);
+    submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, context.authorize, {
+      ...context.fields,
+      ...(recaptcha ? { recaptcha_token: recaptcha } : {}),
+      terms: context.terms,
+    });
     return 'leaving';
   }, [context]);
   const { pending, run } = usePendingAction(submit);

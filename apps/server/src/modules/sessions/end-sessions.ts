@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { invalidateSubjects, invalidateVerifications } from '../../db/verification-repo.ts';
+import { replacePendingChanges } from '../account-change/member-change-repo.ts';
+import { endDirectLogins } from '../direct-login/repo.ts';
+import { endWaitingFlows } from '../member-flows/member-flow-repo.ts';
+import { useUpMemberCodes } from '../oauth/code-repo.ts';
+import { revokeUserFamilies } from '../oauth/token-repo.ts';
+import { endMemberSignups } from '../signup/flow-repo.ts';
+
+/** How many live secrets of each kind an ending found (the activity log's detail). */
+export interface EndedSecrets {
+  sessions: number;
+  codes: number;
+  emailChanges: number;
+  directLogins: number;
+  flows: number;
+  signups: number;
+  /** Login tickets and unused reset links. */
+  links: number;
+}
+
+/**
+ * Ends every live secret that could still act for the member (ARCHITECTURE.md "Ending is
+ * complete"; docs/security.md "Ending a member's sessions"), to run inside the caller's
+ * transaction so that all of it ends with the event or none of it does: a password reset, a
+ * password change, an e-mail change and a withdrawal (and the end of an open member's login once it
+ * is linked to a card member).
+ *
+ * - every token family and grant: access and refresh tokens (SPEC.md section 4, "Token revocation");
+ * - authorization codes not yet exchanged;
+ * - pending e-mail changes and their codes;
+ * - login tickets and unused password-reset links (a reset uses its own link up before this runs);
+ * - direct-login one-time tokens in flight;
+ * - every waiting member flow of any kind (point transfer, numberless card, upgrade, and any kind
+ *   added to member_flows later) with its code;
+ * - card sign-ups whose member exists already and whose register_token could still get a code.
+ *
+ * Each table's rows are ended by the repo of the module that owns it; a new kind of pending secret
+ * of a member belongs here.
+ */
+export async function endMemberSessions(db: Kysely<Database>, userId: string, now: number): Promise<EndedSecrets> {
+  const sessions = await revokeUserFamilies(db, userId, now);
+  const codes = await useUpMemberCodes(db, userId, now);
+  const emailChanges = await replacePendingChanges(db, userId, now);
+  const directLogins = await endDirectLogins(db, userId, now);
+  const flows = await endWaitingFlows(db, userId, now);
+  const signups = await endMemberSignups(db, userId, now);
+  await invalidateSubjects(db, [...emailChanges, ...directLogins, ...flows, ...signups], now);
+  const tickets = await invalidateVerifications(db, userId, 'login_ticket', now);
+  const resets = await invalidateVerifications(db, userId, 'password_reset', now);
+  return {
+    sessions,
+    codes,
+    emailChanges: emailChanges.length,
+    directLogins: directLogins.length,
+    flows: flows.length,
+    signups: signups.length,
+    links: tickets + resets,
+  };
+}
