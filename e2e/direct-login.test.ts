@@ -25,7 +25,6 @@ describe('direct login and partner hand-off in Chromium', () => {
       client_id: clientId,
       redirect_uri: redirectUri,
       state: 'api-login',
-      scope: 'openid',
       response_type: 'code',
       code_challenge: createHash('sha256').update(VERIFIER).digest('base64url'),
       code_challenge_method: 'S256',

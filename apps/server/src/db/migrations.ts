@@ -7,6 +7,7 @@ import * as emailChange from './migrations/0005-email-change.ts';
 import * as cardsDirectLoginPoints from './migrations/0006-cards-direct-login-points.ts';
 import * as tokenGrantIndexes from './migrations/0007-token-grant-indexes.ts';
 import * as tokenSelectors from './migrations/0008-token-selectors.ts';
+import * as tokenScopesAudience from './migrations/0009-token-scopes-audience.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-cards-direct-login-points': cardsDirectLoginPoints,
   '0007-token-grant-indexes': tokenGrantIndexes,
   '0008-token-selectors': tokenSelectors,
+  '0009-token-scopes-audience': tokenScopesAudience,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

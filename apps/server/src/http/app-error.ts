@@ -12,6 +12,8 @@ export class AppError extends Error {
     message: string,
     readonly httpStatus = 400,
     readonly validationErrors?: ValidationError[],
+    /** The `WWW-Authenticate` challenge of a 401 or 403 from a Bearer endpoint (RFC 6750 section 3). */
+    readonly challenge?: string,
   ) {
     super(message);
   }
@@ -20,7 +22,11 @@ export class AppError extends Error {
 export const credentialsError = () => new AppError(RESULT.CREDENTIALS, SERVER_MESSAGES.credentials, 400);
 export const lockedError = () => new AppError(RESULT.LOCKED, SERVER_MESSAGES.locked, 400);
 export const recaptchaError = () => new AppError(RESULT.RECAPTCHA, SERVER_MESSAGES.recaptcha, 400);
-export const unauthorizedError = () => new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401);
+export const unauthorizedError = (challenge = 'Bearer error="invalid_token"') =>
+  new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401, undefined, challenge);
+/** A live token without the scope the endpoint needs (RFC 6750 section 3.1): 403 with result 300, before any work. */
+export const insufficientScopeError = (scope: string) =>
+  new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.accessDenied, 403, undefined, `Bearer error="insufficient_scope", scope="${scope}"`);
 export const validationError = (errors: ValidationError[]) =>
   new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);
 /** 902 for an activation or reset link that is unknown, expired, used or replaced (issue 4). */

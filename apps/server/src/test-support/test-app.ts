@@ -89,6 +89,8 @@ export interface AuthorizeParams {
   terms?: string[];
   /** The login step's ticket (issue 9), posted as the SPA posts it. */
   ticket?: string;
+  /** The scope asked for; none by default, which grants the client's own (docs/decisions/0010-scopes-and-audience.md). */
+  scope?: string;
 }
 
 export function authorizeQuery(p: AuthorizeParams = {}): string {
@@ -96,7 +98,7 @@ export function authorizeQuery(p: AuthorizeParams = {}): string {
     client_id: p.clientId ?? 'SIAP009',
     redirect_uri: p.redirectUri ?? WEB_REDIRECT,
     state: p.state ?? 'state-123',
-    scope: 'openid',
+    ...(p.scope === undefined ? {} : { scope: p.scope }),
     response_type: 'code',
     code_challenge: p.challenge ?? CHALLENGE,
     code_challenge_method: p.method ?? 'S256',

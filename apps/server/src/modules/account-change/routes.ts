@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { emailChangeOtpRequestSchema, emailChangeRequestSchema, passwordChangeRequestSchema } from '@sso/contracts/account';
 import { memberPost, noBody } from '../../http/member-post.ts';
+import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';
@@ -12,7 +13,7 @@ import { withdraw } from './withdraw-service.ts';
  * token is checked before the body, so that a caller without one learns nothing but 401.
  */
 export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps): void {
-  memberPost(app, deps, '/api/auth/email/change', emailChangeRequestSchema, ({ user, input }) => requestEmailChange(deps, user, input));
+  memberPost(app, deps, '/api/auth/email/change', SCOPES.accountWrite, emailChangeRequestSchema, ({ user, input }) => requestEmailChange(deps, user, input));
 
   // No Bearer: the register_token carries the member.
   app.post('/api/auth/email/change/otp', async (request, reply) => {
@@ -21,9 +22,9 @@ export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountC
     return confirmEmailChange(deps, input, { device: describeDevice(request.headers['user-agent']) });
   });
 
-  memberPost(app, deps, '/api/auth/password/change', passwordChangeRequestSchema, ({ user, input, device }) =>
+  memberPost(app, deps, '/api/auth/password/change', SCOPES.accountWrite, passwordChangeRequestSchema, ({ user, input, device }) =>
     changePassword(deps, user, input, { device }),
   );
 
-  memberPost(app, deps, '/api/auth/cancel', noBody, ({ user, device }) => withdraw(deps, user, { device }));
+  memberPost(app, deps, '/api/auth/cancel', SCOPES.accountWrite, noBody, ({ user, device }) => withdraw(deps, user, { device }));
 }

@@ -31,11 +31,19 @@ export interface IssueDeps {
   netAnswer: NetAnswer;
 }
 
-/** The member behind a Bearer token, and the client the token was issued to (the `source` of a direct login). */
+/** The member behind a Bearer token, the client the token was issued to (the `source` of a direct login) and the token's scopes. */
 export interface BearerMember {
   userId: string;
   clientId: string;
+  scopes: readonly string[];
 }
+
+/**
+ * A hand-off never widens authority (docs/decisions/0010-scopes-and-audience.md): the session its
+ * token opens has the target client's scopes (redeem-service.ts), so the Bearer token must hold
+ * every one of them. A partner's token can never open a session of the web or a portal app.
+ */
+const withinScope = (member: BearerMember, target: OAuthClient): boolean => target.scopes.every((s) => member.scopes.includes(s));
 
 const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 const refused = (message: string) => new AppError(RESULT.RETRYABLE, message, 400);
@@ -97,7 +105,8 @@ export async function userOnetimeToken(
   input: z.infer<typeof userOnetimeTokenRequestSchema>,
 ): Promise<z.infer<typeof userOnetimeTokenResponseSchema>> {
   const audience = input.client_id || WEB_CLIENT_ID;
-  if (!deps.clients.get(audience) || (audience !== WEB_CLIENT_ID && audience !== member.clientId)) {
+  const target = deps.clients.get(audience);
+  if (!target || (audience !== WEB_CLIENT_ID && audience !== member.clientId) || !withinScope(member, target)) {
     throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   }
   const token = await issueToken(deps, { userId: member.userId, clientId: audience, sourceClientId: member.clientId, subuserId: null });
@@ -115,7 +124,7 @@ export async function serviceDirectLogin(
   input: z.infer<typeof directLoginScRequestSchema>,
 ): Promise<DirectLoginTokenResponse> {
   const client = deps.clients.get(input.client_id);
-  if (!handsOffTo(client) || !client.service_link) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+  if (!handsOffTo(client) || !client.service_link || !withinScope(member, client)) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   if (input.subuser_id && !(await findMemberCard(deps.db, member.userId, input.subuser_id))) throw refused(CARD_MESSAGES.cardNotFound);
   const token = await issueToken(deps, {
     userId: member.userId,

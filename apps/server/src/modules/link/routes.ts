@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema } from '@sso/contracts/points';
 import { memberPost } from '../../http/member-post.ts';
+import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901 } from '../../http/parse.ts';
 import { linkOpenAccount, type LinkDeps } from './link-service.ts';
 
@@ -13,5 +14,5 @@ export type { LinkDeps };
  */
 export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps): void {
   const readLink = (body: unknown) => parseOr901(linkOpenRequestSchema(japanDate(deps.clock.now())), body);
-  memberPost(app, deps, '/api/link/open', readLink, ({ user, input, device }) => linkOpenAccount(deps, user, input, { device }));
+  memberPost(app, deps, '/api/link/open', SCOPES.linkWrite, readLink, ({ user, input, device }) => linkOpenAccount(deps, user, input, { device }));
 }
