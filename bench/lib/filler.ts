@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { TERM_VERSIONS, type TermKey } from '@sso/contracts/terms';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { NO_PROFILE } from '../../apps/server/src/modules/account/member-repo.ts';
@@ -41,7 +42,7 @@ export async function seedFiller(o: FillerOptions): Promise<void> {
       const now = Date.now();
       const ids = Array.from({ length: Math.min(BATCH, o.count - start) }, () => randomUUID());
       const n = (i: number) => `${tag}${String(start + i).padStart(7, '0')}`;
-      const families = ids.map((user_id) => ({ id: randomUUID(), user_id, client_id: WEB_CLIENT_ID, terminal_id: null, scope: 'openid', created_at: now, revoked_at: null }));
+      const families = ids.map((user_id) => ({ id: randomUUID(), user_id, client_id: WEB_CLIENT_ID, terminal_id: null, scope: WEB_SCOPE, audience: 'member-api SIAP004', created_at: now, revoked_at: null }));
       await db.kysely.transaction().execute(async (trx) => {
         await trx
           .insertInto('users')

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { basicAuth, bearer, type HttpAnswer, type HttpClient } from './http.ts';
 import { OK, failed, type Outcome } from './stats.ts';
 
@@ -54,7 +55,7 @@ async function postAuthorize(http: HttpClient, m: Member, verifier: string): Pro
     client_id: SPA_CLIENT_ID,
     redirect_uri: redirectUri,
     state: 'bench',
-    scope: 'openid',
+    scope: WEB_SCOPE,
     response_type: 'code',
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',

@@ -6,6 +6,7 @@ import { NO_PROFILE, insertMember } from '../../apps/server/src/modules/account/
 import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts';
 import { recordTermAcceptance } from '../../apps/server/src/modules/account/user-repo.ts';
 import { insertMemberCard } from '../../apps/server/src/modules/cards/card-repo.ts';
+import { audienceOf } from '../../apps/server/src/modules/oauth/audience.ts';
 import { loadClients } from '../../apps/server/src/modules/oauth/clients.ts';
 import { insertFamily } from '../../apps/server/src/modules/oauth/token-repo.ts';
 import { issuePair } from '../../apps/server/src/modules/oauth/tokens.ts';
@@ -52,7 +53,12 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
   const db = openDatabase(o.databaseUrl);
   const tag = randomBytes(3).toString('hex');
   const passwordHash = await hashPassword(LOAD_PASSWORD);
-  const terms = (loadClients(`${ROOT}config/clients.json`, o.origin).get(WEB_CLIENT_ID)?.terms ?? []).filter(isTermKey);
+  const web = loadClients(`${ROOT}config/clients.json`, o.origin).get(WEB_CLIENT_ID);
+  if (!web) throw new Error('config/clients.json has no web client');
+  const terms = web.terms.filter(isTermKey);
+  // The web client's sessions, with the scope and audience a login gives them (decision 0010).
+  const scope = web.scopes.join(' ');
+  const audience = audienceOf(web);
   const members: Member[] = [];
   const batch = o.batch ?? 200;
   try {
@@ -68,8 +74,8 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           await insertMemberCard(trx, id, benchCard(`BENCH${n}`), now);
           const familyId = randomUUID();
           const terminalId = `bench-terminal-${n}`;
-          await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope: 'openid', created_at: now, revoked_at: null, proved_at: null });
-          const tokens = await issuePair(trx, familyId, null, 'openid', now);
+          await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope, audience, created_at: now, revoked_at: null, proved_at: null });
+          const tokens = await issuePair(trx, familyId, null, scope, now);
           if (!tokens.refresh_token) throw new Error('issuePair answered no refresh token');
           members.push({ email, password: LOAD_PASSWORD, terminalId, access: tokens.access_token, refresh: tokens.refresh_token });
         }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../apps/server/src/db/database.ts';
 import { startSystem, type RunningSystem } from '../support/server.ts';
-import { DEMO_CARD, DEMO_OPEN, NET_ANSWER_AUTH, post, refresh, type Answer } from './support/client.ts';
+import { basicAuth, DEMO_CARD, DEMO_OPEN, NET_ANSWER_AUTH, post, refresh, type Answer } from './support/client.ts';
 import { routesInSource, wantsBearer } from './support/cross-member-routes.ts';
 import { openSystemDb } from './support/db.ts';
 import {
@@ -236,9 +236,12 @@ describe('one member never reaches another member\'s data on any Bearer endpoint
     // RFC 7009 section 2.1: B (with its own Bearer) revoking A's tokens of other clients as the web client ends nothing.
     for (const s of A.others) expect((await post(origin(), '/api/auth/revoke', { token: B.spa.access, form: { token: s.access, client_id: B.spa.clientId } })).status).toBe(200);
     // RFC 7662: a partner's introspection names the token's own member; a member's Bearer is no partner credential.
-    for (const [m, s] of [[A, A.spa], [A, lineA], [A, portalA], [B, B.spa], [B, portalB]] as const) {
+    // Net Answer checks the web and portal apps' tokens; the line answer service only its own (decision 0010).
+    for (const [m, s] of [[A, A.spa], [A, portalA], [B, B.spa], [B, portalB]] as const) {
       expect((await introspect(s.access)).json).toMatchObject({ active: true, sub: m.userId, client_id: s.clientId });
     }
+    expect((await introspect(lineA.access, basicAuth('SIAP002', 'demo-secret-SIAP002'))).json).toMatchObject({ active: true, sub: A.userId, client_id: 'SIAP002' });
+    expect((await introspect(lineA.access)).json).toEqual({ active: false });
     expect((await introspect(A.spa.access, { authorization: `Bearer ${B.spa.access}` })).status).toBe(401);
     // Refused without revoking anything of A's (docs/decisions/0002): ...
     expect(await rowsOf(db.kysely, A)).toEqual(rows);

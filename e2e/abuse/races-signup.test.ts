@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { sha256 } from '../../apps/server/src/lib/secrets.ts';
 import { waitForCode } from '../support/mailbox.ts';
 import { pkce, post, spaClient, type Pkce } from './support/client.ts';
@@ -103,7 +104,7 @@ describe('sign-up secrets raced by 100 parallel redemptions (SQLite)', () => {
         client_id: spa.clientId,
         redirect_uri: spa.redirectUri,
         state: 'race-state',
-        scope: 'openid',
+        scope: WEB_SCOPE,
         response_type: 'code',
         code_challenge: challenge.challenge,
         code_challenge_method: 'S256',

@@ -15,7 +15,6 @@ export async function apiTokens(origin: string, clientId: string, redirectUri: s
     client_id: clientId,
     redirect_uri: redirectUri,
     state: 'api-login',
-    scope: 'openid',
     response_type: 'code',
     code_challenge: createHash('sha256').update(VERIFIER).digest('base64url'),
     code_challenge_method: 'S256',

@@ -8,6 +8,7 @@ import { seedDemo } from './db/seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './http/background.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { requestSerializer } from './http/log-serializers.ts';
 import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerOutOfService } from './http/out-of-service.ts';
@@ -51,6 +52,8 @@ export interface AppOverrides {
   netAnswer?: NetAnswer;
   pointLedger?: PointLedger;
   logger?: boolean;
+  /** Where the log goes instead of stdout (a test that reads it). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole server without listening (ARCHITECTURE.md): migrations run, demo data seeded when configured. */
@@ -75,7 +78,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (config.seedDemo) await seedDemo(db.kysely, clients);
 
   const app = Fastify({
-    logger: overrides.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger:
+      overrides.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            // One-time tokens, codes and states in query strings never reach the log (http/log-serializers.ts).
+            serializers: { req: requestSerializer },
+            ...(overrides.logStream ? { stream: overrides.logStream } : {}),
+          },
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
@@ -83,6 +95,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     frameworkErrors,
     clientErrorHandler,
   });
+  if (config.env === 'production' && config.allowSimulators) {
+    app.log.warn('ALLOW_SIMULATORS=staging: the card master, Net Answer and SMS answer by their simulators (a staging system, never members\' production)');
+  }
   const purge = setInterval(() => {
     purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 60 * 60 * 1000);

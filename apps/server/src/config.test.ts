@@ -1,6 +1,24 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
-import { DEVELOPMENT_LOOKUP_KEY } from './lib/secrets.ts';
+import { ConfigError, loadConfig, REPO_ROOT } from './config.ts';
+import { DEVELOPMENT_LOOKUP_KEY, sha256 } from './lib/secrets.ts';
+
+/** config/clients.json with each entry changed by `change`, written to a file of its own. */
+function clientsFile(change: (c: { client_id: string; secret_sha256?: string }) => object): string {
+  const clients = JSON.parse(readFileSync(`${REPO_ROOT}config/clients.json`, 'utf8')) as { client_id: string; secret_sha256?: string }[];
+  const file = join(mkdtempSync(join(tmpdir(), 'sso-config-test-')), 'clients.json');
+  writeFileSync(file, JSON.stringify(clients.map(change)));
+  return file;
+}
+
+/** What makes a production start safe beyond the older checks: reCAPTCHA, the staging opt-in, clients with secrets of their own. */
+const SAFE = {
+  RECAPTCHA_SECRET: 'a-recaptcha-secret',
+  ALLOW_SIMULATORS: 'staging',
+  CLIENTS_FILE: clientsFile((c) => (c.secret_sha256 ? { ...c, secret_sha256: sha256(`own-secret-${c.client_id}`) } : c)),
+};
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -67,6 +85,58 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...withMail, LOOKUP_KEY: DEVELOPMENT_LOOKUP_KEY })).toThrow(/not the development key/);
     expect(() => loadConfig({ ...withMail, LOOKUP_KEY: 'short' })).toThrow(/LOOKUP_KEY must be at least 32 characters/);
     const key = 'k'.repeat(32);
-    expect(loadConfig({ ...withMail, LOOKUP_KEY: key })).toMatchObject({ seedDemo: false, lookupKey: key });
+    expect(loadConfig({ ...withMail, LOOKUP_KEY: key, ...SAFE })).toMatchObject({ seedDemo: false, lookupKey: key });
+  });
+
+  describe('a production start that would be unsafe', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_ORIGIN: 'https://id.example.com',
+      SMTP_URL: 'smtps://mail.example.com:465',
+      LOOKUP_KEY: 'k'.repeat(32),
+      ...SAFE,
+    };
+    /** The one line a start stops with, or undefined when it starts. */
+    const refusal = (env: Record<string, string | undefined>) => {
+      try {
+        loadConfig(env);
+        return undefined;
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        expect((e as Error).message).not.toContain('\n');
+        return (e as Error).message;
+      }
+    };
+
+    it('starts with a reCAPTCHA secret, the staging opt-in and clients of their own', () => {
+      expect(refusal(production)).toBeUndefined();
+      expect(loadConfig(production).allowSimulators).toBe(true);
+    });
+
+    it('stops without a reCAPTCHA secret', () => {
+      expect(refusal({ ...production, RECAPTCHA_SECRET: undefined })).toBe('Invalid configuration: RECAPTCHA_SECRET is required when NODE_ENV=production');
+    });
+
+    it('stops when the simulators would answer without ALLOW_SIMULATORS=staging, and on any other value', () => {
+      expect(refusal({ ...production, ALLOW_SIMULATORS: undefined })).toBe(
+        'Invalid configuration: the card master, Net Answer and SMS simulators are selected; set ALLOW_SIMULATORS=staging to run them with NODE_ENV=production',
+      );
+      expect(refusal({ ...production, ALLOW_SIMULATORS: 'yes' })).toBe('Invalid configuration: ALLOW_SIMULATORS must be staging (or unset) (got "yes")');
+    });
+
+    it('stops when the clients file carries the published demo secrets, naming the clients', () => {
+      expect(refusal({ ...production, CLIENTS_FILE: undefined })).toBe(
+        'Invalid configuration: CLIENTS_FILE carries the published demo secret of SIAP002, SIAP004; give each confidential client its own secret',
+      );
+      const one = clientsFile((c) => (c.client_id === 'SIAP004' ? { ...c, secret_sha256: sha256('its-own-secret') } : c));
+      expect(refusal({ ...production, CLIENTS_FILE: one })).toMatch(/demo secret of SIAP002;/);
+    });
+
+    it('keeps development and test working with no settings at all', () => {
+      expect(refusal({})).toBeUndefined();
+      expect(refusal({ NODE_ENV: 'test' })).toBeUndefined();
+      expect(loadConfig({}).allowSimulators).toBe(false);
+    });
   });
 });
+

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
-import { DEVELOPMENT_LOOKUP_KEY } from './lib/secrets.ts';
+import { DEVELOPMENT_LOOKUP_KEY, sha256 } from './lib/secrets.ts';
 import type { SqliteSynchronous } from './db/sqlite.ts';
 
 /** Repository root, so that defaults do not depend on the working directory. */
@@ -57,6 +58,7 @@ const schema = z.object({
   LOOKUP_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
   MONITORING_SCRIPT_ORIGINS: origins.default([]),
+  ALLOW_SIMULATORS: z.enum(['staging'], { error: 'must be staging (or unset)' }).optional(),
 });
 
 export interface Config {
@@ -98,6 +100,8 @@ export interface Config {
   analyticsScriptOrigins: string[];
   /** Origins of the real-user monitoring agent's script and beacons, allowed by the CSP only when set. */
   monitoringScriptOrigins: string[];
+  /** ALLOW_SIMULATORS=staging: a production start may run with the card master, Net Answer and SMS simulators. */
+  allowSimulators: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +128,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && (!e.LOOKUP_KEY || e.LOOKUP_KEY === DEVELOPMENT_LOOKUP_KEY)) {
     throw new ConfigError('Invalid configuration: LOOKUP_KEY is required when NODE_ENV=production (and not the development key)');
   }
+  // Without a secret the development verifier passes any token: the login's bot check would be off (SPEC.md section 7).
+  if (production && !e.RECAPTCHA_SECRET) throw new ConfigError('Invalid configuration: RECAPTCHA_SECRET is required when NODE_ENV=production');
+  // The card master, Net Answer and the SMS gateway answer by their simulators (app.ts): only a staging system may run so.
+  if (production && !e.ALLOW_SIMULATORS) {
+    throw new ConfigError(
+      'Invalid configuration: the card master, Net Answer and SMS simulators are selected; set ALLOW_SIMULATORS=staging to run them with NODE_ENV=production',
+    );
+  }
+  const published = production ? clientsWithDemoSecrets(e.CLIENTS_FILE) : [];
+  if (published.length > 0) {
+    throw new ConfigError(`Invalid configuration: CLIENTS_FILE carries the published demo secret of ${published.join(', ')}; give each confidential client its own secret`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -149,5 +165,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     lookupKey: e.LOOKUP_KEY ?? DEVELOPMENT_LOOKUP_KEY,
     analyticsScriptOrigins: e.ANALYTICS_SCRIPT_ORIGINS,
     monitoringScriptOrigins: e.MONITORING_SCRIPT_ORIGINS,
+    allowSimulators: e.ALLOW_SIMULATORS === 'staging',
   };
+}
+
+/**
+ * The confidential clients of the clients file whose secret is the README's published one,
+ * `demo-secret-<client_id>`. A file that cannot be read is left to the registry's own start-up error.
+ */
+function clientsWithDemoSecrets(file: string): string[] {
+  let list: unknown;
+  try {
+    list = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((c: { client_id?: unknown; secret_sha256?: unknown }) =>
+    typeof c?.client_id === 'string' && c.secret_sha256 === sha256(`demo-secret-${c.client_id}`) ? [c.client_id] : [],
+  );
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 
 /**
  * A plain HTTP client of the running system, as a partner service or an attacker would use it:
@@ -94,7 +95,8 @@ export async function authorize(origin: string, r: AuthorizeRequest): Promise<An
     client_id: r.clientId ?? spa.clientId,
     redirect_uri: r.redirectUri ?? spa.redirectUri,
     state: r.state ?? 'state-abuse',
-    scope: 'openid',
+    // The web client asks for its scope as the SPA does; another client gets its own (decision 0010).
+    scope: r.clientId === undefined ? WEB_SCOPE : undefined,
     response_type: 'code',
     code_challenge: challenge.challenge,
     code_challenge_method: 'S256',

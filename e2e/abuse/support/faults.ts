@@ -1,5 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import SQLite from 'better-sqlite3';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import type { Dialect } from '../../../apps/server/src/db/database.ts';
 import { issuePair } from '../../../apps/server/src/modules/oauth/tokens.ts';
 import { startSystem, type RunningSystem, type SystemOptions } from '../../support/server.ts';
@@ -148,7 +149,7 @@ export async function seedPointMembers(databaseUrl: string, n: number, tag: stri
             created_at: now,
           })
           .execute();
-        const family = { id: `${m.id}-session`, user_id: m.id, client_id: 'SIAP009', terminal_id: 'terminal-abuse', scope: 'openid', created_at: now, revoked_at: null };
+        const family = { id: `${m.id}-session`, user_id: m.id, client_id: 'SIAP009', terminal_id: 'terminal-abuse', scope: WEB_SCOPE, audience: 'member-api SIAP004', created_at: now, revoked_at: null };
         await trx.insertInto('token_families').values(family).execute();
         members.push({ ...m, access: (await issuePair(trx, family.id, null, family.scope, now)).access_token });
       }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { DIRECT_LOGIN_TARGETS } from '@sso/contracts/constants';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import type { Endpoint, Fields, FuzzContext } from './fuzz-requests.ts';
 import { nastyText } from './fuzz-values.ts';
 
@@ -22,7 +23,7 @@ const authorizeQuery = (c: FuzzContext): Fields => ({
   client_id: 'SIAP009',
   redirect_uri: spa(c),
   state: 'fuzz-state',
-  scope: 'openid',
+  scope: WEB_SCOPE,
   response_type: 'code',
   code_challenge: CHALLENGE,
   code_challenge_method: 'S256',

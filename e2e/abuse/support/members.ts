@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import type { Database } from '../../../apps/server/src/db/schema.ts';
 import { readMailbox } from '../../support/mailbox.ts';
 import { authorize, codeOf, exchange, pkce, post, spaClient, type Answer, type Tokens } from './client.ts';
@@ -122,7 +123,7 @@ export async function signUpWithPinCard(origin: string, email: string, password:
       json: {
         cardnumber: '3528000000000003', cc_month: '12', cc_year: '2030', cvc: '123',
         username: email, password, password_check: password, check: true, recaptcha_token: 'dev-token',
-        response_type: 'code', client_id: spa.clientId, redirect_uri: spa.redirectUri, scope: 'openid', state: 's',
+        response_type: 'code', client_id: spa.clientId, redirect_uri: spa.redirectUri, scope: WEB_SCOPE, state: 's',
         code_challenge: pkce().challenge, code_challenge_method: 'S256',
       },
     }),

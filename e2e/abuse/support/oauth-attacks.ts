@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import type { Database } from '../../../apps/server/src/db/schema.ts';
 import { NET_ANSWER_AUTH, post, refresh, spaClient, type Answer, type Pkce, type Tokens } from './client.ts';
 import { openSystemDb } from './db.ts';
@@ -67,7 +68,7 @@ export function authorizeQuery(origin: string, p: Pkce, overrides: Record<string
   const fields: Record<string, string | undefined> = {
     client_id: spa.clientId,
     redirect_uri: spa.redirectUri,
-    scope: 'openid',
+    scope: WEB_SCOPE,
     response_type: 'code',
     code_challenge: p.challenge,
     code_challenge_method: 'S256',

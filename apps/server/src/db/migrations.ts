@@ -7,6 +7,7 @@ import * as emailChange from './migrations/0005-email-change.ts';
 import * as cardsDirectLoginPoints from './migrations/0006-cards-direct-login-points.ts';
 import * as tokenGrantIndexes from './migrations/0007-token-grant-indexes.ts';
 import * as tokenSelectors from './migrations/0008-token-selectors.ts';
+import * as tokenScopesAudience from './migrations/0009-token-scopes-audience.ts';
 import * as secretBindings from './migrations/0010-secret-bindings.ts';
 import * as freshProof from './migrations/0011-fresh-proof.ts';
 import * as directLoginProof from './migrations/0012-direct-login-proof.ts';
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-cards-direct-login-points': cardsDirectLoginPoints,
   '0007-token-grant-indexes': tokenGrantIndexes,
   '0008-token-selectors': tokenSelectors,
+  '0009-token-scopes-audience': tokenScopesAudience,
   '0010-secret-bindings': secretBindings,
   '0011-fresh-proof': freshProof,
   '0012-direct-login-proof': directLoginProof,

@@ -58,7 +58,10 @@ export interface TokenFamiliesTable {
   user_id: string;
   client_id: string;
   terminal_id: string | null;
+  /** The scopes granted, space-separated (RFC 6749 section 3.3). */
   scope: string;
+  /** Who the tokens are for, space-separated: this API and the clients that may introspect them (migration 0009). */
+  audience: string;
   created_at: number;
   revoked_at: number | null;
   /** When the session's member last proved presence (login password, /api/auth/reauth); null: never (decision 0012). */

@@ -37,7 +37,11 @@ export class AppError extends Error {
 export const credentialsError = () => new AppError(RESULT.CREDENTIALS, SERVER_MESSAGES.credentials, 400);
 export const lockedError = () => new AppError(RESULT.LOCKED, SERVER_MESSAGES.locked, 400);
 export const recaptchaError = () => new AppError(RESULT.RECAPTCHA, SERVER_MESSAGES.recaptcha, 400);
-export const unauthorizedError = () => new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401);
+export const unauthorizedError = (challenge = 'Bearer error="invalid_token"') =>
+  new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401, undefined, { challenge });
+/** A live token without the scope the endpoint needs (RFC 6750 section 3.1): 403 with result 300, before any work. */
+export const insufficientScopeError = (scope: string) =>
+  new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.accessDenied, 403, undefined, { challenge: `Bearer error="insufficient_scope", scope="${scope}"` });
 /**
  * A live token whose session has no proof of presence newer than `maxAgeMs` (RFC 9470, OAuth 2.0
  * Step Up Authentication Challenge; decision 0012): 401 with `insufficient_user_authentication` and

@@ -1,12 +1,43 @@
 import type { FastifyRequest } from 'fastify';
-import { unauthorizedError } from './app-error.ts';
-import { authenticateAccessToken, type TokenDeps } from '../modules/oauth/token-service.ts';
+import type { Scope } from '@sso/contracts/scopes';
+import { insufficientScopeError, unauthorizedError } from './app-error.ts';
+import { API_AUDIENCE } from '../modules/oauth/audience.ts';
+import { authenticateAccessToken, type BearerToken, type TokenDeps } from '../modules/oauth/token-service.ts';
 
-/** The member behind the request's Bearer access token (RFC 6750); anything else answers 401. */
-export async function requireMember(deps: TokenDeps, request: FastifyRequest) {
-  const header = request.headers.authorization ?? '';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The scope a Bearer endpoint needs (docs/decisions/0010-scopes-and-audience.md), declared where
+     * the route is registered: memberPost's argument, or the route's config for the few written by hand.
+     */
+    scope?: Scope;
+  }
+}
+
+// RFC 6750 section 3: a request without a token gets the bare challenge, a bad token `invalid_token`.
+const NO_TOKEN = 'Bearer';
+const BAD_TOKEN = 'Bearer error="invalid_token"';
+
+/** The scope the request's route declares; a route that reads a Bearer token without one is a defect, never an open door. */
+function declaredScope(request: FastifyRequest): Scope {
+  const scope = request.routeOptions.config?.scope;
+  if (!scope) throw new Error(`${request.routeOptions.url ?? 'route'} reads a Bearer token but declares no scope`);
+  return scope;
+}
+
+/**
+ * The live access token of the request (RFC 6750), for this API (its audience) and holding the scope
+ * the route declares. No or a bad token answers 401; a token without the scope 403 with
+ * `insufficient_scope` (RFC 6750 section 3.1). Scope and audience are read off the token's row,
+ * fetched anyway: no extra query.
+ */
+export async function requireMember(deps: TokenDeps, request: FastifyRequest): Promise<BearerToken> {
+  const needed = declaredScope(request);
+  const header = request.headers.authorization;
+  if (!header) throw unauthorizedError(NO_TOKEN);
   const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(header);
-  const member = match?.[1] ? await authenticateAccessToken(deps, match[1]) : undefined;
-  if (!member) throw unauthorizedError();
-  return member;
+  const token = match?.[1] ? await authenticateAccessToken(deps, match[1]) : undefined;
+  if (!token || !token.audience.includes(API_AUDIENCE)) throw unauthorizedError(BAD_TOKEN);
+  if (!token.scopes.includes(needed)) throw insufficientScopeError(needed);
+  return token;
 }

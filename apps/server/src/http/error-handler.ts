@@ -43,7 +43,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof OAuthError) return sendOAuth(reply, error);
     if (error instanceof AppError) {
-      if (error.httpStatus === 401) reply.header('WWW-Authenticate', error.challenge ?? 'Bearer error="invalid_token"');
+      if (error.challenge) reply.header('WWW-Authenticate', error.challenge);
       return reply.code(error.httpStatus).send({
         result_code: error.resultCode,
         result_message: error.message,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
+import type { Scope } from '@sso/contracts/scopes';
 import { describeDevice } from '../lib/device.ts';
 import { currentMember } from '../modules/account/current-user.ts';
 import type { UserRow } from '../modules/account/user-repo.ts';
@@ -26,18 +27,20 @@ type BodyReader<I> = ZodType<I> | ((body: unknown) => I);
 export const noBody = (): undefined => undefined;
 
 /**
- * POST `url` for the member behind a Bearer token (SPEC.md section 7). The token is checked before
- * the body is read, so that a caller without a live one learns nothing but 401; the answer, the
- * body's 901 included, is personal: never cached.
+ * POST `url` for the member behind a Bearer token (SPEC.md section 7) holding `scope` (docs/
+ * decisions/0010-scopes-and-audience.md). The token and its scope are checked before the body is
+ * read, so that a caller without a live one learns nothing but 401, one without the scope nothing but
+ * 403; the answer, the body's 901 included, is personal: never cached.
  */
 export function memberPost<I>(
   app: FastifyInstance,
   deps: TokenDeps,
   url: string,
+  scope: Scope,
   body: BodyReader<I>,
   handler: (call: MemberCall<I>) => Promise<unknown>,
 ): void {
-  app.post(url, async (request, reply) => {
+  app.post(url, { config: { scope } }, async (request, reply) => {
     const { user, clientId, token } = await currentMember(deps, request);
     reply.header('Cache-Control', 'no-store');
     const input = typeof body === 'function' ? body(request.body) : parseOr901(body, request.body);

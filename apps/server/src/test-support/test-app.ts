@@ -1,13 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type AppOverrides } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, REPO_ROOT } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import { ManualClock } from '../lib/clock.ts';
-import { sha256Base64Url } from '../lib/secrets.ts';
+import { sha256, sha256Base64Url } from '../lib/secrets.ts';
 import { createTestDb, type TestDb } from './test-db.ts';
 
 export const TEST_ORIGIN = 'http://sso.test';
+
+/**
+ * config/clients.json with secrets of its own for the confidential clients: a production start
+ * refuses the published demo secrets (config.ts). Written whole and renamed into place, so that test
+ * files starting at once never read half of it.
+ */
+function clientsWithOwnSecrets(): string {
+  const clients = JSON.parse(readFileSync(`${REPO_ROOT}config/clients.json`, 'utf8')) as { client_id: string; secret_sha256?: string }[];
+  const own = clients.map((c) => (c.secret_sha256 ? { ...c, secret_sha256: sha256(`test-only-secret-${c.client_id}`) } : c));
+  const file = join(tmpdir(), 'sso-test-production-clients.json');
+  const partial = `${file}.${randomUUID()}`;
+  writeFileSync(partial, JSON.stringify(own));
+  renameSync(partial, file);
+  return file;
+}
 
 /** What a production start needs beyond NODE_ENV (config.ts), for tests of what production leaves out. */
 export const PRODUCTION_ENV = {
@@ -15,6 +34,10 @@ export const PRODUCTION_ENV = {
   SMTP_URL: 'smtp://127.0.0.1:9',
   SEED_DEMO: 'false',
   LOOKUP_KEY: 'test-only-lookup-key-of-32-characters-or-more',
+  RECAPTCHA_SECRET: 'test-only-recaptcha-secret',
+  // The tests' systems are staging ones: the external systems answer by their simulators.
+  ALLOW_SIMULATORS: 'staging',
+  CLIENTS_FILE: clientsWithOwnSecrets(),
 };
 export const WEB_REDIRECT = `${TEST_ORIGIN}/content/oauth/callback`;
 export const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
@@ -34,7 +57,7 @@ export interface TestApp {
 export async function createTestApp(
   dialect: Dialect,
   env: Record<string, string> = {},
-  overrides: Pick<AppOverrides, 'cardMaster' | 'netAnswer' | 'pointLedger' | 'sms'> = {},
+  overrides: Pick<AppOverrides, 'cardMaster' | 'netAnswer' | 'pointLedger' | 'sms' | 'logStream'> = {},
   /** Runs on the empty database before the app starts on it (an upgrade test leaves an older schema with rows). */
   before?: (db: TestDb['db']) => Promise<void>,
 ): Promise<TestApp> {
@@ -51,7 +74,8 @@ export async function createTestApp(
     ...env,
   });
   const clock = new ManualClock(Date.now());
-  const app = await buildApp(config, { ...overrides, clock, db: testDb.db, logger: false });
+  // No log, unless the test reads it.
+  const app = await buildApp(config, { ...overrides, clock, db: testDb.db, logger: overrides.logStream !== undefined });
   return {
     app,
     clock,
@@ -91,6 +115,8 @@ export interface AuthorizeParams {
   ticket?: string;
   /** The form's reCAPTCHA token, which a post without a live ticket needs (decision 0011); '' sends none. */
   recaptcha?: string;
+  /** The scope asked for; none by default, which grants the client's own (docs/decisions/0010-scopes-and-audience.md). */
+  scope?: string;
 }
 
 export function authorizeQuery(p: AuthorizeParams = {}): string {
@@ -98,7 +124,7 @@ export function authorizeQuery(p: AuthorizeParams = {}): string {
     client_id: p.clientId ?? 'SIAP009',
     redirect_uri: p.redirectUri ?? WEB_REDIRECT,
     state: p.state ?? 'state-123',
-    scope: 'openid',
+    ...(p.scope === undefined ? {} : { scope: p.scope }),
     response_type: 'code',
     code_challenge: p.challenge ?? CHALLENGE,
     code_challenge_method: p.method ?? 'S256',

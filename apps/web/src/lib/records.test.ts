@@ -4,6 +4,8 @@ import { stubBrowserGlobals } from './test-browser-globals.ts';
 const store = stubBrowserGlobals();
 
 const records = await import('./records.ts');
+// The web client's scope (docs/decisions/0010-scopes-and-audience.md): what its pages call.
+const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login';
 const { challengeFor } = await import('./pkce.ts');
 
 describe('browser-held records', () => {
@@ -27,12 +29,20 @@ describe('browser-held records', () => {
     expect(first).toMatchObject({
       clientId: 'SIAP009',
       redirectUri: 'http://sso.test/content/oauth/callback',
-      scope: 'openid',
+      scope: WEB_SCOPE,
       responseType: 'code',
       codeChallengeMethod: 'S256',
     });
     expect(first.codeVerifier).toMatch(/^[A-Za-z0-9\-._~]{43,128}$/);
     expect(await challengeFor(first.codeVerifier)).toBe(first.codeChallenge);
+  });
+
+  it('gives a record made before scopes the web scope, keeping its state and PKCE pair for a login under way', async () => {
+    const first = await records.ensureOAuthClient();
+    store.set('sso.oauthClient', JSON.stringify({ ...first, scope: 'openid' }));
+    const again = await records.ensureOAuthClient();
+    expect(again).toEqual({ ...first, scope: WEB_SCOPE });
+    expect(records.getOAuthClient()).toEqual(again);
   });
 
   it('makes one client for concurrent callers (a double effect)', async () => {
@@ -55,7 +65,7 @@ describe('browser-held records', () => {
       client_id: 'SIAP009',
       redirect_uri: 'http://sso.test/content/oauth/callback',
       state: c.state,
-      scope: 'openid',
+      scope: WEB_SCOPE,
       response_type: 'code',
       code_challenge: c.codeChallenge,
       code_challenge_method: 'S256',

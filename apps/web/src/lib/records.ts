@@ -1,4 +1,5 @@
 import { CODE_CHALLENGE_METHOD, WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { newPkcePair, randomString } from './pkce.ts';
 import { readRecord, removeRecord, writeRecord } from './storage.ts';
 
@@ -44,6 +45,13 @@ let creating: Promise<OAuthClientRecord> | undefined;
  */
 export function ensureOAuthClient(origin = globalThis.location.origin): Promise<OAuthClientRecord> {
   const existing = getOAuthClient();
+  if (existing && existing.scope !== WEB_SCOPE) {
+    // A record made before the web client asked for its scopes (docs/decisions/0010-scopes-and-audience.md):
+    // the same state and PKCE pair, so that a login under way still completes, with today's scope.
+    const current = { ...existing, scope: WEB_SCOPE };
+    writeRecord('oauthClient', current);
+    return Promise.resolve(current);
+  }
   if (existing) return Promise.resolve(existing);
   creating ??= (async () => {
     const pair = await newPkcePair();
@@ -51,7 +59,7 @@ export function ensureOAuthClient(origin = globalThis.location.origin): Promise<
       clientId: WEB_CLIENT_ID,
       redirectUri: webRedirectUri(origin),
       state: randomString(16),
-      scope: 'openid',
+      scope: WEB_SCOPE,
       responseType: 'code',
       codeVerifier: pair.codeVerifier,
       codeChallenge: pair.codeChallenge,

@@ -7,6 +7,7 @@ import {
   telChangeRequestSchema,
 } from '@sso/contracts/account';
 import { memberPost, noBody } from '../../http/member-post.ts';
+import { SCOPES } from '@sso/contracts/scopes';
 import { requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';
 import { changePassword } from './password-change-service.ts';
@@ -21,31 +22,31 @@ import { withdraw } from './withdraw-service.ts';
  */
 export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps): void {
   // Sensitive changes need a fresh proof of presence on the session (decision 0012).
-  memberPost(app, deps, '/api/auth/email/change', emailChangeRequestSchema, async (call) => {
+  memberPost(app, deps, '/api/auth/email/change', SCOPES.accountWrite, emailChangeRequestSchema, async (call) => {
     await requireFreshProof(deps, call);
     return requestEmailChange(deps, call.user, call.input, call.token.familyId);
   });
 
   // The Bearer token names the session: only the one that asked for the change may confirm it (decision 0012).
-  memberPost(app, deps, '/api/auth/email/change/otp', emailChangeOtpRequestSchema, ({ token, input, device }) =>
+  memberPost(app, deps, '/api/auth/email/change/otp', SCOPES.accountWrite, emailChangeOtpRequestSchema, ({ token, input, device }) =>
     confirmEmailChange(deps, input, { device, session: token }),
   );
 
   // The login mobile number (decision 0014): both steps need the member's Bearer token; adding a login
   // identifier needs the session's fresh proof (decision 0012).
-  memberPost(app, deps, '/api/auth/tel/change', telChangeRequestSchema, async (call) => {
+  memberPost(app, deps, '/api/auth/tel/change', SCOPES.accountWrite, telChangeRequestSchema, async (call) => {
     await requireFreshProof(deps, call);
     return requestTelChange(deps, call.user, call.input);
   });
-  memberPost(app, deps, '/api/auth/tel/change/otp', telChangeOtpRequestSchema, ({ user, input, device }) =>
+  memberPost(app, deps, '/api/auth/tel/change/otp', SCOPES.accountWrite, telChangeOtpRequestSchema, ({ user, input, device }) =>
     confirmTelChange(deps, user, input, { device }),
   );
 
-  memberPost(app, deps, '/api/auth/password/change', passwordChangeRequestSchema, ({ user, input, device }) =>
+  memberPost(app, deps, '/api/auth/password/change', SCOPES.accountWrite, passwordChangeRequestSchema, ({ user, input, device }) =>
     changePassword(deps, user, input, { device }),
   );
 
-  memberPost(app, deps, '/api/auth/cancel', noBody, async (call) => {
+  memberPost(app, deps, '/api/auth/cancel', SCOPES.accountWrite, noBody, async (call) => {
     await requireFreshProof(deps, call);
     return withdraw(deps, call.user, { device: call.device });
   });

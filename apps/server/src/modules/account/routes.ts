@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loginRequestSchema, type LoginResponse } from '@sso/contracts/auth';
 import { RESULT } from '@sso/contracts/result-codes';
+import { SCOPES } from '@sso/contracts/scopes';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { UserAttributeResponse, UserResponse } from '@sso/contracts/user';
 import { credentialsError, lockedError, recaptchaError, validationError } from '../../http/app-error.ts';
@@ -36,7 +37,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client), login_ticket };
   });
 
-  app.post('/api/user', async (request, reply): Promise<UserResponse> => {
+  // Bearer routes written by hand declare their scope in the route's config, as memberPost does (http/bearer.ts).
+  app.post('/api/user', { config: { scope: SCOPES.userRead } }, async (request, reply): Promise<UserResponse> => {
     const user = await currentUser(deps, request);
     // Open members' answers carry their profile (SPEC.md section 3, "User: ... optional user_profile"): personal data, never cached.
     const profile = profileOf(user);
@@ -45,7 +47,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     return { ...ok, email: user.email, user_id: user.id, ...(profile ? { user_profile: profile } : {}), login_tel };
   });
 
-  app.post('/api/user/attribute', async (request): Promise<UserAttributeResponse> => {
+  app.post('/api/user/attribute', { config: { scope: SCOPES.userRead } }, async (request): Promise<UserAttributeResponse> => {
     const user = await currentUser(deps, request);
     const [cards, openPoints, used] = await Promise.all([
       hasCards(deps.db, user.id),

@@ -12,6 +12,7 @@ import {
   updateRelevantTokensRequestSchema,
 } from '@sso/contracts/cards';
 import { memberPost, noBody } from '../../http/member-post.ts';
+import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { authenticateClient } from '../oauth/client-auth.ts';
 import { activateCard } from './activation-service.ts';
@@ -42,31 +43,31 @@ const parseCardAdd = (body: unknown): CardAddInput =>
  */
 export function registerCardRoutes(app: FastifyInstance, deps: CardDeps): void {
   // A MemberCall is the card services' CardCaller: the member and the device of the request.
-  memberPost(app, deps, '/api/subuser/cards', noBody, ({ user }) => listCards(deps, user.id));
+  memberPost(app, deps, '/api/subuser/cards', SCOPES.cardsRead, noBody, ({ user }) => listCards(deps, user.id));
 
-  memberPost(app, deps, '/api/subuser/card/tokens', noBody, ({ user }) => listWaitingCards(deps, user.id));
+  memberPost(app, deps, '/api/subuser/card/tokens', SCOPES.cardsRead, noBody, ({ user }) => listWaitingCards(deps, user.id));
 
-  memberPost(app, deps, '/api/subuser/card/add', parseCardAdd, (call) => addCard(deps, call, call.input));
+  memberPost(app, deps, '/api/subuser/card/add', SCOPES.cardsWrite, parseCardAdd, (call) => addCard(deps, call, call.input));
 
-  memberPost(app, deps, '/api/subuser/card/activate', cardActivateRequestSchema, (call) =>
+  memberPost(app, deps, '/api/subuser/card/activate', SCOPES.cardsWrite, cardActivateRequestSchema, (call) =>
     activateCard(deps, call, call.input.subuser_id, { activationKey: call.input.activation_key }),
   );
 
-  memberPost(app, deps, '/api/subuser/sc/activate/mobile', mobileActivateRequestSchema, (call) =>
+  memberPost(app, deps, '/api/subuser/sc/activate/mobile', SCOPES.cardsWrite, mobileActivateRequestSchema, (call) =>
     activateCard(deps, call, call.input.subuser_id, { mobile: call.input.tel }),
   );
 
-  memberPost(app, deps, '/api/subuser/card/enable', cardEnableRequestSchema, (call) => enableCard(deps, call, call.input.card_token));
+  memberPost(app, deps, '/api/subuser/card/enable', SCOPES.cardsWrite, cardEnableRequestSchema, (call) => enableCard(deps, call, call.input.card_token));
 
-  memberPost(app, deps, '/api/subuser/card/update_relevant_tokens', updateRelevantTokensRequestSchema, ({ user }) => refreshCards(deps, user.id));
+  memberPost(app, deps, '/api/subuser/card/update_relevant_tokens', SCOPES.cardsWrite, updateRelevantTokensRequestSchema, ({ user }) => refreshCards(deps, user.id));
 
-  memberPost(app, deps, '/api/subuser/delete', subuserDeleteRequestSchema, (call) => removeCards(deps, call, call.input.subuser_ids));
+  memberPost(app, deps, '/api/subuser/delete', SCOPES.cardsWrite, subuserDeleteRequestSchema, (call) => removeCards(deps, call, call.input.subuser_ids));
 
-  memberPost(app, deps, '/api/subuser/na/add', netAnswerAddRequestSchema, (call) => linkNetAnswer(deps, call, call.input));
+  memberPost(app, deps, '/api/subuser/na/add', SCOPES.cardsWrite, netAnswerAddRequestSchema, (call) => linkNetAnswer(deps, call, call.input));
 
-  memberPost(app, deps, '/api/subuser/open', noBody, ({ user }) => openSubuser(deps, user));
+  memberPost(app, deps, '/api/subuser/open', SCOPES.pointsRead, noBody, ({ user }) => openSubuser(deps, user));
 
-  memberPost(app, deps, '/api/subuser/revoke', subuserRevokeRequestSchema, (call) =>
+  memberPost(app, deps, '/api/subuser/revoke', SCOPES.accountWrite, subuserRevokeRequestSchema, (call) =>
     revokeMemberSession(deps, call, { token: call.input.token, clientId: call.input.client_id }),
   );
 

@@ -97,8 +97,12 @@ describe.each(DIALECTS)('direct-login one-time tokens (%s)', (dialect) => {
       if (client_id === '') expect(res.statusCode).toBe(200);
       else expect(res.json()).toEqual(SERVICE_UNAVAILABLE);
     }
+    // A partner is handed the member by a first-party client (/api/subuser/direct_login/sc): its own token may not mint one.
     const line = await clientTokens(t, 'SIAP002');
-    const token = await onetimeToken(t, line.access_token, { client_id: 'SIAP002' });
+    expect((await post(t, '/api/auth/user_onetime_token', line.access_token, { client_id: 'SIAP002' })).statusCode).toBe(403);
+    const handOff = await post(t, '/api/subuser/direct_login/sc', web, { client_id: 'SIAP002' });
+    expect(handOff.statusCode, handOff.body).toBe(200);
+    const token = handOff.json().onetime_token as string;
     const unauthenticated = await redeem(t, token, { client_id: 'SIAP002' });
     expect(unauthenticated.statusCode).toBe(401);
     expect(unauthenticated.json().error).toBe('invalid_client');

@@ -33,11 +33,19 @@ export interface IssueDeps {
   netAnswer: NetAnswer;
 }
 
-/** The member behind a Bearer token, and the client the token was issued to (the `source` of a direct login). */
+/** The member behind a Bearer token, the client the token was issued to (the `source` of a direct login) and the token's scopes. */
 export interface BearerMember {
   userId: string;
   clientId: string;
+  scopes: readonly string[];
 }
+
+/**
+ * A hand-off never widens authority (docs/decisions/0010-scopes-and-audience.md): the session its
+ * token opens has the target client's scopes (redeem-service.ts), so the Bearer token must hold
+ * every one of them. A partner's token can never open a session of the web or a portal app.
+ */
+const withinScope = (member: BearerMember, target: OAuthClient): boolean => target.scopes.every((s) => member.scopes.includes(s));
 
 const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 const refused = (message: string) => new AppError(RESULT.RETRYABLE, message, 400);
@@ -104,7 +112,7 @@ export async function userOnetimeToken(
   input: z.infer<typeof userOnetimeTokenRequestSchema>,
 ): Promise<z.infer<typeof userOnetimeTokenResponseSchema>> {
   const client = deps.clients.get(input.client_id || WEB_CLIENT_ID);
-  if (!client || (client.client_id !== WEB_CLIENT_ID && client.client_id !== member.clientId)) {
+  if (!client || (client.client_id !== WEB_CLIENT_ID && client.client_id !== member.clientId) || !withinScope(member, client)) {
     throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   }
   const codeChallenge = challengeFor(client, input);
@@ -124,7 +132,7 @@ export async function serviceDirectLogin(
   input: z.infer<typeof directLoginScRequestSchema>,
 ): Promise<DirectLoginTokenResponse> {
   const client = deps.clients.get(input.client_id);
-  if (!handsOffTo(client) || !client.service_link) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+  if (!handsOffTo(client) || !client.service_link || !withinScope(member, client)) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   const codeChallenge = challengeFor(client, input);
   if (input.subuser_id && !(await findMemberCard(deps.db, member.userId, input.subuser_id))) throw refused(CARD_MESSAGES.cardNotFound);
   const token = await issueToken(deps, {

@@ -7,6 +7,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { findActiveUserById, hasCards } from '../account/user-repo.ts';
+import { audienceOf } from '../oauth/audience.ts';
+import { grantedScope } from '../oauth/granted-scope.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { issuePair } from '../oauth/tokens.ts';
@@ -70,13 +72,16 @@ export async function redeemDirectLogin(
       return undefined;
     }
     const familyId = newId();
-    const scope = p.client.scopes.join(' ');
+    // No scope is asked for here: the client's own, as an authorize request without one (decision 0010).
+    const scope = grantedScope(p.client, '');
+    if (scope === undefined) return undefined;
     await insertFamily(trx, {
       id: familyId,
       user_id: user.id,
       client_id: p.client.client_id,
       terminal_id: p.terminalId,
       scope,
+      audience: audienceOf(p.client),
       created_at: now,
       revoked_at: null,
       // A one-time token proves the app's session, not the member's presence (decision 0012).

@@ -10,6 +10,7 @@ import {
 import { OAuthError } from '../../http/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { memberPost, type MemberCall } from '../../http/member-post.ts';
+import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { authenticateClient } from '../oauth/client-auth.ts';
@@ -40,8 +41,8 @@ const grantFormSchema = z.object({
   password: z.unknown().optional(),
 });
 
-/** The active member behind the Bearer token and the client it was issued to (the direct login's source). */
-const bearerMember = (call: MemberCall<unknown>): BearerMember => ({ userId: call.user.id, clientId: call.clientId });
+/** The active member behind the Bearer token, the client it was issued to (the direct login's source) and its scopes. */
+const bearerMember = (call: MemberCall<unknown>): BearerMember => ({ userId: call.user.id, clientId: call.clientId, scopes: call.token.scopes });
 
 /** A redirect or the 400 page: a request that cannot be redirected safely is never redirected (RFC 6749 section 4.1.2.1). */
 function redirectOrRefuse(reply: FastifyReply, location: string | undefined) {
@@ -56,7 +57,7 @@ function redirectOrRefuse(reply: FastifyReply, location: string | undefined) {
  * "Direct login and partner hand-off"). Bearer endpoints check the token before the body.
  */
 export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLoginDeps): void {
-  memberPost(app, deps, '/api/auth/user_onetime_token', userOnetimeTokenRequestSchema, (call) =>
+  memberPost(app, deps, '/api/auth/user_onetime_token', SCOPES.directLogin, userOnetimeTokenRequestSchema, (call) =>
     userOnetimeToken(deps, bearerMember(call), call.input),
   );
 
@@ -72,15 +73,15 @@ export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLogi
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });
 
-  memberPost(app, deps, '/api/subuser/direct_login/sc', directLoginScRequestSchema, (call) =>
+  memberPost(app, deps, '/api/subuser/direct_login/sc', SCOPES.directLogin, directLoginScRequestSchema, (call) =>
     serviceDirectLogin(deps, bearerMember(call), call.input),
   );
 
-  memberPost(app, deps, '/api/subuser/direct_login/terms_accept', directLoginTermsAcceptRequestSchema, ({ user, input }) =>
+  memberPost(app, deps, '/api/subuser/direct_login/terms_accept', SCOPES.directLogin, directLoginTermsAcceptRequestSchema, ({ user, input }) =>
     acceptPartnerTerms(deps, user.id, input),
   );
 
-  memberPost(app, deps, '/api/subuser/direct_login/na', directLoginNaRequestSchema, ({ user, input }) =>
+  memberPost(app, deps, '/api/subuser/direct_login/na', SCOPES.directLogin, directLoginNaRequestSchema, ({ user, input }) =>
     netAnswerDirectLogin(deps, user.id, input),
   );
 

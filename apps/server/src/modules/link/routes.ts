@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema } from '@sso/contracts/points';
 import { memberPost } from '../../http/member-post.ts';
+import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901 } from '../../http/parse.ts';
 import { linkOpenAccount, type LinkDeps } from './link-service.ts';
 
@@ -13,7 +14,7 @@ export type { LinkDeps };
  */
 export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps): void {
   const readLink = (body: unknown) => parseOr901(linkOpenRequestSchema(japanDate(deps.clock.now())), body);
-  memberPost(app, deps, '/api/link/open', readLink, ({ user, clientId, input, device, address }) =>
+  memberPost(app, deps, '/api/link/open', SCOPES.linkWrite, readLink, ({ user, clientId, input, device, address }) =>
     linkOpenAccount(deps, user, input, { clientId, device, address }),
   );
 }

@@ -10,6 +10,7 @@ import { redeemLoginTicket } from '../account/login-ticket.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from './clients.ts';
 import { insertCode } from './code-repo.ts';
+import { grantedScope } from './granted-scope.ts';
 
 export interface AuthorizeDeps extends CredentialDeps {
   clients: ClientRegistry;
@@ -37,12 +38,6 @@ export function resolveClient(clients: ClientRegistry, query: Record<string, unk
   const client = clients.get(clientId);
   if (!client || !clients.isRegisteredRedirect(client, redirectUri)) return undefined;
   return { client, redirectUri };
-}
-
-/** The requested scope, or all of the client's when none is asked; undefined when it asks for more than the client may have. */
-export function grantedScope(client: OAuthClient, requested: string): string | undefined {
-  const scope = requested || client.scopes.join(' ');
-  return scope.split(' ').every((s) => client.scopes.includes(s)) ? scope : undefined;
 }
 
 const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

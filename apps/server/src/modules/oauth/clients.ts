@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { loadConfigFile } from '../../lib/config-file.ts';
 import { sha256Bytes } from '../../lib/secrets.ts';
 
@@ -12,7 +13,13 @@ const clientSchema = z
     secret_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
     redirect_uris: z.array(z.string().min(1)).min(1),
     custom_scheme: z.string().regex(/^[a-z][a-z0-9+.-]*$/).optional(),
-    scopes: z.array(z.string()).default(['openid']),
+    /** The scopes the client may be granted, and is granted when it asks for none (docs/decisions/0010-scopes-and-audience.md). */
+    scopes: z.array(z.enum(ALL_SCOPES as [string, ...string[]])).min(1).default(['openid']),
+    /**
+     * Confidential clients that, as resource servers, may introspect this client's tokens (the
+     * tokens' audience besides this API; decision 0010): Net Answer checks the web and portal apps' tokens.
+     */
+    audience: z.array(z.string()).default([]),
     terms: z.array(z.string()).default([]),
     service_link: z.boolean().default(false),
     /**
@@ -48,6 +55,11 @@ export function parseClients(json: unknown, publicOrigin: string): ClientRegistr
   // and a constant-time comparison of two 32-byte digests (issue 9).
   const digests = new Map(list.flatMap((c) => (c.secret_sha256 ? [[c.client_id, Buffer.from(c.secret_sha256, 'hex')] as const] : [])));
   if (byId.size !== list.length) throw new Error('CLIENTS_FILE lists a client_id twice');
+  for (const c of list) {
+    for (const id of c.audience) {
+      if (byId.get(id)?.type !== 'confidential') throw new Error(`CLIENTS_FILE: ${c.client_id}'s audience ${id} is not a confidential client`);
+    }
+  }
   return {
     get: (id) => byId.get(id),
     all: () => list,

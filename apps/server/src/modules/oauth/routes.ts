@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { authorizeFormSchema } from '@sso/contracts/auth';
+import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { OAuthError } from '../../http/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOrInvalidRequest } from '../../http/parse.ts';
@@ -70,8 +71,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
 
   app.post('/api/subuser/introspect', { config: { oauth: true } }, async (request, reply) => {
     const body = parseOrInvalidRequest(tokenBodySchema, request.body);
-    authenticateClient(deps.clients, request.headers.authorization, body, { requireConfidential: true });
-    return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token }));
+    const caller = authenticateClient(deps.clients, request.headers.authorization, body, { requireConfidential: true });
+    return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token, caller }));
   });
 
   app.get('/.well-known/oauth-authorization-server', async () => ({
@@ -88,7 +89,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    scopes_supported: ['openid'],
+    scopes_supported: ALL_SCOPES,
     authorization_response_iss_parameter_supported: true,
   }));
 }

@@ -60,6 +60,7 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'f.client_id',
       'f.terminal_id',
       'f.scope',
+      'f.audience',
       'f.revoked_at as family_revoked_at',
     ]);
 

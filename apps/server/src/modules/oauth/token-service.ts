@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { OAuthError } from '../../http/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { audienceOf, mayIntrospect } from './audience.ts';
 import type { OAuthClient } from './clients.ts';
 import { consumeCode, findCode } from './code-repo.ts';
 import { verifyPkce } from './pkce.ts';
@@ -44,6 +45,7 @@ export async function exchangeCode(
       client_id: code.client_id,
       terminal_id: p.terminalId,
       scope: code.scope,
+      audience: audienceOf(p.client),
       created_at: now,
       revoked_at: null,
       proved_at: code.proved_at,
@@ -117,17 +119,22 @@ const isLive = (g: GrantWithFamily, kind: TokenKind, now: number) =>
   g.revoked_at === null &&
   (kind === 'access' ? g.access_expires_at > now : g.rotated_at === null && g.refresh_expires_at > now);
 
-/** RFC 7662 introspection. */
-export async function introspect(deps: TokenDeps, p: { token: string }) {
+/**
+ * RFC 7662 introspection by a confidential client: a token of its own or one whose audience names it
+ * (docs/decisions/0010-scopes-and-audience.md). Any other token answers as an inactive one does
+ * (RFC 7662 section 2.2), so that a partner learns nothing about tokens that are not for it.
+ */
+export async function introspect(deps: TokenDeps, p: { token: string; caller: OAuthClient }) {
   const found = await findToken(deps.db, p.token);
   const now = deps.clock.now();
-  if (!found || !isLive(found.grant, found.kind, now)) return { active: false as const };
+  if (!found || !isLive(found.grant, found.kind, now) || !mayIntrospect(p.caller.client_id, found.grant)) return { active: false as const };
   const g = found.grant;
   return {
     active: true as const,
     client_id: g.client_id,
     sub: g.user_id,
     scope: g.scope,
+    aud: g.audience.split(' '),
     token_type: found.kind === 'access' ? 'Bearer' : 'refresh_token',
     exp: Math.floor((found.kind === 'access' ? g.access_expires_at : g.refresh_expires_at) / 1000),
     iat: Math.floor(g.created_at / 1000),
@@ -140,8 +147,17 @@ export async function authenticateAccessToken(deps: TokenDeps, token: string) {
   const found = await findToken(deps.db, token);
   const g = found?.kind === 'access' ? found.grant : undefined;
   if (!g || !isLive(g, 'access', deps.clock.now())) return undefined;
-  return { userId: g.user_id, clientId: g.client_id, familyId: g.family_id, terminalId: g.terminal_id, scope: g.scope };
+  return {
+    userId: g.user_id,
+    clientId: g.client_id,
+    familyId: g.family_id,
+    terminalId: g.terminal_id,
+    scope: g.scope,
+    /** The scope's list and the audience, read off the same row (decision 0010): the guard's check is a lookup, not a query. */
+    scopes: g.scope.split(' '),
+    audience: g.audience.split(' '),
+  };
 }
 
-/** The member, client, session (token family) and scope a live access token stands for. */
+/** The member, client, session (token family), scope and audience a live access token stands for. */
 export type BearerToken = NonNullable<Awaited<ReturnType<typeof authenticateAccessToken>>>;

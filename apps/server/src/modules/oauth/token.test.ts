@@ -26,7 +26,12 @@ describe.each(DIALECTS)('POST /api/auth/token (%s)', (dialect) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
-    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid' });
+    // No scope asked: the web client's own (docs/decisions/0010-scopes-and-audience.md).
+    expect(body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login',
+    });
     // <family id>.<grant id>.<secret>: the selector names the pair's grant, each token has a secret of its own.
     const format = /^([0-9a-f-]{36}\.[A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{43}$/;
     expect(body.access_token).toMatch(format);

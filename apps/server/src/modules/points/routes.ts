@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { transferOtpRequestSchema, transferSelectRequestSchema } from '@sso/contracts/points';
 import { memberPost, noBody } from '../../http/member-post.ts';
+import { SCOPES } from '@sso/contracts/scopes';
 import { pointInfo } from './point-info-service.ts';
 import { confirmTransfer, selectTransfer, type PointDeps } from './transfer-service.ts';
 
@@ -12,11 +13,11 @@ export type { PointDeps };
  * but 401. Balances and codes are never cached.
  */
 export function registerPointRoutes(app: FastifyInstance, deps: PointDeps): void {
-  memberPost(app, deps, '/api/user/aqf', noBody, ({ user }) => pointInfo(deps, user));
+  memberPost(app, deps, '/api/user/aqf', SCOPES.pointsRead, noBody, ({ user }) => pointInfo(deps, user));
 
-  memberPost(app, deps, '/api/aqf/transfer/open/select', transferSelectRequestSchema, ({ user, input }) => selectTransfer(deps, user, input));
+  memberPost(app, deps, '/api/aqf/transfer/open/select', SCOPES.pointsTransfer, transferSelectRequestSchema, ({ user, input }) => selectTransfer(deps, user, input));
 
-  memberPost(app, deps, '/api/aqf/transfer/open/otp', transferOtpRequestSchema, ({ user, input, device }) =>
+  memberPost(app, deps, '/api/aqf/transfer/open/otp', SCOPES.pointsTransfer, transferOtpRequestSchema, ({ user, input, device }) =>
     confirmTransfer(deps, user, input, { device }),
   );
 }

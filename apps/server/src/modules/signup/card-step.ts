@@ -7,7 +7,7 @@ import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
-import { grantedScope } from '../oauth/authorize-service.ts';
+import { grantedScope } from '../oauth/granted-scope.ts';
 import type { SignupState } from '../../db/schema.ts';
 import { countMessage, hashSecret, newCode, sendCode, storeSecret, type Channel, type SignupPurpose } from './codes.ts';
 import { cardLinked, insertFlow, type FlowRow } from './flow-repo.ts';

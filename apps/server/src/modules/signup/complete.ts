@@ -6,7 +6,8 @@ import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
-import { grantedScope, issueCodeRedirect, redirectTo } from '../oauth/authorize-service.ts';
+import { issueCodeRedirect, redirectTo } from '../oauth/authorize-service.ts';
+import { grantedScope } from '../oauth/granted-scope.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import type { Background } from '../../http/background.ts';
 import { telInUse } from '../account/member-repo.ts';
@@ -78,7 +79,8 @@ export async function acceptTerms(deps: TermsDeps, input: TermsInput, device: st
  * POST /api/signup/authorize (SPEC.md sections 4 and 7): the SPA's hidden form after terms_accept.
  * The caller has checked client_id and the exact redirect URI. The query must name the flow's
  * client, redirect URI and PKCE challenge; the flow moves to done in one conditional update and the
- * code is issued exactly as the login authorize issues it. Every failure here redirects with
+ * code is issued exactly as the login authorize issues it, its scope granted the same way (decision
+ * 0010). A scope the client may not have redirects with invalid_scope, every other failure with
  * access_denied (RFC 6749 section 4.1.2.1).
  */
 export async function authorizeSignup(
@@ -89,8 +91,8 @@ export async function authorizeSignup(
   device: string | null,
 ): Promise<string> {
   const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
-  const deny = (description: string) =>
-    redirectTo(target.redirectUri, { error: 'access_denied', error_description: description }, state, deps.issuer);
+  const deny = (description: string, error = 'access_denied') =>
+    redirectTo(target.redirectUri, { error, error_description: description }, state, deps.issuer);
   const query = signupAuthorizeSchema.safeParse(rawQuery);
   const form = signupAuthorizeFormSchema.safeParse(rawForm ?? {});
   if (!query.success || !form.success) return deny('invalid or missing parameter');
@@ -106,7 +108,7 @@ export async function authorizeSignup(
     return deny('the authorization request differs from the sign-up');
   }
   const scope = grantedScope(target.client, asked.scope);
-  if (scope === undefined) return deny('scope is not allowed for this client');
+  if (scope === undefined) return deny('scope is not allowed for this client', 'invalid_scope');
   const userId = flow.user_id;
   const location = await deps.db.transaction().execute(async (trx) => {
     if (!(await advanceFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;

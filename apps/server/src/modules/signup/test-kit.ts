@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { signupStepResponseSchema } from '@sso/contracts/signup';
 import { bearer, CHALLENGE, exchange, type TestApp, WEB_REDIRECT } from '../../test-support/test-app.ts';
 import { latestCode } from '../../test-support/mailbox.ts';
@@ -27,7 +28,7 @@ export const AUTHORIZE_PARAMS = {
   response_type: 'code',
   client_id: 'SIAP009',
   redirect_uri: WEB_REDIRECT,
-  scope: 'openid',
+  scope: WEB_SCOPE,
   state: 'signup-state',
   code_challenge: CHALLENGE,
   code_challenge_method: 'S256',
@@ -78,7 +79,7 @@ export function postSignupAuthorize(t: TestApp, registerToken: string, over: Rec
     client_id: 'SIAP009',
     redirect_uri: WEB_REDIRECT,
     state: 'signup-state',
-    scope: 'openid',
+    scope: WEB_SCOPE,
     response_type: 'code',
     code_challenge: CHALLENGE,
     code_challenge_method: 'S256',

@@ -6,6 +6,7 @@ import {
   upgradeRegisterRequestSchema,
 } from '@sso/contracts/upgrade';
 import { memberPost } from '../../http/member-post.ts';
+import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { confirmUpgrade } from './confirm-service.ts';
@@ -18,13 +19,13 @@ import { registerCard } from './register-service.ts';
  * so that a caller without one learns nothing but 401. Answers carry register_tokens: never cached.
  */
 export function registerUpgradeRoutes(app: FastifyInstance, deps: NumberlessDeps): void {
-  memberPost(app, deps, '/api/auth/numberless', numberlessRequestSchema, ({ user, input }) => startNumberless(deps, user, input));
+  memberPost(app, deps, '/api/auth/numberless', SCOPES.cardsWrite, numberlessRequestSchema, ({ user, input }) => startNumberless(deps, user, input));
 
-  memberPost(app, deps, '/api/auth/numberless/otp', numberlessOtpRequestSchema, ({ user, input, device }) =>
+  memberPost(app, deps, '/api/auth/numberless/otp', SCOPES.cardsWrite, numberlessOtpRequestSchema, ({ user, input, device }) =>
     confirmNumberless(deps, user, input, { device }),
   );
 
-  memberPost(app, deps, '/api/auth/register', upgradeRegisterRequestSchema, ({ user, input }) => registerCard(deps, user, input));
+  memberPost(app, deps, '/api/auth/register', SCOPES.cardsWrite, upgradeRegisterRequestSchema, ({ user, input }) => registerCard(deps, user, input));
 
   // No Bearer: the register_token carries the member.
   app.post('/api/auth/upgrade/sc', async (request, reply) => {

@@ -1,0 +1,37 @@
+/**
+ * The OAuth scopes of this service (RFC 6749 section 3.3; docs/decisions/0010-scopes-and-audience.md,
+ * which has the scope of every Bearer endpoint in one table). A token may call a Bearer endpoint only
+ * when its scope holds the one the endpoint declares (RFC 6750 section 3.1, `insufficient_scope`).
+ */
+export const SCOPES = {
+  /** The sign-in itself: the client learns who the member is. No Bearer endpoint needs it alone. */
+  openid: 'openid',
+  /** The member and their attributes (/api/user, /api/user/attribute, /api/user/profile): what a partner needs to know. */
+  userRead: 'user:read',
+  /** Account management: e-mail, password, profile change, withdrawal, ending a partner's session. */
+  accountWrite: 'account:write',
+  /** The member's activity log. */
+  activityRead: 'activity:read',
+  /** The member's card list and the cards waiting to be added. */
+  cardsRead: 'cards:read',
+  /** Adding, activating, enabling, refreshing and removing cards; the open account and the card upgrade. */
+  cardsWrite: 'cards:write',
+  /** Joining an open account to the card member (/api/link/open). */
+  linkWrite: 'link:write',
+  /** The point balances. */
+  pointsRead: 'points:read',
+  /** Point transfer. */
+  pointsTransfer: 'points:transfer',
+  /** Handing the member to another client: one-time tokens for direct login, Net Answer's direct-login URL. */
+  directLogin: 'direct_login',
+} as const;
+
+export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
+
+/** Every scope that exists, as the metadata's `scopes_supported` lists them (RFC 8414 section 2). */
+export const ALL_SCOPES: readonly Scope[] = Object.values(SCOPES);
+
+export const isScope = (s: string): s is Scope => (ALL_SCOPES as readonly string[]).includes(s);
+
+/** What the web client (SIAP009) asks for at authorize: everything its pages call. */
+export const WEB_SCOPE = ALL_SCOPES.join(' ');
