@@ -18,7 +18,7 @@ export const LIMITS = {
   loginFailuresPerAddress: 300,
   /**
    * The login step's ticket lets the authorize step that follows skip a second argon2id hash of the
-   * same password (issue 9). It lives about a minute (decision 0011): a member who reads the
+   * same password (docs/performance.md). It lives about a minute (decision 0011): a member who reads the
    * additional terms for longer posts a fresh reCAPTCHA token with the form, and the authorize
    * step checks it and the password itself.
    */

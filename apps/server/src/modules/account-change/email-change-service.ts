@@ -105,7 +105,7 @@ export async function requestEmailChange(
 }
 
 /**
- * POST /api/auth/email/change/otp (issue 5; Bearer, decision 0012). The register_token names the
+ * POST /api/auth/email/change/otp (SPEC.md section 7; Bearer, decision 0012). The register_token names the
  * change, and the Bearer token must be of the session that asked for it: a change asked in another
  * session, or in one that has ended (its tokens are dead: 401, and a new login is another session),
  * answers 300 changeExpired before any code is checked. The code is checked under the member's
