@@ -10,6 +10,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { useDelayed } from '../../ui/use-delayed.ts';
 import { outstandingTermsOf, serviceUrl } from './direct-login-api.ts';
 import { serviceTarget } from './hand-off-params.ts';
+import { PortalConsentStep } from './portal-consent-step.tsx';
 import { ServiceTermsStep } from './service-terms-step.tsx';
 import { TopLink } from './top-link.tsx';
 
@@ -18,8 +19,9 @@ import { TopLink } from './top-link.tsx';
  * named by the query or the session's state gets a one-time token for the member (and their first
  * active card), the token's hand-off URL is asked for, and the member leaves for it. A service whose
  * terms the member has not accepted shows them first. A portal app's token is bound to the PKCE
- * challenge of the app that asked; a portal app that gave none is opened without a token (its
- * resume URI). A portal app's URL is its custom scheme: if the app has not opened after the grace
+ * challenge of the app that asked, and it is asked for only once the member says go
+ * (PortalConsentStep); a portal app that gave none is opened without a token (its resume URI). A
+ * portal app's URL is its custom scheme: if the app has not opened after the grace
  * period, /problem/busy (C99-000600).
  */
 export function ServiceRedirectPage() {
@@ -29,10 +31,12 @@ export function ServiceRedirectPage() {
   const [terms, setTerms] = useState<string[]>();
   // Each attempt asks for a token again: the first, and one after the terms are accepted.
   const [attempt, setAttempt] = useState(0);
+  // A challenge that came in the address waits for the member's go-ahead (decision 0013).
+  const [confirmed, setConfirmed] = useState(() => !target?.proof);
   const showWaiting = useDelayed(message === undefined && terms === undefined ? true : undefined, LIMITS.loadingTextDelayMs);
 
   useEffect(() => {
-    if (!target) return;
+    if (!target || !confirmed) return;
     if (isPortalClient(target.clientId) && !target.proof) return resumePortal(target.clientId, '', '');
     const controller = new AbortController();
     let stopWatching: () => void = () => undefined;
@@ -54,7 +58,7 @@ export function ServiceRedirectPage() {
       controller.abort();
       stopWatching();
     };
-  }, [target, attempt]);
+  }, [target, attempt, confirmed]);
 
   const retry = useCallback(async () => {
     setTerms(undefined);
@@ -66,7 +70,9 @@ export function ServiceRedirectPage() {
   return (
     <>
       <h1>{name}へ移動</h1>
-      {terms ? (
+      {!confirmed ? (
+        <PortalConsentStep name={name} onConfirm={() => setConfirmed(true)} />
+      ) : terms ? (
         <ServiceTermsStep clientId={target.clientId} terms={terms} onAccepted={retry} />
       ) : message === undefined ? (
         showWaiting && <p role="status">「{name}」へ移動しています。画面が切り替わるまでお待ちください。</p>
