@@ -14,13 +14,15 @@ import { CARD_MESSAGES, DIRECT_LOGIN_MESSAGES, SERVER_MESSAGES } from '@sso/cont
 import { RESULT } from '@sso/contracts/result-codes';
 import type { ServiceLink } from '@sso/contracts/user';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/app-error.ts';
+import { AppError, unauthorizedError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { NetAnswer } from '../../ports/net-answer.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { holdMember } from '../account/member-hold-repo.ts';
 import { usedClientIds } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
+import { familyLive } from '../oauth/token-repo.ts';
 import { findMemberCard } from '../cards/card-repo.ts';
 import { challengeFor } from './hand-off-proof.ts';
 import { requireAcceptedTerms } from './partner-terms-service.ts';
@@ -37,6 +39,8 @@ export interface IssueDeps {
 export interface BearerMember {
   userId: string;
   clientId: string;
+  /** The Bearer token's session: a token is issued only while it lives. */
+  familyId: string;
   scopes: readonly string[];
 }
 
@@ -58,7 +62,7 @@ const refused = (message: string) => new AppError(RESULT.RETRYABLE, message, 400
  */
 async function issueToken(
   deps: IssueDeps,
-  p: { userId: string; client: OAuthClient; sourceClientId: string | null; subuserId: string | null; codeChallenge: string | null },
+  p: { userId: string; familyId: string; client: OAuthClient; sourceClientId: string | null; subuserId: string | null; codeChallenge: string | null },
 ): Promise<string> {
   await requireAcceptedTerms(deps.db, p.userId, p.client);
   const token = randomToken();
@@ -74,6 +78,8 @@ async function issueToken(
     code_challenge: p.codeChallenge,
   };
   await deps.db.transaction().execute(async (trx) => {
+    // Under the member's row (member-hold-repo.ts): a session ended meanwhile hands nothing on.
+    if (!(await holdMember(trx, p.userId))?.active || !(await familyLive(trx, p.familyId))) throw unauthorizedError();
     await insertDirectLogin(trx, row, sha256(token));
     await logActivity(trx, { userId: p.userId, event: 'direct_login_issued', clientId: p.client.client_id, at: now });
   });
@@ -116,7 +122,7 @@ export async function userOnetimeToken(
     throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   }
   const codeChallenge = challengeFor(client, input);
-  const token = await issueToken(deps, { userId: member.userId, client, sourceClientId: member.clientId, subuserId: null, codeChallenge });
+  const token = await issueToken(deps, { userId: member.userId, familyId: member.familyId, client, sourceClientId: member.clientId, subuserId: null, codeChallenge });
   return { ...ok, onetime_token: token, expires_in: Math.floor(LIMITS.directLoginTokenTtlMs / 1000) };
 }
 
@@ -137,6 +143,7 @@ export async function serviceDirectLogin(
   if (input.subuser_id && !(await findMemberCard(deps.db, member.userId, input.subuser_id))) throw refused(CARD_MESSAGES.cardNotFound);
   const token = await issueToken(deps, {
     userId: member.userId,
+    familyId: member.familyId,
     client,
     sourceClientId: member.clientId,
     subuserId: input.subuser_id || null,

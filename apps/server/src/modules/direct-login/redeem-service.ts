@@ -6,6 +6,7 @@ import { OAuthError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { holdMember } from '../account/member-hold-repo.ts';
 import { findActiveUserById, hasCards } from '../account/user-repo.ts';
 import { audienceOf } from '../oauth/audience.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
@@ -13,7 +14,7 @@ import type { OAuthClient } from '../oauth/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { issuePair } from '../oauth/tokens.ts';
 import { proofHolds } from './hand-off-proof.ts';
-import { findDirectLogin } from './repo.ts';
+import { findDirectLogin, findLiveDirectLogin } from './repo.ts';
 
 export interface RedeemDeps {
   db: Kysely<Database>;
@@ -60,8 +61,12 @@ export async function redeemDirectLogin(
   p: { onetimeToken: string; codeVerifier?: string | undefined; client: OAuthClient; terminalId: string | null; device: string | null },
 ): Promise<DirectLoginTokenGrantResponse> {
   const now = deps.clock.now();
+  const secretHash = sha256(p.onetimeToken);
   const outcome = await deps.db.transaction().execute(async (trx) => {
-    const subject = await consumeLinkSecret(trx, 'direct_login', sha256(p.onetimeToken), now);
+    // The member's row first: an ending event at the same moment ends this session or is seen by it (member-hold-repo.ts).
+    const asked = await findLiveDirectLogin(trx, secretHash, now);
+    if (asked) await holdMember(trx, asked.user_id);
+    const subject = await consumeLinkSecret(trx, 'direct_login', secretHash, now);
     const grant = subject ? await findDirectLogin(trx, subject) : undefined;
     if (!grant || grant.client_id !== p.client.client_id) return undefined;
     const user = await findActiveUserById(trx, grant.user_id);

@@ -42,7 +42,7 @@ const grantFormSchema = z.object({
 });
 
 /** The active member behind the Bearer token, the client it was issued to (the direct login's source) and its scopes. */
-const bearerMember = (call: MemberCall<unknown>): BearerMember => ({ userId: call.user.id, clientId: call.clientId, scopes: call.token.scopes });
+const bearerMember = (call: MemberCall<unknown>): BearerMember => ({ userId: call.user.id, clientId: call.clientId, familyId: call.token.familyId, scopes: call.token.scopes });
 
 /** A redirect or the 400 page: a request that cannot be redirected safely is never redirected (RFC 6749 section 4.1.2.1). */
 function redirectOrRefuse(reply: FastifyReply, location: string | undefined) {

@@ -5,6 +5,7 @@ import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { holdMember } from '../account/member-hold-repo.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
 import { redeemLoginTicket } from '../account/login-ticket.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
@@ -93,7 +94,10 @@ export async function authorize(
 
   const codeChallenge = q.data.code_challenge;
   // The password was checked here, or at the login step whose ticket was redeemed just now: the session starts proved (decision 0012).
-  return issueCodeRedirect(deps, { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt: now });
+  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt: now };
+  // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
+  const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
+  return location ?? fail('access_denied', 'login failed');
 }
 
 /**
@@ -101,6 +105,8 @@ export async function authorize(
  * the end of a sign-up): bound to client, redirect URI and PKCE challenge, valid 60 s, logged as a
  * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
  * 4.1.2, RFC 9207). The one place codes are made, so both authorize endpoints behave alike.
+ * Undefined, and no code, when the member is no longer active or the password checked is no longer
+ * theirs.
  */
 export async function issueCodeRedirect(
   deps: AuthorizeDeps,
@@ -114,9 +120,14 @@ export async function issueCodeRedirect(
     device: string | null;
     /** When the member proved presence by password, carried to the session (decision 0012); null: not by this code. */
     provedAt: number | null;
+    /** The password hash the login was checked against: the code is issued only while it is still the member's. */
+    passwordHash?: string;
   },
-): Promise<string> {
+): Promise<string | undefined> {
   const now = deps.clock.now();
+  // Run inside the caller's transaction: the member's row is held until the code is in (member-hold-repo.ts).
+  const member = await holdMember(deps.db, p.userId);
+  if (!member?.active || (p.passwordHash !== undefined && member.passwordHash !== p.passwordHash)) return undefined;
   const code = randomToken();
   await insertCode(deps.db, {
     code_hash: sha256(code),

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { OAuthError } from '../../http/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { holdMember } from '../account/member-hold-repo.ts';
 import { audienceOf, mayIntrospect } from './audience.ts';
 import type { OAuthClient } from './clients.ts';
 import { consumeCode, findCode } from './code-repo.ts';
@@ -33,6 +34,9 @@ export async function exchangeCode(
   const codeHash = sha256(p.code);
   const familyId = newId();
   const outcome = await deps.db.transaction().execute(async (trx) => {
+    // The member's row first: an ending event at the same moment ends this session or is seen by it (member-hold-repo.ts).
+    const asked = await findCode(trx, codeHash);
+    if (asked && !(await holdMember(trx, asked.user_id))?.active) return { kind: 'error' as const, error: 'the member is no longer active' };
     const code = await consumeCode(trx, codeHash, familyId, now);
     if (!code) return { kind: 'replay' as const, code: await findCode(trx, codeHash) };
     if (code.expires_at <= now) return { kind: 'error' as const, error: 'authorization code expired' };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { invalidateSubjects, invalidateVerifications } from '../../db/verification-repo.ts';
+import { lockMember } from '../account/member-hold-repo.ts';
 import { replacePendingChanges } from '../account-change/member-change-repo.ts';
 import { endDirectLogins } from '../direct-login/repo.ts';
 import { endWaitingFlows } from '../member-flows/member-flow-repo.ts';
@@ -37,9 +38,12 @@ export interface EndedSecrets {
  * - card sign-ups whose member exists already and whose register_token could still get a code.
  *
  * Each table's rows are ended by the repo of the module that owns it; a new kind of pending secret
- * of a member belongs here.
+ * of a member belongs here. The member's row is taken first (member-hold-repo.ts), so that a step
+ * starting a session for the member at the same moment either finishes before and is ended here,
+ * or waits and finds the event done.
  */
 export async function endMemberSessions(db: Kysely<Database>, userId: string, now: number): Promise<EndedSecrets> {
+  await lockMember(db, userId);
   const sessions = await revokeUserFamilies(db, userId, now);
   const codes = await useUpMemberCodes(db, userId, now);
   const emailChanges = await replacePendingChanges(db, userId, now);
