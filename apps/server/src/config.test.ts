@@ -132,6 +132,22 @@ describe('loadConfig', () => {
       expect(refusal({ ...production, CLIENTS_FILE: one })).toMatch(/demo secret of SIAP002;/);
     });
 
+    it('stops when the demo members would be seeded (their passwords are published)', () => {
+      expect(refusal({ ...production, SEED_DEMO: 'true' })).toBe(
+        "Invalid configuration: SEED_DEMO=true is refused when NODE_ENV=production (the demo members' passwords are published)",
+      );
+      expect(refusal({ ...production, SEED_DEMO: 'false' })).toBeUndefined();
+    });
+
+    it('fails closed when NODE_ENV is forgotten: outside production it listens on this machine only', () => {
+      expect(refusal({ HOST: '0.0.0.0' })).toBe(
+        'Invalid configuration: HOST=0.0.0.0 with NODE_ENV=development would serve the development mailbox to the network; set NODE_ENV=production, or HOST=127.0.0.1',
+      );
+      expect(refusal({ NODE_ENV: 'test', HOST: '10.0.0.5' })).toMatch(/^Invalid configuration: HOST=10\.0\.0\.5 with NODE_ENV=test/);
+      for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1']) expect(refusal({ HOST: host })).toBeUndefined();
+      expect(refusal({ ...production, HOST: '0.0.0.0' })).toBeUndefined();
+    });
+
     it('keeps development and test working with no settings at all', () => {
       expect(refusal({})).toBeUndefined();
       expect(refusal({ NODE_ENV: 'test' })).toBeUndefined();

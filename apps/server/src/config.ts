@@ -136,6 +136,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: the card master, Net Answer and SMS simulators are selected; set ALLOW_SIMULATORS=staging to run them with NODE_ENV=production',
     );
   }
+  // The demo members' passwords are published in the README.
+  if (production && e.SEED_DEMO) throw new ConfigError('Invalid configuration: SEED_DEMO=true is refused when NODE_ENV=production (the demo members\' passwords are published)');
+  // Outside production the server shows every code and link at /dev/mailbox and passes any reCAPTCHA
+  // token: it listens on this machine only, so that a forgotten NODE_ENV fails closed.
+  if (!production && !isLoopback(e.HOST)) {
+    throw new ConfigError(`Invalid configuration: HOST=${e.HOST} with NODE_ENV=${e.NODE_ENV} would serve the development mailbox to the network; set NODE_ENV=production, or HOST=127.0.0.1`);
+  }
   const published = production ? clientsWithDemoSecrets(e.CLIENTS_FILE) : [];
   if (published.length > 0) {
     throw new ConfigError(`Invalid configuration: CLIENTS_FILE carries the published demo secret of ${published.join(', ')}; give each confidential client its own secret`);
@@ -168,6 +175,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowSimulators: e.ALLOW_SIMULATORS === 'staging',
   };
 }
+
+/** An address of this machine only: the development server listens on nothing else. */
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 
 /**
  * The confidential clients of the clients file whose secret is the README's published one,
