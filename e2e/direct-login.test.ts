@@ -191,7 +191,7 @@ describe('direct login and partner hand-off in Chromium', () => {
     const cardRefresh = await j.page.evaluate(() => (JSON.parse(sessionStorage.getItem('sso.token') ?? '{}') as { refreshToken?: string }).refreshToken);
     await j.page.goto(await link('open-2'));
     await choiceHeading.waitFor();
-    await j.page.getByRole('button', { name: '指定されたアカウントに切り替える' }).click();
+    await j.page.getByRole('button', { name: 'ログイン連携のアカウントに切り替える' }).click();
     await j.page.waitForURL(/\/content\/top$/);
     await expect.poll(accountShown).toBe(OPEN.email);
     expect(await session()).toMatchObject({ comesFrom: 'SIAP005', redirectState: 'open-2' });
