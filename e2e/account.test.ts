@@ -173,6 +173,8 @@ describe('member self-service in Chromium', () => {
 
     await j.page.waitForURL(/\/content\/user\/tel\/otp$/);
     await expect.poll(() => j.page.getByText('080-****-0002', { exact: false }).count()).toBeGreaterThan(0);
+    // A mistyped number is no dead end: the way back to 登録情報 is offered here too.
+    expect(await j.page.getByRole('link', { name: '登録情報へ戻る' }).getAttribute('href')).toBe('/content/user');
     const code = await waitForCode(env.system.origin, 'sms', tel);
     await j.page.getByLabel('ワンタイムパスワード').fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
     await j.page.getByRole('button', { name: '認証する' }).click();
