@@ -110,7 +110,19 @@ describe('member self-service in Chromium', () => {
     expect(new URL(j.page.url()).pathname).toBe('/content/user/email');
     expect(changeRequests).toBe(1);
     await j.page.getByRole('button', { name: '送信する' }).click();
+    // The right password's check is held back: Escape meanwhile neither closes the prompt nor cancels.
+    let releaseCheck!: () => void;
+    const checkHeld = new Promise<void>((resolve) => (releaseCheck = resolve));
+    await j.page.route('**/api/auth/reauth', async (route) => {
+      if (route.request().postData()?.includes(renamed.password)) await checkHeld;
+      await route.continue();
+    });
     await proveWithPassword(renamed.password, 'user-email-fresh-proof');
+    await expect.poll(() => prompt.getByRole('button', { name: '確認する' }).isDisabled()).toBe(true);
+    await j.page.keyboard.press('Escape');
+    await j.page.waitForTimeout(500);
+    expect(await prompt.isVisible()).toBe(true);
+    releaseCheck();
     // The request went on with the proof, and the code is confirmed by this same session.
     await j.page.waitForURL(/\/content\/user\/email\/otp$/);
     await j.page.getByLabel('ワンタイムパスワード').fill(await waitForCode(env.system.origin, 'mail', next));
