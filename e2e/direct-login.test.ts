@@ -175,10 +175,21 @@ describe('direct login and partner hand-off in Chromium', () => {
     };
     const choiceHeading = j.page.getByRole('heading', { name: 'ログインするアカウントの確認' });
     const session = async () => JSON.parse((await j.page.evaluate(() => sessionStorage.getItem('sso.session'))) ?? '{}') as Record<string, unknown>;
+    /** What the token endpoint answers a refresh with this token: invalid_grant once its login is ended (RFC 6749 section 5.2). */
+    const refreshError = async (refreshToken: string | undefined) => {
+      const res = await fetch(`${origin()}/api/auth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken ?? '', client_id: 'SIAP009' }),
+      });
+      return ((await res.json()) as { error?: string }).error;
+    };
 
     // Both accounts are named; staying keeps demo.card's login, and the hand-off's login is ended.
+    const handOffToken = j.page.waitForResponse((r) => r.url().endsWith('/api/auth/direct_login/token'));
     await j.page.goto(await link('open-1'));
     await choiceHeading.waitFor();
+    const handOffRefresh = ((await (await handOffToken).json()) as { refresh_token?: string }).refresh_token;
+    expect(handOffRefresh).toBeTruthy();
     expect(await j.page.getByText(OPEN.email).count()).toBe(1);
     expect(await j.page.locator('main').getByText(CARD.email).count()).toBe(1);
     await documentScreen(j.page, 'direct-account-choice');
@@ -186,20 +197,17 @@ describe('direct login and partner hand-off in Chromium', () => {
     await j.page.waitForURL(/\/content\/top$/);
     await expect.poll(accountShown).toBe(CARD.email);
     expect((await session()).redirectState).not.toBe('open-1');
+    expect(await refreshError(handOffRefresh)).toBe('invalid_grant');
 
     // Switching: demo.open's login replaces demo.card's, whose login here is ended; the header says so.
     const cardRefresh = await j.page.evaluate(() => (JSON.parse(sessionStorage.getItem('sso.token') ?? '{}') as { refreshToken?: string }).refreshToken);
     await j.page.goto(await link('open-2'));
     await choiceHeading.waitFor();
-    await j.page.getByRole('button', { name: '指定されたアカウントに切り替える' }).click();
+    await j.page.getByRole('button', { name: 'ログイン連携のアカウントに切り替える' }).click();
     await j.page.waitForURL(/\/content\/top$/);
     await expect.poll(accountShown).toBe(OPEN.email);
     expect(await session()).toMatchObject({ comesFrom: 'SIAP005', redirectState: 'open-2' });
-    const revoked = await fetch(`${origin()}/api/auth/token`, {
-      method: 'POST',
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: cardRefresh ?? '', client_id: 'SIAP009' }),
-    });
-    expect(((await revoked.json()) as { error?: string }).error).toBe('invalid_grant');
+    expect(await refreshError(cardRefresh)).toBe('invalid_grant');
 
     // A direct login for the member already logged in goes straight on.
     await j.page.goto(await link('open-3'));

@@ -69,12 +69,16 @@ export async function reportCspViolations(context: BrowserContext): Promise<void
   });
 }
 
-/** Collects console errors and failed page scripts; a journey asserts there were none. */
+/**
+ * Collects console errors and failed page scripts; a journey asserts there were none. Each console
+ * error ends with the URL it is about in brackets (for a refused request, that request's URL), so that
+ * a journey can let a refusal through for one endpoint only.
+ */
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error') errors.push(`console: ${m.text()} [${m.location().url}]`);
   });
   return errors;
 }

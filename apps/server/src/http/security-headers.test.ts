@@ -9,6 +9,7 @@ describe('security headers', () => {
     MONITORING_SCRIPT_ORIGINS: 'https://rum.example.net',
   });
   const recaptcha = withTestApp('sqlite', { RECAPTCHA_SECRET: 'secret-1' });
+  const devCors = withTestApp('sqlite', { DEV_CORS_ORIGINS: 'http://localhost:5173' });
   const directive = (csp: string, name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
 
   it('sends a strict CSP with no inline script, no framing, nosniff and a referrer policy', async () => {
@@ -60,5 +61,28 @@ describe('security headers', () => {
     const root = await t.app.inject({ method: 'GET', url: '/' });
     expect(root.statusCode).toBe(302);
     expect(root.headers.location).toBe('/content/');
+  });
+
+  it('lets the dev server origin read the step-up challenge in WWW-Authenticate (RFC 9470)', async () => {
+    const res = await devCors.app.inject({ method: 'POST', url: '/api/user', headers: { origin: 'http://localhost:5173' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(res.headers['access-control-expose-headers']).toBe('WWW-Authenticate');
+    const preflight = await devCors.app.inject({
+      method: 'OPTIONS',
+      url: '/api/user',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toBe('Authorization, Content-Type');
+  });
+
+  it('sends no CORS headers to an origin that is not configured', async () => {
+    const res = await devCors.app.inject({ method: 'POST', url: '/api/user', headers: { origin: 'https://evil.example' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers['access-control-expose-headers']).toBeUndefined();
+    const none = await devCors.app.inject({ method: 'POST', url: '/api/user' });
+    expect(none.headers['access-control-expose-headers']).toBeUndefined();
   });
 });

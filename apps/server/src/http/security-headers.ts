@@ -79,13 +79,19 @@ function headersOf(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
-/** Development only: lets the Vite dev server on another port call the API (SPEC.md section 7). */
+/**
+ * Development only: lets the Vite dev server on another port call the API (SPEC.md section 7).
+ * WWW-Authenticate is exposed because a cross-origin script sees only the CORS-safelisted response
+ * headers (Fetch standard, "CORS-safelisted response-header name"), and the SPA tells a step-up
+ * challenge (RFC 9470 section 3, error="insufficient_user_authentication") from an expired token by it.
+ */
 export function registerDevCors(app: FastifyInstance, origins: string[]) {
   if (origins.length === 0) return;
   app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
     if (!origin || !origins.includes(origin)) return done();
     reply.header('Access-Control-Allow-Origin', origin);
+    reply.header('Access-Control-Expose-Headers', 'WWW-Authenticate');
     reply.header('Vary', 'Origin');
     if (request.method === 'OPTIONS') {
       reply

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES, CLIENT_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';
 import { Field } from './field.tsx';
@@ -14,7 +14,7 @@ export interface FreshProofDialogProps {
   pending: boolean;
   /** Checks the password; the field is emptied when it comes back. */
   onSubmit: (password: string) => Promise<void>;
-  /** "キャンセル", Escape and closing the dialog: the action does not go on. */
+  /** "キャンセル", Escape and closing the dialog: the action does not go on (ignored while the password is checked). */
   onCancel: () => void;
 }
 
@@ -46,7 +46,7 @@ export function FreshProofDialog({ open, message, pending, onSubmit, onCancel }:
   return (
     <Modal open={open} title="ご本人確認" onClose={cancel}>
       <form noValidate onSubmit={(e) => void submit(e)}>
-        <p className={page.dialogText}>お手続きを続けるため、現在のパスワードを入力してください。</p>
+        <p className={page.dialogText}>{ACCOUNT_MESSAGES.freshProofNeeded}</p>
         <Field
           id={`${id}-password`}
           label="現在のパスワード"
@@ -56,7 +56,8 @@ export function FreshProofDialog({ open, message, pending, onSubmit, onCancel }:
           error={error}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <Alert message={message} />
+        {/* An empty field is marked under it and summed up above the buttons, as on every form (SPEC.md section 8). */}
+        <Alert message={error ? CLIENT_MESSAGES['C99-000400'] : message} />
         <div className={page.actions}>
           <Button type="submit" pending={pending}>
             確認する

@@ -1,6 +1,6 @@
 /**
- * For unit tests in Node without a DOM: a stand-in for React's useState and useEffect that runs a
- * component function like a mounted component. A test mocks 'react' with these two, then renders:
+ * For unit tests in Node without a DOM: a stand-in for React's useState, useEffect and useRef that
+ * runs a component function like a mounted component. A test mocks 'react' with these, then renders:
  * state updates render again, and effects run after a render when their dependencies changed.
  */
 interface Effect {
@@ -25,6 +25,11 @@ export function useState<S>(initial: S | (() => S)): [S, (next: S | ((prev: S) =
     renderAgain();
   };
   return [slots[i] as S, set];
+}
+
+/** A ref is a state slot holding one object that no render replaces. */
+export function useRef<T>(initial: T): { current: T } {
+  return useState(() => ({ current: initial }))[0];
 }
 
 export function useEffect(effect: () => void | (() => void), deps?: readonly unknown[]): void {

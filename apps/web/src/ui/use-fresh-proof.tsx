@@ -3,6 +3,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { showFailure } from '../lib/failure-view.ts';
 import { reauthenticate, withFreshProof, type ProofOutcome } from '../lib/fresh-proof.ts';
 import { FreshProofDialog } from './fresh-proof-dialog.tsx';
+import { usePendingAction } from './use-pending-action.ts';
 
 /** Answers the prompt shows itself; anything else ends it and goes where showFailure sends it. */
 const SHOWN_IN_PROMPT: number[] = [RESULT.RETRYABLE, RESULT.LOCKED, RESULT.VALIDATION, RESULT.CLIENT_SPECIAL];
@@ -23,7 +24,6 @@ const SHOWN_IN_PROMPT: number[] = [RESULT.RETRYABLE, RESULT.LOCKED, RESULT.VALID
 export function useFreshProof() {
   const [open, setOpen] = useState(false);
   const [message, setMessage] = useState<string>();
-  const [pending, setPending] = useState(false);
   const answer = useRef<(proved: boolean) => void>(undefined);
 
   const finish = useCallback((proved: boolean) => {
@@ -43,25 +43,31 @@ export function useFreshProof() {
     [],
   );
 
-  const submit = useCallback(
-    async (password: string) => {
-      setPending(true);
-      setMessage(undefined);
-      try {
-        await reauthenticate(password);
-        finish(true);
-      } catch (e) {
-        const { result_code } = showFailure(e, { setMessage });
-        if (!SHOWN_IN_PROMPT.includes(result_code)) finish(false);
-      } finally {
-        setPending(false);
-      }
-    },
-    [finish],
-  );
+  // Checking the password and cancelling are one pending action (SPEC.md section 4, "Buttons"): a
+  // second submit in the same frame sends no second POST /api/auth/reauth, and Escape while the
+  // password is being checked does not answer "cancelled" under an answer still to come.
+  const { pending, run } = usePendingAction(async (step: { password: string } | 'cancel') => {
+    if (step === 'cancel') return finish(false);
+    setMessage(undefined);
+    try {
+      await reauthenticate(step.password);
+      finish(true);
+    } catch (e) {
+      const { result_code } = showFailure(e, { setMessage });
+      if (!SHOWN_IN_PROMPT.includes(result_code)) finish(false);
+    }
+  });
 
   const withProof = useCallback(<T,>(action: () => Promise<T>): Promise<ProofOutcome<T>> => withFreshProof(action, ask), [ask]);
 
-  const prompt = <FreshProofDialog open={open} message={message} pending={pending} onSubmit={submit} onCancel={() => finish(false)} />;
+  const prompt = (
+    <FreshProofDialog
+      open={open}
+      message={message}
+      pending={pending}
+      onSubmit={(password) => run({ password })}
+      onCancel={() => void run('cancel')}
+    />
+  );
   return { withProof, prompt };
 }

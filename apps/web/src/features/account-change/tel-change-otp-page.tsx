@@ -74,9 +74,15 @@ function TelChangeOtp({ held }: { held: HeldTelChange }) {
       <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
         <OtpField registration={register('onetime_password')} error={formState.errors.onetime_password?.message} />
         <Alert message={message} />
-        <Button type="submit" pending={pending}>
-          認証する
-        </Button>
+        <div className={page.actions}>
+          <Button type="submit" pending={pending}>
+            認証する
+          </Button>
+          {/* A mistyped number is no dead end: back to /user (登録情報), as the entry page, to start again. */}
+          <Link to="/user" className={buttonClass('secondary')}>
+            登録情報へ戻る
+          </Link>
+        </div>
       </form>
     </>
   );

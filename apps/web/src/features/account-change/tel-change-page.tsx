@@ -6,6 +6,7 @@ import { useFormScreen } from '../../lib/use-form-screen.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
+import { FIELD_HINTS } from '../../ui/field-hints.ts';
 import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import page from '../../ui/page.module.css';
@@ -49,7 +50,7 @@ export function TelChangePage() {
         <Field
           id="tel"
           label="携帯電話番号"
-          hint="ハイフンなしの半角数字10桁または11桁で入力してください。"
+          hint={FIELD_HINTS.tel}
           type="text"
           inputMode="numeric"
           autoComplete="tel-national"

@@ -18,9 +18,9 @@ interface AccountChoiceProps {
  * both accounts are named, and the member chooses which one goes on.
  */
 export function AccountChoice({ current, handOff, onSwitch, onStay }: AccountChoiceProps) {
-  const switching = usePendingAction(onSwitch);
-  const staying = usePendingAction(onStay);
-  const pending = switching.pending || staying.pending;
+  // One pending action for both buttons (SPEC.md section 4, "Buttons"): each choice revokes one of
+  // the two logins, so two clicks in one frame must not run both.
+  const { pending, run } = usePendingAction((choice: 'switch' | 'stay') => (choice === 'switch' ? onSwitch() : onStay()));
   return (
     <>
       <h1>ログインするアカウントの確認</h1>
@@ -33,10 +33,10 @@ export function AccountChoice({ current, handOff, onSwitch, onStay }: AccountCho
       />
       <p className={page.lead}>切り替えると、現在のアカウントはこのブラウザからログアウトします。</p>
       <div className={page.actions}>
-        <Button type="button" pending={pending} onClick={() => void switching.run()}>
-          指定されたアカウントに切り替える
+        <Button type="button" pending={pending} onClick={() => void run('switch')}>
+          ログイン連携のアカウントに切り替える
         </Button>
-        <Button type="button" variant="secondary" pending={pending} onClick={() => void staying.run()}>
+        <Button type="button" variant="secondary" pending={pending} onClick={() => void run('stay')}>
           現在のアカウントのまま続ける
         </Button>
       </div>

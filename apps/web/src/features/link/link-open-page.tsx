@@ -87,7 +87,7 @@ export function LinkOpenPage() {
         <Field
           id="password"
           label="オープン会員のパスワード"
-          hint="ご本人様確認のため、オープン会員としてご登録のパスワードを入力してください。"
+          hint="ご本人確認のため、オープン会員としてご登録のパスワードを入力してください。"
           type="password"
           autoComplete="off"
           error={errors.password?.message}

@@ -1,8 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
 
+const submitAuthorizeForm = vi.fn();
+vi.mock('../../lib/hand-off.ts', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  submitAuthorizeForm: (...args: unknown[]) => submitAuthorizeForm(...args),
+}));
+
 const store = stubBrowserGlobals();
-const { login } = await import('./login-api.ts');
+const { agreeAndAuthorize, login } = await import('./login-api.ts');
 const { setRecaptchaPort } = await import('../../lib/recaptcha.ts');
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -40,5 +47,27 @@ describe('login with the reCAPTCHA retry loop', () => {
     vi.stubGlobal('fetch', fetchMock);
     await expect(login('a@example.com', 'x', 'SIAP009')).rejects.toMatchObject({ result: INVALID });
     expect(sentBodies(fetchMock).map((b) => b.times)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('the authorize hand-off after additional terms (decision 0011)', () => {
+  const context = {
+    fields: { user_mail: 'a@example.com', user_pass: 'Pass1234', login_ticket: 't-1' },
+    terms: ['0001'],
+    authorize: new URLSearchParams({ client_id: 'SIAP009' }),
+  };
+  beforeEach(() => void submitAuthorizeForm.mockReset());
+
+  it('posts the held login with a fresh Authorize token and the agreed terms', async () => {
+    setRecaptchaPort({ token: async (action) => `${action}-fresh` });
+    await agreeAndAuthorize(context);
+    expect(submitAuthorizeForm).toHaveBeenCalledTimes(1);
+    expect(submitAuthorizeForm.mock.calls[0]?.[2]).toEqual({ ...context.fields, recaptcha_token: 'Authorize-fresh', terms: ['0001'] });
+  });
+
+  it('posts nothing and gives the network message (C99-000700) when the verifier gives no token', async () => {
+    setRecaptchaPort({ token: () => Promise.reject(new Error('reCAPTCHA did not load')) });
+    await expect(agreeAndAuthorize(context)).rejects.toMatchObject({ result: { result_message: CLIENT_MESSAGES['C99-000700'] } });
+    expect(submitAuthorizeForm).not.toHaveBeenCalled();
   });
 });
