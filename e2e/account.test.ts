@@ -8,7 +8,7 @@ const OPEN = 'demo.open@example.com';
 const NEW_OPEN_PASSWORD = 'Changed-2026';
 
 /**
- * Issue 5 journeys, in order on one system: a card member changes the e-mail, and again from a
+ * Member self-service journeys (SPEC.md section 2, account routes), in order on one system: a card member changes the e-mail, and again from a
  * portal app's session, where the password is asked first (decision 0012); the open member changes
  * the password and the profile, replaces the login mobile number by SMS code (decision 0014), reads the
  * activity log, and withdraws from a portal app's session, the password asked first.
