@@ -58,28 +58,42 @@ async function waitHealthy(origin: string, child: ChildProcess): Promise<void> {
  * on a free port with a fresh SQLite database and the demo data, unless `env` names another database.
  */
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
-  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'sso-e2e-'));
-  const origin = `http://localhost:${port}`;
-  const env = {
+  const environment = (port: number) => ({
     ...process.env,
     NODE_ENV: 'development',
     PORT: String(port),
     HOST: '127.0.0.1',
-    PUBLIC_ORIGIN: origin,
+    PUBLIC_ORIGIN: `http://localhost:${port}`,
     DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`,
     LOG_LEVEL: 'warn',
     SMTP_SINK_PORT: '0',
     ...options.env,
-  };
-  const spawnServer = () =>
+  });
+  const spawnServer = (env: NodeJS.ProcessEnv) =>
     spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: ROOT,
       env,
       stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', options.quiet ? 'ignore' : 'inherit'],
     });
-  let child = spawnServer();
-  await waitHealthy(origin, child);
+  // A free port can be taken by another process (another system's mail sink on port 0) before the
+  // server binds it: a start whose server exits is tried again on another port, at most three times.
+  const start = async (attempt: number): Promise<{ port: number; env: ReturnType<typeof environment>; child: ChildProcess }> => {
+    const port = await freePort();
+    const env = environment(port);
+    const child = spawnServer(env);
+    try {
+      await waitHealthy(`http://localhost:${port}`, child);
+      return { port, env, child };
+    } catch (e) {
+      if (attempt >= 3 || child.exitCode === null) throw e;
+      return start(attempt + 1);
+    }
+  };
+  const started = await start(1);
+  const { port, env } = started;
+  let child = started.child;
+  const origin = `http://localhost:${port}`;
   const stopChild = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -97,7 +111,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     },
     restart: async () => {
       await stopChild();
-      child = spawnServer();
+      child = spawnServer(env);
       await waitHealthy(origin, child);
     },
     stop: async () => {
