@@ -7,14 +7,14 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
-import { findActiveUserById, hasCards } from '../account/user-repo.ts';
+import { hasCards } from '../account/user-repo.ts';
 import { audienceOf } from '../oauth/audience.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { issuePair } from '../oauth/tokens.ts';
 import { proofHolds } from './hand-off-proof.ts';
-import { findDirectLogin, findLiveDirectLogin } from './repo.ts';
+import { findLiveDirectLogin } from './repo.ts';
 
 export interface RedeemDeps {
   db: Kysely<Database>;
@@ -65,15 +65,15 @@ export async function redeemDirectLogin(
   const outcome = await deps.db.transaction().execute(async (trx) => {
     // The member's row first: an ending event at the same moment ends this session or is seen by it (member-hold-repo.ts).
     const asked = await findLiveDirectLogin(trx, secretHash, now);
-    if (asked) await holdMember(trx, asked.user_id);
+    const member = asked ? await holdMember(trx, asked.user_id) : undefined;
+    // Used up whatever follows; the grant is the one read above (its verification's subject is its id).
     const subject = await consumeLinkSecret(trx, 'direct_login', secretHash, now);
-    const grant = subject ? await findDirectLogin(trx, subject) : undefined;
-    if (!grant || grant.client_id !== p.client.client_id) return undefined;
-    const user = await findActiveUserById(trx, grant.user_id);
-    if (!user) return undefined;
+    const grant = subject !== undefined && subject === asked?.id ? asked : undefined;
+    if (!grant || grant.client_id !== p.client.client_id || !member?.active) return undefined;
+    const userId = grant.user_id;
     if (!proofHolds(grant.code_challenge, p.codeVerifier, p.client)) {
       // The token is used up all the same (committed with this row): an interceptor gets one try, and nothing.
-      await logActivity(trx, { userId: user.id, event: 'direct_login_refused', clientId: p.client.client_id, device: p.device, at: now });
+      await logActivity(trx, { userId, event: 'direct_login_refused', clientId: p.client.client_id, device: p.device, at: now });
       return undefined;
     }
     const familyId = newId();
@@ -82,7 +82,7 @@ export async function redeemDirectLogin(
     if (scope === undefined) return undefined;
     await insertFamily(trx, {
       id: familyId,
-      user_id: user.id,
+      user_id: userId,
       client_id: p.client.client_id,
       terminal_id: p.terminalId,
       scope,
@@ -93,8 +93,8 @@ export async function redeemDirectLogin(
       proved_at: null,
     });
     const tokens = await issuePair(trx, familyId, null, scope, now);
-    const memberType = (await hasCards(trx, user.id)) ? ('na' as const) : ('open' as const);
-    await logActivity(trx, { userId: user.id, event: 'direct_login', clientId: p.client.client_id, device: p.device, at: now });
+    const memberType = (await hasCards(trx, userId)) ? ('na' as const) : ('open' as const);
+    await logActivity(trx, { userId, event: 'direct_login', clientId: p.client.client_id, device: p.device, at: now });
     return { ...tokens, member_type: memberType };
   });
   if (!outcome) throw invalidGrant();

@@ -23,10 +23,7 @@ export async function insertDirectLogin(db: Kysely<Database>, row: DirectLoginRo
   });
 }
 
-export const findDirectLogin = (db: Kysely<Database>, id: string) =>
-  db.selectFrom('direct_logins').selectAll().where('id', '=', id).executeTakeFirst();
-
-/** The grant of a live (unused, unexpired) token, without using it up (/api/preauth/direct_login, the redirect). */
+/** The grant of a live (unused, unexpired) token, without using it up (/api/preauth/direct_login, the redirect, and the redemption, which reads it before it uses the token up). */
 export const findLiveDirectLogin = (db: Kysely<Database>, secretHash: string, now: number) =>
   db
     .selectFrom('verifications as v')

@@ -1,10 +1,7 @@
-import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
-import type { Database } from '../../db/schema.ts';
 import { freshProofError } from '../../http/app-error.ts';
 import type { MemberCall } from '../../http/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { findProofTime } from '../oauth/token-repo.ts';
 
 /**
  * The one guard of a sensitive change (ARCHITECTURE.md "Fresh proof"; decision 0012): the session
@@ -20,8 +17,9 @@ import { findProofTime } from '../oauth/token-repo.ts';
  *     return theChange(deps, call);
  *   }
  */
-export async function requireFreshProof(deps: { db: Kysely<Database>; clock: Clock }, call: Pick<MemberCall<unknown>, 'token'>): Promise<void> {
-  const provedAt = await findProofTime(deps.db, call.token.familyId);
+export async function requireFreshProof(deps: { clock: Clock }, call: Pick<MemberCall<unknown>, 'token'>): Promise<void> {
+  // Read off the token's row, fetched for the Bearer check anyway: no query of its own.
+  const { provedAt } = call.token;
   const now = deps.clock.now();
   if (provedAt === null || now - provedAt > LIMITS.freshProofMaxAgeMs) {
     throw freshProofError(LIMITS.freshProofMaxAgeMs);

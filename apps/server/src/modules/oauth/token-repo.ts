@@ -61,6 +61,7 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'f.terminal_id',
       'f.scope',
       'f.audience',
+      'f.proved_at',
       'f.revoked_at as family_revoked_at',
     ]);
 
@@ -134,12 +135,6 @@ export async function revokeUserFamilies(db: Kysely<Database>, userId: string, n
 /** Whether a session (token family) is still live: not revoked. */
 export async function familyLive(db: Kysely<Database>, familyId: string): Promise<boolean> {
   return (await db.selectFrom('token_families').select('id').where('id', '=', familyId).where('revoked_at', 'is', null).executeTakeFirst()) !== undefined;
-}
-
-/** When the member of a live session last proved presence (decision 0012); null: never, or the session is gone. */
-export async function findProofTime(db: Kysely<Database>, familyId: string): Promise<number | null> {
-  const row = await db.selectFrom('token_families').select('proved_at').where('id', '=', familyId).where('revoked_at', 'is', null).executeTakeFirst();
-  return row?.proved_at ?? null;
 }
 
 /** Records a proof of presence on a live session (decision 0012); false when the session has ended meanwhile. */

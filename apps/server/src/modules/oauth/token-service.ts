@@ -160,6 +160,8 @@ export async function authenticateAccessToken(deps: TokenDeps, token: string) {
     /** The scope's list and the audience, read off the same row (decision 0010): the guard's check is a lookup, not a query. */
     scopes: g.scope.split(' '),
     audience: g.audience.split(' '),
+    /** When the member last proved presence on this session (decision 0012), off the same row; null: not since it began. */
+    provedAt: g.proved_at,
   };
 }
 
