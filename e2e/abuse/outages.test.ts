@@ -91,7 +91,8 @@ describe.concurrent('faults of the services the server depends on', () => {
     const health = await get(origin, '/api/health');
     expect([health.status, health.json]).toEqual([503, { status: 'unavailable' }]);
     const member = await loginCheck(origin);
-    expect([member.status, member.json]).toEqual([503, OUT_OF_SERVICE]);
+    // With the support reference of the warning logged (docs/operations.md, "Support reference").
+    expect([member.status, member.json]).toEqual([503, { ...OUT_OF_SERVICE, reference: expect.stringMatching(/^[0-9a-f]{8}$/) }]);
     expect(member.headers.get('retry-after')).toMatch(/^\d+$/);
     const oauth = await refresh(origin, session.refresh_token);
     expect([oauth.status, oauth.json?.error]).toEqual([503, 'temporarily_unavailable']);

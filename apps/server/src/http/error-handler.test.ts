@@ -25,17 +25,18 @@ describe('error handler: a database that is out answers as the out-of-service mo
       expect(res.statusCode, url).toBe(503);
       expect(res.headers['retry-after']).toBe('30');
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.json()).toEqual({ result_code: 501, result_message: 'ただいまサービスを停止しております。しばらく経ってから再度お試しください。' });
+      // With the support reference of the logged line (docs/operations.md).
+      expect(res.json()).toEqual({ result_code: 501, result_message: 'ただいまサービスを停止しております。しばらく経ってから再度お試しください。', reference: expect.any(String) });
     }
     const token = await app.inject({ method: 'POST', url: '/api/auth/token' });
-    expect([token.statusCode, token.json()]).toEqual([503, { error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable' }]);
+    expect([token.statusCode, token.json()]).toEqual([503, { error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable', reference: expect.any(String) }]);
     await app.close();
   });
 
   it('still answers any other failure 500 (server_error on OAuth endpoints), with no internal text', async () => {
     const app = await appThrowing();
     const bug = await app.inject({ method: 'POST', url: '/api/member/bug' });
-    expect([bug.statusCode, bug.json()]).toEqual([500, { result_code: 500, result_message: '予期しない問題のため処理できませんでした。' }]);
+    expect([bug.statusCode, bug.json()]).toEqual([500, { result_code: 500, result_message: '予期しない問題のため処理できませんでした。', reference: expect.any(String) }]);
     const oauth = await app.inject({ method: 'POST', url: '/api/auth/revoke' });
     expect([oauth.statusCode, oauth.json().error]).toEqual([500, 'server_error']);
     await app.close();

@@ -15,13 +15,21 @@ declare module 'fastify' {
 
 const isOAuthRoute = (req: FastifyRequest) => req.routeOptions.config?.oauth === true;
 
-function sendOAuth(reply: FastifyReply, err: OAuthError) {
+function sendOAuth(reply: FastifyReply, err: OAuthError, reference?: string) {
   if (err.httpStatus === 401) reply.header('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
   return reply
     .code(err.httpStatus)
     .header('Cache-Control', 'no-store')
-    .send({ error: err.error, error_description: err.description });
+    .send({ error: err.error, error_description: err.description, ...(reference ? { reference } : {}) });
 }
+
+/**
+ * The support reference of a failure the server logged (docs/operations.md, "Support reference"):
+ * the first 8 hex digits of the request id (a UUID, app.ts), sent in the 5xx answer and written in
+ * the same log line as `reference`, so that an operator finds the line from what /500 shows the
+ * member. Short enough to read out on the phone; a collision only means two lines to look at.
+ */
+export const supportReference = (request: FastifyRequest): string => String(request.id).replaceAll('-', '').slice(0, 8);
 
 /** When a client may try again after a database fault (RFC 9110 section 10.2.3): it usually passes within seconds. */
 const DB_RETRY_AFTER_SECONDS = '30';
@@ -32,10 +40,10 @@ const DB_RETRY_AFTER_SECONDS = '30';
  * result 501 with HTTP 503, so the SPA goes to /503), the OAuth endpoints with RFC 6749's
  * `temporarily_unavailable`. Nothing needs a restart: the next request tries the database again.
  */
-function sendUnavailable(request: FastifyRequest, reply: FastifyReply) {
+function sendUnavailable(request: FastifyRequest, reply: FastifyReply, reference: string) {
   reply.code(503).header('Retry-After', DB_RETRY_AFTER_SECONDS).header('Cache-Control', 'no-store');
-  if (isOAuthRoute(request)) return reply.send({ error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable' });
-  return reply.send({ result_code: RESULT.OUT_OF_SERVICE, result_message: SERVER_MESSAGES.outOfService });
+  if (isOAuthRoute(request)) return reply.send({ error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable', reference });
+  return reply.send({ result_code: RESULT.OUT_OF_SERVICE, result_message: SERVER_MESSAGES.outOfService, reference });
 }
 
 /** Maps every failure to a result-code or RFC 6749 body: never a stack trace or SQL text (ARCHITECTURE.md). */
@@ -61,13 +69,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
         validation_errors: [],
       });
     }
+    const reference = supportReference(request);
     if (databaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return sendUnavailable(request, reply);
+      request.log.warn({ err: error, reference }, 'database unavailable');
+      return sendUnavailable(request, reply, reference);
     }
-    request.log.error({ err: error }, 'unhandled error');
-    if (isOAuthRoute(request)) return sendOAuth(reply, new OAuthError('server_error', 'unexpected error', 500));
-    return reply.code(500).send({ result_code: 500, result_message: SERVER_MESSAGES.unexpected });
+    request.log.error({ err: error, reference }, 'unhandled error');
+    if (isOAuthRoute(request)) return sendOAuth(reply, new OAuthError('server_error', 'unexpected error', 500), reference);
+    return reply.code(500).send({ result_code: 500, result_message: SERVER_MESSAGES.unexpected, reference });
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,0 +1,44 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { PointLedger } from '../ports/point-ledger.ts';
+import { bearer, loginTokens, withTestApp } from '../test-support/test-app.ts';
+import { DIALECTS } from '../test-support/test-db.ts';
+
+/** A point ledger that is broken: every call fails as a bug would, not as the database being out. */
+const brokenLedger: PointLedger = {
+  balances: () => Promise.reject(new Error('ledger answered something unexpected')),
+  transferOpenToCard: () => Promise.reject(new Error('ledger answered something unexpected')),
+  mergeOpenAccount: () => Promise.reject(new Error('ledger answered something unexpected')),
+};
+
+describe.each(DIALECTS)('support reference of a 5xx answer (docs/operations.md) (%s)', (dialect) => {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const t = withTestApp(dialect, {}, { pointLedger: brokenLedger, logStream: stream });
+
+  it('answers a short reference with the 500 and writes the same reference in the error log line', async () => {
+    const { access_token } = await loginTokens(t.app);
+    const res = await t.app.inject({ method: 'POST', url: '/api/user/aqf', headers: bearer(access_token) });
+    expect(res.statusCode).toBe(500);
+    const body = res.json<{ result_code: number; reference: string }>();
+    expect(body.result_code).toBe(500);
+    expect(body.reference).toMatch(/^[0-9a-f]{8}$/);
+
+    const logged = lines.flatMap((l) => l.split('\n')).filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const errorLine = logged.find((l) => l.msg === 'unhandled error');
+    expect(errorLine?.reference).toBe(body.reference);
+    // The reference is the start of the request id: every line of that request is found with it.
+    expect(String(errorLine?.reqId).replaceAll('-', '')).toMatch(new RegExp(`^${body.reference}`));
+  });
+
+  it('answers no reference where nothing was logged: a member\'s own mistake is a 4xx without one', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/user/aqf' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).not.toHaveProperty('reference');
+  });
+});
