@@ -32,6 +32,13 @@ export const authorizeQuerySchema = z.object({
 export type AuthorizeQuery = z.infer<typeof authorizeQuerySchema>;
 
 /**
+ * POST /api/auth/authorize/check: the authorize parameters of the login or card sign-up URL (SPEC.md
+ * section 2), asked about before the form shows. Any JSON object: what is wrong with it is the
+ * answer (901 naming the parameter), not a refusal of the request's shape.
+ */
+export const authorizeCheckRequestSchema = z.record(z.string(), z.unknown());
+
+/**
  * The form posted to /api/auth/authorize. `terms` lists the term keys agreed on the additional-terms
  * screen; `login_ticket` is the login step's answer, which spares the password's second hash; without
  * a live ticket the post needs `recaptcha_token` (action 'Authorize'), as the login step does

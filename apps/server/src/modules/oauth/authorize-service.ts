@@ -1,6 +1,6 @@
 import { LIMITS } from '@sso/contracts/constants';
 import type { z } from 'zod';
-import { authorizeQuerySchema, type authorizeFormSchema } from '@sso/contracts/auth';
+import { authorizeQuerySchema, type AuthorizeQuery, type authorizeFormSchema } from '@sso/contracts/auth';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
@@ -41,6 +41,45 @@ export function resolveClient(clients: ClientRegistry, query: Record<string, unk
   return { client, redirectUri };
 }
 
+/** An authorization request of a known client and redirect URI, checked: its query and the scope it is granted, or its RFC 6749 error. */
+export type AuthorizeQueryCheck =
+  | { ok: true; query: AuthorizeQuery; scope: string }
+  | { ok: false; param: string; error: string; description: string };
+
+/**
+ * The rest of an authorization request once its client and redirect URI are known (RFC 6749
+ * section 4.1.2.1, RFC 7636): response_type code, a PKCE S256 challenge, a scope the client may
+ * have. The one check of both the login form's post and the SPA's question before it shows the
+ * form (/api/auth/authorize/check).
+ */
+export function checkAuthorizeQuery(client: OAuthClient, rawQuery: Record<string, unknown>): AuthorizeQueryCheck {
+  const q = authorizeQuerySchema.safeParse(rawQuery);
+  if (!q.success) {
+    const param = String(q.error.issues[0]?.path[0] ?? '');
+    if (param === 'response_type') return { ok: false, param, error: 'unsupported_response_type', description: 'response_type must be code' };
+    return { ok: false, param, error: 'invalid_request', description: `invalid or missing parameter: ${param} (PKCE with S256 is required)` };
+  }
+  const scope = grantedScope(client, q.data.scope);
+  if (scope === undefined) return { ok: false, param: 'scope', error: 'invalid_scope', description: 'scope is not allowed for this client' };
+  return { ok: true, query: q.data, scope };
+}
+
+/**
+ * The SPA's question before it shows the login or card sign-up form (SPEC.md section 2: both carry
+ * the authorize parameters): the parameter the authorize endpoint would refuse, or undefined when
+ * it would take the request. The same checks in the same order as the authorize endpoint, so that a
+ * partner's mistake is told to the member before they type their password, never after.
+ */
+export function authorizeRequestProblem(clients: ClientRegistry, rawQuery: Record<string, unknown>): string | undefined {
+  const clientId = typeof rawQuery.client_id === 'string' ? rawQuery.client_id : '';
+  const client = clients.get(clientId);
+  if (!client) return 'client_id';
+  const target = resolveClient(clients, rawQuery);
+  if (!target) return 'redirect_uri';
+  const q = checkAuthorizeQuery(target.client, rawQuery);
+  return q.ok ? undefined : q.param;
+}
+
 const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /**
@@ -60,14 +99,9 @@ export async function authorize(
   const fail = (error: string, description: string) =>
     redirectTo(target.redirectUri, { error, error_description: description }, state, deps.issuer);
 
-  const q = authorizeQuerySchema.safeParse(rawQuery);
-  if (!q.success) {
-    const param = String(q.error.issues[0]?.path[0] ?? '');
-    if (param === 'response_type') return fail('unsupported_response_type', 'response_type must be code');
-    return fail('invalid_request', `invalid or missing parameter: ${param} (PKCE with S256 is required)`);
-  }
-  const scope = grantedScope(target.client, q.data.scope);
-  if (scope === undefined) return fail('invalid_scope', 'scope is not allowed for this client');
+  const q = checkAuthorizeQuery(target.client, rawQuery);
+  if (!q.ok) return fail(q.error, q.description);
+  const { scope } = q;
   if (!form) return fail('access_denied', 'login failed');
 
   const { device } = origin;
@@ -92,7 +126,7 @@ export async function authorize(
     return fail('access_denied', 'terms of use not accepted');
   }
 
-  const codeChallenge = q.data.code_challenge;
+  const codeChallenge = q.query.code_challenge;
   // The password was checked here, or at the login step whose ticket was redeemed just now: the session starts proved (decision 0012).
   const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt: now };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { authorizeFormSchema } from '@sso/contracts/auth';
+import { authorizeCheckRequestSchema, authorizeFormSchema } from '@sso/contracts/auth';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
-import { OAuthError } from '../../http/app-error.ts';
+import { OAuthError, validationError } from '../../http/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
-import { parseOrInvalidRequest } from '../../http/parse.ts';
+import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { authorize, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
+import { authorize, authorizeRequestProblem, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
 import { authenticateClient } from './client-auth.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 import { passwordGrant } from '../direct-login/redeem-service.ts';
@@ -39,6 +41,15 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const device = describeDevice(request.headers['user-agent']);
     const location = await authorize(deps, target, query, form.success ? form.data : undefined, { device, address: request.ip ?? '' });
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
+  });
+
+  // Asked by the SPA before it shows a login or card sign-up form for a partner's request: an unknown
+  // client or unregistered redirect URI is told to the member, never redirected to (RFC 6749 section
+  // 4.1.2.1), and before they type their password. Public and read-only, like the 400 page above.
+  app.post('/api/auth/authorize/check', async (request, reply) => {
+    const problem = authorizeRequestProblem(deps.clients, parseOr901(authorizeCheckRequestSchema, request.body));
+    if (problem !== undefined) throw validationError([{ key: problem, message: SERVER_MESSAGES.validation }]);
+    return reply.header('Cache-Control', 'no-store').send({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok });
   });
 
   app.post('/api/auth/token', { config: { oauth: true } }, async (request, reply) => {
