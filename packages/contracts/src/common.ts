@@ -9,6 +9,8 @@ export const baseResponseSchema = z.object({
   result_code: z.number().int(),
   result_message: z.string(),
   validation_errors: z.array(validationErrorSchema).optional(),
+  /** The support reference of a 5xx answer the server logged (docs/operations.md, "Support reference"). */
+  reference: z.string().optional(),
 });
 export type BaseResponse = z.infer<typeof baseResponseSchema>;
 

@@ -11,6 +11,20 @@ export const CLIENT_MESSAGES = {
 
 export type ClientMessageCode = keyof typeof CLIENT_MESSAGES;
 
+/**
+ * Texts of the screens' frame: a pending button, the steps of a multi-step flow, the support
+ * reference on /500 (docs/operations.md) and the page of a partner's link the authorize endpoint
+ * would refuse (RFC 6749 section 4.1.2.1: the member is told, never sent on).
+ */
+export const FRAME_TEXTS = {
+  working: '処理中…',
+  step: 'ステップ',
+  supportReference: 'お問い合わせ番号',
+  invalidLinkTitle: 'リンクが無効です',
+  invalidLink: 'ご利用のサービスから開いたリンクに誤りがあるため、ログイン画面を表示できません。',
+  invalidLinkAdvice: 'お手数ですが、リンクを開いたサービスの提供元にお問い合わせください。',
+} as const;
+
 /** Server-side result messages. The texts of 200/203 never say which of id or password was wrong. */
 export const SERVER_MESSAGES = {
   ok: '正常に処理しました。',

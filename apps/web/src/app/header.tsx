@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { keptAccount } from '../lib/account-identity.ts';
-import { getAccount } from '../lib/records.ts';
+import { ensureOAuthClient, getAccount, getOAuthClient } from '../lib/records.ts';
+import { PRODUCT_NAME } from './document-title.ts';
+import { loginPath } from './logo-link.ts';
 import logoUrl from './logo.svg';
 import styles from './layout.module.css';
 import { useLogout } from './use-logout.ts';
@@ -37,18 +39,41 @@ function AccountLine() {
 }
 
 /**
+ * The logged-out logo's link: the login route with the saved OAuth client, read at each render (a
+ * login or logout makes a new state and PKCE pair, and the header stays while pages change). With
+ * none saved yet, one is made as Welcome makes it (SPEC.md section 4).
+ */
+function useLoginPath(loggedIn: boolean): string {
+  const saved = getOAuthClient();
+  const hasSaved = saved !== undefined;
+  const [, setMade] = useState<unknown>();
+  useEffect(() => {
+    if (loggedIn || hasSaved) return;
+    let live = true;
+    void ensureOAuthClient().then((made) => {
+      if (live) setMade(made);
+    });
+    return () => {
+      live = false;
+    };
+  }, [loggedIn, hasSaved]);
+  return loginPath(saved);
+}
+
+/**
  * Logged-out header: only a logo linking to the login page. Logged-in header: a logo linking to
  * Top, a logout button and whose account is open. Some error pages show the logo with no link
  * (SPEC.md section 2).
  */
 export function Header({ loggedIn, logoLink = true }: { loggedIn: boolean; logoLink?: boolean }) {
   const { logout, pending } = useLogout();
-  const logo = <img src={logoUrl} alt="メンバーID" />;
+  const login = useLoginPath(loggedIn);
+  const logo = <img src={logoUrl} alt={PRODUCT_NAME} />;
   return (
     <header className={styles.header}>
       <div className={styles.headerInner}>
         {logoLink ? (
-          <Link to={loggedIn ? '/top' : '/'} className={styles.logo}>
+          <Link to={loggedIn ? '/top' : login} className={styles.logo}>
             {logo}
           </Link>
         ) : (

@@ -1,13 +1,19 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { MemoryRouter } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LINKS } from '../lib/links.ts';
+import { authorizeParams, ensureOAuthClient, saveTokens } from '../lib/records.ts';
 import { stubBrowserGlobals } from '../lib/test-browser-globals.ts';
 import { Frame } from './layout.tsx';
 
-const render = (path: string) => renderToStaticMarkup(createElement(MemoryRouter, { initialEntries: [path] }, createElement(Frame, null, 'page')));
+/** The frame around a page at `path`, in a data router as the app has it. */
+const render = (path: string) =>
+  renderToStaticMarkup(
+    createElement(RouterProvider, { router: createMemoryRouter([{ path: '*', element: createElement(Frame, null, 'page') }], { initialEntries: [path] }) }),
+  );
 const header = (html: string) => html.slice(html.indexOf('<header'), html.indexOf('</header>'));
+const logIn = () => saveTokens({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', accessToken: 'a', refreshToken: 'r' });
 
 describe('the page frame (SPEC.md section 2)', () => {
   beforeEach(() => void stubBrowserGlobals());
@@ -20,15 +26,30 @@ describe('the page frame (SPEC.md section 2)', () => {
     expect(footer).toMatch(/©\s*2023-2025/);
   });
 
-  it('logged out, the logo links to the login page', () => {
-    expect(header(render('/authorize'))).toMatch(/<a [^>]*href="\/"[^>]*><img[^>]*alt="メンバーID"/);
+  it('logged out, the logo links to the login route itself with the saved OAuth client, not to Welcome', async () => {
+    const client = await ensureOAuthClient();
+    const href = `/authorize?${authorizeParams(client).toString()}`.replaceAll('&', '&amp;');
+    for (const path of ['/authorize', '/404', '/500', '/signup/card']) {
+      const h = header(render(path));
+      expect(h, path).toContain(`href="${href}"`);
+      expect(h, path).toMatch(/<a [^>]*><img[^>]*alt="メンバーID"/);
+    }
   });
 
-  it('on the out-of-service and app-did-not-open pages the logo has no link', () => {
+  it('logged out, on the out-of-service and app-did-not-open pages the logo has no link', () => {
     for (const path of ['/503', '/problem/busy']) {
       const h = header(render(path));
       expect(h, path).toContain('alt="メンバーID"');
       expect(h, path).not.toContain('<a');
+    }
+  });
+
+  it('logged in, the 404, 500, 503, /problem/busy and catch-all pages have the logged-in header: the logo to Top and logout', () => {
+    logIn();
+    for (const path of ['/404', '/500', '/503', '/problem/busy', '/no/such/page']) {
+      const h = header(render(path));
+      expect(h, path).toMatch(/<a [^>]*href="\/top"[^>]*><img[^>]*alt="メンバーID"/);
+      expect(h, path).toContain('ログアウト');
     }
   });
 });

@@ -1,7 +1,9 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { FRAME_TEXTS } from '@sso/contracts/messages';
+import type { RouteObject } from 'react-router';
 import {
   BusyPage,
+  PartnerMistakePage,
   NotFoundPage,
   OutOfServicePage,
   RouteErrorPage,
@@ -9,7 +11,9 @@ import {
   SignupChatbotPage,
   SignupInfoPage,
 } from '../features/errors/error-routes.tsx';
+import { LoadingText } from '../ui/loading-text.tsx';
 import { Frame, Layout } from './layout.tsx';
+import type { RouteHandle } from './document-title.ts';
 
 /**
  * A route's screen, loaded with a chunk of its own on the first visit (issue 9: route-level code
@@ -20,93 +24,103 @@ const screen = <M extends Record<string, unknown>>(load: () => Promise<M>, name:
   lazy: async () => ({ Component: (await load())[name] as ComponentType }),
 });
 
-/** Routes of SPEC.md section 2 under the /content base path; the later issues add their screens here. */
-export const router = createBrowserRouter(
-  [
-    {
-      element: <Layout />,
-      errorElement: (
-        <Frame>
-          <RouteErrorPage />
-        </Frame>
-      ),
-      children: [
-        {
-          // A screen that throws keeps the header and footer.
-          errorElement: <RouteErrorPage />,
-          children: [
-            { path: '/', ...screen(() => import('../features/login/welcome-page.tsx'), 'WelcomePage') },
-            { path: '/authorize', ...screen(() => import('../features/login/login-page.tsx'), 'LoginPage') },
-            { path: '/accept/additional_terms', ...screen(() => import('../features/login/additional-terms-page.tsx'), 'AdditionalTermsPage') },
-            { path: '/oauth/callback', ...screen(() => import('../features/login/oauth-callback-page.tsx'), 'OAuthCallbackPage') },
-            { path: '/direct/callback', ...screen(() => import('../features/direct-login/direct-callback-page.tsx'), 'DirectCallbackPage') },
-            // Card sign-up (SPEC.md section 2, "Card sign-up routes").
-            { path: '/signup/card', ...screen(() => import('../features/signup-card/card-signup-page.tsx'), 'CardSignupPage') },
-            { path: '/signup/sms/otp', ...screen(() => import('../features/signup-card/sms-otp-page.tsx'), 'SmsOtpPage') },
-            { path: '/signup/email/otp', ...screen(() => import('../features/signup-card/email-otp-page.tsx'), 'EmailOtpPage') },
-            { path: '/signup/pin', ...screen(() => import('../features/signup-card/pin-page.tsx'), 'PinPage') },
-            { path: '/accept/terms', ...screen(() => import('../features/signup-card/terms-accept-page.tsx'), 'TermsAcceptPage') },
-            // Open sign-up (SPEC.md section 2, "Open sign-up routes").
-            { path: '/signup/open', ...screen(() => import('../features/signup-open/open-signup-page.tsx'), 'OpenSignupPage') },
-            { path: '/signup/open/sent', ...screen(() => import('../features/signup-open/open-signup-sent-page.tsx'), 'OpenSignupSentPage') },
-            { path: '/signup/open/activate', ...screen(() => import('../features/signup-open/open-signup-activate-page.tsx'), 'OpenSignupActivatePage') },
-            { path: '/signup/open/done', ...screen(() => import('../features/signup-open/open-signup-done-page.tsx'), 'OpenSignupDonePage') },
-            // Password recovery (SPEC.md section 2, "Public routes").
-            { path: '/recover/mail', ...screen(() => import('../features/recover/recover-mail-page.tsx'), 'RecoverMailPage') },
-            { path: '/recover/mail/sent', ...screen(() => import('../features/recover/recover-mail-sent-page.tsx'), 'RecoverMailSentPage') },
-            { path: '/recover/password', ...screen(() => import('../features/recover/recover-password-page.tsx'), 'RecoverPasswordPage') },
-            { path: '/recover/password/done', ...screen(() => import('../features/recover/recover-password-done-page.tsx'), 'RecoverPasswordDonePage') },
-            {
-              // The guard is lazy too: it brings the query cache of the protected screens.
-              ...screen(() => import('./require-login.tsx'), 'RequireLogin'),
-              children: [
-                { path: '/top', ...screen(() => import('../features/account/top-page.tsx'), 'TopPage') },
-                { path: '/user', ...screen(() => import('../features/account/user-page.tsx'), 'UserPage') },
-                { path: '/user/activities', ...screen(() => import('../features/account/activities-page.tsx'), 'ActivitiesPage') },
-                { path: '/user/cancel', ...screen(() => import('../features/account/cancel-page.tsx'), 'CancelPage') },
-                { path: '/user/email', ...screen(() => import('../features/account-change/email-change-page.tsx'), 'EmailChangePage') },
-                { path: '/user/email/otp', ...screen(() => import('../features/account-change/email-change-otp-page.tsx'), 'EmailChangeOtpPage') },
-                // The login mobile number (decision 0014): the session goes on, so its finish page needs a login too.
-                { path: '/user/tel', ...screen(() => import('../features/account-change/tel-change-page.tsx'), 'TelChangePage') },
-                { path: '/user/tel/otp', ...screen(() => import('../features/account-change/tel-change-otp-page.tsx'), 'TelChangeOtpPage') },
-                { path: '/user/tel/done', ...screen(() => import('../features/account-change/tel-change-otp-page.tsx'), 'TelChangeDonePage') },
-                { path: '/user/password', ...screen(() => import('../features/account-change/password-change-page.tsx'), 'PasswordChangePage') },
-                { path: '/user/profile', ...screen(() => import('../features/account-change/profile-change-page.tsx'), 'ProfileChangePage') },
-                { path: '/user/profile/done', ...screen(() => import('../features/account-change/profile-change-done-page.tsx'), 'ProfileChangeDonePage') },
-                // Cards (SPEC.md section 2, "Card routes").
-                { path: '/subusers/all', ...screen(() => import('../features/cards/all-cards-page.tsx'), 'AllCardsPage') },
-                { path: '/subusers/unactivated', ...screen(() => import('../features/cards/unactivated-cards-page.tsx'), 'UnactivatedCardsPage') },
-                { path: '/subuser/activate', ...screen(() => import('../features/cards/card-activate-page.tsx'), 'CardActivatePage') },
-                { path: '/subuser/remove', ...screen(() => import('../features/cards/card-remove-page.tsx'), 'CardRemovePage') },
-                { path: '/subuser/redirect/netanswer', ...screen(() => import('../features/direct-login/netanswer-redirect-page.tsx'), 'NetAnswerRedirectPage') },
-                { path: '/subuser/redirect/service', ...screen(() => import('../features/direct-login/service-redirect-page.tsx'), 'ServiceRedirectPage') },
-                // Open-account link and point transfer (SPEC.md section 2).
-                { path: '/link/open', ...screen(() => import('../features/link/link-open-page.tsx'), 'LinkOpenPage') },
-                { path: '/link/open/done', ...screen(() => import('../features/link/link-open-done-page.tsx'), 'LinkOpenDonePage') },
-                { path: '/aqf/transfer/open', ...screen(() => import('../features/points/transfer-summary-page.tsx'), 'TransferSummaryPage') },
-                { path: '/aqf/transfer/open/select', ...screen(() => import('../features/points/transfer-select-page.tsx'), 'TransferSelectPage') },
-                { path: '/aqf/transfer/open/sms/otp', ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
-                { path: '/aqf/transfer/open/email/otp', ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
-                { path: '/aqf/transfer/open/done', ...screen(() => import('../features/points/transfer-done-page.tsx'), 'TransferDonePage') },
-              ],
-            },
-            // Withdrawal cleared the tokens: its finish page cannot require a login.
-            { path: '/user/cancel/done', ...screen(() => import('../features/account/cancel-done-page.tsx'), 'CancelDonePage') },
-            // E-mail and password changes revoked the tokens: their finish pages cannot require a login.
-            { path: '/user/email/done', ...screen(() => import('../features/account-change/relogin-done.tsx'), 'EmailChangeDonePage') },
-            { path: '/user/password/done', ...screen(() => import('../features/account-change/relogin-done.tsx'), 'PasswordChangeDonePage') },
-            { path: '/404', element: <NotFoundPage /> },
-            { path: '/500', element: <ServerErrorPage /> },
-            { path: '/503', element: <OutOfServicePage /> },
-            { path: '/problem/busy', element: <BusyPage /> },
-            { path: '/problem/signup/card/info', element: <SignupInfoPage /> },
-            { path: '/problem/signup/card/chatbot', element: <SignupChatbotPage /> },
-            // The catch-all behaves as not found (SPEC.md section 2).
-            { path: '*', element: <NotFoundPage /> },
-          ],
-        },
-      ],
-    },
-  ],
-  { basename: '/content' },
-);
+/**
+ * The route's own document title (app/document-title.ts): the screen reader's first words on a page
+ * and the browser's tab and history entry. Every route with a path has one (router.test.ts).
+ */
+const titled = (title: string): { handle: RouteHandle } => ({ handle: { title } });
+
+/**
+ * Routes of SPEC.md section 2 under the /content base path (main.tsx makes the router); the later
+ * issues add their screens here.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    errorElement: (
+      <Frame>
+        <RouteErrorPage />
+      </Frame>
+    ),
+    children: [
+      {
+        // A screen that throws keeps the header and footer.
+        errorElement: <RouteErrorPage />,
+        // The first screen's code is still loading: header and footer, and the loading text in main.
+        hydrateFallbackElement: <LoadingText />,
+        children: [
+          { path: '/', ...titled('ようこそ'), ...screen(() => import('../features/login/welcome-page.tsx'), 'WelcomePage') },
+          { path: '/authorize', ...titled('ログイン'), ...screen(() => import('../features/login/login-page.tsx'), 'LoginPage') },
+          { path: '/accept/additional_terms', ...titled('利用規約の確認'), ...screen(() => import('../features/login/additional-terms-page.tsx'), 'AdditionalTermsPage') },
+          { path: '/oauth/callback', ...titled('ログイン処理中'), ...screen(() => import('../features/login/oauth-callback-page.tsx'), 'OAuthCallbackPage') },
+          { path: '/direct/callback', ...titled('ダイレクトログイン処理中'), ...screen(() => import('../features/direct-login/direct-callback-page.tsx'), 'DirectCallbackPage') },
+          // Card sign-up (SPEC.md section 2, "Card sign-up routes").
+          { path: '/signup/card', ...titled('カードで新規登録'), ...screen(() => import('../features/signup-card/card-signup-page.tsx'), 'CardSignupPage') },
+          { path: '/signup/sms/otp', ...titled('新規登録 SMS認証'), ...screen(() => import('../features/signup-card/sms-otp-page.tsx'), 'SmsOtpPage') },
+          { path: '/signup/email/otp', ...titled('新規登録 メールアドレスの確認'), ...screen(() => import('../features/signup-card/email-otp-page.tsx'), 'EmailOtpPage') },
+          { path: '/signup/pin', ...titled('新規登録 暗証番号の確認'), ...screen(() => import('../features/signup-card/pin-page.tsx'), 'PinPage') },
+          { path: '/accept/terms', ...titled('新規登録 利用規約への同意'), ...screen(() => import('../features/signup-card/terms-accept-page.tsx'), 'TermsAcceptPage') },
+          // Open sign-up (SPEC.md section 2, "Open sign-up routes").
+          { path: '/signup/open', ...titled('メールアドレスで新規登録'), ...screen(() => import('../features/signup-open/open-signup-page.tsx'), 'OpenSignupPage') },
+          { path: '/signup/open/sent', ...titled('仮登録メール送信'), ...screen(() => import('../features/signup-open/open-signup-sent-page.tsx'), 'OpenSignupSentPage') },
+          { path: '/signup/open/activate', ...titled('本登録'), ...screen(() => import('../features/signup-open/open-signup-activate-page.tsx'), 'OpenSignupActivatePage') },
+          { path: '/signup/open/done', ...titled('登録完了'), ...screen(() => import('../features/signup-open/open-signup-done-page.tsx'), 'OpenSignupDonePage') },
+          // Password recovery (SPEC.md section 2, "Public routes").
+          { path: '/recover/mail', ...titled('パスワードの再設定'), ...screen(() => import('../features/recover/recover-mail-page.tsx'), 'RecoverMailPage') },
+          { path: '/recover/mail/sent', ...titled('パスワード再設定メール送信'), ...screen(() => import('../features/recover/recover-mail-sent-page.tsx'), 'RecoverMailSentPage') },
+          { path: '/recover/password', ...titled('新しいパスワードの設定'), ...screen(() => import('../features/recover/recover-password-page.tsx'), 'RecoverPasswordPage') },
+          { path: '/recover/password/done', ...titled('パスワードの再設定完了'), ...screen(() => import('../features/recover/recover-password-done-page.tsx'), 'RecoverPasswordDonePage') },
+          {
+            // The guard is lazy too: it brings the query cache of the protected screens.
+            ...screen(() => import('./require-login.tsx'), 'RequireLogin'),
+            children: [
+              { path: '/top', ...titled('トップ'), ...screen(() => import('../features/account/top-page.tsx'), 'TopPage') },
+              { path: '/user', ...titled('登録情報'), ...screen(() => import('../features/account/user-page.tsx'), 'UserPage') },
+              { path: '/user/activities', ...titled('ご利用履歴'), ...screen(() => import('../features/account/activities-page.tsx'), 'ActivitiesPage') },
+              { path: '/user/cancel', ...titled('退会'), ...screen(() => import('../features/account/cancel-page.tsx'), 'CancelPage') },
+              { path: '/user/email', ...titled('メールアドレス変更'), ...screen(() => import('../features/account-change/email-change-page.tsx'), 'EmailChangePage') },
+              { path: '/user/email/otp', ...titled('メールアドレス変更 確認コードの入力'), ...screen(() => import('../features/account-change/email-change-otp-page.tsx'), 'EmailChangeOtpPage') },
+              // The login mobile number (decision 0014): the session goes on, so its finish page needs a login too.
+              { path: '/user/tel', ...titled('ログイン用携帯電話番号の登録'), ...screen(() => import('../features/account-change/tel-change-page.tsx'), 'TelChangePage') },
+              { path: '/user/tel/otp', ...titled('ログイン用携帯電話番号の確認'), ...screen(() => import('../features/account-change/tel-change-otp-page.tsx'), 'TelChangeOtpPage') },
+              { path: '/user/tel/done', ...titled('ログイン用携帯電話番号の登録完了'), ...screen(() => import('../features/account-change/tel-change-otp-page.tsx'), 'TelChangeDonePage') },
+              { path: '/user/password', ...titled('パスワード変更'), ...screen(() => import('../features/account-change/password-change-page.tsx'), 'PasswordChangePage') },
+              { path: '/user/profile', ...titled('プロフィール変更'), ...screen(() => import('../features/account-change/profile-change-page.tsx'), 'ProfileChangePage') },
+              { path: '/user/profile/done', ...titled('プロフィール変更完了'), ...screen(() => import('../features/account-change/profile-change-done-page.tsx'), 'ProfileChangeDonePage') },
+              // Cards (SPEC.md section 2, "Card routes").
+              { path: '/subusers/all', ...titled('カード一覧'), ...screen(() => import('../features/cards/all-cards-page.tsx'), 'AllCardsPage') },
+              { path: '/subusers/unactivated', ...titled('有効化が必要なカード'), ...screen(() => import('../features/cards/unactivated-cards-page.tsx'), 'UnactivatedCardsPage') },
+              { path: '/subuser/activate', ...titled('カードの有効化'), ...screen(() => import('../features/cards/card-activate-page.tsx'), 'CardActivatePage') },
+              { path: '/subuser/remove', ...titled('カードの削除'), ...screen(() => import('../features/cards/card-remove-page.tsx'), 'CardRemovePage') },
+              { path: '/subuser/redirect/netanswer', ...titled('Net Answerへ移動'), ...screen(() => import('../features/direct-login/netanswer-redirect-page.tsx'), 'NetAnswerRedirectPage') },
+              { path: '/subuser/redirect/service', ...titled('サービスへ移動'), ...screen(() => import('../features/direct-login/service-redirect-page.tsx'), 'ServiceRedirectPage') },
+              // Open-account link and point transfer (SPEC.md section 2).
+              { path: '/link/open', ...titled('オープン会員情報の連携'), ...screen(() => import('../features/link/link-open-page.tsx'), 'LinkOpenPage') },
+              { path: '/link/open/done', ...titled('オープン会員情報の連携完了'), ...screen(() => import('../features/link/link-open-done-page.tsx'), 'LinkOpenDonePage') },
+              { path: '/aqf/transfer/open', ...titled('ポイント移行'), ...screen(() => import('../features/points/transfer-summary-page.tsx'), 'TransferSummaryPage') },
+              { path: '/aqf/transfer/open/select', ...titled('ポイント移行 カードの選択'), ...screen(() => import('../features/points/transfer-select-page.tsx'), 'TransferSelectPage') },
+              { path: '/aqf/transfer/open/sms/otp', ...titled('ポイント移行 SMS認証'), ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
+              { path: '/aqf/transfer/open/email/otp', ...titled('ポイント移行 メール認証'), ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
+              { path: '/aqf/transfer/open/done', ...titled('ポイント移行完了'), ...screen(() => import('../features/points/transfer-done-page.tsx'), 'TransferDonePage') },
+            ],
+          },
+          // Withdrawal cleared the tokens: its finish page cannot require a login.
+          { path: '/user/cancel/done', ...titled('退会完了'), ...screen(() => import('../features/account/cancel-done-page.tsx'), 'CancelDonePage') },
+          // E-mail and password changes revoked the tokens: their finish pages cannot require a login.
+          { path: '/user/email/done', ...titled('メールアドレス変更完了'), ...screen(() => import('../features/account-change/relogin-done.tsx'), 'EmailChangeDonePage') },
+          { path: '/user/password/done', ...titled('パスワード変更完了'), ...screen(() => import('../features/account-change/relogin-done.tsx'), 'PasswordChangeDonePage') },
+          { path: '/404', ...titled('ページが見つかりません'), element: <NotFoundPage /> },
+          { path: '/500', ...titled('エラーが発生しました'), element: <ServerErrorPage /> },
+          { path: '/503', ...titled('サービス停止中'), element: <OutOfServicePage /> },
+          { path: '/problem/busy', ...titled('処理に時間がかかっています'), element: <BusyPage /> },
+          { path: '/problem/signup/card/info', ...titled('登録できませんでした'), element: <SignupInfoPage /> },
+          // A partner's login or card sign-up link that the authorize endpoint would refuse (RFC 6749 section 4.1.2.1).
+          { path: '/problem/authorize', ...titled(FRAME_TEXTS.invalidLinkTitle), element: <PartnerMistakePage /> },
+          { path: '/problem/signup/card/chatbot', ...titled('ご本人様確認ができません'), element: <SignupChatbotPage /> },
+          // The catch-all behaves as not found (SPEC.md section 2).
+          { path: '*', ...titled('ページが見つかりません'), element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];

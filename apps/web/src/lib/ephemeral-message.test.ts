@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubBrowserGlobals } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
-const { peekEphemeralMessage, setEphemeralMessage, takeEphemeralMessage } = await import('./ephemeral-message.ts');
+const { peekEphemeralMessage, peekEphemeralReference, setEphemeralMessage, takeEphemeralMessage } = await import('./ephemeral-message.ts');
 
 describe('ephemeral message', () => {
   beforeEach(() => {
@@ -31,5 +31,16 @@ describe('ephemeral message', () => {
     setEphemeralMessage('late');
     vi.advanceTimersByTime(2_000);
     expect(takeEphemeralMessage()).toBeUndefined();
+  });
+
+  it('carries the server\'s support reference for as long as the message, and only one shaped as the server makes it', () => {
+    setEphemeralMessage('boom', '3f2a9c1b');
+    expect(peekEphemeralReference()).toBe('3f2a9c1b');
+    vi.advanceTimersByTime(501);
+    expect(peekEphemeralReference()).toBeUndefined();
+    for (const odd of ['<b>x</b>', '3F2A9C1B', '3f2a9c1b0', undefined]) {
+      setEphemeralMessage('boom', odd);
+      expect(peekEphemeralReference(), String(odd)).toBeUndefined();
+    }
   });
 });

@@ -5,7 +5,8 @@ const store = stubBrowserGlobals();
 const { showFailure } = await import('./failure-view.ts');
 const { ApiFailure, networkFailure } = await import('./result.ts');
 const { registerNavigator } = await import('./navigation.ts');
-const { peekEphemeralMessage } = await import('./ephemeral-message.ts');
+const { peekEphemeralMessage, peekEphemeralReference } = await import('./ephemeral-message.ts');
+const { failureFromBody } = await import('./result.ts');
 
 const failure = (result_code: number, result_message: string, validation_errors?: { key: string; message: string }[]) =>
   new ApiFailure({ result_code, result_message, validation_errors }, 400);
@@ -72,5 +73,20 @@ describe('what a form screen does with a failed answer', () => {
     expect(navigations).toEqual(['/500']);
     expect(peekEphemeralMessage()).toBe('予期しない問題のため処理できませんでした。');
     expect(view.onFlowEnded).not.toHaveBeenCalled();
+  });
+
+  it('a 5xx answer with a support reference takes it to /500 with the message (docs/operations.md)', () => {
+    showFailure(new ApiFailure({ result_code: 500, result_message: '予期しない問題のため処理できませんでした。', reference: '3f2a9c1b' }, 500), view);
+    expect(navigations).toEqual(['/500']);
+    expect(peekEphemeralReference()).toBe('3f2a9c1b');
+    // An OAuth endpoint's server_error carries one too.
+    showFailure(failureFromBody(500, { error: 'server_error', error_description: 'unexpected error', reference: '0a1b2c3d' }), view);
+    expect(peekEphemeralReference()).toBe('0a1b2c3d');
+  });
+
+  it('a failure with no server answer has no reference to show: nothing logged one', () => {
+    showFailure(networkFailure(), view);
+    showFailure(new Error('boom'), view);
+    expect(peekEphemeralReference()).toBeUndefined();
   });
 });

@@ -39,7 +39,7 @@ export function showFailure(e: unknown, view: FailureView): BaseResponse {
     view.setMessage(result_message);
   } else {
     if (result_code === RESULT.ACCESS_DENIED) view.onFlowEnded?.();
-    goToError(result_code, result_message);
+    goToError(result_code, result_message, result.reference);
   }
   return result;
 }

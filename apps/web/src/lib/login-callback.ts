@@ -33,5 +33,5 @@ export function goOnAfterLogin(navigate: NavigateFunction, fallback: string): vo
 /** A failed exchange goes to the error screen of its result (SPEC.md section 4). */
 export function failLogin(e: unknown): void {
   const r = toResult(e);
-  goToError(r.result_code, r.result_message);
+  goToError(r.result_code, r.result_message, r.reference);
 }

@@ -14,9 +14,12 @@ export function go(to: string, opts?: { replace?: boolean }): void {
   navigate(to, opts);
 }
 
-/** The error flow (SPEC.md section 4): route by result code, message passed as an ephemeral message. */
-export function goToError(resultCode: number, message: string): void {
-  setEphemeralMessage(message);
+/**
+ * The error flow (SPEC.md section 4): route by result code, message passed as an ephemeral message,
+ * with the support reference of the server's answer when it sent one (docs/operations.md).
+ */
+export function goToError(resultCode: number, message: string, reference?: string): void {
+  setEphemeralMessage(message, reference);
   navigate(errorRouteFor(resultCode), { replace: true });
 }
 

@@ -37,7 +37,8 @@ export function failureFromBody(status: number, body: unknown): ApiFailure {
     if (typeof b.result_code === 'number' && typeof b.result_message === 'string') return new ApiFailure(b as BaseResponse, status);
     if (typeof b.error === 'string') {
       const message = typeof b.error_description === 'string' && b.error_description ? b.error_description : CLIENT_MESSAGES['C99-000999'];
-      return new ApiFailure({ result_code: UNEXPECTED_CODE, result_message: message }, status);
+      const reference = typeof b.reference === 'string' ? { reference: b.reference } : {};
+      return new ApiFailure({ result_code: UNEXPECTED_CODE, result_message: message, ...reference }, status);
     }
   }
   return unexpectedFailure(status);

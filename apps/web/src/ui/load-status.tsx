@@ -20,7 +20,7 @@ export function LoadStatus({ loading, error }: { loading: boolean; error: Error 
   const showLoading = useDelayed(loading || undefined, LIMITS.loadingTextDelayMs);
   useEffect(() => {
     if (error instanceof ApiFailure && error.status !== 401 && ROUTED.includes(error.result.result_code)) {
-      goToError(error.result.result_code, error.result.result_message);
+      goToError(error.result.result_code, error.result.result_message, error.result.reference);
     }
   }, [error]);
   return (

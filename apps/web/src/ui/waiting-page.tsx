@@ -1,17 +1,14 @@
-import { LIMITS } from '@sso/contracts/constants';
-import { TEXTS } from '@sso/contracts/messages';
-import { useDelayed } from './use-delayed.ts';
+import { LoadingText } from './loading-text.tsx';
 
 /**
  * A page that only waits for where it goes next (the welcome, the login callbacks): its heading,
  * and the loading text once the wait lasts over 100 ms (SPEC.md sections 2 and 9).
  */
 export function WaitingPage({ heading }: { heading: string }) {
-  const showLoading = useDelayed(true, LIMITS.loadingTextDelayMs);
   return (
     <>
       <h1>{heading}</h1>
-      {showLoading && <p>{TEXTS.loading}</p>}
+      <LoadingText />
     </>
   );
 }

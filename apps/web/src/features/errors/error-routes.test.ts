@@ -3,9 +3,10 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, TEXTS } from '@sso/contracts/messages';
+import { setEphemeralMessage } from '../../lib/ephemeral-message.ts';
 import { LINKS } from '../../lib/links.ts';
 import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
-import { BusyPage, NotFoundPage, OutOfServicePage, ServerErrorPage, SignupChatbotPage, SignupInfoPage } from './error-routes.tsx';
+import { BusyPage, NotFoundPage, OutOfServicePage, PartnerMistakePage, ServerErrorPage, SignupChatbotPage, SignupInfoPage } from './error-routes.tsx';
 
 /** The page as the member's browser first receives it. */
 const render = (page: ComponentType) => renderToStaticMarkup(createElement(MemoryRouter, null, createElement(page)));
@@ -42,5 +43,20 @@ describe('the error routes show the texts of SPEC.md section 8', () => {
     const html = render(SignupChatbotPage);
     expect(html).toContain(`<h1>${TEXTS.identityUnconfirmed}</h1>`);
     expect(html).toContain(`href="${LINKS.chatbot}"`);
+  });
+
+  it('/500 shows the support reference the server answered, for the member to quote; none without one', () => {
+    setEphemeralMessage('予期しない問題のため処理できませんでした。', '3f2a9c1b');
+    expect(render(ServerErrorPage)).toMatch(/お問い合わせ番号: <span[^>]*>3f2a9c1b<\/span>/);
+    setEphemeralMessage('ネットワークが重たいため処理できませんでした。');
+    expect(render(ServerErrorPage)).not.toContain('お問い合わせ番号');
+    expect(render(ServerErrorPage)).not.toContain('お問い合わせ番号');
+  });
+
+  it('a partner\'s wrong link: says the link is not valid and whom to ask, with no password field', () => {
+    const html = render(PartnerMistakePage);
+    expect(html).toContain('<h1>リンクが無効です</h1>');
+    expect(html).toContain('リンクを開いたサービスの提供元にお問い合わせください。');
+    expect(html).not.toContain('type="password"');
   });
 });

@@ -1,4 +1,4 @@
-import { CLIENT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, TEXTS } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, FRAME_TEXTS, SERVER_MESSAGES, SIGNUP_MESSAGES, TEXTS } from '@sso/contracts/messages';
 import { LINKS } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
 import { ErrorPage } from './error-page.tsx';
@@ -35,6 +35,15 @@ export const SignupChatbotPage = () => (
   <ErrorPage title={TEXTS.identityUnconfirmed} message={SIGNUP_MESSAGES.chatbotGuide}>
     <MoreLink href={LINKS.chatbot}>チャットボットで問い合わせる</MoreLink>
   </ErrorPage>
+);
+
+/**
+ * A partner's login or card sign-up link that the authorize endpoint would refuse: an unknown
+ * client or an unregistered redirect URI (RFC 6749 section 4.1.2.1: the member is told, never sent
+ * to the redirect URI). Shown instead of the form, so that no password is typed for it.
+ */
+export const PartnerMistakePage = () => (
+  <ErrorPage title={FRAME_TEXTS.invalidLinkTitle} message={FRAME_TEXTS.invalidLink} detail={FRAME_TEXTS.invalidLinkAdvice} />
 );
 
 /** A screen that threw while rendering (the router logs it): the unexpected-error page, not the router's default. */

@@ -8,6 +8,7 @@ import { goToError } from '../../lib/navigation.ts';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
 import { getSession, saveSession } from '../../lib/records.ts';
+import { useAuthorizeCheck } from '../../lib/authorize-check.ts';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
@@ -17,6 +18,7 @@ import { login } from './login-api.ts';
 import { authorizeFields, setLoginContext } from './login-context.ts';
 import { useLoginForm, type LoginForm } from './login-form.ts';
 import styles from './login.module.css';
+import { WaitingPage } from '../../ui/waiting-page.tsx';
 
 /** Server validation keys mapped to this form's fields (SPEC.md section 5). */
 const FIELD_OF: Record<string, keyof LoginForm> = { id: 'user_mail', user_mail: 'user_mail', password: 'user_pass', user_pass: 'user_pass' };
@@ -29,6 +31,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const authorize = useAuthorizeParams();
+  const verdict = useAuthorizeCheck(authorize);
   const [message, setMessage] = useState<string>();
   const { field, handleSubmit, setError } = useLoginForm();
 
@@ -50,7 +53,7 @@ export function LoginPage() {
         void navigate('/accept/additional_terms');
         return 'leaving';
       } catch (e) {
-        const { result_code, result_message, validation_errors } = toResult(e);
+        const { result_code, result_message, validation_errors, reference } = toResult(e);
         if (result_code === RESULT.VALIDATION) {
           for (const v of validation_errors ?? []) {
             const name = FIELD_OF[v.key];
@@ -60,7 +63,7 @@ export function LoginPage() {
         } else if (SHOWN_HERE.includes(result_code)) {
           setMessage(result_message);
         } else {
-          goToError(result_code, result_message);
+          goToError(result_code, result_message, reference);
         }
       }
     },
@@ -70,6 +73,9 @@ export function LoginPage() {
 
   // No OAuth parameters in the query and no saved client: Welcome creates one and comes back.
   if (!authorize) return <Navigate to="/" replace />;
+  // A partner's link the authorize endpoint would refuse: told before any password is typed.
+  if (verdict === 'refused') return <Navigate to="/problem/authorize" replace />;
+  if (verdict === 'checking') return <WaitingPage heading="ログイン" />;
 
   const query = search.toString();
   // The app the member arrives from: this request's client, else the one the session came from.

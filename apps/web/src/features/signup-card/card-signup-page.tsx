@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { cardSignupFieldsSchema, cardSignupFormSchema } from '@sso/contracts/signup';
+import { useAuthorizeCheck } from '../../lib/authorize-check.ts';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
@@ -19,6 +20,7 @@ import { PaperlessNotice } from './paperless-notice.tsx';
 import { signupCard } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { holdSignup, STEP_PATHS } from './signup-store.ts';
+import { WaitingPage } from '../../ui/waiting-page.tsx';
 
 const schema = cardSignupFormSchema;
 type CardInput = z.input<typeof schema>;
@@ -33,6 +35,7 @@ const FIELDS = Object.keys(cardSignupFieldsSchema.shape) as (keyof CardInput)[];
 export function CardSignupPage() {
   const navigate = useNavigate();
   const authorize = useAuthorizeParams();
+  const verdict = useAuthorizeCheck(authorize);
   const [message, setMessage] = useState<string>();
   const { register, handleSubmit, setError, setValue, clearErrors, control, formState } = useForm<CardInput, unknown, CardValues>({
     resolver: zodResolver(schema),
@@ -72,6 +75,9 @@ export function CardSignupPage() {
 
   // No OAuth parameters in the query and no saved client: Welcome creates one.
   if (!authorize) return <Navigate to="/" replace />;
+  // A partner's link the authorize endpoint would refuse: told before any password is typed.
+  if (verdict === 'refused') return <Navigate to="/problem/authorize" replace />;
+  if (verdict === 'checking') return <WaitingPage heading="カードで新規登録" />;
 
   return (
     <>
