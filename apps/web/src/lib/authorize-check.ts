@@ -6,6 +6,9 @@ import { ApiFailure } from './result.ts';
 
 export type AuthorizeVerdict = 'checking' | 'ok' | 'refused';
 
+/** What the server said of each request in this page's life: the form shows at once on a return. */
+const verdicts = new Map<string, 'ok' | 'refused'>();
+
 /**
  * Asks the server whether its authorize endpoint would take these parameters
  * (/api/auth/authorize/check, the endpoint's own checks). Refused only on its 901 answer: a network
@@ -13,16 +16,15 @@ export type AuthorizeVerdict = 'checking' | 'ok' | 'refused';
  * without a redirect (RFC 6749 section 4.1.2.1).
  */
 export async function checkAuthorize(params: URLSearchParams): Promise<'ok' | 'refused'> {
+  let verdict: 'ok' | 'refused' = 'ok';
   try {
     await apiPost('/api/auth/authorize/check', { json: Object.fromEntries(params) });
-    return 'ok';
   } catch (e) {
-    return e instanceof ApiFailure && e.result.result_code === RESULT.VALIDATION ? 'refused' : 'ok';
+    if (e instanceof ApiFailure && e.result.result_code === RESULT.VALIDATION) verdict = 'refused';
   }
+  verdicts.set(params.toString(), verdict);
+  return verdict;
 }
-
-/** What the server said of each request in this page's life: the form shows at once on a return. */
-const verdicts = new Map<string, 'ok' | 'refused'>();
 
 /** The web's own saved client, made by this SPA (SPEC.md section 4): nothing to ask about. */
 const isOwnClient = (key: string) => {
@@ -43,8 +45,7 @@ export function useAuthorizeCheck(params: URLSearchParams | undefined): Authoriz
   useEffect(() => {
     if (known || key === undefined) return;
     let live = true;
-    void checkAuthorize(new URLSearchParams(key)).then((verdict) => {
-      verdicts.set(key, verdict);
+    void checkAuthorize(new URLSearchParams(key)).then(() => {
       if (live) setAnswered((n) => n + 1);
     });
     return () => {

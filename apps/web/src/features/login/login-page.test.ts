@@ -1,9 +1,10 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { checkAuthorize } from '../../lib/authorize-check.ts';
 import { LINKS } from '../../lib/links.ts';
-import { saveSession } from '../../lib/records.ts';
+import { authorizeParams, ensureOAuthClient, saveSession } from '../../lib/records.ts';
 import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
 import { LoginPage } from './login-page.tsx';
 
@@ -11,8 +12,18 @@ const render = (query: string) =>
   renderToStaticMarkup(createElement(MemoryRouter, { initialEntries: [`/authorize?${query}`] }, createElement(LoginPage)));
 const authorize = (clientId: string) => `client_id=${clientId}&redirect_uri=${encodeURIComponent('https://partner.test/cb')}&state=s`;
 
+/** The server's answer to /api/auth/authorize/check for the requests of this test, as the page asked it. */
+async function serverSays(status: number, body: unknown, ...queries: string[]) {
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })));
+  for (const q of queries) await checkAuthorize(new URLSearchParams(q));
+}
+const OK = { result_code: 0, result_message: '正常に処理しました。' };
+
 describe('login links (SPEC.md section 2)', () => {
-  beforeEach(() => void stubBrowserGlobals());
+  beforeEach(async () => {
+    stubBrowserGlobals();
+    await serverSays(200, OK, ...['SIAP009', 'SIAP005', 'SIAP004', 'SIAP002'].map(authorize));
+  });
 
   it('has card sign-up, password-forgot and help links', () => {
     const html = render(authorize('SIAP005'));
@@ -28,5 +39,25 @@ describe('login links (SPEC.md section 2)', () => {
   it('offers no chat-bot to members from elsewhere, whatever an earlier session came from', () => {
     saveSession({ comesFrom: 'SIAP002' });
     for (const id of ['SIAP009', 'SIAP005', 'SIAP004']) expect(render(authorize(id)), id).not.toContain(LINKS.chatbot);
+  });
+});
+
+describe('a partner\'s link the authorize endpoint would refuse (RFC 6749 section 4.1.2.1)', () => {
+  beforeEach(() => void stubBrowserGlobals());
+
+  it('shows no password field while the server is asked, nor once it refused the client', async () => {
+    const unknown = authorize('SIAP999');
+    expect(render(unknown)).not.toContain('type="password"');
+    expect(render(unknown)).toContain('<h1>ログイン</h1>');
+    await serverSays(400, { result_code: 901, result_message: '入力内容をご確認ください。', validation_errors: [{ key: 'client_id', message: '入力内容をご確認ください。' }] }, unknown);
+    expect(render(unknown)).not.toContain('type="password"');
+  });
+
+  it('shows the form once the server took the request, and at once for the web\'s own saved client', async () => {
+    const partner = authorize('SIAP006');
+    await serverSays(200, OK, partner);
+    expect(render(partner)).toContain('type="password"');
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new Error('not asked'))));
+    expect(render(authorizeParams(await ensureOAuthClient()).toString())).toContain('type="password"');
   });
 });
