@@ -15,6 +15,8 @@ import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-actio
 import page from '../../ui/page.module.css';
 import { confirmEmailChange } from './account-change-api.ts';
 import { clearHeldEmailChange, getHeldEmailChange, type HeldEmailChange } from './email-change-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { EMAIL_CHANGE_STEPS } from './email-change-steps.ts';
 
 /** The code: 6 digits (SPEC.md section 5), checked by the contract's rule. */
 const schema = emailChangeOtpRequestSchema.pick({ otp_email: true });
@@ -59,6 +61,7 @@ function EmailChangeOtp({ held }: { held: HeldEmailChange }) {
   return (
     <>
       <h1>メールアドレス変更</h1>
+      <Steps labels={EMAIL_CHANGE_STEPS} current={2} />
       <p className={page.lead}>
         新しいメールアドレス<span className={page.emphasis}>（{held.email}）</span>
         宛てに、ワンタイムパスワードを送信しました。メールに記載されたワンタイムパスワードを入力し、「認証する」を押してください。

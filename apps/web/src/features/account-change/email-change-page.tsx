@@ -17,6 +17,8 @@ import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-actio
 import page from '../../ui/page.module.css';
 import { requestEmailChange } from './account-change-api.ts';
 import { holdEmailChange } from './email-change-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { EMAIL_CHANGE_STEPS } from './email-change-steps.ts';
 
 type EmailFields = z.infer<typeof emailChangeRequestSchema>;
 const FIELDS = ['email'] as const;
@@ -61,6 +63,7 @@ export function EmailChangePage() {
   return (
     <>
       <h1>メールアドレス変更</h1>
+      <Steps labels={EMAIL_CHANGE_STEPS} current={1} />
       <p className={page.lead}>
         新しいメールアドレスを入力し、「送信する」を押してください。新しいメールアドレス宛てに、ワンタイムパスワードをお送りします。
       </p>

@@ -1,6 +1,9 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
+import { Steps } from '../../ui/steps.tsx';
+import { EMAIL_CHANGE_STEPS } from './email-change-steps.ts';
 
 interface ReloginDoneProps {
   title: string;
@@ -8,16 +11,19 @@ interface ReloginDoneProps {
   done: string;
   /** What to log in with from now on. */
   relogin: string;
+  /** The step indicator of the flow this page finishes, under the heading. */
+  steps?: ReactNode;
 }
 
 /**
  * The finish of a change that ended every session of the member (issue 5: e-mail and password
  * change revoke the tokens): the change, the request to log in again, and a button to log in.
  */
-function ReloginDone({ title, done, relogin }: ReloginDoneProps) {
+function ReloginDone({ title, done, relogin, steps }: ReloginDoneProps) {
   return (
     <>
       <h1>{title}</h1>
+      {steps}
       <p className={page.lead}>{done}</p>
       <p className={page.lead}>{relogin}</p>
       <Link to="/" className={buttonClass()}>
@@ -28,7 +34,12 @@ function ReloginDone({ title, done, relogin }: ReloginDoneProps) {
 }
 
 export const EmailChangeDonePage = () => (
-  <ReloginDone title="メールアドレス変更完了" done="メールアドレスを変更しました。" relogin="新しいメールアドレスで再度ログインしてください。" />
+  <ReloginDone
+    title="メールアドレス変更完了"
+    done="メールアドレスを変更しました。"
+    relogin="新しいメールアドレスで再度ログインしてください。"
+    steps={<Steps labels={EMAIL_CHANGE_STEPS} current={3} />}
+  />
 );
 
 export const PasswordChangeDonePage = () => (

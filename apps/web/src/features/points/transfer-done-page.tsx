@@ -5,6 +5,8 @@ import { TopButton } from '../../ui/back-to-top.tsx';
 import page from '../../ui/page.module.css';
 import { SummaryList } from '../../ui/summary-list.tsx';
 import { getTransferResult } from './transfer-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { TRANSFER_STEPS } from './transfer-steps.ts';
 
 /**
  * Point transfer finished (SPEC.md section 2, /aqf/transfer/open/done): the points moved and the
@@ -16,6 +18,7 @@ export function TransferDonePage() {
   return (
     <>
       <h1>ポイント移行完了</h1>
+      <Steps labels={TRANSFER_STEPS} current={4} />
       <p className={page.lead}>オープン会員のポイントをカードへ移行しました。</p>
       <SummaryList
         rows={[

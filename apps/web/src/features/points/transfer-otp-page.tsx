@@ -13,6 +13,8 @@ import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-actio
 import { confirmTransfer } from './points-api.ts';
 import styles from './points.module.css';
 import { clearHeldTransfer, finishTransfer, getHeldTransfer, OTP_PATHS, type HeldTransfer } from './transfer-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { TRANSFER_STEPS } from './transfer-steps.ts';
 
 /**
  * Point transfer, one-time password (SPEC.md section 2: /aqf/transfer/open/sms/otp and
@@ -64,6 +66,7 @@ function TransferOtp({ held }: { held: HeldTransfer }) {
   return (
     <>
       <h1>ワンタイムパスワードの入力</h1>
+      <Steps labels={TRANSFER_STEPS} current={3} />
       <p className={page.lead}>
         {sentTo}ワンタイムパスワードを送信しました。ワンタイムパスワードを入力し、「ポイントを移行する」を押してください。
       </p>

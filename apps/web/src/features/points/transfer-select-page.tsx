@@ -20,6 +20,8 @@ import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-actio
 import { selectTransfer } from './points-api.ts';
 import { transferCards, transferRefusal } from './transfer-eligibility.ts';
 import { holdTransfer, OTP_PATHS } from './transfer-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { TRANSFER_STEPS } from './transfer-steps.ts';
 
 type SelectFields = z.infer<typeof transferSelectRequestSchema>;
 const FIELDS = ['subuser_id'] as const;
@@ -39,6 +41,7 @@ export function TransferSelectPage() {
   return (
     <>
       <h1>移行先カードの選択</h1>
+      <Steps labels={TRANSFER_STEPS} current={2} />
       <LoadStatus loading={info.isPending || cards.isPending} error={info.error ?? cards.error} />
       {info.isSuccess && cards.isSuccess && <SelectForm info={info.data} cards={transferCards(cards.data)} />}
     </>

@@ -10,6 +10,8 @@ import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
 import { SummaryList } from '../../ui/summary-list.tsx';
 import { transferRefusal } from './transfer-eligibility.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { TRANSFER_STEPS } from './transfer-steps.ts';
 
 /**
  * Point transfer summary (SPEC.md section 2, "Point merge summary and transfer screens"): the open
@@ -22,6 +24,7 @@ export function TransferSummaryPage() {
   return (
     <>
       <h1>ポイント移行</h1>
+      <Steps labels={TRANSFER_STEPS} current={1} />
       <LoadStatus loading={info.isPending || cards.isPending} error={info.error ?? cards.error} />
       {info.isSuccess && cards.isSuccess && <Summary info={info.data} cards={cards.data} />}
     </>

@@ -21,6 +21,8 @@ import { signupCard } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { holdSignup, STEP_PATHS } from './signup-store.ts';
 import { WaitingPage } from '../../ui/waiting-page.tsx';
+import { Steps } from '../../ui/steps.tsx';
+import { CARD_SIGNUP_STEPS } from './signup-steps.ts';
 
 const schema = cardSignupFormSchema;
 type CardInput = z.input<typeof schema>;
@@ -82,6 +84,7 @@ export function CardSignupPage() {
   return (
     <>
       <h1>カードで新規登録</h1>
+      <Steps labels={CARD_SIGNUP_STEPS} current={1} />
       <p className={page.lead}>メンバーIDのログインIDとなるメールアドレスとパスワード、お手持ちのカードの情報を入力してください。</p>
       <form noValidate onSubmit={handleSubmit(run)}>
         {/* The hidden OAuth fields (SPEC.md section 2): the authorization this sign-up continues. */}

@@ -8,6 +8,8 @@ import { HeldStep } from './held-step.tsx';
 import { OtpForm } from './otp-form.tsx';
 import { resendEmailOtp, verifyEmailOtp } from './signup-api.ts';
 import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { CARD_SIGNUP_STEPS } from './signup-steps.ts';
 
 /**
  * E-mail one-time password (SPEC.md sections 2 and 4): confirms the e-mail entered, which becomes
@@ -27,6 +29,7 @@ function EmailOtpStep({ held }: { held: HeldSignup }) {
   return (
     <>
       <h1>メールアドレスの確認</h1>
+      <Steps labels={CARD_SIGNUP_STEPS} current={3} />
       <p className={page.lead}>
         ご入力のメールアドレス{held.email && <span className={page.emphasis}>（{held.email}）</span>}
         宛てに、ワンタイムパスワードを送信しました。メールに記載されたワンタイムパスワードを入力してください。

@@ -17,6 +17,8 @@ import { HeldStep } from './held-step.tsx';
 import { verifyPin } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { CARD_SIGNUP_STEPS } from './signup-steps.ts';
 
 /** The hosts whose PIN step also asks for the bank account's last 4 digits (SPEC.md section 2). */
 const BANK_ACCOUNT_ENVIRONMENTS: readonly Environment[] = ['local', 'dev'];
@@ -75,6 +77,7 @@ function PinStep({ held }: { held: HeldSignup }) {
   return (
     <>
       <h1>暗証番号の確認</h1>
+      <Steps labels={CARD_SIGNUP_STEPS} current={2} />
       <p className={page.lead}>
         {withAccount
           ? 'ご本人様確認のため、カードの暗証番号（4桁）と、お支払い口座の口座番号の下4桁を入力してください。'

@@ -8,6 +8,8 @@ import { HeldStep } from './held-step.tsx';
 import { OtpForm } from './otp-form.tsx';
 import { resendSms, verifySmsOtp } from './signup-api.ts';
 import { advanceSignup, STEP_PATHS, type HeldSignup } from './signup-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { CARD_SIGNUP_STEPS } from './signup-steps.ts';
 
 /**
  * SMS one-time password (SPEC.md sections 2 and 4): the code sent to the card holder's mobile;
@@ -28,6 +30,7 @@ function SmsOtpStep({ held }: { held: HeldSignup }) {
   return (
     <>
       <h1>SMS認証</h1>
+      <Steps labels={CARD_SIGNUP_STEPS} current={2} />
       <p className={page.lead}>
         カードにご登録の携帯電話番号{held.tel && <span className={page.emphasis}>（{held.tel}）</span>}
         宛てに、SMSでワンタイムパスワードを送信しました。SMSに記載されたワンタイムパスワードを入力してください。

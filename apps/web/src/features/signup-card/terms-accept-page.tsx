@@ -10,6 +10,8 @@ import { HeldStep } from './held-step.tsx';
 import { acceptTerms, chooseMailDigital } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { clearHeldSignup, type HeldSignup } from './signup-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { CARD_SIGNUP_STEPS } from './signup-steps.ts';
 
 /**
  * Terms accept of the sign-up (SPEC.md sections 2 and 4): the terms the sign-up answer listed, a
@@ -46,6 +48,7 @@ function TermsAcceptStep({ held }: { held: HeldSignup }) {
   return (
     <>
       <h1>利用規約</h1>
+      <Steps labels={CARD_SIGNUP_STEPS} current={4} />
       <TermDocuments keys={held.terms} />
       <Checkbox
         id="mail_digital"

@@ -3,6 +3,8 @@ import { Button } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
 import type { SummaryRow } from '../../lib/profile-summary.ts';
 import { SummaryList } from '../../ui/summary-list.tsx';
+import { Steps } from '../../ui/steps.tsx';
+import { OPEN_SIGNUP_STEPS } from './open-signup-steps.ts';
 
 interface OpenSignupConfirmProps {
   rows: readonly SummaryRow[];
@@ -17,6 +19,7 @@ export function OpenSignupConfirm({ rows, message, pending, onRegister, onEdit }
   return (
     <>
       <h1>登録内容の確認</h1>
+      <Steps labels={OPEN_SIGNUP_STEPS} current={2} />
       <p className={page.lead}>
         以下の内容で登録します。よろしければ「登録する」を押してください。ご入力のメールアドレス宛てに、本登録のご案内メールをお送りします。
       </p>

@@ -6,6 +6,8 @@ import page from '../../ui/page.module.css';
 import { doneChoice } from './done-links.ts';
 import { getHeldOpenSignup } from './open-signup-store.ts';
 import styles from './open-signup.module.css';
+import { Steps } from '../../ui/steps.tsx';
+import { OPEN_SIGNUP_STEPS } from './open-signup-steps.ts';
 
 /**
  * Open sign-up finish (SPEC.md section 2): the member exists. No service: a button to log in; one:
@@ -18,6 +20,7 @@ export function OpenSignupDonePage() {
   return (
     <>
       <h1>登録完了</h1>
+      <Steps labels={OPEN_SIGNUP_STEPS} current={4} />
       <p className={page.lead}>
         {PRODUCT_NAME}の登録が完了しました。ログインIDは、ご登録のメールアドレス<span className={page.emphasis}>（{held.email}）</span>です。
       </p>

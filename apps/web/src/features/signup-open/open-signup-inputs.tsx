@@ -11,6 +11,8 @@ import { ProfileFields } from '../../ui/profile-fields.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
 import page from '../../ui/page.module.css';
 import type { OpenSignupForm } from './open-signup-form.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { OPEN_SIGNUP_STEPS } from './open-signup-steps.ts';
 
 /**
  * The terms of the open sign-up: the web client's (SIAP009) term list, as the client registry
@@ -38,6 +40,7 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
   return (
     <>
       <h1>メールアドレスで新規登録</h1>
+      <Steps labels={OPEN_SIGNUP_STEPS} current={1} />
       <p className={page.lead}>
         カードをお持ちでない方は、メールアドレスで{PRODUCT_NAME}をご登録いただけます。以下の項目を入力し、「確認する」を押してください。
       </p>

@@ -5,6 +5,8 @@ import { LINKS } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
 import page from '../../ui/page.module.css';
 import { getHeldOpenSignup } from './open-signup-store.ts';
+import { Steps } from '../../ui/steps.tsx';
+import { OPEN_SIGNUP_STEPS } from './open-signup-steps.ts';
 
 /**
  * Open sign-up sent (SPEC.md sections 2 and 9): the activation mail went to the address entered, and
@@ -17,6 +19,7 @@ export function OpenSignupSentPage() {
   return (
     <>
       <h1>仮登録メールを送信しました</h1>
+      <Steps labels={OPEN_SIGNUP_STEPS} current={3} />
       <p className={page.lead}>
         ご入力のメールアドレス<span className={page.emphasis}>（{held.email}）</span>
         宛てに、本登録のご案内メールを送信しました。メールに記載されたURLを開いて、本登録を完了してください。
