@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { documentScreen } from './support/browser.ts';
 import { logIn, pagePerTest, withSystem } from './support/journey.ts';
 
 /** The page frame of SPEC.md section 2, measured in Chromium on a logged-in page. */
@@ -53,3 +54,140 @@ describe('page frame in Chromium', () => {
     expect(after.y).toBe(0);
   });
 });
+
+/** Where am I (SPEC.md section 2 frame): a title per page, focus on the new page's heading, no empty main. */
+describe('where am I, in Chromium', () => {
+  const env = withSystem();
+  const j = pagePerTest(env);
+
+  /** The focused element's tag and text. */
+  const focused = () => j.page.evaluate(() => [document.activeElement?.tagName ?? '', document.activeElement?.textContent ?? '']);
+
+  it('gives each page its own title, and after a route change puts the focus on the new page\'s heading', async () => {
+    await j.page.goto('/content/');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await expect.poll(() => j.page.title()).toBe('ログイン | メンバーID');
+    await logIn(j.page, 'demo.card@example.com', 'Demo1234');
+    await j.page.waitForURL(/\/content\/top$/);
+    await expect.poll(() => j.page.title()).toBe('トップ | メンバーID');
+
+    const seen = new Set([await j.page.title()]);
+    for (const [link, path, heading] of [
+      ['登録情報', /\/content\/user$/, '登録情報'],
+      ['メンバーID', /\/content\/top$/, 'トップ'],
+      ['ご利用履歴', /\/content\/user\/activities$/, 'ご利用履歴'],
+    ] as const) {
+      await j.page.getByRole('link', { name: link, exact: true }).first().click();
+      await j.page.waitForURL(path);
+      await expect.poll(focused).toEqual(['H1', heading]);
+      // Focusable by script only: the heading is no tab stop.
+      expect(await j.page.getByRole('heading', { level: 1 }).getAttribute('tabindex')).toBe('-1');
+      seen.add(await j.page.title());
+    }
+    expect([...seen]).toEqual(['トップ | メンバーID', '登録情報 | メンバーID', 'ご利用履歴 | メンバーID']);
+    // Back in history is a route change too.
+    await j.page.goBack();
+    await j.page.waitForURL(/\/content\/top$/);
+    await expect.poll(focused).toEqual(['H1', 'トップ']);
+  });
+
+  it('does not move the focus on the first load', async () => {
+    await j.page.goto('/content/404');
+    await expect.poll(() => j.page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    expect((await focused())[0]).toBe('BODY');
+    expect(await j.page.title()).toBe('ページが見つかりません | メンバーID');
+  });
+
+  it('keeps header and footer and shows the loading text in main while a screen\'s code loads', async () => {
+    // The code of the password recovery screen comes late, on the first load and on a route change.
+    const slow = async (route: import('playwright-core').Route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue().catch(() => undefined);
+    };
+    await j.page.route('**/assets/recover-mail-page-*.js', slow);
+    await j.page.goto('/content/recover/mail', { waitUntil: 'commit' });
+    await expect.poll(() => j.page.getByRole('main').getByRole('status').textContent()).toBe('データを読み込んでいます...');
+    expect(await j.page.getByRole('banner').getByRole('img', { name: 'メンバーID' }).count()).toBe(1);
+    expect(await j.page.getByRole('contentinfo').count()).toBe(1);
+    await expect.poll(() => j.page.getByRole('heading', { level: 1 }).textContent(), { timeout: 5_000 }).toBe('パスワードの再設定');
+    expect(await j.page.getByRole('main').getByRole('status').count()).toBe(0);
+
+    await j.page.route('**/assets/card-signup-page-*.js', slow);
+    await j.page.getByRole('link', { name: 'メンバーID' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await j.page.getByRole('link', { name: 'カードで新規登録' }).click();
+    await expect.poll(() => j.page.getByRole('main').getByRole('status').textContent()).toBe('データを読み込んでいます...');
+    await j.page.waitForURL(/\/content\/signup\/card\?/);
+    await expect.poll(focused, { timeout: 5_000 }).toEqual(['H1', 'カードで新規登録']);
+  });
+});
+
+/** The header of SPEC.md section 2 on the error pages and for a logged-out visitor. */
+describe('headers in Chromium', () => {
+  const env = withSystem();
+  const j = pagePerTest(env);
+  const logo = () => j.page.getByRole('banner').getByRole('img', { name: 'メンバーID' });
+  /** Where the logo links, or null when it has no link. */
+  const logoHref = () => logo().evaluate((img) => img.closest('a')?.getAttribute('href') ?? null);
+
+  it('logged out: the logo links to the login route itself with the saved client; on /503 and /problem/busy it has no link', async () => {
+    await j.page.goto('/content/');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    const login = new URL(j.page.url());
+    expect(await logoHref()).toBe(`${login.pathname}${login.search}`);
+    await j.page.goto('/content/recover/mail');
+    await expect.poll(logoHref).toBe(`${login.pathname}${login.search}`);
+    await logo().click();
+    await j.page.waitForURL((url) => url.pathname === '/content/authorize' && url.search === login.search);
+    for (const path of ['/content/503', '/content/problem/busy']) {
+      await j.page.goto(path);
+      await expect.poll(() => j.page.getByRole('heading', { level: 1 }).count()).toBe(1);
+      expect(await logoHref(), path).toBeNull();
+      expect(await j.page.getByRole('button', { name: 'ログアウト' }).count(), path).toBe(0);
+    }
+  });
+
+  it('logged in: the 404, 500, 503, /problem/busy and catch-all pages have the logged-in header', async () => {
+    await j.page.goto('/content/');
+    await logIn(j.page, 'demo.card@example.com', 'Demo1234');
+    await j.page.waitForURL(/\/content\/top$/);
+    for (const path of ['/content/404', '/content/500', '/content/503', '/content/problem/busy', '/content/no/such/page']) {
+      await j.page.goto(path);
+      await expect.poll(() => j.page.getByRole('heading', { level: 1 }).count()).toBe(1);
+      expect(await logoHref(), path).toBe('/content/top');
+      expect(await j.page.getByRole('button', { name: 'ログアウト' }).count(), path).toBe(1);
+    }
+    await logo().click();
+    await j.page.waitForURL(/\/content\/top$/);
+  });
+
+  it('shows the card sign-up\'s step, and a pending button that says it is working', async () => {
+    await j.page.goto('/content/');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    // The login answer waits, so that the button is seen pending.
+    await j.page.route('**/api/auth/login', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue().catch(() => undefined);
+    });
+    await j.page.getByLabel('メールアドレスまたは携帯電話番号').fill('demo.card@example.com');
+    await j.page.getByLabel('パスワード', { exact: true }).fill('Wrong-pass1');
+    const button = j.page.getByRole('button', { name: 'ログイン' });
+    await button.click();
+    await expect.poll(() => button.getAttribute('aria-busy')).toBe('true');
+    expect(await button.textContent()).toBe('ログイン（処理中…）');
+    expect(await button.isDisabled()).toBe(true);
+    await expect.poll(() => j.page.getByRole('alert').count(), { timeout: 5_000 }).toBeGreaterThan(0);
+    expect(await button.getAttribute('aria-busy')).toBeNull();
+    expect(await button.textContent()).toBe('ログイン');
+    // The wrong password's answer (HTTP 400) is what this test asked for.
+    j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400')));
+
+    await j.page.getByRole('link', { name: 'カードで新規登録' }).click();
+    await j.page.waitForURL(/\/content\/signup\/card\?/);
+    const steps = j.page.getByRole('list', { name: '手続きのステップ 1/4' });
+    await expect.poll(() => steps.count()).toBe(1);
+    expect(await steps.locator('[aria-current="step"]').textContent()).toBe('カード情報');
+    expect(await j.page.getByText('ステップ 1/4', { exact: true }).count()).toBe(1);
+  });
+});
+

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot } from './support/browser.ts';
+import { documentScreen, expectAccessible, screenshot } from './support/browser.ts';
 import { fillLogin, logIn as logInAs, openPage, withSystem } from './support/journey.ts';
 
 const EMAIL = 'demo.card@example.com';
@@ -122,6 +122,33 @@ describe('partner login with additional terms', () => {
     await context.close();
   });
 
+  it('refuses a partner\'s link with an unknown client or an unregistered redirect URI before the password field shows', async () => {
+    const { context, page, consoleErrors } = await openPage(env);
+    const checks: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/authorize/check')) checks.push(r.url());
+    });
+    const wrongRedirect = partnerAuthorize('SIAP002', 'x').replace(encodeURIComponent('/SIAP002/callback'), encodeURIComponent('/SIAP002/elsewhere'));
+    for (const url of [partnerAuthorize('SIAP999', 'unknown-client'), wrongRedirect, partnerAuthorize('SIAP999', 'card').replace('/authorize?', '/signup/card?')]) {
+      await page.goto(url);
+      await page.waitForURL(/\/content\/problem\/authorize$/);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('リンクが無効です');
+      expect(await page.getByText('リンクを開いたサービスの提供元にお問い合わせください。').count()).toBe(1);
+      expect(await page.locator('input[type="password"]').count()).toBe(0);
+      expect(await page.title()).toBe('リンクが無効です | メンバーID');
+    }
+    await documentScreen(page, 'partner-link-invalid');
+    // The server's 901 answers to the check are what this test asked for.
+    expect(consoleErrors.filter((e) => !e.includes('status of 400'))).toEqual([]);
+
+    // A registered client with its own redirect URI gets the form.
+    await page.goto(partnerAuthorize('SIAP002', 'registered'));
+    await expect.poll(() => page.locator('input[type="password"]').count()).toBe(1);
+    expect(page.url()).toContain('/content/authorize?');
+    expect(checks.length).toBe(4);
+    await context.close();
+  });
+
   it('lets in a member who read the terms past the login ticket\'s life: the form carries a fresh reCAPTCHA token', async () => {
     const { context, page } = await openPage(env, { width: 375, height: 800 });
     // The ticket has died by the time the form is posted (it lives about a minute, decision 0011).
@@ -140,6 +167,26 @@ describe('partner login with additional terms', () => {
     await page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback');
     expect(new URL(page.url()).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(posted).toEqual(['with a reCAPTCHA token']);
+    await context.close();
+  });
+});
+
+describe('support reference', () => {
+  const env = withSystem();
+
+  it('/500 shows the reference of the server\'s 5xx answer, for the member to quote', async () => {
+    const { context, page, consoleErrors } = await openPage(env);
+    await page.goto('/content/');
+    await page.waitForURL(/\/content\/authorize\?/);
+    // The server's answer to a bug, as its error handler gives it (apps/server/src/http/error-handler.ts).
+    await page.route('**/api/auth/login', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ result_code: 500, result_message: '予期しない問題のため処理できませんでした。', reference: '3f2a9c1b' }) }),
+    );
+    await logInAs(page, EMAIL, 'Demo1234');
+    await page.waitForURL(/\/content\/500$/);
+    await expect.poll(() => page.getByText('お問い合わせ番号: 3f2a9c1b').count()).toBe(1);
+    await documentScreen(page, 'error-500-reference');
+    expect(consoleErrors.filter((e) => !e.includes('status of 500'))).toEqual([]);
     await context.close();
   });
 });
