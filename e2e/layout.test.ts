@@ -1,5 +1,5 @@
+import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { documentScreen } from './support/browser.ts';
 import { logIn, pagePerTest, withSystem } from './support/journey.ts';
 
 /** The page frame of SPEC.md section 2, measured in Chromium on a logged-in page. */
@@ -100,7 +100,7 @@ describe('where am I, in Chromium', () => {
 
   it('keeps header and footer and shows the loading text in main while a screen\'s code loads', async () => {
     // The code of the password recovery screen comes late, on the first load and on a route change.
-    const slow = async (route: import('playwright-core').Route) => {
+    const slow = async (route: Route) => {
       await new Promise((r) => setTimeout(r, 1500));
       await route.continue().catch(() => undefined);
     };
