@@ -83,7 +83,7 @@ export function LinkOpenPage() {
           error={errors.email?.message}
           {...halfWidthOnBlur(register('email'))}
         />
-        <ProfileFields only={LINK_PROFILE_FIELDS} register={(name) => register(name as LinkProfileField)} errors={errors} />
+        <ProfileFields only={LINK_PROFILE_FIELDS} register={(name, options) => register(name as LinkProfileField, options as { deps?: LinkProfileField })} errors={errors} />
         <Field
           id="password"
           label="オープン会員のパスワード"
