@@ -120,6 +120,17 @@ export const DIRECT_LOGIN_MESSAGES = {
   termsRequired: 'このサービスをご利用いただくには、利用規約への同意が必要です。',
 } as const;
 
+/** The services only cardholders use (SPEC.md section 6), and the open sign-up's conditions (section 6). */
+export const SERVICE_MESSAGES = {
+  /** A member without a card at a door of a cardholders-only service (300): never the partner's page. */
+  cardholdersOnly: 'LINE公式アカウントサービスは、当社のクレジットカードをお持ちの方のみご利用いただけます。カードを登録すると、ご利用いただけるようになります。',
+  /** The way on: adding a card from the ID's Top page. */
+  addCardFromTop: 'カードの登録は、メンバーIDのトップページから行えます。',
+  /** The open sign-up started from a cardholders-only service: said before registering and on the finish page. */
+  openSignupNoLineAccount:
+    'メールアドレスで登録したオープン会員の方は、このままではLINE公式アカウントサービスをご利用いただけません。登録後にカードを登録すると、ご利用いただけるようになります。',
+} as const;
+
 /** The three refusals of the point merge screens (SPEC.md section 2), and the transfer's answers (issue 6). */
 export const POINT_MESSAGES = {
   openInfoUnavailable: 'オープン会員の情報を取得できませんでした。',
