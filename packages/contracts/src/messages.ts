@@ -131,6 +131,20 @@ export const SERVICE_MESSAGES = {
     'メールアドレスで登録したオープン会員の方は、このままではLINE公式アカウントサービスをご利用いただけません。登録後にカードを登録すると、ご利用いただけるようになります。',
 } as const;
 
+/**
+ * Who may register as an open member (SPEC.md section 6), stated where the member agrees to the terms
+ * of the open sign-up.
+ */
+export const OPEN_MEMBER_CONDITIONS = {
+  lead: 'オープン会員としてご登録いただけるのは、次のすべてに当てはまる方です。',
+  items: [
+    '満12歳以上の方（中学生の方を除きます）',
+    '日本国内にお住まいの方',
+    '法人または反社会的勢力に該当しない方',
+    'ご本人名義のメールアドレスをログインIDとしてご利用になる方',
+  ],
+} as const;
+
 /** The three refusals of the point merge screens (SPEC.md section 2), and the transfer's answers (issue 6). */
 export const POINT_MESSAGES = {
   openInfoUnavailable: 'オープン会員の情報を取得できませんでした。',

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
+import { CARDHOLDERS_ONLY_PATH } from '@sso/contracts/constants';
 import {
   BusyPage,
   NotFoundPage,
@@ -9,6 +10,7 @@ import {
   SignupChatbotPage,
   SignupInfoPage,
 } from '../features/errors/error-routes.tsx';
+import { CardholdersOnlyPage } from '../features/errors/cardholders-only-page.tsx';
 import { Frame, Layout } from './layout.tsx';
 
 /**
@@ -101,6 +103,8 @@ export const router = createBrowserRouter(
             { path: '/problem/busy', element: <BusyPage /> },
             { path: '/problem/signup/card/info', element: <SignupInfoPage /> },
             { path: '/problem/signup/card/chatbot', element: <SignupChatbotPage /> },
+            // A cardholders-only service refused to a member without a card (SPEC.md section 6).
+            { path: CARDHOLDERS_ONLY_PATH, element: <CardholdersOnlyPage /> },
             // The catch-all behaves as not found (SPEC.md section 2).
             { path: '*', element: <NotFoundPage /> },
           ],
