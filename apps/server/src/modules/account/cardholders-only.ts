@@ -13,6 +13,7 @@ import { hasCards } from './user-repo.ts';
  * authorize endpoints (every code), the partner terms, the direct-login issue, its hand-off URL and
  * its redemption. Holding a card is what counts, not how the member signed up: an open member who
  * adds a card may use the service (SPEC.md section 4: it ends when all card memberships lapse).
+ * Decision 0015.
  */
 export async function refusesMember(db: Kysely<Database>, userId: string, clientId: string): Promise<boolean> {
   return isCardholdersOnly(clientId) && !(await hasCards(db, userId));
