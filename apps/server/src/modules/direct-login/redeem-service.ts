@@ -54,8 +54,9 @@ export async function passwordGrant(
  * Redeems a direct-login one-time token (decision 0006): it is used up by one conditional update
  * first, whatever follows (of parallel redemptions exactly one gets tokens; a token presented by
  * another client is burnt, as a leaked one would be). The token must be for this client and its
- * member still active and allowed the client (SPEC.md section 6); then a token family bound to the client and terminal starts, and the answer
- * carries the member type (`na` with cards, `open` without).
+ * member still active and allowed the client (SPEC.md section 6, decision 0015); then a token
+ * family bound to the client and terminal starts, and the answer carries the member type (`na`
+ * with cards, `open` without).
  */
 export async function redeemDirectLogin(
   deps: RedeemDeps,

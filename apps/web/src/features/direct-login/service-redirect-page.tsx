@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { CARDHOLDERS_ONLY_PATH, isPortalClient, LIMITS } from '@sso/contracts/constants';
+import { Navigate, useSearchParams } from 'react-router';
+import { isPortalClient, LIMITS } from '@sso/contracts/constants';
 import { RESULT } from '@sso/contracts/result-codes';
 import { ApiFailure } from '../../lib/api-client.ts';
-import { setEphemeralMessage } from '../../lib/ephemeral-message.ts';
 import { fetchCards } from '../../lib/cards-query.ts';
 import { showFailure } from '../../lib/failure-view.ts';
+import { goToCardholdersOnly } from '../../lib/navigation.ts';
 import { watchCustomScheme } from '../../lib/hand-off.ts';
 import { resumePortal } from '../../lib/portal-hand-back.ts';
 import { getSession } from '../../lib/records.ts';
@@ -29,7 +29,6 @@ import { TopLink } from './top-link.tsx';
  */
 export function ServiceRedirectPage() {
   const [search] = useSearchParams();
-  const navigate = useNavigate();
   const [target] = useState(() => serviceTarget(search, getSession().redirectState));
   const [message, setMessage] = useState<string>();
   const [terms, setTerms] = useState<string[]>();
@@ -58,15 +57,14 @@ export function ServiceRedirectPage() {
       if (outstanding) setTerms(outstanding);
       else if (e instanceof ApiFailure && e.status === 400 && e.result.result_code === RESULT.ACCESS_DENIED) {
         // A cardholders-only service and a member without a card (SPEC.md section 6): the page that says so and the way on.
-        setEphemeralMessage(e.result.result_message);
-        void navigate(CARDHOLDERS_ONLY_PATH, { replace: true });
+        goToCardholdersOnly(e.result.result_message);
       } else showFailure(e, { setMessage });
     });
     return () => {
       controller.abort();
       stopWatching();
     };
-  }, [target, attempt, confirmed, navigate]);
+  }, [target, attempt, confirmed]);
 
   const retry = useCallback(async () => {
     setTerms(undefined);

@@ -1,12 +1,10 @@
 import { useCallback, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { CARDHOLDERS_ONLY_PATH } from '@sso/contracts/constants';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { toResult } from '../../lib/result.ts';
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
-import { setEphemeralMessage } from '../../lib/ephemeral-message.ts';
-import { goToError } from '../../lib/navigation.ts';
+import { goToCardholdersOnly, goToError } from '../../lib/navigation.ts';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
 import { getSession, saveSession } from '../../lib/records.ts';
@@ -63,8 +61,7 @@ export function LoginPage() {
           setMessage(result_message);
         } else if (result_code === RESULT.ACCESS_DENIED) {
           // A service the member may not use (SPEC.md section 6, cardholders only): the page that says so and the way on.
-          setEphemeralMessage(result_message);
-          void navigate(CARDHOLDERS_ONLY_PATH);
+          goToCardholdersOnly(result_message);
           return 'leaving';
         } else {
           goToError(result_code, result_message);
