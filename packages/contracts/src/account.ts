@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
 import { fixedDigits, newPassword, newUserName, PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from './fields.ts';
+import { FULL_NAME_WHEN, fullNameRule } from './full-name.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 import { openSignupFieldsSchema, telField } from './open-signup.ts';
 import { numberlessOtpRequestSchema } from './upgrade.ts';
@@ -85,7 +86,12 @@ export const profileFieldsSchema = (today: string) =>
 
 /** POST /api/user/profile/change (Bearer): the profile fields plus dry_run (0 or 1). */
 export const profileChangeRequestSchema = (today: string) =>
-  profileFieldsSchema(today).extend({ dry_run: z.union([z.literal(0), z.literal(1)], { error: M.required }) });
+  profileFieldsSchema(today)
+    .extend({ dry_run: z.union([z.literal(0), z.literal(1)], { error: M.required }) })
+    .superRefine(fullNameRule, FULL_NAME_WHEN);
+
+/** The profile form's rules (the SPA): the fields and the whole-name lengths, keyed full_name and full_name_kana. */
+export const profileFormSchema = (today: string) => profileFieldsSchema(today).superRefine(fullNameRule, FULL_NAME_WHEN);
 
 /** One entry of the activity log (issue 5): what happened, when, from which client and device. */
 export const activitySchema = z.object({

@@ -101,6 +101,18 @@ export const isDirectLoginTarget = (t: unknown): t is DirectLoginTarget =>
 export const PORTAL_CLIENT_IDS: readonly string[] = [...CLIENT_IDS.portal, ...CLIENT_IDS.secondPortal];
 export const isPortalClient = (clientId: string | undefined) => clientId !== undefined && PORTAL_CLIENT_IDS.includes(clientId);
 
+/**
+ * The services only cardholders of the company use (SPEC.md section 6: "Only cardholders of the card
+ * company can use the chat-account service"): the line answer. The server refuses them to a member
+ * without a card at every door (apps/server/src/modules/account/cardholders-only.ts); the SPA says
+ * so where it would otherwise offer them.
+ */
+export const CARDHOLDERS_ONLY_CLIENT_IDS: readonly string[] = [CLIENT_IDS.lineAnswer];
+export const isCardholdersOnly = (clientId: string | undefined) => clientId !== undefined && CARDHOLDERS_ONLY_CLIENT_IDS.includes(clientId);
+
+/** The SPA page that tells a member without a card that a cardholders-only service is not theirs yet, and the way on. */
+export const CARDHOLDERS_ONLY_PATH = '/problem/cardholders';
+
 /** Sub-user (card) status, the second reading of SPEC.md section 3. */
 export const SUBUSER_STATUSES = ['active', 'inactive', 'unactivated', 'unactivated4Z', 'unactivated4M'] as const;
 export type SubuserStatus = (typeof SUBUSER_STATUSES)[number];

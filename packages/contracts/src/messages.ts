@@ -62,7 +62,8 @@ export const VALIDATION_MESSAGES = {
   bankAccount: '口座番号の下4桁を半角数字で入力してください',
   fullWidth: '全角で入力してください',
   katakana: '全角カタカナで入力してください',
-  nameLength: '19文字以内で入力してください',
+  fullNameLength: 'お名前は姓と名をあわせて19文字以内で入力してください',
+  fullNameKanaLength: 'フリガナはセイとメイをあわせて19文字以内で入力してください',
   minimumAge: '12歳以上の方がご登録いただけます',
   tel: '10桁または11桁の半角数字で入力してください（ハイフン不要）',
   postalCode: '7桁の半角数字で入力してください（ハイフン不要）',
@@ -131,6 +132,31 @@ export const DIRECT_LOGIN_MESSAGES = {
   serviceUnavailable: 'このサービスにはログインできません。',
   tokenInvalid: 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。',
   termsRequired: 'このサービスをご利用いただくには、利用規約への同意が必要です。',
+} as const;
+
+/** The services only cardholders use (SPEC.md section 6), and the open sign-up's conditions (section 6). */
+export const SERVICE_MESSAGES = {
+  /** A member without a card at a door of a cardholders-only service (300): never the partner's page. */
+  cardholdersOnly: 'LINE公式アカウントサービスは、当社のクレジットカードをお持ちの方のみご利用いただけます。カードを登録すると、ご利用いただけるようになります。',
+  /** The way on: adding a card from the ID's Top page. */
+  addCardFromTop: 'カードの登録は、メンバーIDのトップページから行えます。',
+  /** The open sign-up started from a cardholders-only service: said before registering and on the finish page. */
+  openSignupNoLineAccount:
+    'メールアドレスで登録したオープン会員の方は、このままではLINE公式アカウントサービスをご利用いただけません。登録後にカードを登録すると、ご利用いただけるようになります。',
+} as const;
+
+/**
+ * Who may register as an open member (SPEC.md section 6), stated where the member agrees to the terms
+ * of the open sign-up.
+ */
+export const OPEN_MEMBER_CONDITIONS = {
+  lead: 'オープン会員としてご登録いただけるのは、次のすべてに当てはまる方です。',
+  items: [
+    '満12歳以上の方（中学生の方を除きます）',
+    '日本国内にお住まいの方',
+    '法人または反社会的勢力に該当しない方',
+    'ご本人名義のメールアドレスをログインIDとしてご利用になる方',
+  ],
 } as const;
 
 /** The three refusals of the point merge screens (SPEC.md section 2), and the transfer's answers (issue 6). */

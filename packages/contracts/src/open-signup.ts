@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
 import { LIMITS, WEB_CLIENT_ID } from './constants.ts';
+import { FULL_NAME_WHEN, fullNameRule } from './full-name.ts';
 import { digitsText, newPassword, newUserName, PASSWORD_FIELDS, passwordConfirmRule, requiredText, whenStrings } from './fields.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 import { serviceLinkSchema } from './user.ts';
@@ -11,11 +12,8 @@ const FULL_WIDTH = /^[^\u0020-\u007E\uFF61-\uFF9F]+$/;
 const KATAKANA = /^[\u30A1-\u30FA\u30FC\u30FB]+$/;
 /** Only bounds the input: the length of a digits field is its own rule with its own message. */
 const DIGITS_MAX = 64;
-/** A name part is limited to 19 characters (SPEC.md section 5). */
-const NAME_MAX = 19;
-
-const name = (pattern: RegExp, message: string) =>
-  requiredText(256).max(NAME_MAX, { error: M.nameLength }).regex(pattern, { error: message });
+/** A name part; its length counts with the other part of the name (full-name.ts, SPEC.md section 5). */
+const name = (pattern: RegExp, message: string) => requiredText(256).regex(pattern, { error: message });
 
 /** The date in Japan (YYYYMMDD) at epoch milliseconds `now`: ages are counted in Japanese days. */
 export function japanDate(now: number): string {
@@ -80,7 +78,8 @@ export const openSignupRequestSchema = (today: string) =>
       dry_run: z.union([z.literal(0), z.literal(1)], { error: M.required }),
       client_id: z.string().max(256).default(WEB_CLIENT_ID),
     })
-    .superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS));
+    .superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS))
+    .superRefine(fullNameRule, FULL_NAME_WHEN);
 export type OpenSignupRequest = z.input<ReturnType<typeof openSignupRequestSchema>>;
 
 /** The answer of /api/signup/open and /api/signup/open/otp: the e-mail, and the services to return to. */

@@ -3,6 +3,7 @@ import { baseResponseSchema } from './common.ts';
 import { LIMITS } from './constants.ts';
 import { birthdayField, telField } from './open-signup.ts';
 import { fixedDigits, newUserName, requiredText } from './fields.ts';
+import { FULL_NAME_WHEN, fullNameRule } from './full-name.ts';
 import { VALIDATION_MESSAGES as M } from './messages.ts';
 
 /** Point info (SPEC.md section 3): POST /api/user/aqf (Bearer). */
@@ -51,13 +52,14 @@ const KATAKANA = /^[\u30A1-\u30FA\u30FC\u30FB]+$/;
 export const linkOpenRequestSchema = (today: string) =>
   z.object({
     email: newUserName(),
-    last_name_kana: requiredText(256).max(19, { error: M.nameLength }).regex(KATAKANA, { error: M.katakana }),
-    first_name_kana: requiredText(256).max(19, { error: M.nameLength }).regex(KATAKANA, { error: M.katakana }),
+    last_name_kana: requiredText(256).regex(KATAKANA, { error: M.katakana }),
+    first_name_kana: requiredText(256).regex(KATAKANA, { error: M.katakana }),
     birthday: birthdayField(today),
     tel: telField(),
     /** The open account's password: the proof that the person controls it (decision 0014). */
     password: requiredText(256),
-  });
+  })
+  .superRefine(fullNameRule, FULL_NAME_WHEN);
 export type LinkOpenRequest = z.input<ReturnType<typeof linkOpenRequestSchema>>;
 
 /** The link's answer: the open points now held with the ID. */

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { CARDHOLDERS_ONLY_PATH } from '@sso/contracts/constants';
 import { FRAME_TEXTS } from '@sso/contracts/messages';
 import type { RouteObject } from 'react-router';
 import {
@@ -11,6 +12,7 @@ import {
   SignupChatbotPage,
   SignupInfoPage,
 } from '../features/errors/error-routes.tsx';
+import { CardholdersOnlyPage } from '../features/errors/cardholders-only-page.tsx';
 import { LoadingText } from '../ui/loading-text.tsx';
 import { Frame, Layout } from './layout.tsx';
 import type { RouteHandle } from './document-title.ts';
@@ -117,6 +119,8 @@ export const routes: RouteObject[] = [
           // A partner's login or card sign-up link that the authorize endpoint would refuse (RFC 6749 section 4.1.2.1).
           { path: '/problem/authorize', ...titled(FRAME_TEXTS.invalidLinkTitle), element: <PartnerMistakePage /> },
           { path: '/problem/signup/card/chatbot', ...titled('ご本人様確認ができません'), element: <SignupChatbotPage /> },
+          // A cardholders-only service refused to a member without a card (SPEC.md section 6).
+          { path: CARDHOLDERS_ONLY_PATH, ...titled('カードをお持ちの方のみご利用いただけます'), element: <CardholdersOnlyPage /> },
           // The catch-all behaves as not found (SPEC.md section 2).
           { path: '*', ...titled('ページが見つかりません'), element: <NotFoundPage /> },
         ],

@@ -1,3 +1,4 @@
+import { CARDHOLDERS_ONLY_PATH } from '@sso/contracts/constants';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { errorRouteFor } from './result.ts';
 import { setEphemeralMessage } from './ephemeral-message.ts';
@@ -21,6 +22,12 @@ export function go(to: string, opts?: { replace?: boolean }): void {
 export function goToError(resultCode: number, message: string, reference?: string): void {
   setEphemeralMessage(message, reference);
   navigate(errorRouteFor(resultCode), { replace: true });
+}
+
+/** A cardholders-only service refused to a member without a card (300; SPEC.md section 6, decision 0015): the page that says so and the way on. */
+export function goToCardholdersOnly(message: string): void {
+  setEphemeralMessage(message);
+  navigate(CARDHOLDERS_ONLY_PATH, { replace: true });
 }
 
 /** The failed-refresh case appends the re-login suggestion (C99-000500). */

@@ -13,9 +13,13 @@ export type ProfileFieldName = 'last_name' | 'first_name' | 'last_name_kana' | '
 /** A name group is read-only as a whole: it is named by its family-name input. */
 export type ProfileShownField = Exclude<ProfileFieldName, 'first_name' | 'first_name_kana'>;
 
+/** The whole names' keys (SPEC.md section 3): family and given name at most 19 characters together (section 5). */
+export type WholeNameKey = 'full_name' | 'full_name_kana';
+
 interface ProfileFieldsProps {
-  register: (name: ProfileFieldName) => UseFormRegisterReturn;
-  errors: Partial<Record<ProfileFieldName, { message?: string | undefined }>>;
+  // A method, so that react-hook-form's register fits: a name's parts re-check the whole name (`deps`) when they change.
+  register(name: ProfileFieldName, options?: { deps?: string | string[] }): UseFormRegisterReturn;
+  errors: Partial<Record<ProfileFieldName | WholeNameKey, { message?: string | undefined }>>;
   /** The stored text of a field the member may not change; undefined where the field is editable. */
   readonlyValue?: (name: ProfileShownField) => string | undefined;
   /** The fields to show when not all of them: the open-account link asks for the kana names, birthday and phone (issue 6). */
@@ -37,15 +41,15 @@ export function ProfileFields({ register, errors, readonlyValue = () => undefine
   return (
     <>
       {fixed('last_name', 'お名前') ?? (
-        <FieldGroup legend="お名前（全角）">
-          <Field id="last_name" label="姓" type="text" autoComplete="family-name" error={errors.last_name?.message} {...register('last_name')} />
-          <Field id="first_name" label="名" type="text" autoComplete="given-name" error={errors.first_name?.message} {...register('first_name')} />
+        <FieldGroup legend="お名前（全角）" id="full_name" error={errors.full_name?.message}>
+          <Field id="last_name" label="姓" type="text" autoComplete="family-name" error={errors.last_name?.message} {...register('last_name', { deps: 'full_name' })} />
+          <Field id="first_name" label="名" type="text" autoComplete="given-name" error={errors.first_name?.message} {...register('first_name', { deps: 'full_name' })} />
         </FieldGroup>
       )}
       {fixed('last_name_kana', 'フリガナ') ?? (
-        <FieldGroup legend="フリガナ（全角カタカナ）">
-          <Field id="last_name_kana" label="セイ" type="text" error={errors.last_name_kana?.message} {...register('last_name_kana')} />
-          <Field id="first_name_kana" label="メイ" type="text" error={errors.first_name_kana?.message} {...register('first_name_kana')} />
+        <FieldGroup legend="フリガナ（全角カタカナ）" id="full_name_kana" error={errors.full_name_kana?.message}>
+          <Field id="last_name_kana" label="セイ" type="text" error={errors.last_name_kana?.message} {...register('last_name_kana', { deps: 'full_name_kana' })} />
+          <Field id="first_name_kana" label="メイ" type="text" error={errors.first_name_kana?.message} {...register('first_name_kana', { deps: 'full_name_kana' })} />
         </FieldGroup>
       )}
       {fixed('sex', '性別') ?? <RadioGroup id="sex" legend="性別" options={SEX_OPTIONS} error={errors.sex?.message} {...register('sex')} />}

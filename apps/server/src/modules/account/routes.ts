@@ -11,6 +11,7 @@ import { maskTel } from '../../lib/mask.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
 import { profileOf } from '../profile/profile-service.ts';
+import { requireCardholder } from './cardholders-only.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from './credentials-service.ts';
 import { currentUser } from './current-user.ts';
 import { issueLoginTicket } from './login-ticket.ts';
@@ -33,6 +34,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     const device = describeDevice(request.headers['user-agent']);
     const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' });
     if (!check.ok) throw check.reason === 'locked' ? lockedError() : credentialsError();
+    // Before the terms and the ticket: a service the member may not use is said at once, on the login page (SPEC.md section 6).
+    await requireCardholder(deps.db, check.user.id, client.client_id);
     const login_ticket = await issueLoginTicket(deps.db, check.user, client.client_id, deps.clock.now());
     return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client), login_ticket };
   });

@@ -19,6 +19,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { NetAnswer } from '../../ports/net-answer.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { requireCardholder } from '../account/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { usedClientIds } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
@@ -57,13 +58,15 @@ const refused = (message: string) => new AppError(RESULT.RETRYABLE, message, 400
 /**
  * Issues a direct-login one-time token (decision 0006): 256 random bits, stored only as SHA-256,
  * redeemable once by `client` within LIMITS.directLoginTokenTtlMs, and only with the verifier of
- * `codeChallenge` when there is one (decision 0013). The member must have accepted the client's
- * terms first (decision 0013). The issue is logged.
+ * `codeChallenge` when there is one (decision 0013). A member refused the client (a cardholders-only
+ * service without a card, SPEC.md section 6) gets 300 before its terms are named; otherwise the member
+ * must have accepted the client's terms first (decision 0013). The issue is logged.
  */
 async function issueToken(
   deps: IssueDeps,
   p: { userId: string; familyId: string; client: OAuthClient; sourceClientId: string | null; subuserId: string | null; codeChallenge: string | null },
 ): Promise<string> {
+  await requireCardholder(deps.db, p.userId, p.client.client_id);
   await requireAcceptedTerms(deps.db, p.userId, p.client);
   const token = randomToken();
   const now = deps.clock.now();
@@ -154,7 +157,8 @@ export async function serviceDirectLogin(
 
 /**
  * POST /api/preauth/direct_login: the URL that hands a live token to its client. The token is not
- * used here (the client redeems it); an unknown, expired, used or other client's token answers 902.
+ * used here (the client redeems it); an unknown, expired, used or other client's token answers 902,
+ * a member refused the client (SPEC.md section 6) 300.
  */
 export async function preauthDirectLogin(
   deps: IssueDeps,
@@ -164,6 +168,8 @@ export async function preauthDirectLogin(
   if (!handsOffTo(client)) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   const grant = await findLiveDirectLogin(deps.db, sha256(input.onetime_token), deps.clock.now());
   if (!grant || grant.client_id !== client.client_id) throw refused(DIRECT_LOGIN_MESSAGES.tokenInvalid);
+  // A card removed since the token was issued: the member is told here, not at the partner (SPEC.md section 6).
+  await requireCardholder(deps.db, grant.user_id, client.client_id);
   return { ...ok, direct_login_url: directLoginUrl(client, input.onetime_token) };
 }
 

@@ -8,6 +8,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, validationError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { requireCardholder } from '../account/cardholders-only.ts';
 import { outstandingTerms } from '../account/credentials-service.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
@@ -42,6 +43,8 @@ export async function acceptPartnerTerms(
 ): Promise<{ result_code: number; result_message: string; terms: string[] }> {
   const client = deps.clients.get(input.client_id);
   if (!client) throw new AppError(RESULT.RETRYABLE, DIRECT_LOGIN_MESSAGES.serviceUnavailable, 400);
+  // No terms of a service the member may not use are recorded (SPEC.md section 6): 300.
+  await requireCardholder(deps.db, userId, client.client_id);
   const keys = [...new Set(input.terms)];
   if (keys.some((k) => !isTermKey(k) || !client.terms.includes(k))) throw validationError([{ key: 'terms', message: SERVER_MESSAGES.validation }]);
   const now = deps.clock.now();

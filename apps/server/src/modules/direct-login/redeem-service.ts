@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
+import { refusesMember } from '../account/cardholders-only.ts';
 import { hasCards } from '../account/user-repo.ts';
 import { audienceOf } from '../oauth/audience.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
@@ -53,8 +54,9 @@ export async function passwordGrant(
  * Redeems a direct-login one-time token (decision 0006): it is used up by one conditional update
  * first, whatever follows (of parallel redemptions exactly one gets tokens; a token presented by
  * another client is burnt, as a leaked one would be). The token must be for this client and its
- * member still active; then a token family bound to the client and terminal starts, and the answer
- * carries the member type (`na` with cards, `open` without).
+ * member still active and allowed the client (SPEC.md section 6, decision 0015); then a token
+ * family bound to the client and terminal starts, and the answer carries the member type (`na`
+ * with cards, `open` without).
  */
 export async function redeemDirectLogin(
   deps: RedeemDeps,
@@ -71,7 +73,8 @@ export async function redeemDirectLogin(
     const grant = subject !== undefined && subject === asked?.id ? asked : undefined;
     if (!grant || grant.client_id !== p.client.client_id || !member?.active) return undefined;
     const userId = grant.user_id;
-    if (!proofHolds(grant.code_challenge, p.codeVerifier, p.client)) {
+    // A cardholders-only client and a member who no longer holds a card (SPEC.md section 6): refused as any other bad grant.
+    if (!proofHolds(grant.code_challenge, p.codeVerifier, p.client) || (await refusesMember(trx, userId, p.client.client_id))) {
       // The token is used up all the same (committed with this row): an interceptor gets one try, and nothing.
       await logActivity(trx, { userId, event: 'direct_login_refused', clientId: p.client.client_id, device: p.device, at: now });
       return undefined;

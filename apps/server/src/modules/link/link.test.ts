@@ -111,6 +111,16 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
     expect((await link(t, member.access_token, detailsOf(open))).json()).toEqual({ ...OK, aqf_point_open: 70 });
   });
 
+  it('refuses a kana name over 19 characters as a whole with 901 keyed full_name_kana (SPEC.md section 5)', async () => {
+    const member = await cardMember(t);
+    const res = await link(t, member.access_token, { ...detailsOf(await pointMember(t, { openPoints: 1 })), last_name_kana: 'ヤ'.repeat(10), first_name_kana: 'マ'.repeat(10) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      result_code: 901,
+      validation_errors: [{ key: 'full_name_kana', message: 'フリガナはセイとメイをあわせて19文字以内で入力してください' }],
+    });
+  });
+
   it('counts a wrong password on the open account\'s login throttle, as a login would, and logs it for its owner', async () => {
     const open = await pointMember(t, { openPoints: 90 });
     const wrong = { ...detailsOf(open), password: 'Wrong-pass1' };

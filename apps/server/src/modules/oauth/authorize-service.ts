@@ -1,10 +1,11 @@
-import { LIMITS } from '@sso/contracts/constants';
+import { CARDHOLDERS_ONLY_PATH, LIMITS } from '@sso/contracts/constants';
 import type { z } from 'zod';
 import { authorizeQuerySchema, type AuthorizeQuery, type authorizeFormSchema } from '@sso/contracts/auth';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { refusesMember } from '../account/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
 import { redeemLoginTicket } from '../account/login-ticket.ts';
@@ -80,6 +81,13 @@ export function authorizeRequestProblem(clients: ClientRegistry, rawQuery: Recor
   return q.ok ? undefined : q.param;
 }
 
+/**
+ * Where an authorize endpoint sends a member refused a cardholders-only client (SPEC.md section 6):
+ * the SPA's page that says so in Japanese and offers the way on. Never the partner: its redirect
+ * URI would show the member an OAuth error they can do nothing with.
+ */
+const cardholdersOnlyPage = (issuer: string) => `${issuer}/content${CARDHOLDERS_ONLY_PATH}`;
+
 const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /**
@@ -117,6 +125,8 @@ export async function authorize(
     user = check.user;
   }
   const now = deps.clock.now();
+  // Before the terms: a member refused the service is told so, not asked to accept its terms.
+  if (await refusesMember(deps.db, user.id, clientId)) return cardholdersOnlyPage(deps.issuer);
 
   const agreed = new Set(asList(form.terms));
   for (const key of target.client.terms) {
@@ -140,7 +150,8 @@ export async function authorize(
  * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
  * 4.1.2, RFC 9207). The one place codes are made, so both authorize endpoints behave alike.
  * Undefined, and no code, when the member is no longer active or the password checked is no longer
- * theirs.
+ * theirs; the SPA's cardholders-only page, and no code, when the client is one the member may not
+ * use (SPEC.md section 6).
  */
 export async function issueCodeRedirect(
   deps: AuthorizeDeps,
@@ -162,6 +173,7 @@ export async function issueCodeRedirect(
   // Run inside the caller's transaction: the member's row is held until the code is in (member-hold-repo.ts).
   const member = await holdMember(deps.db, p.userId);
   if (!member?.active || (p.passwordHash !== undefined && member.passwordHash !== p.passwordHash)) return undefined;
+  if (await refusesMember(deps.db, p.userId, p.client.client_id)) return cardholdersOnlyPage(deps.issuer);
   const code = randomToken();
   await insertCode(deps.db, {
     code_hash: sha256(code),

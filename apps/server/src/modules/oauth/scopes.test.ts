@@ -37,7 +37,8 @@ const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards
 const KINDS = [
   { kind: 'the web client', clientId: 'SIAP009', scopes: WEB_SCOPE.split(' ') },
   { kind: 'a portal app', clientId: 'SIAP005', scopes: WEB_SCOPE.split(' ') },
-  { kind: 'a partner', clientId: 'SIAP002', scopes: ['openid', 'user:read'] },
+  // Net Answer: the line answer is for cardholders only (SPEC.md section 6), and these members are open members.
+  { kind: 'a partner', clientId: 'SIAP004', scopes: ['openid', 'user:read'] },
 ] as const;
 
 describe.each(DIALECTS)('scopes of the Bearer endpoints (%s)', (dialect) => {

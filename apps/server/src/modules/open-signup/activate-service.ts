@@ -40,8 +40,9 @@ async function createMember(deps: ActivateDeps, tokenHash: string, device: strin
     const pending = await takePending(trx, pendingId, now);
     if (!pending) throw linkInvalidError();
     const userId = newId();
-    // The open sign-up's terms are the web client's (SPEC.md section 2).
-    const terms = (deps.clients.get(WEB_CLIENT_ID)?.terms ?? []).filter(isTermKey).map((key) => ({ key, version: TERM_VERSIONS[key] }));
+    // The terms the member agreed to on the form: the web client's and those of the service(s) the sign-up came from (signup-terms.ts).
+    const keys = new Set([WEB_CLIENT_ID, ...pending.client_ids.split(',')].flatMap((id) => deps.clients.get(id)?.terms ?? []));
+    const terms = [...keys].filter(isTermKey).map((key) => ({ key, version: TERM_VERSIONS[key] }));
     await insertOpenMember(trx, { id: userId, pending, terms, now });
     await logActivity(trx, { userId, event: 'signup', clientId: pending.client_ids.split(',')[0], device, at: now });
     return pending;

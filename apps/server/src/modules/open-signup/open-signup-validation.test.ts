@@ -15,7 +15,8 @@ const MESSAGES = {
   postalCode: '7桁の半角数字で入力してください（ハイフン不要）',
   fullWidth: '全角で入力してください',
   katakana: '全角カタカナで入力してください',
-  nameLength: '19文字以内で入力してください',
+  fullName: 'お名前は姓と名をあわせて19文字以内で入力してください',
+  fullNameKana: 'フリガナはセイとメイをあわせて19文字以内で入力してください',
   password: '8～72文字の半角英字と数字を組み合わせて入力してください（記号は - = @ _ ! # + * が使えます）',
   confirm: 'パスワード欄と同じ値を入力してください',
   agreement: '内容をご確認のうえ、チェックを入れてください',
@@ -112,16 +113,16 @@ describe.each(DIALECTS)('POST /api/signup/open validation (%s)', (dialect) => {
     await expectOne({ postal_code: '170-0013' }, 'postal_code', MESSAGES.digits);
   });
 
-  it('wants full-width names of at most 19 characters, and kana names in full-width katakana', async () => {
+  it('wants full-width names of at most 19 characters as a whole (full_name, full_name_kana), and kana names in full-width katakana', async () => {
     const cases = [
-      ['last_name', '山'],
-      ['first_name', '郎'],
-      ['last_name_kana', 'ヤ'],
-      ['first_name_kana', 'ー'],
+      ['full_name', 'last_name', 'first_name', '山', MESSAGES.fullName],
+      ['full_name_kana', 'last_name_kana', 'first_name_kana', 'ヤ', MESSAGES.fullNameKana],
     ] as const;
-    for (const [key, char] of cases) {
-      await expectPass({ [key]: char.repeat(19) });
-      await expectOne({ [key]: char.repeat(20) }, key, MESSAGES.nameLength);
+    for (const [key, family, given, char, message] of cases) {
+      await expectPass({ [family]: char.repeat(10), [given]: char.repeat(9) });
+      await expectOne({ [family]: char.repeat(10), [given]: char.repeat(10) }, key, message);
+      await expectOne({ [family]: char.repeat(1), [given]: char.repeat(19) }, key, message);
+      await expectPass({ [family]: char.repeat(18), [given]: char.repeat(1) });
     }
     await expectOne({ last_name: 'Yamada' }, 'last_name', MESSAGES.fullWidth);
     await expectOne({ first_name: '太郎a' }, 'first_name', MESSAGES.fullWidth);

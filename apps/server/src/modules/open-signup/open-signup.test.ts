@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { signupTermKeys } from '@sso/contracts/signup-terms';
 import { userAttributeResponseSchema } from '@sso/contracts/user';
+import { REPO_ROOT } from '../../config.ts';
 import { purgeExpired } from '../../db/maintenance.ts';
+import { loadClients } from '../oauth/clients.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
 import { loginCheck } from '../account-change/test-kit.ts';
@@ -119,6 +122,22 @@ describe.each(DIALECTS)('open sign-up: register and activate (%s)', (dialect) =>
       const email = newOpenEmail();
       const token = await registerForToken(t, email, { client_id });
       expect((await activate(t, token)).json(), client_id).toEqual({ ...OK, email, links });
+    }
+  });
+
+  it('records the terms the form showed: the line answer\'s with a sign-up from it, the ID\'s alone from the web (SPEC.md section 3)', async () => {
+    for (const client_id of ['SIAP002', 'SIAP009', 'SIAP002,SIAP004']) {
+      const email = newOpenEmail();
+      await activate(t, await registerForToken(t, email, { client_id }));
+      const user = await db().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      const terms = await db().selectFrom('term_acceptances').select('term_key').where('user_id', '=', user.id).execute();
+      expect(terms.map((r) => r.term_key).sort(), client_id).toEqual([...signupTermKeys(client_id)].sort());
+    }
+  });
+
+  it('shows on the form exactly the terms the client registry lists for each client (signup-terms.ts and config/clients.json alike)', () => {
+    for (const client of loadClients(`${REPO_ROOT}config/clients.json`, 'http://sso.test').all()) {
+      expect(signupTermKeys(client.client_id), client.client_id).toEqual(client.terms);
     }
   });
 

@@ -85,8 +85,9 @@ describe.each(DIALECTS)('POST /api/user/profile and /api/user/profile/change (%s
   it('checks every field rule with its Japanese message (SPEC.md section 5)', async () => {
     const token = await openToken();
     const cases: Array<[Record<string, unknown>, string, string]> = [
-      [{ last_name: '山'.repeat(20) }, 'last_name', '19文字以内で入力してください'],
-      [{ first_name_kana: 'ア'.repeat(20) }, 'first_name_kana', '19文字以内で入力してください'],
+      // The stored name is 山田 花子, ヤマダ ハナコ: a part is counted with the other (SPEC.md section 5, full_name and full_name_kana).
+      [{ last_name: '山'.repeat(18) }, 'full_name', 'お名前は姓と名をあわせて19文字以内で入力してください'],
+      [{ first_name_kana: 'ア'.repeat(17) }, 'full_name_kana', 'フリガナはセイとメイをあわせて19文字以内で入力してください'],
       [{ first_name: 'ﾊﾅｺ' }, 'first_name', '全角で入力してください'],
       [{ last_name: 'Yamada' }, 'last_name', '全角で入力してください'],
       [{ last_name_kana: 'ﾔﾏﾀﾞ' }, 'last_name_kana', '全角カタカナで入力してください'],
@@ -107,8 +108,8 @@ describe.each(DIALECTS)('POST /api/user/profile and /api/user/profile/change (%s
       expect(res.json().result_code).toBe(901);
       expect(res.json().validation_errors, JSON.stringify(over)).toEqual([{ key, message }]);
     }
-    // The 19-character limit is inclusive.
-    expect((await change(token, { last_name: '山'.repeat(19), first_name_kana: 'ア'.repeat(19) })).json()).toEqual(OK);
+    // The 19-character limit of the whole name is inclusive.
+    expect((await change(token, { last_name: '山'.repeat(17), first_name_kana: 'ア'.repeat(16) })).json()).toEqual(OK);
     expect(await openRow()).toMatchObject({ last_name: '山田', first_name_kana: 'ハナコ' });
   });
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { profileFieldsSchema, type ProfileFieldKey, type ProfileResponse } from '@sso/contracts/account';
+import { profileFormSchema, type profileFieldsSchema, type ProfileFieldKey, type ProfileResponse } from '@sso/contracts/account';
 import { japanDate } from '@sso/contracts/open-signup';
 import type { ProfileFields } from './account-change-api.ts';
 
@@ -51,11 +51,11 @@ export function profileValues(p: ProfileResponse): ProfileInput {
 
 /**
  * The profile form, validated on blur and again on change with the contract's rules for today's
- * date in Japan (the age rule depends on it), starting from the stored profile. Read-only fields
+ * date in Japan (the age rule depends on it) and the whole names' lengths, starting from the stored profile. Read-only fields
  * keep their stored values, which are sent as they are.
  */
 export function useProfileForm(profile: ProfileResponse) {
-  const [schema] = useState(() => profileFieldsSchema(japanDate(Date.now())));
+  const [schema] = useState(() => profileFormSchema(japanDate(Date.now())));
   const form: ProfileForm = useForm<ProfileInput, unknown, ProfileFields>({
     resolver: zodResolver(schema),
     mode: 'onBlur',

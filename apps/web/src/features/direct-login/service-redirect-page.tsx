@@ -1,8 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { isPortalClient, LIMITS } from '@sso/contracts/constants';
+import { RESULT } from '@sso/contracts/result-codes';
+import { ApiFailure } from '../../lib/api-client.ts';
 import { fetchCards } from '../../lib/cards-query.ts';
 import { showFailure } from '../../lib/failure-view.ts';
+import { goToCardholdersOnly } from '../../lib/navigation.ts';
 import { watchCustomScheme } from '../../lib/hand-off.ts';
 import { resumePortal } from '../../lib/portal-hand-back.ts';
 import { getSession } from '../../lib/records.ts';
@@ -52,7 +55,10 @@ export function ServiceRedirectPage() {
       if (controller.signal.aborted) return;
       const outstanding = outstandingTermsOf(e);
       if (outstanding) setTerms(outstanding);
-      else showFailure(e, { setMessage });
+      else if (e instanceof ApiFailure && e.status === 400 && e.result.result_code === RESULT.ACCESS_DENIED) {
+        // A cardholders-only service and a member without a card (SPEC.md section 6): the page that says so and the way on.
+        goToCardholdersOnly(e.result.result_message);
+      } else showFailure(e, { setMessage });
     });
     return () => {
       controller.abort();

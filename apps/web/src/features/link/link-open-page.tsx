@@ -25,6 +25,8 @@ const FIELDS = ['email', 'last_name_kana', 'first_name_kana', 'birthday', 'tel',
 /** The profile inputs the link compares, labelled and converted as on the profile forms. */
 const LINK_PROFILE_FIELDS = ['last_name_kana', 'birthday', 'tel'] as const;
 type LinkProfileField = Exclude<(typeof FIELDS)[number], 'email' | 'password'>;
+/** The keys a server validation error may name: the fields, and the kana name as a whole (SPEC.md section 3, full_name_kana). */
+const ERROR_KEYS = [...FIELDS, 'full_name_kana'] as readonly (typeof FIELDS)[number][];
 
 /**
  * Open-account link (SPEC.md sections 1 and 2, /link/open; decisions 0006 and 0014): a card member
@@ -44,7 +46,7 @@ export function LinkOpenPage() {
     reValidateMode: 'onChange',
     defaultValues: { email: '', last_name_kana: '', first_name_kana: '', birthday: '', tel: '', password: '' },
   });
-  const view = useFailureView({ setMessage, setError, fields: FIELDS });
+  const view = useFailureView({ setMessage, setError, fields: ERROR_KEYS });
 
   const submit = useCallback(
     async (form: LinkOpenRequest): Promise<ActionOutcome> => {
@@ -83,7 +85,7 @@ export function LinkOpenPage() {
           error={errors.email?.message}
           {...halfWidthOnBlur(register('email'))}
         />
-        <ProfileFields only={LINK_PROFILE_FIELDS} register={(name) => register(name as LinkProfileField)} errors={errors} />
+        <ProfileFields only={LINK_PROFILE_FIELDS} register={(name, options) => register(name as LinkProfileField, options as { deps?: LinkProfileField })} errors={errors} />
         <Field
           id="password"
           label="オープン会員のパスワード"

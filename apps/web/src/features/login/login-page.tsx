@@ -4,7 +4,7 @@ import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { toResult } from '../../lib/result.ts';
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
-import { goToError } from '../../lib/navigation.ts';
+import { goToCardholdersOnly, goToError } from '../../lib/navigation.ts';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
 import { getSession, saveSession } from '../../lib/records.ts';
@@ -62,6 +62,10 @@ export function LoginPage() {
           setMessage(CLIENT_MESSAGES['C99-000400']);
         } else if (SHOWN_HERE.includes(result_code)) {
           setMessage(result_message);
+        } else if (result_code === RESULT.ACCESS_DENIED) {
+          // A service the member may not use (SPEC.md section 6, cardholders only): the page that says so and the way on.
+          goToCardholdersOnly(result_message);
+          return 'leaving';
         } else {
           goToError(result_code, result_message, reference);
         }

@@ -1,3 +1,4 @@
+import { isCardholdersOnly } from '@sso/contracts/constants';
 import type { ServiceLink } from '@sso/contracts/user';
 
 /** A way back to a service: its name and the direct-login hand-off that takes the member there. */
@@ -21,7 +22,15 @@ export const returnLink = (s: ServiceLink): ReturnLink => ({
   clientId: s.client_id,
 });
 
-export function doneChoice(links: readonly ServiceLink[]): DoneChoice {
+/**
+ * The services of the sign-up a new open member may not use yet: a cardholders-only one (SPEC.md
+ * section 6), which the finish page names in a notice with the way on instead of offering it.
+ */
+export const cardholdersOnlyServices = (links: readonly ServiceLink[]): ServiceLink[] => links.filter((l) => isCardholdersOnly(l.client_id));
+
+/** The choice among the services the new open member may use: never a cardholders-only one (the server would refuse it). */
+export function doneChoice(all: readonly ServiceLink[]): DoneChoice {
+  const links = all.filter((l) => !isCardholdersOnly(l.client_id));
   if (links.length === 0) return { kind: 'login' };
   if (links.length === 1) return { kind: 'one', link: returnLink(links[0]!) };
   return { kind: 'list', links: links.map(returnLink) };

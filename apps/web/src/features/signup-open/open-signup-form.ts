@@ -3,16 +3,17 @@ import { useForm, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from '@sso/contracts/fields';
+import { FULL_NAME_WHEN, fullNameRule } from '@sso/contracts/full-name';
 import { japanDate, openSignupFieldsSchema } from '@sso/contracts/open-signup';
 import { newsletterDefault } from '../../lib/env.ts';
 import type { OpenSignupFields } from './open-signup-api.ts';
 
 /**
  * The input mode's rules: the contract's fields for today's date in Japan (the age rule depends on
- * it), with the confirmation rule shown together with the other errors.
+ * it), with the confirmation and whole-name rules shown together with the other errors.
  */
 export const openSignupFormSchema = (today: string) =>
-  openSignupFieldsSchema(today).superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS));
+  openSignupFieldsSchema(today).superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS)).superRefine(fullNameRule, FULL_NAME_WHEN);
 
 type Schema = ReturnType<typeof openSignupFormSchema>;
 export type OpenSignupInput = z.input<Schema>;
@@ -28,7 +29,8 @@ interface OpenSignupFormParts {
 /** The form of the open sign-up, validated on blur and again on change, with its schema. */
 export function useOpenSignupForm(): OpenSignupFormParts {
   const [schema] = useState(() => openSignupFormSchema(japanDate(Date.now())));
-  const [fields] = useState(() => Object.keys(schema.shape) as (keyof OpenSignupInput)[]);
+  // The whole names too: the server keys their length errors full_name and full_name_kana (SPEC.md section 3).
+  const [fields] = useState(() => [...Object.keys(schema.shape), 'full_name', 'full_name_kana'] as (keyof OpenSignupInput)[]);
   const form = useForm<OpenSignupInput, unknown, OpenSignupFields>({
     resolver: zodResolver(schema),
     mode: 'onBlur',

@@ -1,5 +1,8 @@
 import { useWatch, type UseFormReturn } from 'react-hook-form';
-import { PRODUCT_KEY, PRODUCT_NAME } from '@sso/contracts/terms';
+import { isCardholdersOnly } from '@sso/contracts/constants';
+import { OPEN_MEMBER_CONDITIONS, SERVICE_MESSAGES } from '@sso/contracts/messages';
+import { signupTermKeys } from '@sso/contracts/signup-terms';
+import { PRODUCT_NAME } from '@sso/contracts/terms';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
@@ -14,14 +17,10 @@ import type { OpenSignupForm } from './open-signup-form.ts';
 import { Steps } from '../../ui/steps.tsx';
 import { OPEN_SIGNUP_STEPS } from './open-signup-steps.ts';
 
-/**
- * The terms of the open sign-up: the web client's (SIAP009) term list, as the client registry
- * (config/clients.json) names it and the server records at activation.
- */
-const WEB_TERMS = [`ServiceOn${PRODUCT_KEY}`, `PersonalInfoOn${PRODUCT_KEY}`];
-
 interface OpenSignupInputsProps {
   form: OpenSignupForm;
+  /** The client(s) the sign-up came from (the query's client_id, SPEC.md section 2): their terms are shown. */
+  clientId: string;
   message: string | undefined;
   pending: boolean;
   onSubmit: ReturnType<UseFormReturn['handleSubmit']>;
@@ -29,11 +28,13 @@ interface OpenSignupInputsProps {
 
 /**
  * The input mode of the open sign-up (SPEC.md sections 2 and 5): e-mail, name, name in katakana,
- * sex, birthday, postal code, phone, password and confirmation, the newsletter, the web client's
- * terms and the required agreement, which gates the button. E-mail, birthday, postal code and phone
- * become half-width on blur.
+ * sex, birthday, postal code, phone, password and confirmation, the newsletter, the terms of the
+ * client the sign-up came from (SPEC.md section 3 term keys), the open-member conditions of section 6
+ * and the required agreement, which gates the button. A sign-up from a cardholders-only service says
+ * before anything is entered that an open member cannot use it until they add a card (section 6).
+ * E-mail, birthday, postal code and phone become half-width on blur.
  */
-export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignupInputsProps) {
+export function OpenSignupInputs({ form, clientId, message, pending, onSubmit }: OpenSignupInputsProps) {
   const { register, control, formState } = form;
   const errors = formState.errors;
   const agreed = useWatch({ control, name: 'check' }) === true;
@@ -44,6 +45,11 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
       <p className={page.lead}>
         カードをお持ちでない方は、メールアドレスで{PRODUCT_NAME}をご登録いただけます。以下の項目を入力し、「確認する」を押してください。
       </p>
+      {clientId.split(',').some(isCardholdersOnly) && (
+        <p role="note" className={`${page.lead} ${page.emphasis}`}>
+          {SERVICE_MESSAGES.openSignupNoLineAccount}
+        </p>
+      )}
       <form noValidate onSubmit={onSubmit}>
         <div className={page.section}>
           <h2>登録情報</h2>
@@ -71,7 +77,13 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
         </div>
         <div className={page.section}>
           <h2>利用規約</h2>
-          <TermDocuments keys={WEB_TERMS} />
+          <TermDocuments keys={signupTermKeys(clientId)} />
+          <p className={page.lead}>{OPEN_MEMBER_CONDITIONS.lead}</p>
+          <ul className={page.lead}>
+            {OPEN_MEMBER_CONDITIONS.items.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
           <Checkbox id="check" label="利用規約を確認、同意しました" hint="※チェック必須" {...register('check')} />
         </div>
         <Alert message={message} />

@@ -96,6 +96,7 @@ export function OpenSignupPage() {
   return (
     <OpenSignupInputs
       form={form}
+      clientId={clientId}
       message={message}
       pending={checking}
       onSubmit={form.handleSubmit(runCheck, () => setMessage(CLIENT_MESSAGES['C99-000400']))}
