@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
-import type { DirectLoginTokenGrantResponse } from '@sso/contracts/direct-login';
 import { CLIENT_MESSAGES, DIRECT_LOGIN_MESSAGES } from '@sso/contracts/messages';
 import { fetchAccount, liveAccount } from '../../lib/account-identity.ts';
 import { failLogin, goOnAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { getTokenRecord, saveAccount, saveSession, webRedirectUri, type AccountRecord } from '../../lib/records.ts';
 import { ApiFailure, UNEXPECTED_CODE } from '../../lib/result.ts';
+import type { TokenFields } from '../../lib/token-answer.ts';
 import { WaitingPage } from '../../ui/waiting-page.tsx';
 import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { AccountChoice } from './account-choice.tsx';
@@ -18,7 +18,7 @@ type Exchange = Extract<CallbackPlan, { kind: 'exchange' }>;
 
 interface Choice {
   plan: Exchange;
-  tokens: DirectLoginTokenGrantResponse;
+  tokens: TokenFields;
   current: AccountRecord;
   handOff: AccountRecord;
 }
@@ -40,7 +40,7 @@ export function DirectCallbackPage() {
   const [choice, setChoice] = useState<Choice>();
 
   const keep = useCallback(
-    (plan: Exchange, tokens: DirectLoginTokenGrantResponse, account: AccountRecord | undefined) => {
+    (plan: Exchange, tokens: TokenFields, account: AccountRecord | undefined) => {
       saveLogin(tokens, { clientId: WEB_CLIENT_ID, redirectUri: webRedirectUri() });
       if (account) saveAccount(account);
       saveSession({ comesFrom: plan.source, redirectState: plan.state });
