@@ -97,10 +97,6 @@ export type DirectLoginTarget = keyof typeof DIRECT_LOGIN_TARGETS;
 export const isDirectLoginTarget = (t: unknown): t is DirectLoginTarget =>
   typeof t === 'string' && Object.prototype.hasOwnProperty.call(DIRECT_LOGIN_TARGETS, t);
 
-/** The portal apps (SPEC.md section 6): inside them the hand-back uses the client's custom URL scheme. */
-export const PORTAL_CLIENT_IDS: readonly string[] = [...CLIENT_IDS.portal, ...CLIENT_IDS.secondPortal];
-export const isPortalClient = (clientId: string | undefined) => clientId !== undefined && PORTAL_CLIENT_IDS.includes(clientId);
-
 /** Sub-user (card) status, the second reading of SPEC.md section 3. */
 export const SUBUSER_STATUSES = ['active', 'inactive', 'unactivated', 'unactivated4Z', 'unactivated4M'] as const;
 export type SubuserStatus = (typeof SUBUSER_STATUSES)[number];
