@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { CLIENT_MESSAGES, DIRECT_LOGIN_MESSAGES } from '@sso/contracts/messages';
 import { fetchAccount, liveAccount } from '../../lib/account-identity.ts';
-import { failLogin, goOnAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
+import { failLogin, goToTargetAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { getTokenRecord, saveAccount, saveSession, webRedirectUri, type AccountRecord } from '../../lib/records.ts';
 import { ApiFailure, UNEXPECTED_CODE } from '../../lib/result.ts';
@@ -31,8 +31,8 @@ const clearScreenCache = () => import('../../lib/query-client.ts').then(({ query
  * list is not found; the one-time token is exchanged as the web client on this browser's terminal.
  * When this browser holds a live login of another member, nothing is replaced silently: both
  * accounts are shown and the member chooses. Then the tokens and the session (where the member came
- * from, the app's state) are saved, and a saved route is restored or the member goes to the
- * target's screen.
+ * from, the app's state) are saved, and the member goes to the target's screen: the partner's
+ * explicit target wins over a stale saved route, which is cleared (SPEC.md section 2).
  */
 export function DirectCallbackPage() {
   const [search] = useSearchParams();
@@ -44,7 +44,7 @@ export function DirectCallbackPage() {
       saveLogin(tokens, { clientId: WEB_CLIENT_ID, redirectUri: webRedirectUri() });
       if (account) saveAccount(account);
       saveSession({ comesFrom: plan.source, redirectState: plan.state });
-      goOnAfterLogin(navigate, plan.route);
+      goToTargetAfterLogin(navigate, plan.route);
     },
     [navigate],
   );
