@@ -139,6 +139,7 @@ describe('direct login and partner hand-off in Chromium', () => {
     await services.getByRole('link').first().waitFor();
     expect(await services.getByRole('link', { name: 'Net Answer' }).count()).toBe(1);
     expect(await services.getByRole('link', { name: 'Net Answer' }).getAttribute('href')).toBe('/content/subuser/redirect/netanswer');
+    await documentScreen(j.page, 'top-services');
     allowLogged('status of 400');
   });
 
