@@ -94,7 +94,7 @@ export function refreshTokens(): Promise<RefreshOutcome> {
   refreshing ??= (async (): Promise<RefreshOutcome> => {
     const t = getTokenRecord();
     if (!t.refreshToken || !t.clientId) return REFUSED;
-    // The contract (and zod) loads on first use, out of the login route's JavaScript (issue 9); the
+    // The contract (and zod) loads on first use, out of the login route's JavaScript; the
     // protected screens have usually loaded it already. Loaded before sending: a refresh token is
     // single use, so it is not spent on an answer that could not be read. A chunk that does not
     // load is the network failing.
