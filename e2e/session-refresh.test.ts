@@ -72,6 +72,29 @@ describe('a failed token refresh in Chromium', () => {
     allowFailedRefresh();
   });
 
+  it('keeps the member logged in when the refresh after a 401 fails on the network, and shows the network message', async () => {
+    await logInToTop();
+    const before = await tokens();
+    // A fresh issue time: no refresh on entry, so the one refresh is the 401's (SPEC.md section 4).
+    await j.page.evaluate(() => {
+      const record = JSON.parse(sessionStorage.getItem('sso.token') ?? '{}') as Record<string, unknown>;
+      sessionStorage.setItem('sso.token', JSON.stringify({ ...record, issuedAt: Date.now() + 60_000 }));
+    });
+    await j.page.route('**/api/subuser/cards', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ result_code: 300, result_message: 'x' }) }),
+    );
+    const refreshTried = j.page.waitForRequest((r) => r.url().endsWith('/api/auth/token'));
+    await j.page.route(TOKEN, (route) => route.abort('failed'));
+    await j.page.getByRole('link', { name: '登録情報' }).click();
+    await refreshTried;
+    await j.page.waitForURL(/\/content\/500$/);
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: NETWORK }).count()).toBe(1);
+    expect(await tokens()).toMatchObject({ accessToken: before.accessToken, refreshToken: before.refreshToken });
+    expect(await logoutButton().count()).toBe(1);
+    allowFailedRefresh();
+    j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 401')));
+  });
+
   it('logs the member out with the re-login message when the server refuses the grant (invalid_grant)', async () => {
     await logInToTop();
     await j.page.route(TOKEN, (route) =>
