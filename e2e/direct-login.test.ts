@@ -123,6 +123,40 @@ describe('direct login and partner hand-off in Chromium', () => {
     allowLogged('status of 400');
   });
 
+  it('shows the Net Answer link on Top once, also to a card member who has used Net Answer as a service (SPEC.md sections 2 and 6)', async () => {
+    await logInToTop();
+    // Net Answer among the member's services: a hand-off to it as a service (its terms first, unless accepted before).
+    await j.page.goto(`/content/subuser/redirect/service?${new URLSearchParams({ client_id: 'SIAP004', service_name: 'Net Answer' }).toString()}`);
+    const terms = j.page.getByRole('heading', { name: '利用規約' });
+    const landed = (url: URL) => url.pathname === '/dev/partner/SIAP004/direct';
+    await Promise.race([terms.waitFor(), j.page.waitForURL(landed)]);
+    if (await terms.count()) await acceptServiceTerms();
+    await j.page.waitForURL(landed);
+    await expect.poll(() => j.page.getByRole('heading', { name: 'ログイン連携を受け取りました' }).count()).toBe(1);
+
+    await j.page.goto('/content/top');
+    const services = j.page.getByRole('region', { name: 'サービス' });
+    await services.getByRole('link').first().waitFor();
+    expect(await services.getByRole('link', { name: 'Net Answer' }).count()).toBe(1);
+    expect(await services.getByRole('link', { name: 'Net Answer' }).getAttribute('href')).toBe('/content/subuser/redirect/netanswer');
+    await documentScreen(j.page, 'top-services');
+    allowLogged('status of 400');
+  });
+
+  it("goes to a partner's explicit direct-login target over a stale saved route, and clears the saved route", async () => {
+    // A logged-out visit to a protected page saves it (SPEC.md section 2, the guard) and is left there.
+    await j.page.goto('/content/user/activities');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    expect(await j.page.evaluate(() => sessionStorage.getItem('sso.wantedRoute'))).toContain('/user/activities');
+
+    await j.page.goto(await portalLink(origin(), CARD, 'portal_card_add'));
+    await j.page.waitForURL(/\/content\/subusers\/all$/);
+    expect(await j.page.evaluate(() => sessionStorage.getItem('sso.wantedRoute'))).toBeNull();
+    // A later login goes where it is sent, not to the old route.
+    await j.page.goto(await portalLink(origin(), CARD, 'top'));
+    await j.page.waitForURL(/\/content\/top$/);
+  });
+
   it('shows /problem/busy when the portal app of a hand-off never opens', async () => {
     await j.page.setViewportSize({ width: 375, height: 800 });
     await logInToTop();

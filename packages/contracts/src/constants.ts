@@ -97,19 +97,6 @@ export type DirectLoginTarget = keyof typeof DIRECT_LOGIN_TARGETS;
 export const isDirectLoginTarget = (t: unknown): t is DirectLoginTarget =>
   typeof t === 'string' && Object.prototype.hasOwnProperty.call(DIRECT_LOGIN_TARGETS, t);
 
-/** The portal apps (SPEC.md section 6): inside them the hand-back uses the client's custom URL scheme. */
-export const PORTAL_CLIENT_IDS: readonly string[] = [...CLIENT_IDS.portal, ...CLIENT_IDS.secondPortal];
-export const isPortalClient = (clientId: string | undefined) => clientId !== undefined && PORTAL_CLIENT_IDS.includes(clientId);
-
-/**
- * The services only cardholders of the company use (SPEC.md section 6: "Only cardholders of the card
- * company can use the chat-account service"): the line answer. The server refuses them to a member
- * without a card at every door (apps/server/src/modules/account/cardholders-only.ts); the SPA says
- * so where it would otherwise offer them.
- */
-export const CARDHOLDERS_ONLY_CLIENT_IDS: readonly string[] = [CLIENT_IDS.lineAnswer];
-export const isCardholdersOnly = (clientId: string | undefined) => clientId !== undefined && CARDHOLDERS_ONLY_CLIENT_IDS.includes(clientId);
-
 /** The SPA page that tells a member without a card that a cardholders-only service is not theirs yet, and the way on. */
 export const CARDHOLDERS_ONLY_PATH = '/problem/cardholders';
 

@@ -24,7 +24,7 @@ export async function liveAccount(): Promise<AccountRecord | undefined> {
   try {
     account = await fetchAccount();
   } catch (e) {
-    if (!(e instanceof ApiFailure && e.status === 401) || !(await refreshTokens())) return undefined;
+    if (!(e instanceof ApiFailure && e.status === 401) || (await refreshTokens()).kind !== 'renewed') return undefined;
     account = await fetchAccount().catch(() => undefined);
   }
   if (account) saveAccount(account);

@@ -83,7 +83,8 @@ describe('api client', () => {
       throw new TypeError('Failed to fetch');
     }));
     await expect(apiPost('/api/user')).rejects.toMatchObject({ result: { result_code: 99999 } });
-    expect(await refreshTokens()).toBe(false);
+    expect(await refreshTokens()).toMatchObject({ kind: 'failed', failure: { result: { result_code: 99999 } } });
+    expect(isLoggedIn()).toBe(true);
   });
 
   it('sends the refresh as the form of SPEC.md section 7 and keeps the new pair with its issue time', async () => {
@@ -91,7 +92,7 @@ describe('api client', () => {
     vi.stubGlobal('fetch', fetchMock);
     const terminalId = getTokenRecord().terminalId;
     const before = Date.now();
-    expect(await refreshTokens()).toBe(true);
+    expect(await refreshTokens()).toEqual({ kind: 'renewed' });
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('http://sso.test/api/auth/token');
     expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/x-www-form-urlencoded');

@@ -1,9 +1,11 @@
 import { LIMITS } from '@sso/contracts/constants';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { apiBase } from './env.ts';
 import { goToError, reloginMessage } from './navigation.ts';
 import { clearTokens, getTokenRecord, isLoggedIn, saveTokens } from './records.ts';
-import { ApiFailure, failureFromBody, failureFromError, FreshProofNeeded, unexpectedFailure } from './result.ts';
+import { ApiFailure, failureFromBody, failureFromError, FreshProofNeeded, networkFailure, unexpectedFailure } from './result.ts';
+import { readTokenAnswer, type TokenFields } from './token-answer.ts';
 
 export interface RequestOptions {
   /** Send the access token as a Bearer header (SPEC.md section 7, "(Bearer)"). */
@@ -19,7 +21,7 @@ export interface RequestOptions {
 
 const TOKEN_PATH = '/api/auth/token';
 
-let refreshing: Promise<boolean> | undefined;
+let refreshing: Promise<RefreshOutcome> | undefined;
 
 async function send(path: string, opts: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -54,72 +56,117 @@ async function readJson(res: Response): Promise<unknown> {
 }
 
 /**
+ * What a refresh came to (SPEC.md sections 4 and 8). Only a refused grant ends the login: the
+ * tokens are then cleared. Any other failure keeps them, for the member to go on once the API
+ * answers again: no answer, a 5xx or an unreadable answer is the network message (C99-000700),
+ * out of service (HTTP 503 or result 501) the /503 page.
+ */
+export type RefreshOutcome = { kind: 'renewed' } | { kind: 'refused' } | { kind: 'failed'; failure: ApiFailure };
+
+const RENEWED: RefreshOutcome = { kind: 'renewed' };
+const REFUSED: RefreshOutcome = { kind: 'refused' };
+const failed = (failure: ApiFailure): RefreshOutcome => ({ kind: 'failed', failure });
+
+/** RFC 6749 section 5.2: the refresh token is invalid, expired, revoked or another client's. */
+const refusesGrant = (body: unknown) => (body as { error?: unknown } | undefined)?.error === 'invalid_grant';
+
+/** A result body whose result_code is no success (such as 501, out of service), whatever the HTTP status. */
+function carriesFailureCode(body: unknown): boolean {
+  const code = (body as { result_code?: unknown } | undefined)?.result_code;
+  return typeof code === 'number' && code !== RESULT.OK;
+}
+
+/** A failed refresh answer as a failure the member sees: out of service as such, anything else the network message. */
+function refreshFailure(status: number, body: unknown): ApiFailure {
+  const failure = failureFromBody(status, body);
+  if (status === 503 || failure.result.result_code === RESULT.OUT_OF_SERVICE) {
+    return new ApiFailure({ result_code: RESULT.OUT_OF_SERVICE, result_message: SERVER_MESSAGES.outOfService }, status);
+  }
+  return networkFailure();
+}
+
+/**
  * Re-issues the tokens with the refresh token (SPEC.md section 7, /api/auth/token). Single flight:
  * concurrent callers share one request, because a refresh token is single use and a second use
- * looks like a replay. A rejected refresh clears the tokens; a network failure keeps them.
+ * looks like a replay. Only a refused grant (invalid_grant) clears the tokens (RefreshOutcome).
  */
-export function refreshTokens(): Promise<boolean> {
-  refreshing ??= (async () => {
+export function refreshTokens(): Promise<RefreshOutcome> {
+  refreshing ??= (async (): Promise<RefreshOutcome> => {
     const t = getTokenRecord();
-    if (!t.refreshToken || !t.clientId) return false;
-    // The contract (and zod) loads on first use, out of the login route's JavaScript (issue 9); the
+    if (!t.refreshToken || !t.clientId) return REFUSED;
+    // The contract (and zod) loads on first use, out of the login route's JavaScript; the
     // protected screens have usually loaded it already. Loaded before sending: a refresh token is
-    // single use, so it is not spent on an answer that could not be read.
+    // single use, so it is not spent on an answer that could not be read. A chunk that does not
+    // load is the network failing.
     const contract = await import('@sso/contracts/auth').catch(() => undefined);
-    if (!contract) return false;
-    const res = await send(TOKEN_PATH, {
-      form: {
-        grant_type: 'refresh_token',
-        client_id: t.clientId,
-        redirect_uri: t.redirectUri ?? '',
-        refresh_token: t.refreshToken,
-        terminal_id: t.terminalId,
-      },
-    }).catch(() => undefined);
-    if (!res) return false;
-    if (!res.ok) {
-      clearTokens();
-      return false;
+    if (!contract) return failed(networkFailure());
+    let res: Response;
+    try {
+      res = await send(TOKEN_PATH, {
+        form: {
+          grant_type: 'refresh_token',
+          client_id: t.clientId,
+          redirect_uri: t.redirectUri ?? '',
+          refresh_token: t.refreshToken,
+          terminal_id: t.terminalId,
+        },
+      });
+    } catch (e) {
+      return failed(failureFromError(e));
     }
-    const parsed = contract.tokenResponseSchema.safeParse(await readJson(res));
-    if (!parsed.success) {
-      console.warn('token response does not match the contract', parsed.error.issues);
-      return false;
+    const body = await readJson(res);
+    if (!res.ok || carriesFailureCode(body)) {
+      if (!refusesGrant(body)) return failed(refreshFailure(res.status, body));
+      clearTokens();
+      return REFUSED;
+    }
+    let answer: TokenFields;
+    try {
+      answer = readTokenAnswer(contract.tokenResponseSchema, body, 'token refresh');
+    } catch {
+      return failed(networkFailure());
     }
     saveTokens({
       clientId: t.clientId,
       redirectUri: t.redirectUri ?? '',
-      accessToken: parsed.data.access_token,
-      refreshToken: parsed.data.refresh_token ?? t.refreshToken,
+      accessToken: answer.access_token,
+      refreshToken: answer.refresh_token ?? t.refreshToken,
     });
-    return true;
+    return RENEWED;
   })().finally(() => {
     refreshing = undefined;
   });
   return refreshing;
 }
 
+/** The re-login error flow (SPEC.md section 4): the message with C99-000500 appended. */
+const goToRelogin = () => goToError(RESULT.ACCESS_DENIED, reloginMessage());
+
 /**
  * Refresh on entry to a protected page, only if the token was issued more than `ms` earlier
- * (SPEC.md section 4; 500 ms by section 9). A rejected refresh shows the error flow with the
- * re-login suggestion.
+ * (SPEC.md section 4; 500 ms by section 9).
  */
 export async function refreshIfOlderThan(ms: number = LIMITS.refreshOnEntryAfterMs): Promise<void> {
   if (!isLoggedIn()) return;
   const issuedAt = getTokenRecord().issuedAt ?? 0;
   if (Date.now() - issuedAt <= ms) return;
-  await refreshOrRelogin();
+  await refreshOrShow();
 }
 
-/** A refresh the server rejected (the tokens are cleared) ends in the error flow with the re-login suggestion. */
-async function refreshOrRelogin(): Promise<void> {
-  if (!(await refreshTokens()) && !isLoggedIn()) goToError(RESULT.ACCESS_DENIED, reloginMessage());
+/**
+ * A refresh of its own (on entry, scheduled) shows what came of it: a refused grant the re-login
+ * message; out of service /503; the network failing the network message, the member still logged in.
+ */
+async function refreshOrShow(): Promise<void> {
+  const outcome = await refreshTokens();
+  if (outcome.kind === 'refused') goToRelogin();
+  else if (outcome.kind === 'failed') goToError(outcome.failure.result.result_code, outcome.failure.result.result_message);
 }
 
 /** The scheduled refresh (SPEC.md section 4; every 30 minutes by section 9) while logged in. */
 export function startScheduledRefresh(intervalMs: number = LIMITS.refreshIntervalMs): () => void {
   const timer = setInterval(() => {
-    if (isLoggedIn()) void refreshOrRelogin();
+    if (isLoggedIn()) void refreshOrShow();
   }, intervalMs);
   return () => clearInterval(timer);
 }
@@ -130,8 +177,9 @@ const asksFreshProof = (res: Response) =>
 /**
  * POSTs to the API and gives the body of a success (result_code 0, or a body with no result code
  * such as a token). A 401 from any API but the token endpoint causes one refresh and one retry,
- * marked as retried; if the refresh fails the tokens are cleared and the error flow suggests logging
- * in again (SPEC.md section 4); but a 401 asking for a fresh proof (RFC 9470) is thrown at once as
+ * marked as retried; if the server refuses the refresh the tokens are cleared and the error flow
+ * suggests logging in again (SPEC.md section 4), any other failed refresh is thrown as it is
+ * (RefreshOutcome); but a 401 asking for a fresh proof (RFC 9470) is thrown at once as
  * FreshProofNeeded. Every failure is thrown as an ApiFailure (SPEC.md section 8).
  */
 export async function apiPost<T>(path: string, opts: RequestOptions = {}, retried = false): Promise<T> {
@@ -139,9 +187,13 @@ export async function apiPost<T>(path: string, opts: RequestOptions = {}, retrie
   // A step-up challenge (RFC 9470) is no expired token: neither a refresh nor the re-login flow helps.
   if (asksFreshProof(res)) throw new FreshProofNeeded(failureFromBody(res.status, await readJson(res)).result, res.status);
   if (res.status === 401 && path !== TOKEN_PATH && !retried && opts.refreshOn401 !== false) {
-    if (await refreshTokens()) return apiPost<T>(path, opts, true);
+    const outcome = await refreshTokens();
+    if (outcome.kind === 'renewed') return apiPost<T>(path, opts, true);
+    // The network or the service failing is no logout: the screen shows it as it shows its own
+    // failures (the network message on the page, out of service /503), the tokens kept.
+    if (outcome.kind === 'failed') throw outcome.failure;
     clearTokens();
-    goToError(RESULT.ACCESS_DENIED, reloginMessage());
+    goToRelogin();
     throw failureFromBody(res.status, await readJson(res));
   }
   const body = await readJson(res);

@@ -1,4 +1,4 @@
-import { CLIENT_IDS } from '@sso/contracts/constants';
+import { returnBehaviour } from './session-origin.ts';
 
 /**
  * The company's pages the SPA links to, each defined once (SPEC.md section 9). A build may
@@ -40,4 +40,4 @@ export function resolveLinks(env: Record<string, unknown>): Record<LinkName, str
 export const LINKS: Readonly<Record<LinkName, string>> = Object.freeze(resolveLinks(import.meta.env as Record<string, unknown>));
 
 /** Members arriving from the messaging app (session comesFrom SIAP002) are offered the chat-bot (SPEC.md section 2, login). */
-export const offersChatbotHelp = (comesFrom: string | undefined) => comesFrom === CLIENT_IDS.lineAnswer;
+export const offersChatbotHelp = (comesFrom: string | undefined) => returnBehaviour(comesFrom).offersChatbot;

@@ -4,7 +4,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { stubBrowserGlobals } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
-const { failLogin, goOnAfterLogin, markSent, saveLogin, wasSent } = await import('./login-callback.ts');
+const { failLogin, goOnAfterLogin, goToTargetAfterLogin, markSent, saveLogin, wasSent } = await import('./login-callback.ts');
 const records = await import('./records.ts');
 const { registerNavigator } = await import('./navigation.ts');
 const { takeEphemeralMessage } = await import('./ephemeral-message.ts');
@@ -42,6 +42,14 @@ describe('login callbacks', () => {
       ['/subusers/all', { replace: true }],
       ['/top', { replace: true }],
     ]);
+  });
+
+  it('goes to the explicit target of a direct login over a stale saved route, which is cleared all the same', () => {
+    const navigate = vi.fn();
+    records.saveWantedRoute('/user/activities');
+    goToTargetAfterLogin(navigate, '/subusers/all');
+    expect(navigate.mock.calls).toEqual([['/subusers/all', { replace: true }]]);
+    expect(records.takeWantedRoute()).toBeUndefined();
   });
 
   it('routes a failure by its result, with its message', () => {

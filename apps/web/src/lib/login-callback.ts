@@ -30,6 +30,16 @@ export function goOnAfterLogin(navigate: NavigateFunction, fallback: string): vo
   void navigate(takeWantedRoute() ?? fallback, { replace: true });
 }
 
+/**
+ * After a direct login: the partner's explicit target wins over a route saved before it, which is
+ * stale (the guard saved it for another visit, SPEC.md section 2); the saved route is cleared all
+ * the same, as a used one is.
+ */
+export function goToTargetAfterLogin(navigate: NavigateFunction, target: string): void {
+  takeWantedRoute();
+  void navigate(target, { replace: true });
+}
+
 /** A failed exchange goes to the error screen of its result (SPEC.md section 4). */
 export function failLogin(e: unknown): void {
   const r = toResult(e);

@@ -1,13 +1,13 @@
-import { isPortalClient } from '@sso/contracts/constants';
 import { apiBase } from './env.ts';
 import { watchAppOpen, type WatchOptions } from './hand-off.ts';
 import { getSession } from './records.ts';
+import { returnBehaviour } from './session-origin.ts';
 
 /**
  * The hand-back after a card add, activation or removal (SPEC.md section 4; decision 0006): when
- * the session came from a portal app (SIAP005-SIAP008), the member returns to it by a GET of
- * /api/redirect/resume_app with client_id, state and esid, which redirects to the app's custom URL
- * scheme; if the app has not opened after the grace period the SPA shows /problem/busy. Answers
+ * the session's origin returns to its app (lib/session-origin.ts: the portals), the member returns
+ * to it by a GET of /api/redirect/resume_app with client_id, state and esid, which redirects to the
+ * app's custom URL scheme; if the app has not opened after the grace period the SPA shows /problem/busy. Answers
  * false outside a portal: the caller then goes to the all-cards list.
  */
 export function handBackToPortal(
@@ -16,9 +16,23 @@ export function handBackToPortal(
   watch: WatchOptions = {},
 ): boolean {
   const { comesFrom, redirectState } = getSession();
-  if (!comesFrom || !isPortalClient(comesFrom)) return false;
+  if (!comesFrom || !returnBehaviour(comesFrom).returnsToApp) return false;
   resumePortal(comesFrom, redirectState ?? '', esid, assign, watch);
   return true;
+}
+
+/**
+ * Opens a portal app that asked for no hand-off with a challenge (decision 0013) by its resume URI:
+ * a return to the app, which gets its own state back when the member came from it (SPEC.md
+ * section 4), none when the member came from elsewhere. Returns a function that stops watching.
+ */
+export function openPortal(
+  clientId: string,
+  assign: (url: string) => void = (url) => globalThis.location.assign(url),
+  watch: WatchOptions = {},
+): () => void {
+  const { comesFrom, redirectState } = getSession();
+  return resumePortal(clientId, comesFrom === clientId ? (redirectState ?? '') : '', '', assign, watch);
 }
 
 /**

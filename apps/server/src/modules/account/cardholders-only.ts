@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isCardholdersOnly } from '@sso/contracts/constants';
+import { isCardholdersOnly } from '@sso/contracts/client-origin';
 import { SERVICE_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
@@ -9,7 +9,7 @@ import { hasCards } from './user-repo.ts';
 /**
  * The one rule of SPEC.md section 6, "Only cardholders of the card company can use the
  * chat-account service": a member who holds no card is refused a cardholders-only client
- * (CARDHOLDERS_ONLY_CLIENT_IDS) at every door that could let them in: the login step and both
+ * (isCardholdersOnly in the contracts' client-origin.ts) at every door that could let them in: the login step and both
  * authorize endpoints (every code), the partner terms, the direct-login issue, its hand-off URL and
  * its redemption. Holding a card is what counts, not how the member signed up: an open member who
  * adds a card may use the service (SPEC.md section 4: it ends when all card memberships lapse).

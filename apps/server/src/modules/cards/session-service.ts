@@ -1,6 +1,6 @@
 import type { TokenResponse } from '@sso/contracts/auth';
 import type { BaseResponse } from '@sso/contracts/common';
-import { isPortalClient } from '@sso/contracts/constants';
+import { isPortalClient } from '@sso/contracts/client-origin';
 import { OAuthError } from '../../http/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';

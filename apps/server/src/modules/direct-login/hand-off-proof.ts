@@ -1,4 +1,4 @@
-import { WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { clientOrigin } from '@sso/contracts/client-origin';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { validationError } from '../../http/app-error.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
@@ -15,7 +15,7 @@ export interface HandOffProofInput {
  * section 1), which any other app can register too: its tokens must be bound to a proof only the
  * app that asked holds (decision 0013; RFC 8252 section 8.1, RFC 7636 section 1).
  */
-export const needsHandOffProof = (client: OAuthClient): boolean => client.type === 'public' && client.client_id !== WEB_CLIENT_ID;
+export const needsHandOffProof = (client: OAuthClient): boolean => client.type === 'public' && clientOrigin(client.client_id) !== 'web';
 
 const invalid = (key: string) => validationError([{ key, message: SERVER_MESSAGES.validation }]);
 
@@ -30,7 +30,7 @@ export function challengeFor(client: OAuthClient, input: HandOffProofInput): str
   if (challenge !== null && input.code_challenge_method !== 'S256') throw invalid('code_challenge_method');
   if (challenge === null && input.code_challenge_method !== undefined) throw invalid('code_challenge');
   if (challenge === null && needsHandOffProof(client)) throw invalid('code_challenge');
-  if (challenge !== null && client.client_id === WEB_CLIENT_ID) throw invalid('code_challenge');
+  if (challenge !== null && clientOrigin(client.client_id) === 'web') throw invalid('code_challenge');
   return challenge;
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import { clientOrigin } from '@sso/contracts/client-origin';
 import { CLIENT_IDS, LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
 import type {
   DirectLoginTokenResponse,
@@ -121,7 +122,7 @@ export async function userOnetimeToken(
   input: z.infer<typeof userOnetimeTokenRequestSchema>,
 ): Promise<z.infer<typeof userOnetimeTokenResponseSchema>> {
   const client = deps.clients.get(input.client_id || WEB_CLIENT_ID);
-  if (!client || (client.client_id !== WEB_CLIENT_ID && client.client_id !== member.clientId) || !withinScope(member, client)) {
+  if (!client || (clientOrigin(client.client_id) !== 'web' && client.client_id !== member.clientId) || !withinScope(member, client)) {
     throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   }
   const codeChallenge = challengeFor(client, input);

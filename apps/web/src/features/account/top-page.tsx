@@ -3,6 +3,7 @@ import type { UserAttributeResponse } from '@sso/contracts/user';
 import { usePointInfoQuery } from '../../lib/point-info.ts';
 import { saveSession } from '../../lib/records.ts';
 import { LoadStatus } from '../../ui/load-status.tsx';
+import { serviceEntries } from './service-entries.ts';
 import { useTopQuery } from './top-api.ts';
 import styles from './top.module.css';
 
@@ -19,7 +20,7 @@ export function TopPage() {
 }
 
 function TopContent({ email, attribute }: { email: string; attribute: UserAttributeResponse }) {
-  const links = attribute.service_links ?? [];
+  const { netAnswer, services: links } = serviceEntries(attribute);
   return (
     <>
       <dl className={styles.info}>
@@ -51,11 +52,11 @@ function TopContent({ email, attribute }: { email: string; attribute: UserAttrib
         </ul>
       </section>
       <PointEntries isOpenMember={attribute.is_user_open} />
-      {(attribute.is_user_saison_card || links.length > 0) && (
+      {(netAnswer || links.length > 0) && (
         <section className={styles.section} aria-labelledby="services-heading">
           <h2 id="services-heading">サービス</h2>
           <ul className={styles.list}>
-            {attribute.is_user_saison_card && (
+            {netAnswer && (
               <li>
                 <Link to="/subuser/redirect/netanswer">Net Answer</Link>
               </li>

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
-import type { DirectLoginTokenGrantResponse } from '@sso/contracts/direct-login';
 import { CLIENT_MESSAGES, DIRECT_LOGIN_MESSAGES } from '@sso/contracts/messages';
 import { fetchAccount, liveAccount } from '../../lib/account-identity.ts';
-import { failLogin, goOnAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
+import { failLogin, goToTargetAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { getTokenRecord, saveAccount, saveSession, webRedirectUri, type AccountRecord } from '../../lib/records.ts';
 import { ApiFailure, UNEXPECTED_CODE } from '../../lib/result.ts';
+import type { TokenFields } from '../../lib/token-answer.ts';
 import { WaitingPage } from '../../ui/waiting-page.tsx';
 import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { AccountChoice } from './account-choice.tsx';
@@ -18,7 +18,7 @@ type Exchange = Extract<CallbackPlan, { kind: 'exchange' }>;
 
 interface Choice {
   plan: Exchange;
-  tokens: DirectLoginTokenGrantResponse;
+  tokens: TokenFields;
   current: AccountRecord;
   handOff: AccountRecord;
 }
@@ -31,8 +31,8 @@ const clearScreenCache = () => import('../../lib/query-client.ts').then(({ query
  * list is not found; the one-time token is exchanged as the web client on this browser's terminal.
  * When this browser holds a live login of another member, nothing is replaced silently: both
  * accounts are shown and the member chooses. Then the tokens and the session (where the member came
- * from, the app's state) are saved, and a saved route is restored or the member goes to the
- * target's screen.
+ * from, the app's state) are saved, and the member goes to the target's screen: the partner's
+ * explicit target wins over a stale saved route, which is cleared (SPEC.md section 2).
  */
 export function DirectCallbackPage() {
   const [search] = useSearchParams();
@@ -40,11 +40,11 @@ export function DirectCallbackPage() {
   const [choice, setChoice] = useState<Choice>();
 
   const keep = useCallback(
-    (plan: Exchange, tokens: DirectLoginTokenGrantResponse, account: AccountRecord | undefined) => {
+    (plan: Exchange, tokens: TokenFields, account: AccountRecord | undefined) => {
       saveLogin(tokens, { clientId: WEB_CLIENT_ID, redirectUri: webRedirectUri() });
       if (account) saveAccount(account);
       saveSession({ comesFrom: plan.source, redirectState: plan.state });
-      goOnAfterLogin(navigate, plan.route);
+      goToTargetAfterLogin(navigate, plan.route);
     },
     [navigate],
   );

@@ -10,19 +10,23 @@ import {
 import { ApiFailure, apiPost } from '../../lib/api-client.ts';
 import { getTokenRecord } from '../../lib/records.ts';
 import { checkShape } from '../../lib/shape.ts';
+import { readTokenAnswer, type TokenFields } from '../../lib/token-answer.ts';
 
 /** The direct-login and hand-off calls (SPEC.md section 7; decision 0006). */
 
 /**
  * POST /api/auth/direct_login/token: the one-time token exchanged as the web client on this
- * browser's terminal. A refused token (an OAuth error, not a 401 to refresh) is a plain failure.
+ * browser's terminal. A refused token (an OAuth error, not a 401 to refresh) is a plain failure; an
+ * answer off its contract only warns while it carries the tokens (SPEC.md section 3).
  */
-export const exchangeDirectLogin = async (onetimeToken: string) =>
-  directLoginTokenGrantResponseSchema.parse(
+export const exchangeDirectLogin = async (onetimeToken: string): Promise<TokenFields> =>
+  readTokenAnswer(
+    directLoginTokenGrantResponseSchema,
     await apiPost<unknown>('/api/auth/direct_login/token', {
       form: { grant_type: 'password', onetime_token: onetimeToken, client_id: WEB_CLIENT_ID, terminal_id: getTokenRecord().terminalId },
       refreshOn401: false,
     }),
+    'direct-login exchange',
   );
 
 /** POST /api/subuser/direct_login/na: Net Answer's one-time URL for the card. */

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import { isPortalClient, LIMITS } from '@sso/contracts/constants';
+import { isPortalClient } from '@sso/contracts/client-origin';
+import { LIMITS } from '@sso/contracts/constants';
 import { RESULT } from '@sso/contracts/result-codes';
 import { ApiFailure } from '../../lib/api-client.ts';
 import { fetchCards } from '../../lib/cards-query.ts';
 import { showFailure } from '../../lib/failure-view.ts';
 import { goToCardholdersOnly } from '../../lib/navigation.ts';
 import { watchCustomScheme } from '../../lib/hand-off.ts';
-import { resumePortal } from '../../lib/portal-hand-back.ts';
+import { openPortal } from '../../lib/portal-hand-back.ts';
 import { getSession } from '../../lib/records.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { useDelayed } from '../../ui/use-delayed.ts';
@@ -40,7 +41,7 @@ export function ServiceRedirectPage() {
 
   useEffect(() => {
     if (!target || !confirmed) return;
-    if (isPortalClient(target.clientId) && !target.proof) return resumePortal(target.clientId, '', '');
+    if (isPortalClient(target.clientId) && !target.proof) return openPortal(target.clientId);
     const controller = new AbortController();
     let stopWatching: () => void = () => undefined;
     (async () => {

@@ -1,13 +1,12 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { tokenResponseSchema } from '@sso/contracts/auth';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { apiPost } from '../../lib/api-client.ts';
 import { failLogin, goOnAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { UNEXPECTED_CODE } from '../../lib/result.ts';
-import { getOAuthClient, getTokenRecord, regenerateOAuthClient } from '../../lib/records.ts';
+import { getOAuthClient, regenerateOAuthClient } from '../../lib/records.ts';
 import { WaitingPage } from '../../ui/waiting-page.tsx';
+import { exchangeCode } from './code-exchange.ts';
 
 /**
  * Authorize callback (SPEC.md section 2): checks the state, exchanges the code for tokens
@@ -26,18 +25,9 @@ export function OAuthCallbackPage() {
       return;
     }
     markSent(code);
-    apiPost<unknown>('/api/auth/token', {
-      form: {
-        grant_type: 'authorization_code',
-        code,
-        client_id: client.clientId,
-        redirect_uri: client.redirectUri,
-        code_verifier: client.codeVerifier,
-        terminal_id: getTokenRecord().terminalId,
-      },
-    })
-      .then(async (body) => {
-        saveLogin(tokenResponseSchema.parse(body), client);
+    exchangeCode(client, code)
+      .then(async (tokens) => {
+        saveLogin(tokens, client);
         await regenerateOAuthClient();
         goOnAfterLogin(navigate, '/top');
       })

@@ -1,4 +1,4 @@
-import { isCardholdersOnly } from '@sso/contracts/constants';
+import { isCardholdersOnly } from '@sso/contracts/client-origin';
 import type { ServiceLink } from '@sso/contracts/user';
 
 /** A way back to a service: its name and the direct-login hand-off that takes the member there. */

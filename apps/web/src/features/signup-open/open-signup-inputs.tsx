@@ -1,5 +1,5 @@
 import { useWatch, type UseFormReturn } from 'react-hook-form';
-import { isCardholdersOnly } from '@sso/contracts/constants';
+import { isCardholdersOnly } from '@sso/contracts/client-origin';
 import { OPEN_MEMBER_CONDITIONS, SERVICE_MESSAGES } from '@sso/contracts/messages';
 import { signupTermKeys } from '@sso/contracts/signup-terms';
 import { PRODUCT_NAME } from '@sso/contracts/terms';
