@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from '@sso/contracts/fields';
 import { japanDate, openSignupFieldsSchema } from '@sso/contracts/open-signup';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { newsletterDefault } from '../../lib/env.ts';
 import type { OpenSignupFields } from './open-signup-api.ts';
 
@@ -30,7 +31,7 @@ export function useOpenSignupForm(): OpenSignupFormParts {
   const [schema] = useState(() => openSignupFormSchema(japanDate(Date.now())));
   const [fields] = useState(() => Object.keys(schema.shape) as (keyof OpenSignupInput)[]);
   const form = useForm<OpenSignupInput, unknown, OpenSignupFields>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: {

@@ -5,7 +5,6 @@ import { Button } from '../../ui/button.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FIELD_HINTS } from '../../ui/field-hints.ts';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
 import { ProfileFields } from '../../ui/profile-fields.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
@@ -28,8 +27,8 @@ interface OpenSignupInputsProps {
 /**
  * The input mode of the open sign-up (SPEC.md sections 2 and 5): e-mail, name, name in katakana,
  * sex, birthday, postal code, phone, password and confirmation, the newsletter, the web client's
- * terms and the required agreement, which gates the button. E-mail, birthday, postal code and phone
- * become half-width on blur.
+ * terms and the required agreement, which gates the button. Each field is normalised on blur
+ * (ui/field.tsx).
  */
 export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignupInputsProps) {
   const { register, control, formState } = form;
@@ -52,7 +51,7 @@ export function OpenSignupInputs({ form, message, pending, onSubmit }: OpenSignu
             inputMode="email"
             autoComplete="email"
             error={errors.email?.message}
-            {...halfWidthOnBlur(register('email'))}
+            {...register('email')}
           />
           <ProfileFields register={register} errors={errors} />
           <NewPasswordFields register={register} errors={errors} rules="open" />
