@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
+import { profileFieldsSchema, telChangeRequestSchema } from '@sso/contracts/account';
 import { japanDate, openSignupFieldsSchema } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema } from '@sso/contracts/points';
 import { cardSignupFormSchema } from '@sso/contracts/signup';
@@ -75,5 +76,14 @@ describe('a form submitted without a blur is checked and sent normalised (SPEC.m
     const { errors, values } = await resolve(normalisedResolver(zodResolver(linkOpenRequestSchema(TODAY))), link);
     expect(errors).toEqual([]);
     expect(values).toMatchObject({ last_name_kana: 'ヤマダ', first_name_kana: 'タロウ', birthday: '19900101', tel: '09012345678' });
+  });
+
+  it('the profile change and the login number change take the same forgiving input', async () => {
+    const profile = { last_name: '山田', first_name: '春子', last_name_kana: 'やまだ', first_name_kana: 'はるこ', sex: '2', birthday: '1990-1-2', tel: '０９０ １２３４ ５６７８', postal_code: '100ー0001', email_flg: true };
+    const changed = await resolve(normalisedResolver(zodResolver(profileFieldsSchema(TODAY))), profile);
+    expect(changed.errors).toEqual([]);
+    expect(changed.values).toMatchObject({ last_name_kana: 'ヤマダ', first_name_kana: 'ハルコ', birthday: '19900102', tel: '09012345678', postal_code: '1000001' });
+    const tel = await resolve(normalisedResolver(zodResolver(telChangeRequestSchema)), { tel: '080‐1234‐0002' });
+    expect(tel).toEqual({ errors: [], values: { tel: '08012340002' } });
   });
 });
