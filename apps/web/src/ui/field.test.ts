@@ -1,10 +1,22 @@
 import { createElement, type FocusEvent, type ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { CardFields, type CardFieldName } from './card-fields.tsx';
 import { Field } from './field.tsx';
 import type { FieldControlAria } from './field-frame.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
+import { OtpField } from './otp-field.tsx';
 import { PASSWORD_RULES } from './password-rules.ts';
+import { ProfileFields, type ProfileFieldName } from './profile-fields.tsx';
+
+/** What a form's register gives a field. */
+const register = (name: string) => ({ name, onChange: vi.fn(), onBlur: vi.fn(), ref: vi.fn() });
+
+/** The attributes of the control whose id is `id`, from rendered markup, by lower-case name. */
+function attrsOf(html: string, id: string): Record<string, string> {
+  const tag = new RegExp(`<(?:input|select)[^>]*id="${id}"[^>]*>`).exec(html)?.[0] ?? '';
+  return Object.fromEntries([...tag.matchAll(/([A-Za-z-]+)="([^"]*)"/g)].map((m) => [m[1]?.toLowerCase() ?? '', m[2] ?? '']));
+}
 
 type InputProps = Record<string, unknown> & { onBlur?: (e: FocusEvent<HTMLInputElement>) => unknown };
 
@@ -68,8 +80,23 @@ describe('keyboards and autofill', () => {
     expect(renderToStaticMarkup(createElement(Field, { id: 'tel', label: '電話番号', type: 'tel' }))).not.toContain('autoCapitalize');
   });
 
+  it('digits fields bring up the digits keyboard and name what autofill should put in them', () => {
+    const profile = renderToStaticMarkup(createElement(ProfileFields, { register: (name: ProfileFieldName) => register(name), errors: {} }));
+    expect(attrsOf(profile, 'birthday')).toMatchObject({ inputmode: 'numeric', autocomplete: 'bday' });
+    expect(attrsOf(profile, 'postal_code')).toMatchObject({ inputmode: 'numeric', autocomplete: 'postal-code' });
+    expect(attrsOf(profile, 'tel')).toMatchObject({ type: 'tel', inputmode: 'numeric', autocomplete: 'tel-national' });
+    const card = renderToStaticMarkup(
+      createElement(CardFields, { register: (name: CardFieldName) => register(name), errors: {}, cardNumber: '', clearCvc: () => undefined }),
+    );
+    expect(attrsOf(card, 'cardnumber')).toMatchObject({ inputmode: 'numeric', autocomplete: 'cc-number' });
+    expect(attrsOf(card, 'cc_month')).toMatchObject({ autocomplete: 'cc-exp-month' });
+    expect(attrsOf(card, 'cc_year')).toMatchObject({ autocomplete: 'cc-exp-year' });
+    expect(attrsOf(card, 'cvc')).toMatchObject({ inputmode: 'numeric', autocomplete: 'cc-csc' });
+    const otp = renderToStaticMarkup(createElement(OtpField, { registration: register('onetime_password'), error: undefined }));
+    expect(attrsOf(otp, 'onetime_password')).toMatchObject({ inputmode: 'numeric', autocomplete: 'one-time-code' });
+  });
+
   it('new-password inputs state the rules of their form for password generators', () => {
-    const register = (name: string) => ({ name, onChange: vi.fn(), onBlur: vi.fn(), ref: vi.fn() });
     for (const rules of ['card', 'open'] as const) {
       const html = renderToStaticMarkup(createElement(NewPasswordFields, { register, errors: {}, rules }));
       const attrs = [...html.matchAll(/passwordrules="([^"]*)"/g)].map((m) => m[1]);

@@ -87,6 +87,7 @@ export function ProfileFields({ register, errors, readonlyValue = () => undefine
           label="電話番号"
           hint={FIELD_HINTS.tel}
           type="tel"
+          inputMode="numeric"
           autoComplete="tel-national"
           error={errors.tel?.message}
           {...register('tel')}
