@@ -14,7 +14,8 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 /**
  * A labelled input; its error shows 300 ms after it appears (SPEC.md section 5). On blur its value
  * is normalised by the field's kind (ui/input-normalise.ts: NFKC, kana, digits; a password never)
- * before the form's own blur handler reads and validates it, so every form converts alike. An
+ * before the form's own blur handler reads and validates it, so every form converts alike (the
+ * inputs are uncontrolled: react-hook-form's and the login form's read the element's value). An
  * e-mail input (a login id too) is not capitalised or corrected by phone keyboards.
  */
 export function Field({ id, label, error, hint, ref, onBlur, ...input }: FieldProps) {
