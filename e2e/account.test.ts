@@ -162,9 +162,11 @@ describe('member self-service in Chromium', () => {
     await expect.poll(() => j.page.getByLabel('電話番号').inputValue()).toBe('09000000002');
     await documentScreen(j.page, 'user-profile');
     await j.page.getByLabel('名', { exact: true }).fill('春子');
-    await j.page.getByLabel('メイ', { exact: true }).fill('ハルコ');
+    // Typed in hiragana, the kana name is taken as katakana (SPEC.md section 5, docs/decisions/0018).
+    await j.page.getByLabel('メイ', { exact: true }).fill('はるこ');
     await j.page.getByRole('button', { name: '確認する' }).click();
     await expect.poll(() => j.page.getByText('春子', { exact: false }).count()).toBeGreaterThan(0);
+    await expect.poll(() => j.page.getByText('ハルコ', { exact: false }).count()).toBeGreaterThan(0);
     await documentScreen(j.page, 'user-profile-confirm');
     await j.page.getByRole('button', { name: '変更する' }).click();
     await j.page.waitForURL(/\/content\/user\/profile\/done$/);
@@ -185,12 +187,12 @@ describe('member self-service in Chromium', () => {
     await j.page.waitForURL(/\/content\/user\/tel$/);
     await j.page.getByRole('button', { name: '送信する' }).click();
     await expect.poll(() => j.page.getByText('入力してください', { exact: true }).count()).toBe(1);
-    await j.page.getByLabel('携帯電話番号').fill('080-1234-0002');
+    // A letter O for a zero is refused; hyphens and full-width digits are not (docs/decisions/0018).
+    await j.page.getByLabel('携帯電話番号').fill('080-1234-OOO2');
     await j.page.getByLabel('携帯電話番号').blur();
     await expect.poll(() => j.page.getByText('すべて半角数字で入力してください', { exact: true }).count()).toBe(1);
     await documentScreen(j.page, 'user-tel');
-    // Full-width digits become half-width on blur.
-    await j.page.getByLabel('携帯電話番号').fill('０８０１２３４０００２');
+    await j.page.getByLabel('携帯電話番号').fill('０８０－１２３４－０００２');
     await j.page.getByLabel('携帯電話番号').blur();
     expect(await j.page.getByLabel('携帯電話番号').inputValue()).toBe(tel);
     await j.page.getByRole('button', { name: '送信する' }).click();

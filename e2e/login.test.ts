@@ -58,6 +58,25 @@ describe('login journey in Chromium', () => {
     await expectAccessible(page);
     await logIn('', '');
     await expect.poll(() => page.getByText('入力してください').count()).toBeGreaterThan(0);
+    // An invalid submit sums up above the form, as every form does (SPEC.md section 8, C99-000400).
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: '入力内容をご確認ください。' }).count()).toBe(1);
+    await documentScreen(page, 'login-invalid');
+  });
+
+  it('keeps one keyboard for an e-mail address and a mobile number, and takes the number as people write it', async () => {
+    await page.goto('/content/');
+    await page.waitForURL(/\/content\/authorize\?/);
+    const id = page.getByLabel('メールアドレスまたは携帯電話番号');
+    // type=text with the e-mail keyboard (letters, @ and the digits key); never capitalised or corrected.
+    expect([await id.getAttribute('type'), await id.getAttribute('inputmode'), await id.getAttribute('autocomplete'), await id.getAttribute('autocapitalize')]).toEqual([
+      'text',
+      'email',
+      'username',
+      'none',
+    ]);
+    await logIn('０９０-００００-０００１', 'Demo1234');
+    await page.waitForURL(/\/content\/top$/);
+    await expect.poll(() => page.getByText(EMAIL).count()).toBeGreaterThan(0);
   });
 
   it('brings a protected deep link back after login, by mobile number', async () => {

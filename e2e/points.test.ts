@@ -59,10 +59,10 @@ describe('open-account link and point transfer in Chromium', () => {
     await documentScreen(j.page, 'link-open');
     // Full-width input becomes half-width on blur, as on the other forms.
     await j.page.getByLabel('メールアドレス').fill(OPEN);
-    await j.page.getByLabel('セイ', { exact: true }).fill('ヤマダ');
-    await j.page.getByLabel('メイ', { exact: true }).fill('ハナコ');
-    await j.page.getByLabel('生年月日').fill('１９９００１０２');
-    await j.page.getByLabel('電話番号').fill('09000000002');
+    await j.page.getByLabel('セイ', { exact: true }).fill('やまだ');
+    await j.page.getByLabel('メイ', { exact: true }).fill('ﾊﾅｺ');
+    await j.page.getByLabel('生年月日').fill('１９９０/０１/０２');
+    await j.page.getByLabel('電話番号').fill('090-0000-0002');
     // Profile data alone links nothing: the open account's password proves it is the member's (decision 0014).
     await j.page.getByRole('button', { name: '連携する' }).click();
     await expect.poll(() => j.page.getByText('入力してください', { exact: true }).count()).toBe(1);

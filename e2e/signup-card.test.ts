@@ -81,7 +81,11 @@ describe('card sign-up in Chromium', () => {
     const email = 'sms.path@example.com';
     await openSignup();
     await documentScreen(j.page, 'signup-card');
-    await fillCardForm(email, { number: '4541000000000001', cvc: '123' });
+    // The card number as printed, in groups (SPEC.md section 5 keeps digits only: the spaces go on blur).
+    await fillCardForm(email, { number: '4541 0000 0000 0001', cvc: '123' });
+    expect(await j.page.getByLabel('カード番号').inputValue()).toBe('4541000000000001');
+    // A browser's generated password has to fit the card rules (8-16, - = @ _).
+    expect(await j.page.getByLabel('パスワード', { exact: true }).getAttribute('passwordrules')).toContain('maxlength: 16;');
     await j.page.getByRole('button', { name: '次へ' }).click();
 
     await j.page.waitForURL(/\/content\/signup\/sms\/otp$/);
@@ -111,7 +115,18 @@ describe('card sign-up in Chromium', () => {
     const email = 'mail.path@example.com';
     await openSignup();
     await fillCardForm(email, { number: '5252000000000002', cvc: '123' });
+    // Sent with an invalid field, the form marks it and sums up above the button (SPEC.md section 8, C99-000400).
+    await j.page.getByLabel('カード番号').fill('');
     await j.page.getByRole('button', { name: '次へ' }).click();
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: '入力内容をご確認ください。' }).count()).toBe(1);
+    await expect.poll(() => j.page.getByText('入力してください', { exact: true }).count()).toBe(1);
+    await documentScreen(j.page, 'signup-card-invalid');
+    await j.page.getByLabel('カード番号').fill('5252-0000-0000-0002');
+    await j.page.getByRole('button', { name: '次へ' }).click();
+    await j.page.waitForURL(/\/content\/signup\/email\/otp$/);
+    // The one-time password form too.
+    await j.page.getByRole('button', { name: '認証する' }).click();
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: '入力内容をご確認ください。' }).count()).toBe(1);
     await confirmEmailAndFinish(email);
   });
 
@@ -124,6 +139,8 @@ describe('card sign-up in Chromium', () => {
     await j.page.waitForURL(/\/content\/signup\/pin$/);
     await expect.poll(() => j.page.getByText('ゆうちょ銀行', { exact: false }).count()).toBeGreaterThan(0);
     await documentScreen(j.page, 'signup-pin');
+    await j.page.getByRole('button', { name: '認証する' }).click();
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: '入力内容をご確認ください。' }).count()).toBe(1);
     await j.page.getByLabel('暗証番号').fill('1234');
     await j.page.getByLabel('口座番号（下4桁）').fill('5678');
     await j.page.getByRole('button', { name: '認証する' }).click();

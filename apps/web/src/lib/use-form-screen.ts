@@ -3,6 +3,7 @@ import { useForm, type DefaultValues, type FieldPath, type FieldValues } from 'r
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { normalisedResolver } from './normalised-resolver.ts';
 import { usePendingAction, type ActionOutcome } from '../ui/use-pending-action.ts';
 import { showFailure } from './failure-view.ts';
 import { useFailureView } from './use-failure-view.ts';
@@ -21,7 +22,7 @@ export function useFormScreen<T extends FieldValues>(
   send: (values: T) => Promise<ActionOutcome>,
 ) {
   const [message, setMessage] = useState<string>();
-  const form = useForm<T>({ resolver: zodResolver(schema), mode: 'onBlur', reValidateMode: 'onChange', defaultValues });
+  const form = useForm<T>({ resolver: normalisedResolver(zodResolver(schema)), mode: 'onBlur', reValidateMode: 'onChange', defaultValues });
   const view = useFailureView({ setMessage, setError: form.setError, fields });
   const submit = useCallback(
     async (values: T): Promise<ActionOutcome> => {

@@ -2,6 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useForm, type DefaultValues, type Path, type PathValue } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
+import { normalisedResolver } from './normalised-resolver.ts';
 import { useFailureView } from './use-failure-view.ts';
 
 /** A form of text fields, each empty at first. */
@@ -20,7 +21,7 @@ export function useSecretForm<T extends TextFields>(
 ) {
   const fields = useMemo(() => Object.keys(schema.shape) as Path<T>[], [schema]);
   const form = useForm<T>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: Object.fromEntries(fields.map((f) => [f, ''])) as DefaultValues<T>,

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { toHalfWidth } from '@sso/contracts/fields';
 import { isHouseCard } from '@sso/contracts/signup';
 import { cardYearOptions, MONTH_OPTIONS } from './card-expiry.ts';
 import { Field } from './field.tsx';
-import { halfWidthOnBlur } from './half-width-on-blur.ts';
+import { normaliseInput } from './input-normalise.ts';
 import { Select } from './select.tsx';
 import styles from './card-fields.module.css';
 
@@ -26,7 +25,7 @@ interface CardFieldsProps {
  */
 export function CardFields({ register, errors, cardNumber, clearCvc }: CardFieldsProps) {
   const [years] = useState(() => cardYearOptions());
-  const houseCard = isHouseCard(toHalfWidth(cardNumber));
+  const houseCard = isHouseCard(normaliseInput('digits', cardNumber));
   useEffect(() => {
     if (houseCard) clearCvc();
   }, [houseCard, clearCvc]);
@@ -40,7 +39,7 @@ export function CardFields({ register, errors, cardNumber, clearCvc }: CardField
         inputMode="numeric"
         autoComplete="cc-number"
         error={errors.cardnumber?.message}
-        {...halfWidthOnBlur(register('cardnumber'))}
+        {...register('cardnumber')}
       />
       <div className={styles.expiry}>
         <Select
@@ -71,7 +70,7 @@ export function CardFields({ register, errors, cardNumber, clearCvc }: CardField
           inputMode="numeric"
           autoComplete="cc-csc"
           error={errors.cvc?.message}
-          {...halfWidthOnBlur(register('cvc'))}
+          {...register('cvc')}
         />
       )}
     </>

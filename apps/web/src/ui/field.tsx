@@ -1,5 +1,6 @@
-import type { InputHTMLAttributes, Ref } from 'react';
+import type { FocusEvent, InputHTMLAttributes, Ref } from 'react';
 import { FieldFrame } from './field-frame.tsx';
+import { inputKindOf, normaliseInput } from './input-normalise.ts';
 import styles from './field.module.css';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -10,11 +11,25 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   ref?: Ref<HTMLInputElement>;
 }
 
-/** A labelled input; its error shows 300 ms after it appears (SPEC.md section 5). */
-export function Field({ id, label, error, hint, ref, ...input }: FieldProps) {
+/**
+ * A labelled input; its error shows 300 ms after it appears (SPEC.md section 5). On blur its value
+ * is normalised by the field's kind (ui/input-normalise.ts: NFKC, kana, digits; a password never)
+ * before the form's own blur handler reads and validates it, so every form converts alike (the
+ * inputs are uncontrolled: react-hook-form's and the login form's read the element's value). An
+ * e-mail input (a login id too) is not capitalised or corrected by phone keyboards.
+ */
+export function Field({ id, label, error, hint, ref, onBlur, ...input }: FieldProps) {
+  const kind = inputKindOf(input.name, input.type);
+  const normaliseThenBlur = (event: FocusEvent<HTMLInputElement>) => {
+    const target = event.target;
+    const converted = normaliseInput(kind, target.value);
+    if (converted !== target.value) target.value = converted;
+    return onBlur?.(event);
+  };
+  const typedAsIs = input.inputMode === 'email' ? { autoCapitalize: 'none', autoCorrect: 'off', spellCheck: false } : {};
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error}>
-      {(aria) => <input id={id} ref={ref} className={styles.input} {...aria} {...input} />}
+      {(aria) => <input id={id} ref={ref} className={styles.input} {...aria} {...typedAsIs} {...input} onBlur={kind === 'verbatim' ? onBlur : normaliseThenBlur} />}
     </FieldFrame>
   );
 }

@@ -1,6 +1,7 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Field } from './field.tsx';
 import { FIELD_HINTS } from './field-hints.ts';
+import { PASSWORD_RULES } from './password-rules.ts';
 
 interface NewPasswordFieldsProps {
   register: (name: 'password' | 'password_check') => UseFormRegisterReturn;
@@ -11,7 +12,11 @@ interface NewPasswordFieldsProps {
   label?: string;
 }
 
-/** A new password and its confirmation (SPEC.md section 5), labelled and hinted once for every form. */
+/**
+ * A new password and its confirmation (SPEC.md section 5), labelled and hinted once for every form,
+ * with the rules stated for password generators. Neither is normalised on blur (ui/field.tsx): the
+ * server compares passwords byte for byte.
+ */
 export function NewPasswordFields({ register, errors, rules, label = 'パスワード' }: NewPasswordFieldsProps) {
   return (
     <>
@@ -21,6 +26,7 @@ export function NewPasswordFields({ register, errors, rules, label = 'パスワ�
         hint={rules === 'card' ? FIELD_HINTS.cardPassword : FIELD_HINTS.openPassword}
         type="password"
         autoComplete="new-password"
+        passwordrules={PASSWORD_RULES[rules]}
         error={errors.password?.message}
         {...register('password')}
       />
@@ -29,6 +35,7 @@ export function NewPasswordFields({ register, errors, rules, label = 'パスワ�
         label={`${label}（確認用）`}
         type="password"
         autoComplete="new-password"
+        passwordrules={PASSWORD_RULES[rules]}
         error={errors.password_check?.message}
         {...register('password_check')}
       />

@@ -1,11 +1,10 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { LIMITS } from '@sso/contracts/constants';
 import { Field } from './field.tsx';
-import { halfWidthOnBlur } from './half-width-on-blur.ts';
 
 /**
  * The one-time password input (SPEC.md section 5: 6 digits): labelled, with the length and the
- * lifetime of the code, numeric keyboard and one-time-code autofill, half-width on blur.
+ * lifetime of the code, numeric keyboard and one-time-code autofill; digits normalised on blur (ui/field.tsx).
  */
 export function OtpField({ registration, error }: { registration: UseFormRegisterReturn; error: string | undefined }) {
   return (
@@ -17,7 +16,7 @@ export function OtpField({ registration, error }: { registration: UseFormRegiste
       inputMode="numeric"
       autoComplete="one-time-code"
       error={error}
-      {...halfWidthOnBlur(registration)}
+      {...registration}
     />
   );
 }

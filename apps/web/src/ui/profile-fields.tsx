@@ -5,7 +5,6 @@ import { Field } from './field.tsx';
 import page from './page.module.css';
 import { FIELD_HINTS } from './field-hints.ts';
 import { FieldGroup } from './field-group.tsx';
-import { halfWidthOnBlur } from './half-width-on-blur.ts';
 import { RadioGroup } from './radio-group.tsx';
 import { ReadonlyValue } from './readonly-value.tsx';
 
@@ -28,8 +27,9 @@ interface ProfileFieldsProps {
 
 /**
  * The profile fields of the open sign-up and the profile change (SPEC.md sections 2 and 5): name,
- * name in katakana, sex, birthday, postal code and phone, with one set of labels and hints. Birthday,
- * postal code and phone become half-width on blur; a read-only field shows its stored value as text.
+ * name in katakana, sex, birthday, postal code and phone, with one set of labels and hints. Each
+ * field is normalised on blur (ui/field.tsx: kana to katakana, digits without hyphens or slashes);
+ * a read-only field shows its stored value as text.
  */
 export function ProfileFields({ register, errors, readonlyValue = () => undefined, only }: ProfileFieldsProps) {
   const fixed = (name: ProfileShownField, label: string) => {
@@ -62,7 +62,7 @@ export function ProfileFields({ register, errors, readonlyValue = () => undefine
           inputMode="numeric"
           autoComplete="bday"
           error={errors.birthday?.message}
-          {...halfWidthOnBlur(register('birthday'))}
+          {...register('birthday')}
         />
       )}
       {fixed('postal_code', '郵便番号') ?? (
@@ -74,7 +74,7 @@ export function ProfileFields({ register, errors, readonlyValue = () => undefine
           inputMode="numeric"
           autoComplete="postal-code"
           error={errors.postal_code?.message}
-          {...halfWidthOnBlur(register('postal_code'))}
+          {...register('postal_code')}
         />
       )}
       {/* Postal-code search (SPEC.md section 9), for a member who does not know the code. */}
@@ -91,9 +91,10 @@ export function ProfileFields({ register, errors, readonlyValue = () => undefine
           label="電話番号"
           hint={FIELD_HINTS.tel}
           type="tel"
+          inputMode="numeric"
           autoComplete="tel-national"
           error={errors.tel?.message}
-          {...halfWidthOnBlur(register('tel'))}
+          {...register('tel')}
         />
       )}
     </>

@@ -5,13 +5,13 @@ import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { emailChangeRequestSchema } from '@sso/contracts/account';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { showFailure } from '../../lib/failure-view.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
@@ -33,7 +33,7 @@ export function EmailChangePage() {
   const navigate = useNavigate();
   const [message, setMessage] = useState<string>();
   const { register, handleSubmit, setError, formState } = useForm<EmailFields>({
-    resolver: zodResolver(emailChangeRequestSchema),
+    resolver: normalisedResolver(zodResolver(emailChangeRequestSchema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: { email: '' },
@@ -76,7 +76,7 @@ export function EmailChangePage() {
           inputMode="email"
           autoComplete="email"
           error={formState.errors.email?.message}
-          {...halfWidthOnBlur(register('email'))}
+          {...register('email')}
         />
         <Alert message={message} />
         <div className={page.actions}>

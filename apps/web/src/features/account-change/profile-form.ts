@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { profileFormSchema, type profileFieldsSchema, type ProfileFieldKey, type ProfileResponse } from '@sso/contracts/account';
 import { japanDate } from '@sso/contracts/open-signup';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import type { ProfileFields } from './account-change-api.ts';
 
 type Schema = ReturnType<typeof profileFieldsSchema>;
@@ -57,7 +58,7 @@ export function profileValues(p: ProfileResponse): ProfileInput {
 export function useProfileForm(profile: ProfileResponse) {
   const [schema] = useState(() => profileFormSchema(japanDate(Date.now())));
   const form: ProfileForm = useForm<ProfileInput, unknown, ProfileFields>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: profileValues(profile),

@@ -31,7 +31,7 @@ interface ProfileInputsProps {
 /**
  * The input mode of the profile change (issue 5; SPEC.md sections 2 and 5): the open sign-up's
  * profile fields with its labels and rules; a read-only field shows its stored value as text.
- * Birthday, postal code and phone become half-width on blur.
+ * Each field is normalised on blur (ui/field.tsx).
  */
 export function ProfileInputs({ form, readonly, message, pending, onSubmit }: ProfileInputsProps) {
   const { register, formState, getValues } = form;

@@ -7,7 +7,6 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FIELD_HINTS } from '../../ui/field-hints.ts';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import page from '../../ui/page.module.css';
 import { requestTelChange } from './tel-change-api.ts';
@@ -55,7 +54,7 @@ export function TelChangePage() {
           inputMode="numeric"
           autoComplete="tel-national"
           error={form.formState.errors.tel?.message}
-          {...halfWidthOnBlur(form.register('tel'))}
+          {...form.register('tel')}
         />
         <Alert message={message} />
         <div className={page.actions}>

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { cardAddFormSchema } from '@sso/contracts/cards';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { showFailure } from '../../lib/failure-view.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
@@ -29,7 +30,7 @@ export function AddCardForm() {
   const afterChange = useAfterCardChange();
   const [message, setMessage] = useState<string>();
   const { register, handleSubmit, setError, setValue, clearErrors, control, reset, formState } = useForm<CardInput, unknown, CardValues>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: EMPTY,

@@ -11,7 +11,6 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { CardFace } from '../../ui/card-face.tsx';
 import { Field } from '../../ui/field.tsx';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import faces from '../../ui/card-face.module.css';
 import page from '../../ui/page.module.css';
@@ -101,7 +100,7 @@ function ActivateForm({ card }: { card: Subuser }) {
           inputMode="numeric"
           autoComplete="off"
           error={formState.errors.activation_key?.message}
-          {...halfWidthOnBlur(register('activation_key'))}
+          {...register('activation_key')}
         />
         <Alert message={message} />
         <div className={page.actions}>

@@ -7,6 +7,7 @@ import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema, type LinkOpenRequest } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { ApiFailure } from '../../lib/api-client.ts';
 import { showFailure } from '../../lib/failure-view.ts';
 import { POINT_INFO_KEY } from '../../lib/point-info.ts';
@@ -15,7 +16,6 @@ import { Alert } from '../../ui/alert.tsx';
 import { TopButton } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import page from '../../ui/page.module.css';
 import { ProfileFields } from '../../ui/profile-fields.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
@@ -41,7 +41,7 @@ export function LinkOpenPage() {
   const [message, setMessage] = useState<string>();
   const [schema] = useState(() => linkOpenRequestSchema(japanDate(Date.now())));
   const { register, handleSubmit, setError, formState } = useForm<LinkOpenRequest>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: { email: '', last_name_kana: '', first_name_kana: '', birthday: '', tel: '', password: '' },
@@ -83,7 +83,7 @@ export function LinkOpenPage() {
           inputMode="email"
           autoComplete="off"
           error={errors.email?.message}
-          {...halfWidthOnBlur(register('email'))}
+          {...register('email')}
         />
         <ProfileFields only={LINK_PROFILE_FIELDS} register={(name, options) => register(name as LinkProfileField, options as { deps?: LinkProfileField })} errors={errors} />
         <Field

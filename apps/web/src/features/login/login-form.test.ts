@@ -33,16 +33,27 @@ describe('the login form (SPEC.md section 5, issue 9)', () => {
   it('sends the trimmed id and the password as typed when both are filled', () => {
     const view = render(useLoginForm, undefined);
     const onValid = vi.fn(async () => undefined);
-    view.output.handleSubmit(onValid)(inputs(' a@example.com ', ' pass ').event);
+    view.output.handleSubmit(onValid, vi.fn())(inputs(' a@example.com ', ' pass ').event);
     expect(onValid).toHaveBeenCalledWith({ user_mail: 'a@example.com', user_pass: ' pass ' });
+  });
+
+  it('sends a full-width address half-width and a mobile number without hyphens, the password byte for byte', () => {
+    const view = render(useLoginForm, undefined);
+    const onValid = vi.fn(async () => undefined);
+    view.output.handleSubmit(onValid, vi.fn())(inputs('ｔａｒｏ＠ｅｘａｍｐｌｅ．ｊｐ', 'Ｐａｓｓ１').event);
+    expect(onValid).toHaveBeenLastCalledWith({ user_mail: 'taro@example.jp', user_pass: 'Ｐａｓｓ１' });
+    view.output.handleSubmit(onValid, vi.fn())(inputs('０９０－１２３４－５６７８', 'pass').event);
+    expect(onValid).toHaveBeenLastCalledWith({ user_mail: '09012345678', user_pass: 'pass' });
   });
 
   it('does not send an empty form: both errors show, the first field gets the focus, and changes check again', () => {
     const view = render(useLoginForm, undefined);
     const onValid = vi.fn(async () => undefined);
+    const onInvalid = vi.fn();
     const { els, event } = inputs('', '');
-    view.output.handleSubmit(onValid)(event);
+    view.output.handleSubmit(onValid, onInvalid)(event);
     expect(onValid).not.toHaveBeenCalled();
+    expect(onInvalid).toHaveBeenCalledOnce();
     expect([view.output.field('user_mail').error, view.output.field('user_pass').error]).toEqual([REQUIRED, REQUIRED]);
     expect(els.user_mail.focus).toHaveBeenCalled();
     expect(view.output.field('user_pass').onBlur).toBeUndefined();
@@ -54,7 +65,7 @@ describe('the login form (SPEC.md section 5, issue 9)', () => {
     const view = render(useLoginForm, undefined);
     view.output.setError('user_pass', 'パスワードの形式が正しくありません');
     expect(view.output.field('user_pass').error).toBe('パスワードの形式が正しくありません');
-    view.output.handleSubmit(async () => undefined)(inputs('a@example.com', 'pass').event);
+    view.output.handleSubmit(async () => undefined, vi.fn())(inputs('a@example.com', 'pass').event);
     expect(view.output.field('user_pass').error).toBeUndefined();
   });
 });

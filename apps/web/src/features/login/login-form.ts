@@ -1,5 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { normaliseInput } from '../../ui/input-normalise.ts';
 
 export interface LoginForm {
   user_mail: string;
@@ -10,8 +11,12 @@ type Name = keyof LoginForm;
 /** In the order a submit with errors looks for the one to focus. */
 const NAMES: readonly Name[] = ['user_mail', 'user_pass'];
 
-/** Login validation (SPEC.md section 5): id and password are required; the id is trimmed. */
-const valueOf = (name: Name, raw: string) => (name === 'user_mail' ? raw.trim() : raw);
+/**
+ * Login validation (SPEC.md section 5): id and password are required. The id is normalised as on
+ * blur (ui/input-normalise.ts: NFKC, trimmed, a mobile number without hyphens); the password is sent
+ * byte for byte.
+ */
+const valueOf = (name: Name, raw: string) => (name === 'user_mail' ? normaliseInput('loginId', raw) : raw);
 const errorOf = (value: string) => (value ? undefined : VALIDATION_MESSAGES.required);
 
 /**
@@ -31,8 +36,8 @@ export function useLoginForm() {
   /** The props of a field's input: its name, shown error and validation events. */
   const field = (name: Name) => ({ name, error: errors[name], onBlur: submitted ? undefined : check, onChange: submitted ? check : undefined });
 
-  /** The form's submit handler: `onValid` gets the values once they pass. */
-  const handleSubmit = (onValid: (form: LoginForm) => Promise<void>) => (e: FormEvent<HTMLFormElement>) => {
+  /** The form's submit handler: `onValid` gets the values once they pass, else `onInvalid` is called. */
+  const handleSubmit = (onValid: (form: LoginForm) => Promise<void>, onInvalid: () => void) => (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setSubmitted(true);
     const input = (name: Name) => e.currentTarget.elements.namedItem(name) as HTMLInputElement;
@@ -40,8 +45,10 @@ export function useLoginForm() {
     const found = { user_mail: errorOf(form.user_mail), user_pass: errorOf(form.user_pass) };
     setErrors(found);
     const invalid = NAMES.find((name) => found[name]);
-    if (invalid) input(invalid).focus();
-    else void onValid(form);
+    if (invalid) {
+      input(invalid).focus();
+      onInvalid();
+    } else void onValid(form);
   };
 
   return { field, handleSubmit, setError };

@@ -74,6 +74,8 @@ export function LoginPage() {
     [authorize, navigate, setError],
   );
   const { pending, run } = usePendingAction(submit);
+  // The fields are invalid here (SPEC.md section 8, C99-000400), as on every other form.
+  const showInvalid = useCallback(() => setMessage(CLIENT_MESSAGES['C99-000400']), []);
 
   // No OAuth parameters in the query and no saved client: Welcome creates one and comes back.
   if (!authorize) return <Navigate to="/" replace />;
@@ -89,7 +91,7 @@ export function LoginPage() {
       <h1>ログイン</h1>
       <p className={styles.lead}>メンバーIDでログインしてください。</p>
       <Alert message={message} />
-      <form noValidate onSubmit={handleSubmit(run)}>
+      <form noValidate onSubmit={handleSubmit(run, showInvalid)}>
         <Field
           id="user_mail"
           label="メールアドレスまたは携帯電話番号"

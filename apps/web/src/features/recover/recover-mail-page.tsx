@@ -5,12 +5,12 @@ import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { forgotPasswordRequestSchema } from '@sso/contracts/open-signup';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { showFailure } from '../../lib/failure-view.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { forgotPassword } from './recover-api.ts';
@@ -27,7 +27,7 @@ export function RecoverMailPage() {
   const navigate = useNavigate();
   const [message, setMessage] = useState<string>();
   const { register, handleSubmit, setError, formState } = useForm<MailFields>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: { email: '' },
@@ -61,7 +61,7 @@ export function RecoverMailPage() {
           inputMode="email"
           autoComplete="email"
           error={formState.errors.email?.message}
-          {...halfWidthOnBlur(register('email'))}
+          {...register('email')}
         />
         <Alert message={message} />
         <Button type="submit" pending={pending}>

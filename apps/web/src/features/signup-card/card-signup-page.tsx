@@ -3,8 +3,10 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, useNavigate } from 'react-router';
 import type { z } from 'zod';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { cardSignupFieldsSchema, cardSignupFormSchema } from '@sso/contracts/signup';
 import { useAuthorizeCheck } from '../../lib/authorize-check.ts';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
@@ -13,7 +15,6 @@ import { CardFields } from '../../ui/card-fields.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { PaperlessNotice } from './paperless-notice.tsx';
@@ -40,7 +41,7 @@ export function CardSignupPage() {
   const verdict = useAuthorizeCheck(authorize);
   const [message, setMessage] = useState<string>();
   const { register, handleSubmit, setError, setValue, clearErrors, control, formState } = useForm<CardInput, unknown, CardValues>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: { username: '', password: '', password_check: '', cardnumber: '', cc_month: '', cc_year: '', cvc: '' },
@@ -86,7 +87,7 @@ export function CardSignupPage() {
       <h1>カードで新規登録</h1>
       <Steps labels={CARD_SIGNUP_STEPS} current={1} />
       <p className={page.lead}>メンバーIDのログインIDとなるメールアドレスとパスワード、お手持ちのカードの情報を入力してください。</p>
-      <form noValidate onSubmit={handleSubmit(run)}>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
         {/* The hidden OAuth fields (SPEC.md section 2): the authorization this sign-up continues. */}
         {[...authorize].map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
@@ -101,7 +102,7 @@ export function CardSignupPage() {
             inputMode="email"
             autoComplete="username"
             error={errors.username?.message}
-            {...halfWidthOnBlur(register('username'))}
+            {...register('username')}
           />
           <NewPasswordFields register={register} errors={errors} rules="card" />
         </div>

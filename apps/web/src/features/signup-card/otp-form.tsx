@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { BaseResponse } from '@sso/contracts/common';
-import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { SignupStepResponse } from '@sso/contracts/signup';
 import { useOtpForm, type OtpFields } from '../../lib/use-otp-form.ts';
 import { Alert } from '../../ui/alert.tsx';
@@ -58,7 +58,7 @@ export function OtpForm({ held, verify, resend, onVerified }: OtpFormProps) {
   return (
     <>
       <Alert message={message} />
-      <form noValidate onSubmit={handleSubmit(run)}>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
         <OtpField registration={register('onetime_password')} error={formState.errors.onetime_password?.message} />
         <div className={page.actions}>
           <Button type="submit" pending={pending}>

@@ -3,14 +3,14 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import { signupPinRequestSchema } from '@sso/contracts/signup';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { currentEnvironment, type Environment } from '../../lib/env.ts';
 import { useFailureView } from '../../lib/use-failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { HeldStep } from './held-step.tsx';
@@ -45,7 +45,7 @@ function PinStep({ held }: { held: HeldSignup }) {
   const [withAccount] = useState(() => BANK_ACCOUNT_ENVIRONMENTS.includes(currentEnvironment()));
   const [message, setMessage] = useState<string>();
   const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<PinFields, unknown, PinValues>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: withAccount ? { pin: '', a_no: '' } : { pin: '' },
@@ -84,7 +84,7 @@ function PinStep({ held }: { held: HeldSignup }) {
           : 'ご本人様確認のため、カードの暗証番号（4桁）を入力してください。'}
       </p>
       <Alert message={message} />
-      <form noValidate onSubmit={handleSubmit(run)}>
+      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
         <Field
           id="pin"
           label="暗証番号"
@@ -93,7 +93,7 @@ function PinStep({ held }: { held: HeldSignup }) {
           inputMode="numeric"
           autoComplete="off"
           error={formState.errors.pin?.message}
-          {...halfWidthOnBlur(register('pin'))}
+          {...register('pin')}
         />
         {withAccount && (
           <Field
@@ -104,7 +104,7 @@ function PinStep({ held }: { held: HeldSignup }) {
             inputMode="numeric"
             autoComplete="off"
             error={formState.errors.a_no?.message}
-            {...halfWidthOnBlur(register('a_no'))}
+            {...register('a_no')}
           />
         )}
         <Button type="submit" pending={pending}>

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from '@sso/contracts/fields';
 import { FULL_NAME_WHEN, fullNameRule } from '@sso/contracts/full-name';
 import { japanDate, openSignupFieldsSchema } from '@sso/contracts/open-signup';
+import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { newsletterDefault } from '../../lib/env.ts';
 import type { OpenSignupFields } from './open-signup-api.ts';
 
@@ -32,7 +33,7 @@ export function useOpenSignupForm(): OpenSignupFormParts {
   // The whole names too: the server keys their length errors full_name and full_name_kana (SPEC.md section 3).
   const [fields] = useState(() => [...Object.keys(schema.shape), 'full_name', 'full_name_kana'] as (keyof OpenSignupInput)[]);
   const form = useForm<OpenSignupInput, unknown, OpenSignupFields>({
-    resolver: zodResolver(schema),
+    resolver: normalisedResolver(zodResolver(schema)),
     mode: 'onBlur',
     reValidateMode: 'onChange',
     defaultValues: {

@@ -8,7 +8,6 @@ import { Button } from '../../ui/button.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
 import { FIELD_HINTS } from '../../ui/field-hints.ts';
-import { halfWidthOnBlur } from '../../ui/half-width-on-blur.ts';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
 import { ProfileFields } from '../../ui/profile-fields.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
@@ -32,7 +31,7 @@ interface OpenSignupInputsProps {
  * client the sign-up came from (SPEC.md section 3 term keys), the open-member conditions of section 6
  * and the required agreement, which gates the button. A sign-up from a cardholders-only service says
  * before anything is entered that an open member cannot use it until they add a card (section 6).
- * E-mail, birthday, postal code and phone become half-width on blur.
+ * Each field is normalised on blur (ui/field.tsx).
  */
 export function OpenSignupInputs({ form, clientId, message, pending, onSubmit }: OpenSignupInputsProps) {
   const { register, control, formState } = form;
@@ -61,7 +60,7 @@ export function OpenSignupInputs({ form, clientId, message, pending, onSubmit }:
             inputMode="email"
             autoComplete="email"
             error={errors.email?.message}
-            {...halfWidthOnBlur(register('email'))}
+            {...register('email')}
           />
           <ProfileFields register={register} errors={errors} />
           <NewPasswordFields register={register} errors={errors} rules="open" />
