@@ -152,7 +152,7 @@ describe('cards in Chromium', () => {
   it('shows an open member the empty list, and the activation without subuser_id goes to the list', async () => {
     await logInTo('/subusers/all', OPEN_MEMBER);
     await expect.poll(() => j.page.getByText('登録されているカードはありません。').count()).toBe(1);
-    await expect.poll(() => j.page.getByText('オープン会員の方は、カード会員への切り替えからカードをご登録ください。').count()).toBe(1);
+    await expect.poll(() => j.page.getByText('オープン会員の方は、「カードを登録する」からご本人様確認のうえカードをご登録ください。').count()).toBe(1);
     expect(await j.page.getByLabel('カード番号', { exact: true }).count()).toBe(0);
     await documentScreen(j.page, 'cards-empty');
     await j.page.goto('/content/subuser/activate');
