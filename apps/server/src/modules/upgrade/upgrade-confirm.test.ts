@@ -80,10 +80,9 @@ describe.each(DIALECTS)('upgrade: /api/auth/upgrade/sc (%s)', (dialect) => {
   });
 
   it('lets an open member holding a card add the holder\'s waiting cards, but a card by number only through the holder check', async () => {
+    await freeCards(t, UNACTIVATED.esid, NO_POINTS.esid);
     const member = await loggedInMember(t);
     const token = await register(member.access_token, UNACTIVATED);
-    // The card and its holder's other cards are free again for the tests after this one.
-    await using _free = { [Symbol.asyncDispose]: () => freeCards(t, UNACTIVATED.esid, NO_POINTS.esid) };
     expectCardResult(await confirm({ register_token: token, onetime_password: await codeFor(t, UNACTIVATED.mobile) }), UNACTIVATED.esid);
     const waiting = (await call(t, '/api/subuser/card/tokens', member.access_token)).json() as { card_tokens: { card_token: string }[] };
     // The card token is the card's esid (decision 0006).
@@ -106,6 +105,7 @@ describe.each(DIALECTS)('upgrade: /api/auth/upgrade/sc (%s)', (dialect) => {
   });
 
   it('links a card with the card master\'s status (an unactivated card stays to be activated)', async () => {
+    await freeCards(t, UNACTIVATED.esid);
     const member = await loggedInMember(t);
     const token = await register(member.access_token, UNACTIVATED);
     const body = expectCardResult(await confirm({ register_token: token, onetime_password: await codeFor(t, UNACTIVATED.mobile) }), UNACTIVATED.esid);
@@ -168,6 +168,7 @@ describe.each(DIALECTS)('upgrade: /api/auth/upgrade/sc (%s)', (dialect) => {
   });
 
   it('answers 902 when the card was registered by someone else in the meantime, and ends the flow', async () => {
+    await freeCards(t, NO_POINTS.esid);
     const a = await loggedInMember(t);
     const b = await loggedInMember(t);
     const tokenA = await register(a.access_token, NO_POINTS);
