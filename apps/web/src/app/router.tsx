@@ -88,6 +88,13 @@ export const router = createBrowserRouter(
                 { path: '/aqf/transfer/open/sms/otp', ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
                 { path: '/aqf/transfer/open/email/otp', ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
                 { path: '/aqf/transfer/open/done', ...screen(() => import('../features/points/transfer-done-page.tsx'), 'TransferDonePage') },
+                // An open member's card (docs/decisions/0016): not SPEC.md routes; the holder check of /api/auth/register and the numberless card.
+                { path: '/open/card', ...screen(() => import('../features/open-card/open-card-page.tsx'), 'OpenCardPage') },
+                { path: '/open/card/otp', ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'CardOtpPage') },
+                { path: '/open/card/pin', ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'CardPinPage') },
+                { path: '/open/card/numberless', ...screen(() => import('../features/open-card/numberless-page.tsx'), 'NumberlessPage') },
+                { path: '/open/card/numberless/otp', ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'NumberlessOtpPage') },
+                { path: '/open/card/done', ...screen(() => import('../features/open-card/open-card-done-page.tsx'), 'OpenCardDonePage') },
               ],
             },
             // Withdrawal cleared the tokens: its finish page cannot require a login.
