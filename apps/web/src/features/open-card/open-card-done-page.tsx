@@ -22,7 +22,7 @@ export function OpenCardDonePage() {
     <>
       <h1>カードの登録完了</h1>
       <p className={page.lead}>
-        {added ? <>カード<span className={page.emphasis}>（{added.card_name}）</span>を登録しました。</> : 'カードを登録しました。'}
+        {added ? <>「<span className={page.emphasis}>{added.card_name}</span>」を登録しました。</> : 'カードを登録しました。'}
       </p>
       {inactive && <p className={page.lead}>このカードは、有効化の手続きが済むとご利用いただけます。</p>}
       {offer?.kind === 'transfer' && <p className={page.lead}>オープン会員のポイントを、このカードのポイントへ移行できます。</p>}

@@ -51,11 +51,10 @@ function OpenCardForm() {
           <TopButton />
         </div>
       </form>
-      <section className={page.section} aria-labelledby="numberless-heading">
-        <h2 id="numberless-heading">カード番号のないカードをお持ちの方</h2>
-        <p className={page.lead}>ナンバーレスカードは、カードにご登録の携帯電話番号で登録できます。</p>
+      <p className={page.help}>
+        カード番号が印字されていないカードは、カードにご登録の携帯電話番号で登録できます。
         <Link to="/open/card/numberless">ナンバーレスカードを登録する</Link>
-      </section>
+      </p>
     </>
   );
 }
