@@ -10,6 +10,8 @@ const PASSWORD = 'Demo1234';
 /** Demo cards of config/demo-cards.json (README "Demo cards"): point-capable, checked by SMS to the holder's mobile, or by PIN. */
 const SMS_CARD = { number: '4541000000000001', cvc: '123', mobile: '09011110001', name: 'メンバーズ ゴールドカード（VISA）' };
 const PIN_CARD = { number: '3528000000000003', cvc: '123' };
+/** The numberless demo card: no printed number, found by its holder's mobile. */
+const NUMBERLESS = { mobile: '09033330301', name: 'メンバーズ ナンバーレスカード（VISA）' };
 /** What Top says to an open member with points and no point-capable card (apps/web/src/lib/transfer-eligibility.ts). */
 const ADD_CARD_TO_MOVE = 'ポイントが貯まるカードを登録すると、オープン会員のポイントをカードへ移行できます。';
 
@@ -18,7 +20,8 @@ const ADD_CARD_TO_MOVE = 'ポイントが貯まるカードを登録すると、
  * are the only kind that can merge points; docs/decisions/0016), in order on one system: Top tells
  * the demo open member (1,200 open points, no card) to add a card instead of offering a transfer
  * that cannot succeed; the numberless and PIN screens; the card added by the SMS code; the points
- * moved to it; then Top has nothing left to offer. A card member is sent to the all-cards list.
+ * moved to it; then Top has nothing left to offer; a numberless card added by the holder's SMS
+ * code. A card member is sent to the all-cards list.
  */
 describe('an open member adds a card and moves the open points to it, in Chromium', () => {
   const env = withSystem();
@@ -148,5 +151,19 @@ describe('an open member adds a card and moves the open points to it, in Chromiu
     expect(await points().getByRole('link').count()).toBe(0);
     expect(await j.page.getByText('プロフィール変更').count()).toBe(1);
     allowRefusals();
+  });
+
+  it('adds a numberless card by the SMS code to its holder\'s mobile; with nothing left to move, the done page says so', async () => {
+    await logInTo('/open/card/numberless', OPEN);
+    const before = await countMessages(env.system.origin, 'sms', NUMBERLESS.mobile);
+    await j.page.getByLabel('携帯電話番号').fill(NUMBERLESS.mobile);
+    await j.page.getByRole('button', { name: '送信する' }).click();
+    await j.page.waitForURL(/\/content\/open\/card\/numberless\/otp$/);
+    await j.page.getByLabel('ワンタイムパスワード').fill(await waitForCode(env.system.origin, 'sms', NUMBERLESS.mobile, before));
+    await j.page.getByRole('button', { name: '認証する' }).click();
+    await j.page.waitForURL(/\/content\/open\/card\/done$/);
+    await expect.poll(() => textCount(NUMBERLESS.name)).toBeGreaterThan(0);
+    await expect.poll(() => textCount(POINT_MESSAGES.zeroBalance)).toBe(1);
+    expect(await j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).count()).toBe(0);
   });
 });
