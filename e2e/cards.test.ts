@@ -152,8 +152,10 @@ describe('cards in Chromium', () => {
   it('shows an open member the empty list, and the activation without subuser_id goes to the list', async () => {
     await logInTo('/subusers/all', OPEN_MEMBER);
     await expect.poll(() => j.page.getByText('登録されているカードはありません。').count()).toBe(1);
-    await expect.poll(() => j.page.getByText('オープン会員の方は、カード会員への切り替えからカードをご登録ください。').count()).toBe(1);
+    await expect.poll(() => j.page.getByText('オープン会員の方は、「カードを登録する」からご本人様確認のうえカードをご登録ください。').count()).toBe(1);
     expect(await j.page.getByLabel('カード番号', { exact: true }).count()).toBe(0);
+    // Open members add a card through the holder check (decision 0016).
+    expect(await j.page.getByRole('link', { name: 'カードを登録する' }).getAttribute('href')).toBe('/content/open/card');
     await documentScreen(j.page, 'cards-empty');
     await j.page.goto('/content/subuser/activate');
     await j.page.waitForURL(/\/content\/subusers\/all$/);

@@ -11,10 +11,11 @@ const PASSWORD = 'Demo1234';
 const HOLDER_MOBILE = '09000000001';
 
 /**
- * Issue 6 journeys, in order on one system: the demo open member cannot transfer (no card); the demo
- * card member links the open account with its password (decision 0014; a missing password, a wrong
- * birthday and a wrong password first), transfers its 1,200 points to the
- * card by the SMS code, and then has nothing left to move; the open login is gone.
+ * Open-account link and transfer journeys, in order on one system: the demo open member cannot
+ * transfer (no card) and is offered adding one (decision 0016); the demo card member links the open
+ * account with its password (decision 0014; a missing password, a wrong birthday and a wrong
+ * password first), transfers its 1,200 points to the card by the SMS code, and then has nothing
+ * left to move; the open login is gone.
  */
 describe('open-account link and point transfer in Chromium', () => {
   const env = withSystem();
@@ -35,13 +36,16 @@ describe('open-account link and point transfer in Chromium', () => {
     j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400')));
   }
 
-  it('shows the open member without a card why the points cannot move', async () => {
+  it('shows the open member without a card why the points cannot move, and the way to add one', async () => {
     await logInToTop(OPEN);
-    await j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).click();
-    await j.page.waitForURL(/\/content\/aqf\/transfer\/open$/);
+    // Top offers no transfer that cannot succeed (decision 0016): it offers adding a card.
+    await expect.poll(() => j.page.getByRole('region', { name: 'ポイント' }).getByRole('link', { name: 'カードを登録する' }).count()).toBe(1);
+    expect(await j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).count()).toBe(0);
+    await j.page.goto('/content/aqf/transfer/open');
     await expect.poll(() => alertWith(POINT_MESSAGES.noEligibleCard).count()).toBe(1);
     expect(await textCount('1,200ポイント')).toBeGreaterThan(0);
     expect(await j.page.getByRole('link', { name: '移行先のカードを選ぶ' }).count()).toBe(0);
+    expect(await j.page.getByRole('link', { name: 'カードを登録する' }).count()).toBe(1);
     await documentScreen(j.page, 'points-refused-no-card');
   });
 
@@ -118,9 +122,11 @@ describe('open-account link and point transfer in Chromium', () => {
     await documentScreen(j.page, 'points-done');
     await j.page.getByRole('link', { name: 'トップへ戻る' }).click();
 
+    // Nothing left to move: Top says so instead of offering the transfer; the summary says it too.
     await j.page.waitForURL(/\/content\/top$/);
-    await j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).click();
-    await j.page.waitForURL(/\/content\/aqf\/transfer\/open$/);
+    await expect.poll(() => j.page.getByRole('region', { name: 'ポイント' }).getByText(POINT_MESSAGES.zeroBalance).count()).toBe(1);
+    expect(await j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).count()).toBe(0);
+    await j.page.goto('/content/aqf/transfer/open');
     await expect.poll(() => alertWith(POINT_MESSAGES.zeroBalance).count()).toBe(1);
     await documentScreen(j.page, 'points-refused-zero');
     allowRefusals();

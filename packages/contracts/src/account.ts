@@ -150,7 +150,7 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   point_transfer_locked: 'ポイント移行の一時ロック',
   open_linked: 'オープン会員情報の連携',
   open_link_locked: 'オープン会員連携の一時ロック',
-  upgraded: 'カード会員への切り替え',
+  upgraded: 'カードの登録（ご本人様確認）',
   numberless_added: 'ナンバーレスカード追加',
   open_link_failed: 'オープン会員連携の失敗',
   login_tel_changed: 'ログイン用携帯電話番号の登録',

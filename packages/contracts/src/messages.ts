@@ -124,7 +124,7 @@ export const CARD_MESSAGES = {
   netAnswerWrong: 'Net AnswerのIDまたはパスワードが正しくありません。',
   netAnswerLocked: '入力回数の上限を超えたため、しばらくの間Net Answerと連携できません。時間をおいて再度お試しください。',
   netAnswerRequired: 'Net Answerをご利用いただくには、Net AnswerのIDとパスワードの登録が必要です。',
-  openMembersUpgrade: 'オープン会員の方は、カード会員への切り替えからカードをご登録ください。',
+  openMembersUpgrade: 'オープン会員の方は、「カードを登録する」からご本人様確認のうえカードをご登録ください。',
 } as const;
 
 /** Answers of the direct login and partner hand-off (issue 6). */
@@ -178,7 +178,7 @@ export const LINK_MESSAGES = {
 
 /** Answers of the numberless card and the upgrade to a card member (issue 6). */
 export const UPGRADE_MESSAGES = {
-  openMembersOnly: 'カード会員への切り替えはオープン会員の方のみご利用いただけます。',
+  openMembersOnly: 'このお手続きはオープン会員の方のみご利用いただけます。',
   /** The upgrade asks the PIN alone (no bank account), so the sign-up's pinWrong would name too much. */
   pinWrong: '暗証番号が正しくありません。もう一度ご入力ください。',
 } as const;

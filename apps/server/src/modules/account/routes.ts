@@ -63,8 +63,9 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
       .map((c) => ({ name: c!.name, client_id: c!.client_id }));
     return {
       ...ok,
+      // Two facts, both true for an open member who has added a card (docs/decisions/0016).
       is_user_open: user.member_type === 'open',
-      is_user_saison_card: user.member_type === 'card' && cards,
+      is_user_saison_card: cards,
       is_user_saison_aqf: openPoints > 0 || cards,
       service_links: serviceLinks,
     };

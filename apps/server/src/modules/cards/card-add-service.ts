@@ -85,11 +85,15 @@ async function addByNumber(deps: CardDeps, caller: CardCaller, input: CardByNumb
 
 /**
  * POST /api/subuser/card/add (decision 0006): a waiting card by its card_token, or a card by number.
- * Open members add a card by becoming card members (/api/auth/register), which checks the holder.
+ * Open members add a card by number through /api/auth/register, which checks the holder; a waiting
+ * card is one of a holder whose card they have registered that way, so they add it here as a card
+ * member does (docs/decisions/0016).
  */
 export async function addCard(deps: CardDeps, caller: CardCaller, input: CardAddInput): Promise<CardResultResponse> {
-  if (caller.user.member_type !== 'card') throw retryable(CARD_MESSAGES.openMembersUpgrade);
-  if (!('card_token' in input)) return addByNumber(deps, caller, input);
+  if (!('card_token' in input)) {
+    if (caller.user.member_type !== 'card') throw retryable(CARD_MESSAGES.openMembersUpgrade);
+    return addByNumber(deps, caller, input);
+  }
   const card = await findWaitingCard(deps, caller.user.id, input.card_token);
   if (card.status === 'inactive') throw retryable(CARD_MESSAGES.notEnablable);
   return register(deps, caller, card);

@@ -155,11 +155,11 @@ describe.each(DIALECTS)('card add (%s)', (dialect) => {
     expect(await refused(t, ADD, members[0]!.access_token, byNumber(target))).toEqual(LOCKED);
   });
 
-  it('refuses open members (they become card members through the holder check) and passes the card master\'s guides on', async () => {
+  it('refuses an add by number from an open member (who adds a card through the holder check) and passes the card master\'s guides on', async () => {
     const open = await openMember(t);
     expect(await refused(t, ADD, open.access_token, byNumber(nextHolder().active))).toEqual({
       result_code: 902,
-      result_message: 'オープン会員の方は、カード会員への切り替えからカードをご登録ください。',
+      result_message: 'オープン会員の方は、「カードを登録する」からご本人様確認のうえカードをご登録ください。',
     });
     expect(await memberCards(t, open.id)).toEqual([]);
     const a = await cardMember(t);

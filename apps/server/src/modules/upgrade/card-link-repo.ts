@@ -2,18 +2,20 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 /**
- * The upgrade of an open member to a card member (docs/decisions/0006): SQL only. The card's row is
- * written by cards/card-repo.ts insertMemberCard, as a card add writes it.
+ * An open member's card (docs/decisions/0006 and 0016): SQL only. The card's row is written by
+ * cards/card-repo.ts insertMemberCard, as a card add writes it.
  */
 
 /**
- * Makes an active open member a card member in one conditional update; false when the member is no
- * longer an active open member. The open points (point_accounts) are not touched: they stay.
+ * Claims an active open member for the card about to be linked, in one conditional update (inside
+ * the transaction that links it); false when the member is no longer an active open member. The
+ * member stays an open member (docs/decisions/0016): member_type, the profile and the open points
+ * (point_accounts) are not touched, so that they can merge those points into the card.
  */
-export async function promoteToCardMember(db: Kysely<Database>, userId: string, now: number): Promise<boolean> {
+export async function claimOpenMember(db: Kysely<Database>, userId: string, now: number): Promise<boolean> {
   const r = await db
     .updateTable('users')
-    .set({ member_type: 'card', updated_at: now })
+    .set({ updated_at: now })
     .where('id', '=', userId)
     .where('status', '=', 'active')
     .where('member_type', '=', 'open')

@@ -12,7 +12,7 @@ import { insertMemberCard } from '../cards/card-repo.ts';
 import { cardResultOf } from '../cards/card-view.ts';
 import { findWaitingFlow } from '../member-flows/member-flow-repo.ts';
 import { checkFlowSecret, type FlowContext } from '../member-flows/member-flow-service.ts';
-import { promoteToCardMember } from './card-link-repo.ts';
+import { claimOpenMember } from './card-link-repo.ts';
 import type { UpgradeData } from './register-service.ts';
 import { flowExpired, linkFlowCards, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
 
@@ -32,9 +32,10 @@ function secretOf(state: string, input: ConfirmInput): string {
  * lock of the sign-up (signup/flow-service.ts verifyLockKey), so that guesses at register and at
  * sign-up share one bound (5 wrong -> 203 for LIMITS.signupLockMs). A right answer, in ONE
  * transaction: the flow finished and the secret used (of parallel right answers exactly one goes
- * on, the others 300), the member made a card member (still an active open member, checked in the
- * same conditional update), the card linked with the card master's status, 'upgraded' logged. The
- * open account and its points stay. A card registered by someone in the meantime answers 902.
+ * on, the others 300), the member still an active open member (checked in a conditional update), the
+ * card linked with the card master's status, 'upgraded' logged. The member holds a card now and
+ * stays an open member, with the open account and its points, so that they can move those points to
+ * the card (docs/decisions/0016). A card registered by someone in the meantime answers 902.
  */
 export async function confirmUpgrade(deps: UpgradeDeps, input: ConfirmInput, context: FlowContext): Promise<CardResultResponse> {
   const now = deps.clock.now();
@@ -57,7 +58,7 @@ export async function confirmUpgrade(deps: UpgradeDeps, input: ConfirmInput, con
   const subuser = subuserOfCard(card, { id: newId(), mailDigital: null });
   const taken = await cardLinked(deps.db, card.esid);
   await linkFlowCards(deps.db, { flow, verificationId, now, taken }, async (trx) => {
-    if (!(await promoteToCardMember(trx, flow.user_id, now))) throw flowExpired();
+    if (!(await claimOpenMember(trx, flow.user_id, now))) throw flowExpired();
     await insertMemberCard(trx, flow.user_id, subuser, now);
     await logActivity(trx, { userId: flow.user_id, event: 'upgraded', device: context.device, at: now });
   });

@@ -19,7 +19,7 @@ import { cardResultOf } from '../cards/card-view.ts';
 import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
 import { startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
-import { promoteToCardMember } from './card-link-repo.ts';
+import { claimOpenMember } from './card-link-repo.ts';
 import { checkSmsCode, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
 
 /** The code is sent after the answer, so that the answer's timing does not tell whether one was sent. */
@@ -82,8 +82,8 @@ async function cardsToLink(deps: UpgradeDeps, flow: MemberFlowRow): Promise<Card
  * The code is checked under the member's lock (5 wrong -> 203 for LIMITS.signupLockMs). A right
  * code, in one transaction: the flow finished and the code used (of parallel right answers exactly
  * one goes on), the cards linked as sub-users with the card master's status, 'numberless_added'
- * logged; an open member holding the card becomes a card member ('upgraded'), as at
- * /api/auth/upgrade/sc, so that no open member holds cards. A card registered to anyone answers
+ * logged; an open member who holds the card now is logged 'upgraded' too, as at /api/auth/upgrade/sc,
+ * and stays an open member (docs/decisions/0016). A card registered to anyone answers
  * 902 alreadyLinked and ends the flow: only the holder's phone learns that.
  */
 export async function confirmNumberless(
@@ -99,7 +99,7 @@ export async function confirmNumberless(
   const subusers = cards.map((card) => subuserOfCard(flowCardOf(card), { id: newId(), mailDigital: null }));
   await linkFlowCards(deps.db, { flow, verificationId, now, taken: cards.length === 0 }, async (trx) => {
     for (const row of subusers) await insertMemberCard(trx, user.id, row, now);
-    if (await promoteToCardMember(trx, user.id, now)) await logActivity(trx, { userId: user.id, event: 'upgraded', device: context.device, at: now });
+    if (await claimOpenMember(trx, user.id, now)) await logActivity(trx, { userId: user.id, event: 'upgraded', device: context.device, at: now });
     await logActivity(trx, { userId: user.id, event: 'numberless_added', device: context.device, at: now });
   });
   return cardResultOf(subusers[0]!);

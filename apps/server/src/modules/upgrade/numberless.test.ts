@@ -83,14 +83,14 @@ describe.each(DIALECTS)('numberless card (%s)', (dialect) => {
     expect((await confirm(tokens.access_token, register_token, code)).json()).toEqual(ANSWER.expired);
   });
 
-  it('makes an open member who holds the card a card member, keeping the open points', async () => {
+  it('adds the card of an open member who holds it: an open member still, and a card member too, keeping the open points (decision 0016)', async () => {
     await unlink();
     const member = await openMemberWithPoints(t, 800);
     const before = await pointAccounts(t, member.id);
     const { register_token, code } = await started(member.access_token);
     expectCardResult(await confirm(member.access_token, register_token, code), NUMBERLESS.esid);
-    expect(await memberType(t, member.id)).toBe('card');
-    expect(await attributeOf(t, member.access_token)).toMatchObject({ is_user_open: false, is_user_saison_card: true });
+    expect(await memberType(t, member.id)).toBe('open');
+    expect(await attributeOf(t, member.access_token)).toMatchObject({ is_user_open: true, is_user_saison_card: true });
     expect(await pointAccounts(t, member.id)).toEqual(before);
     expect(await eventsOf(t, member.id)).toEqual(expect.arrayContaining(['upgraded', 'numberless_added']));
   });

@@ -69,8 +69,8 @@ function planCheck(card: CardRecord, email: string): CheckPlan {
 }
 
 /**
- * POST /api/auth/register (Bearer; docs/decisions/0006): an open member names a card to become a
- * card member (a card member 300). The card is checked as at the card sign-up; a card registered
+ * POST /api/auth/register (Bearer; docs/decisions/0006 and 0016): an open member names a card to
+ * hold (a card member 300: they add cards by number at /api/subuser/card/add). The card is checked as at the card sign-up; a card registered
  * to anyone answers 902 alreadyLinked (only someone who knows number, expiry and security code
  * learns that). Then the holder check the card master names starts, as the sign-up's: a code by
  * SMS to the holder's mobile (OtpSMS) or by mail to the member's address (OtpEmail), within the

@@ -13,7 +13,9 @@ export const ANSWER = {
   /** The card's locks of the sign-up, which the upgrade shares. */
   cardLocked: { result_code: 203, result_message: '入力回数の上限を超えたため、しばらくの間ご登録いただけません。時間をおいて再度お試しください。' },
   expired: { result_code: 300, result_message: 'お手続きの有効期限が切れたか、既に完了しています。お手数ですが、最初からやり直してください。' },
-  openOnly: { result_code: 300, result_message: 'カード会員への切り替えはオープン会員の方のみご利用いただけます。' },
+  openOnly: { result_code: 300, result_message: 'このお手続きはオープン会員の方のみご利用いただけます。' },
+  /** An open member's add by number (decision 0006): through /api/auth/register instead. */
+  upgradeFirst: { result_code: 902, result_message: 'オープン会員の方は、「カードを登録する」からご本人様確認のうえカードをご登録ください。' },
   linked: { result_code: 902, result_message: 'このカードは既に登録されています。' },
   limit: { result_code: 902, result_message: '再送信の回数が上限に達しました。しばらく経ってから再度お試しください。' },
 } as const;
@@ -42,6 +44,9 @@ export const cardMemberTokens = (t: TestApp) => loginTokens(t.app);
 
 export const pointAccounts = (t: TestApp, userId: string) =>
   t.testDb.db.kysely.selectFrom('point_accounts').selectAll().where('user_id', '=', userId).execute();
+
+/** Frees demo cards that an earlier test of the file registered, so that a test can register them again. */
+export const freeCards = (t: TestApp, ...esids: string[]) => t.testDb.db.kysely.deleteFrom('sub_users').where('esid', 'in', esids).execute();
 
 export const subusersOf = (t: TestApp, userId: string) =>
   t.testDb.db.kysely.selectFrom('sub_users').selectAll().where('user_id', '=', userId).execute();

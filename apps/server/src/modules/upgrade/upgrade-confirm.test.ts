@@ -11,6 +11,7 @@ import {
   cardFields,
   eventsOf,
   expectCardResult,
+  freeCards,
   memberType,
   not,
   openMemberWithPoints,
@@ -36,7 +37,8 @@ describe.each(DIALECTS)('upgrade: /api/auth/upgrade/sc (%s)', (dialect) => {
   };
   const confirm = (payload: Record<string, unknown>) => post(t, '/api/auth/upgrade/sc', payload);
 
-  it('makes an open member a card member by the SMS code, keeping the open points', async () => {
+  it('adds the card of an open member by the SMS code: an open member still, and a card member too (decision 0016)', async () => {
+    await freeCards(t, 'ES1000000001', 'ES1000000002');
     const member = await openMemberWithPoints(t, 1500);
     expect(await attributeOf(t, member.access_token)).toMatchObject({ is_user_open: true, is_user_saison_card: false });
     const before = await pointAccounts(t, member.id);
@@ -46,29 +48,64 @@ describe.each(DIALECTS)('upgrade: /api/auth/upgrade/sc (%s)', (dialect) => {
     const body = expectCardResult(await confirm({ register_token: token, onetime_password: code }), 'ES1000000001');
     expect(body).toMatchObject({ status: 'active', member_div_code: '01', card_name: 'メンバーズ ゴールドカード（VISA）' });
 
-    expect(await attributeOf(t, member.access_token)).toMatchObject({ is_user_open: false, is_user_saison_card: true, is_user_saison_aqf: true });
+    expect(await attributeOf(t, member.access_token)).toMatchObject({ is_user_open: true, is_user_saison_card: true, is_user_saison_aqf: true });
     expect(await pointAccounts(t, member.id)).toEqual(before);
-    expect(await memberType(t, member.id)).toBe('card');
+    expect(await memberType(t, member.id)).toBe('open');
     expect(await subusersOf(t, member.id)).toEqual([
       expect.objectContaining({ id: body.subuser_id, esid: 'ES1000000001', holder_id: 'H1000001', point_capable: 1, mail_digital: null }),
     ]);
     expect((await eventsOf(t, member.id)).filter((e) => e === 'upgraded')).toHaveLength(1);
-    // Used up: the same answer again is 300, and the member, now a card member, cannot register again.
+    // Used up: the same answer again is 300; the member, an open member still, adds a further card the same way.
     expect((await confirm({ register_token: token, onetime_password: code })).json()).toEqual(ANSWER.expired);
-    expect((await call(t, '/api/auth/register', member.access_token, cardFields(CARDS.mail))).json()).toEqual(ANSWER.openOnly);
+    const second = await register(member.access_token, CARDS.mail);
+    expectCardResult(await confirm({ register_token: second, onetime_password: await codeFor(t, member.email) }), 'ES1000000002');
+    expect(await subusersOf(t, member.id)).toHaveLength(2);
+  });
+
+  it('lets the open member move the open points to the card just added (SPEC.md section 6: open members merge points)', async () => {
+    await freeCards(t, 'ES1000000001');
+    const member = await openMemberWithPoints(t, 1500);
+    const token = await register(member.access_token, CARDS.sms);
+    const card = expectCardResult(await confirm({ register_token: token, onetime_password: await codeFor(t, CARDS.sms.mobile) }), 'ES1000000001');
+    expect((await call(t, '/api/user/aqf', member.access_token)).json()).toMatchObject({ is_open_point: true, is_na_point: true, aqf_point_open: 1500 });
+    const selected = await call(t, '/api/aqf/transfer/open/select', member.access_token, { subuser_id: card.subuser_id });
+    expect(selected.json()).toMatchObject({ result_code: 0, destination_to: 'sms' });
+    const moved = await call(t, '/api/aqf/transfer/open/otp', member.access_token, {
+      register_token: (selected.json() as { register_token: string }).register_token,
+      onetime_password: await codeFor(t, CARDS.sms.mobile),
+    });
+    expect(moved.json()).toMatchObject({ result_code: 0, moved_points: 1500, aqf_point_open: 0, aqf_point_na: 1500 });
+    // Still an open member: the profile stays theirs to change (SPEC.md section 2).
+    expect((await call(t, '/api/user', member.access_token)).json()).toHaveProperty('user_profile');
+  });
+
+  it('lets an open member holding a card add the holder\'s waiting cards, but a card by number only through the holder check', async () => {
+    await freeCards(t, UNACTIVATED.esid, NO_POINTS.esid);
+    const member = await loggedInMember(t);
+    const token = await register(member.access_token, UNACTIVATED);
+    expectCardResult(await confirm({ register_token: token, onetime_password: await codeFor(t, UNACTIVATED.mobile) }), UNACTIVATED.esid);
+    const waiting = (await call(t, '/api/subuser/card/tokens', member.access_token)).json() as { card_tokens: { card_token: string }[] };
+    // The card token is the card's esid (decision 0006).
+    expect(waiting.card_tokens.map((c) => c.card_token)).toContain(NO_POINTS.esid);
+    expectCardResult(await call(t, '/api/subuser/card/add', member.access_token, { card_token: NO_POINTS.esid }), NO_POINTS.esid);
+    expect((await call(t, '/api/subuser/card/add', member.access_token, cardFields(HOUSE))).json()).toEqual(ANSWER.upgradeFirst);
+    expect(await subusersOf(t, member.id)).toHaveLength(2);
   });
 
   it('upgrades by the code mailed to the member, and by the PIN alone', async () => {
+    await freeCards(t, 'ES1000000002');
     const a = await loggedInMember(t);
     const tokenA = await register(a.access_token, CARDS.mail);
     expectCardResult(await confirm({ register_token: tokenA, onetime_password: await codeFor(t, a.email) }), 'ES1000000002');
     const b = await loggedInMember(t);
     const tokenB = await register(b.access_token, CARDS.pinBank);
     expectCardResult(await confirm({ register_token: tokenB, pin: CARDS.pinBank.pin }), 'ES1000000004');
-    expect([await memberType(t, a.id), await memberType(t, b.id)]).toEqual(['card', 'card']);
+    expect([await memberType(t, a.id), await memberType(t, b.id)]).toEqual(['open', 'open']);
+    expect(await attributeOf(t, b.access_token)).toMatchObject({ is_user_open: true, is_user_saison_card: true });
   });
 
   it('links a card with the card master\'s status (an unactivated card stays to be activated)', async () => {
+    await freeCards(t, UNACTIVATED.esid);
     const member = await loggedInMember(t);
     const token = await register(member.access_token, UNACTIVATED);
     const body = expectCardResult(await confirm({ register_token: token, onetime_password: await codeFor(t, UNACTIVATED.mobile) }), UNACTIVATED.esid);
@@ -131,6 +168,7 @@ describe.each(DIALECTS)('upgrade: /api/auth/upgrade/sc (%s)', (dialect) => {
   });
 
   it('answers 902 when the card was registered by someone else in the meantime, and ends the flow', async () => {
+    await freeCards(t, NO_POINTS.esid);
     const a = await loggedInMember(t);
     const b = await loggedInMember(t);
     const tokenA = await register(a.access_token, NO_POINTS);

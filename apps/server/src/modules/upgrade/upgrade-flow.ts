@@ -20,7 +20,7 @@ export const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok }
 
 /** 300: an unknown, expired, replaced or finished register_token, or another member's (SPEC.md section 8). */
 export const flowExpired = () => new AppError(RESULT.ACCESS_DENIED, ACCOUNT_MESSAGES.changeExpired);
-/** 300: the upgrade is for active open members only (a card member has nothing to upgrade). */
+/** 300: the upgrade is for active open members only (a card member adds cards at /api/subuser/card/add). */
 export const openMembersOnly = () => new AppError(RESULT.ACCESS_DENIED, UPGRADE_MESSAGES.openMembersOnly);
 export const memberLocked = () => new AppError(RESULT.LOCKED, ACCOUNT_MESSAGES.changeLocked);
 

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import type { UserAttributeResponse } from '@sso/contracts/user';
-import { usePointInfoQuery } from '../../lib/point-info.ts';
 import { saveSession } from '../../lib/records.ts';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import { serviceEntries } from './service-entries.ts';
 import { useTopQuery } from './top-api.ts';
+import { TopPointEntries } from './top-point-entries.tsx';
 import styles from './top.module.css';
 
 /** Top (SPEC.md section 2): account info, card entries, Net Answer and service links, settings. */
@@ -51,7 +51,7 @@ function TopContent({ email, attribute }: { email: string; attribute: UserAttrib
           </li>
         </ul>
       </section>
-      <PointEntries isOpenMember={attribute.is_user_open} />
+      <TopPointEntries isOpenMember={attribute.is_user_open} />
       {(netAnswer || links.length > 0) && (
         <section className={styles.section} aria-labelledby="services-heading">
           <h2 id="services-heading">サービス</h2>
@@ -71,34 +71,6 @@ function TopContent({ email, attribute }: { email: string; attribute: UserAttrib
       )}
       <Settings isOpenMember={attribute.is_user_open} />
     </>
-  );
-}
-
-/**
- * The point entries (issue 6; decision 0006): a card member without an open account may link one;
- * a member with an open account may move its points to a card. From the point info; while it is
- * loading or if it failed, a card member is offered the link, which says if it is done already.
- */
-function PointEntries({ isOpenMember }: { isOpenMember: boolean }) {
-  const info = usePointInfoQuery();
-  const hasOpenAccount = info.data?.is_open_point === true;
-  if (isOpenMember && !hasOpenAccount) return null;
-  return (
-    <section className={styles.section} aria-labelledby="points-heading">
-      <h2 id="points-heading">ポイント</h2>
-      <ul className={styles.list}>
-        {!isOpenMember && !hasOpenAccount && (
-          <li>
-            <Link to="/link/open">オープン会員のポイントを連携する</Link>
-          </li>
-        )}
-        {hasOpenAccount && (
-          <li>
-            <Link to="/aqf/transfer/open">ポイントをカードへ移行する</Link>
-          </li>
-        )}
-      </ul>
-    </section>
   );
 }
 

@@ -5,7 +5,8 @@ import { buttonClass } from '../../ui/button.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
 import { AddCardForm } from './add-card-form.tsx';
-import { useIsOpenMemberQuery, useWaitingCardsQuery } from './cards-api.ts';
+import { useIsOpenMemberQuery } from '../../lib/is-open-member.ts';
+import { useWaitingCardsQuery } from './cards-api.ts';
 import styles from './cards.module.css';
 import { RegisteredCards } from './registered-cards.tsx';
 import type { CardsNotice } from './use-after-card-change.ts';
@@ -44,7 +45,16 @@ export function AllCardsPage() {
             )}
           </section>
           {waiting.isSuccess && <WaitingCards cards={waiting.data} />}
-          {isOpen.data === true && <p className={page.lead}>{CARD_MESSAGES.openMembersUpgrade}</p>}
+          {isOpen.data === true && (
+            // Open members add a card through the holder check (docs/decisions/0016).
+            <section className={page.section} aria-labelledby="register-heading">
+              <h2 id="register-heading">カードを登録する</h2>
+              <p className={page.lead}>{CARD_MESSAGES.openMembersUpgrade}</p>
+              <Link to="/open/card" className={buttonClass()}>
+                カードを登録する
+              </Link>
+            </section>
+          )}
           {isOpen.data === false && <AddCardForm />}
         </>
       )}

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { BaseResponse } from '@sso/contracts/common';
 import { cardResultResponseSchema, cardsResponseSchema, cardTokensResponseSchema, type cardAddFormSchema } from '@sso/contracts/cards';
-import { userAttributeResponseSchema } from '@sso/contracts/user';
 import { apiPost } from '../../lib/api-client.ts';
 import { CARDS_KEY } from '../../lib/cards-query.ts';
 import { checkShape } from '../../lib/shape.ts';
@@ -18,15 +17,6 @@ export const fetchWaitingCards = async (signal?: AbortSignal) =>
 
 export const useWaitingCardsQuery = () =>
   useQuery({ queryKey: [...CARDS_KEY, 'waiting'], queryFn: ({ signal }) => fetchWaitingCards(signal), retry: false });
-
-/** Whether the member is an open member (POST /api/user/attribute): open members add a card by becoming card members. */
-export const useIsOpenMemberQuery = () =>
-  useQuery({
-    queryKey: [...CARDS_KEY, 'is-open-member'],
-    queryFn: async ({ signal }) =>
-      checkShape(userAttributeResponseSchema, await apiPost<unknown>('/api/user/attribute', { auth: true, signal }), 'user attribute').is_user_open,
-    retry: false,
-  });
 
 const cardResult = async (path: string, json: unknown) =>
   checkShape(cardResultResponseSchema, await apiPost<unknown>(path, { auth: true, json }), 'card result');

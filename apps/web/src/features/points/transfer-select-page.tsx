@@ -18,7 +18,7 @@ import { RadioGroup } from '../../ui/radio-group.tsx';
 import { SummaryList } from '../../ui/summary-list.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { selectTransfer } from './points-api.ts';
-import { transferCards, transferRefusal } from './transfer-eligibility.ts';
+import { transferCards, transferRefusal } from '../../lib/transfer-eligibility.ts';
 import { holdTransfer, OTP_PATHS } from './transfer-store.ts';
 import { Steps } from '../../ui/steps.tsx';
 import { TRANSFER_STEPS } from './transfer-steps.ts';

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { Subuser } from '@sso/contracts/cards';
+import { POINT_MESSAGES } from '@sso/contracts/messages';
 import type { PointInfoResponse } from '@sso/contracts/points';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { formatPoints, usePointInfoQuery } from '../../lib/point-info.ts';
@@ -9,7 +10,7 @@ import { buttonClass } from '../../ui/button.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
 import { SummaryList } from '../../ui/summary-list.tsx';
-import { transferRefusal } from './transfer-eligibility.ts';
+import { addCardPath, transferRefusal } from '../../lib/transfer-eligibility.ts';
 import { Steps } from '../../ui/steps.tsx';
 import { TRANSFER_STEPS } from './transfer-steps.ts';
 
@@ -48,6 +49,12 @@ function Summary({ info, cards }: { info: PointInfoResponse; cards: Subuser[] })
         {!refusal && (
           <Link to="/aqf/transfer/open/select" className={buttonClass()}>
             移行先のカードを選ぶ
+          </Link>
+        )}
+        {/* No eligible card: the way to add one (an open member's holder check; a card member goes on to the all-cards list). */}
+        {refusal === POINT_MESSAGES.noEligibleCard && (
+          <Link to={addCardPath(true)} className={buttonClass()}>
+            カードを登録する
           </Link>
         )}
         <TopButton />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Subuser } from '@sso/contracts/cards';
 import { POINT_MESSAGES } from '@sso/contracts/messages';
-import { transferCards, transferRefusal } from './transfer-eligibility.ts';
+import { ADD_CARD_TO_MOVE, addCardPath, transferCards, transferOffer, transferRefusal } from './transfer-eligibility.ts';
 
 const card = (over: Partial<Subuser> = {}): Subuser => ({
   subuser_id: 's1',
@@ -39,5 +39,25 @@ describe('transfer eligibility', () => {
     expect(transferRefusal(info({ aqf_point_open: 0 }), [card({ status: 'inactive' })])).toBe(POINT_MESSAGES.noEligibleCard);
     expect(transferRefusal(info(), [])).toBe(POINT_MESSAGES.noEligibleCard);
     expect(transferRefusal(info({ aqf_point_open: 0 }), [card()])).toBe(POINT_MESSAGES.zeroBalance);
+  });
+});
+
+describe('what Top offers for the open points (decision 0016)', () => {
+  it('offers the transfer only where it can succeed', () => {
+    expect(transferOffer(info(), [card()])).toEqual({ kind: 'transfer' });
+    expect(transferOffer(info(), [card({ point_capable: false }), card({ status: 'unactivated' })]).kind).toBe('add-card');
+  });
+
+  it('says what the member can do otherwise: add a card, or nothing to move; nothing without an open account', () => {
+    expect(transferOffer(info(), [])).toEqual({ kind: 'add-card', message: ADD_CARD_TO_MOVE });
+    expect(transferOffer(info({ aqf_point_open: 0 }), [card()])).toEqual({ kind: 'nothing-to-move', message: POINT_MESSAGES.zeroBalance });
+    // Nothing to move comes first on Top: a card would not help.
+    expect(transferOffer(info({ aqf_point_open: 0 }), []).kind).toBe('nothing-to-move');
+    expect(transferOffer(info({ is_open_point: false, aqf_point_open: 0 }), [card()])).toEqual({ kind: 'none' });
+  });
+
+  it('sends open members to the holder check and card members to the all-cards list to add a card', () => {
+    expect(addCardPath(true)).toBe('/open/card');
+    expect(addCardPath(false)).toBe('/subusers/all');
   });
 });
