@@ -240,6 +240,9 @@ describe('card sign-up in Chromium', () => {
     expect(location.protocol).toBe('siap005portal:');
     expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(location.searchParams.get('state')).toBe('portal-state');
+    // The hand-off to a portal names the app and the card just registered, as resume_app does (decision 0020).
+    expect(location.searchParams.get('client_id')).toBe('SIAP005');
+    expect(location.searchParams.get('esid')).toBe('ES1000000003');
 
     const started = Date.now();
     // The aborted navigation to the scheme leaves this page where it was (waitForURL would see the abort).

@@ -74,3 +74,20 @@ export const findPointCard = (db: Kysely<Database>, userId: string, subuserId: s
 export const hasPointCard = async (db: Kysely<Database>, userId: string) =>
   (await db.selectFrom('sub_users').select('id').where('user_id', '=', userId).where('point_capable', '=', 1).limit(1).executeTakeFirst()) !==
   undefined;
+
+/**
+ * The esid of the member's most recently registered active card (decision 0020: the card a portal app
+ * returns to after a login), or undefined when the member holds no active card.
+ */
+export async function newestActiveEsid(db: Kysely<Database>, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sub_users')
+    .select('esid')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.esid;
+}

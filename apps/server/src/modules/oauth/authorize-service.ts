@@ -13,6 +13,7 @@ import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from './clients.ts';
 import { insertCode } from './code-repo.ts';
 import { grantedScope } from './granted-scope.ts';
+import { portalReturnParams } from './portal-return.ts';
 
 export interface AuthorizeDeps extends CredentialDeps {
   clients: ClientRegistry;
@@ -148,7 +149,8 @@ export async function authorize(
  * Issues the single-use authorization code for a member who has just proved who they are (login or
  * the end of a sign-up): bound to client, redirect URI and PKCE challenge, valid 60 s, logged as a
  * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
- * 4.1.2, RFC 9207). The one place codes are made, so both authorize endpoints behave alike.
+ * 4.1.2, RFC 9207), to a portal app with client_id and esid too (portal-return.ts, decision 0020).
+ * The one place codes are made, so both authorize endpoints behave alike.
  * Undefined, and no code, when the member is no longer active or the password checked is no longer
  * theirs; the SPA's cardholders-only page, and no code, when the client is one the member may not
  * use (SPEC.md section 6).
@@ -167,6 +169,8 @@ export async function issueCodeRedirect(
     provedAt: number | null;
     /** The password hash the login was checked against: the code is issued only while it is still the member's. */
     passwordHash?: string;
+    /** The esid of the card a sign-up just registered: the card a portal app returns to (decision 0020). */
+    registeredEsid?: string;
   },
 ): Promise<string | undefined> {
   const now = deps.clock.now();
@@ -189,5 +193,6 @@ export async function issueCodeRedirect(
     proved_at: p.provedAt,
   });
   await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, device: p.device, at: now });
-  return redirectTo(p.redirectUri, { code }, p.state, deps.issuer);
+  const portal = await portalReturnParams(deps.db, { clientId: p.client.client_id, userId: p.userId, registeredEsid: p.registeredEsid });
+  return redirectTo(p.redirectUri, { code, ...portal }, p.state, deps.issuer);
 }

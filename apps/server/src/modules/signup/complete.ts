@@ -114,7 +114,8 @@ export async function authorizeSignup(
     if (!(await advanceFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;
     // A sign-up proves the card and the mailbox, not the password at the keyboard now: its session starts unproved (decision 0012).
     const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null };
-    return issueCodeRedirect({ ...deps, db: trx }, issue);
+    // A portal app returns to the card this sign-up registered (decision 0020).
+    return issueCodeRedirect({ ...deps, db: trx }, { ...issue, registeredEsid: flowCard(flow).esid });
   });
   return location ?? deny('sign-up is not complete or has expired');
 }
