@@ -30,7 +30,7 @@ export default defineConfig({
         },
       },
       {
-        // Issue 8: attack, race, fuzz, fault and two-node checks against running servers.
+        // The abuse suite (docs/security.md): attack, race, fuzz, fault and two-node checks against running servers.
         test: {
           name: 'abuse',
           include: ['e2e/abuse/**/*.test.ts'],

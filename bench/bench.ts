@@ -1,5 +1,5 @@
 /**
- * The benchmark of issue 9: the hot paths of the product (password login, refresh grant,
+ * The benchmark of docs/performance.md: the hot paths of the product (password login, refresh grant,
  * introspection, /api/user, the card list), each taking turns with one of two ceilings on the same
  * machine (a bare Fastify route, a bare argon2id verify loop), and the budgets as ratios of the two;
  * the same paths on a second server whose database holds `--growth` members, in turns with the
@@ -59,9 +59,9 @@ const durationMs = seconds * 1000;
 const warmupMs = Math.min(2000, durationMs / 2);
 
 /**
- * The product's operations, in the order of the table: `label` is what the issue calls them, and
- * `ceiling` the ceiling their budget is a share of (the login's is the argon2id loop, the others' the
- * bare route).
+ * The product's operations, in the order of the table: `label` is what docs/performance.md calls
+ * them, and `ceiling` the ceiling their budget is a share of (the login's is the argon2id loop, the
+ * others' the bare route).
  */
 const PHASES: readonly { op: OperationName; label: string; ceiling: CeilingName }[] = [
   { op: 'authorize', label: 'login (authorize POST)', ceiling: 'argon2' },
@@ -203,9 +203,9 @@ interface Side {
 }
 
 /**
- * Growth (issue 9) measured side by side: two servers, one on each database, take turns in short
- * rounds of each operation. Measured one after the other, minutes apart, the two states differed by
- * more than the 20% budget from the machine's drift alone.
+ * Growth (bench/lib/budgets.ts) measured side by side: two servers, one on each database, take
+ * turns in short rounds of each operation. Measured one after the other, minutes apart, the two
+ * states differed by more than the 20% budget from the machine's drift alone.
  */
 async function measureSideBySide(small: Side, grown: Side, errors: Map<string, number>): Promise<Compared[]> {
   const compared: Compared[] = [];

@@ -1,5 +1,5 @@
 /**
- * The soak (issue 8): a mixed member load held for minutes at about 80% of the capacity measured
+ * The soak (docs/soak.md): a mixed member load held for minutes at about 80% of the capacity measured
  * just before, against the real server process, to show that nothing fails, latency stays put and
  * memory does not grow under steady load. Run it with
  *

@@ -11,9 +11,10 @@ const INACTIVE = 'デモ カード（JCB）';
 const BY_NUMBER = 'メンバーズ ゴールドカード（VISA）';
 
 /**
- * Issue 6 card journeys, in order on one system (the card master simulator keeps its changes): the
- * demo card member adds and activates a waiting card, enables and adds another, adds one by number
- * and activates it, and removes one through the confirm dialog; an open member sees the empty list.
+ * Card journeys (decision 0006), in order on one system (the card master simulator keeps its
+ * changes): the demo card member adds and activates a waiting card, enables and adds another, adds
+ * one by number and activates it, and removes one through the confirm dialog; an open member sees
+ * the empty list.
  */
 describe('cards in Chromium', () => {
   const env = withSystem();

@@ -9,7 +9,7 @@ const BUSY = 'しばらく待っても画面が切り替わらない場合は、
 const TOKEN_INVALID = 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。';
 
 /**
- * Issue 6 journeys of the direct login and the hand-off (decision 0006): demo.card goes to Net
+ * Journeys of the direct login and the hand-off (decision 0006): demo.card goes to Net
  * Answer and to a partner service, whose demo pages show what they received; a portal app whose
  * custom scheme never opens ends on /problem/busy; a portal app opens the SPA logged in by a
  * one-time token, and an unknown target is refused. Decision 0013: a service's terms are accepted

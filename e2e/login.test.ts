@@ -5,7 +5,7 @@ import { fillLogin, logIn as logInAs, openPage, withSystem } from './support/jou
 
 const EMAIL = 'demo.card@example.com';
 
-/** Issue 2 journeys: login to Top and back out; a protected deep link restored after login. */
+/** Login journeys (SPEC.md sections 2 and 4): login to Top and back out; a protected deep link restored after login. */
 describe('login journey in Chromium', () => {
   const env = withSystem();
   let context: BrowserContext;

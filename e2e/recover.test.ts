@@ -3,7 +3,7 @@ import { documentScreen } from './support/browser.ts';
 import { logIn, openPage, withSystem } from './support/journey.ts';
 import { waitForLink } from './support/mailbox.ts';
 
-/** Issue 4 journey: forgot password, the reset link from the mail sink, a new password, and a login with it. */
+/** Password recovery journey: forgot password, the reset link from the mail sink, a new password, and a login with it. */
 describe('password recovery in Chromium', () => {
   const env = withSystem();
 

@@ -11,9 +11,9 @@ interface DemoCard {
 }
 
 /**
- * Issue 3 journeys: card sign-up from the login page's sign-up link to Top as the new member, by
- * each check the card master names, reading the codes where a member would find them (the SMS
- * store and the mail sink, through /dev/mailbox.json).
+ * Card sign-up journeys (SPEC.md sections 2 and 4): from the login page's sign-up link to Top as
+ * the new member, by each check the card master names, reading the codes where a member would find
+ * them (the SMS store and the mail sink, through /dev/mailbox.json).
  */
 describe('card sign-up in Chromium', () => {
   const env = withSystem();

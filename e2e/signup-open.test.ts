@@ -6,7 +6,7 @@ import { waitForLink } from './support/mailbox.ts';
 const PASSWORD = 'Open-2026!';
 
 /**
- * Issue 4 journey: the open (no card) sign-up from input to confirm to sent, the activation link
+ * Journey of the open (no card) sign-up from input to confirm to sent, the activation link
  * read from the mail sink, the finish j.page, then the new open member's first login to Top.
  */
 describe('open sign-up in Chromium', () => {

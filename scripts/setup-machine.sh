@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond npm packages, from Debian's packages, on a fresh machine:
-# Chromium for the browser journeys, nginx as the two-node suite's load balancer (issue 8), and a
+# Chromium for the browser journeys, nginx as the two-node suite's load balancer, and a
 # PostgreSQL server on 127.0.0.1:5432 for the PostgreSQL run.
 set -euo pipefail
 

@@ -9,9 +9,9 @@ import { defineConfig, type Plugin } from 'vite';
 const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
 
 /**
- * Writes a `.br` and a `.gz` beside every text file of the build (issue 9), which the server sends
- * to browsers that accept them (@fastify/static `preCompressed`): compressed once at build time at
- * the highest levels rather than on every request.
+ * Writes a `.br` and a `.gz` beside every text file of the build (docs/performance.md), which the
+ * server sends to browsers that accept them (@fastify/static `preCompressed`): compressed once at
+ * build time at the highest levels rather than on every request.
  */
 function precompress(): Plugin {
   return {
@@ -49,7 +49,7 @@ export default defineConfig(({ command }) => ({
   resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
   plugins: [react(), precompress()],
   // One stylesheet (8 KB, 2 KB compressed) linked from index.html rather than one per chunk: a
-  // lazy screen's CSS files held up its first render, each a request of its own (issue 9).
+  // lazy screen's CSS files held up its first render, each a request of its own (docs/performance.md).
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, assetsInlineLimit: 0, manifest: true, cssCodeSplit: false },
   server: { port: 5173, strictPort: true },
 }));

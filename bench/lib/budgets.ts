@@ -1,10 +1,11 @@
 import type { OpSummary } from './stats.ts';
 
 /**
- * The budgets of issue 9, each a ratio of a product figure to a ceiling measured in the same run
- * (the machines are shared and noisy, so absolute figures would say little), and, for the token
- * endpoints, a p99 bound at that load. Budgets this harness does not measure yet are listed too, so
- * that a reader sees what is still unproven rather than an all-green table.
+ * The performance budgets (docs/performance.md), each a ratio of a product figure to a ceiling
+ * measured in the same run (the machines are shared and noisy, so absolute figures would say
+ * little), and, for the token endpoints, a p99 bound at that load. Budgets this harness does not
+ * measure yet are listed too, so that a reader sees what is still unproven rather than an all-green
+ * table.
  */
 export type Verdict = 'pass' | 'falls short' | 'not measured yet';
 
@@ -52,7 +53,7 @@ export function boundBudget(o: { budget: string; value: number; bound: number; k
 }
 
 /**
- * Growth (issue 9): each operation's ok/s with the larger member count differs from the one with
+ * Growth: each operation's ok/s with the larger member count differs from the one with
  * the smaller count by at most `share` of the latter (`change`: the grown side's rate over the small
  * side's, minus 1). The worst operation is named.
  */

@@ -7,10 +7,10 @@ import type { NextJob } from './load.ts';
 import { OK, failed } from './stats.ts';
 
 /**
- * The two ceilings of issue 9, measured in the same run as the product, in turns with it (bench.ts),
- * so that the budgets are ratios on one machine at one moment rather than absolute figures from a
- * noisy shared machine. Each is a source of jobs for the same closed loop as the product's
- * operations, open until `stop`.
+ * The two ceilings of the budgets (budgets.ts), measured in the same run as the product, in turns
+ * with it (bench.ts), so that the budgets are ratios on one machine at one moment rather than
+ * absolute figures from a noisy shared machine. Each is a source of jobs for the same closed loop
+ * as the product's operations, open until `stop`.
  */
 export interface Ceiling {
   next: NextJob;

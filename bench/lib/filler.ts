@@ -9,12 +9,13 @@ import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts
 import { benchCard } from './seed.ts';
 
 /**
- * The members that only fill the tables for issue 9's growth budget: the same figures with 1,000
- * and with 1,000,000 members seeded must differ by at most 20%. Each filler member has what a load
- * member has (bench/lib/seed.ts), so that every table a measured request reads has grown alike:
- * the member, its term acceptances, one card and one live token family with its grant. The tokens
- * themselves are random and never used. Rows are written many at a time in multi-row inserts: a
- * million members through the repository functions one by one would take the better part of an hour.
+ * The members that only fill the tables for the growth budget (bench/lib/budgets.ts): the same
+ * figures with 1,000 and with 1,000,000 members seeded must differ by at most 20%. Each filler
+ * member has what a load member has (bench/lib/seed.ts), so that every table a measured request
+ * reads has grown alike: the member, its term acceptances, one card and one live token family with
+ * its grant. The tokens themselves are random and never used. Rows are written many at a time in
+ * multi-row inserts: a million members through the repository functions one by one would take the
+ * better part of an hour.
  */
 export interface FillerOptions {
   databaseUrl: string;

@@ -3,7 +3,7 @@ import { DEMO } from '../../apps/server/src/db/seed.ts';
 import { createTestApp, postAuthorize } from '../../apps/server/src/test-support/test-app.ts';
 
 /**
- * Password hashes per login (issue 9: exactly one; the login step and the authorize step must not
+ * Password hashes per login (budget: exactly one; the login step and the authorize step must not
  * each hash the password). The server's argon2id verifications are counted in its own process
  * (`passwordVerifications`), so this drives the real app in this process, on its own SQLite
  * database, through `inject()`: the SPA's two requests per login, as login-page.tsx sends them.

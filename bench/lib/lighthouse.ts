@@ -3,7 +3,7 @@ import puppeteer, { type Page } from 'puppeteer-core';
 import { DEMO } from '../../apps/server/src/db/seed.ts';
 
 /**
- * Lighthouse 12's performance score of the login and Top pages (issue 9: at least 95 each), with
+ * Lighthouse 12's performance score of the login and Top pages (budget: at least 95 each), with
  * its default settings: a mobile device emulated, the network and CPU throttled by simulation.
  * Lighthouse drives Debian's Chromium through puppeteer-core (CHROMIUM_PATH, as the journeys). Top
  * needs a member: the demo card member logs in through the login form first, in the same tab, and

@@ -11,7 +11,7 @@ const EVIL = 'http://evil.example';
 const CROSS_SITE = { origin: EVIL, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
 
 /**
- * Issue 8, attack checks that involve the browser (RFC 9700, OWASP ASVS 5.0 V3 and V10): login CSRF
+ * Attack checks that involve the browser (RFC 9700, OWASP ASVS 5.0 V3 and V10): login CSRF
  * and clickjacking, driven from an attacker's site in Chromium, and the direct-login hand-off's
  * target and audience checks. One listening server and one Chromium for the file.
  */

@@ -9,10 +9,10 @@ import { seedPointMembers, startOn, type PointMember, type SystemOnDb } from './
 import { openBody } from './support/signup-bodies.ts';
 
 /**
- * Issue 8, "Faults": kill -9 during a load of sign-ups, refreshes and point transfers. A write the
- * server acknowledged (HTTP 200, result 0 or a token pair) before it died must be there after the
- * restart, and no write may be there twice (OWASP ASVS 5.0 V15 and V16: the service fails safely;
- * RFC 9700 section 4.14.2: a refresh token chain stays one chain).
+ * Faults (docs/security.md "Faults and load"): kill -9 during a load of sign-ups, refreshes and
+ * point transfers. A write the server acknowledged (HTTP 200, result 0 or a token pair) before it
+ * died must be there after the restart, and no write may be there twice (OWASP ASVS 5.0 V15 and
+ * V16: the service fails safely; RFC 9700 section 4.14.2: a refresh token chain stays one chain).
  *
  * Each flow is brought up to its last, acknowledged write before the load (registrations mailed,
  * logins, transfer codes mailed), so that the load is only those writes: activations of open

@@ -77,7 +77,8 @@ const TABLE: Record<string, Case> = {
   '/api/auth/numberless': { own: true, bodies: (v) => [{ ...extra(v), tel: NO_CARD_TEL, register_token: v.registerTokens[0]?.token }] },
   // Open members only: both members here are card members, refused (300) before the card is looked at.
   '/api/auth/register': { bodies: (v) => [{ ...v.card, cc_month: '12', cc_year: '2030' }] },
-  // A taken address is answered as a free one, with a register_token of the caller's that can never be confirmed (issue 8, no enumeration).
+  // A taken address is answered as a free one, with a register_token of the caller's that can never
+  // be confirmed (docs/security.md).
   '/api/auth/email/change': { own: true, bodies: (v) => [{ email: v.email }] },
   // A number is answered alike whoever has it (decision 0014): the caller's own flow, never confirmable for another's number.
   '/api/auth/tel/change': { own: true, bodies: (v) => [{ ...extra(v), tel: NO_CARD_TEL, register_token: v.registerTokens[0]?.token }] },

@@ -10,7 +10,7 @@ import { compareTimings, expectWithinNoise, maskEcho, maskField, visible, type S
 
 /**
  * Account enumeration (OWASP ASVS 5.0 V6: "valid users cannot be deduced ... by error messages,
- * HTTP response codes, or different response times"; issue 8): through the login (the authorize
+ * HTTP response codes, or different response times"): through the login (the authorize
  * form post and /api/auth/login), the open sign-up, the card sign-up's e-mail, the password
  * recovery, the e-mail change, the open-account link and the login mobile number (decision 0014), a member's address and an unknown one get the same status and
  * body on every try, and their timing differs by no more than noise over 200 tries

@@ -11,12 +11,13 @@ import { requestArbitrary, type Endpoint, type FuzzContext } from './support/fuz
 import { rawVerdict, verdict } from './support/fuzz-verdict.ts';
 
 /**
- * Issue 8, "Bad input": a property-based fuzzer (fast-check) sends at least RUNS generated requests
- * to every route of the server, real HTTP over loopback to a server process of its own
- * (support/fuzz-server.ts). Every answer must keep the property of support/fuzz-verdict.ts (no 5xx,
- * no internals, a result code or an RFC 6749 error or a page), the server must log no error, and
- * its heap after a forced GC must be back near where it started (no request leaves memory behind).
- * The seed is random and printed; FUZZ_SEED=<seed> repeats a run, FUZZ_RUNS=<n> shortens it.
+ * Bad input (docs/security.md "Bad input"): a property-based fuzzer (fast-check) sends at least
+ * RUNS generated requests to every route of the server, real HTTP over loopback to a server process
+ * of its own (support/fuzz-server.ts). Every answer must keep the property of
+ * support/fuzz-verdict.ts (no 5xx, no internals, a result code or an RFC 6749 error or a page), the
+ * server must log no error, and its heap after a forced GC must be back near where it started (no
+ * request leaves memory behind). The seed is random and printed; FUZZ_SEED=<seed> repeats a run,
+ * FUZZ_RUNS=<n> shortens it.
  */
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
@@ -117,7 +118,7 @@ describe('bad input: property-based fuzzing of every endpoint', () => {
     const seconds = (Date.now() - started) / 1000;
     const clientCpu = process.cpuUsage(cpu.client);
     const total = tally.total();
-    // eslint-disable-next-line no-console -- the figures the issue asks for, in the test output
+    // eslint-disable-next-line no-console -- the figures of the run belong in the test output
     console.log(
       [
         `fuzz seed ${SEED}: ${total} requests to ${FUZZ_TABLE.length} endpoints in ${seconds.toFixed(1)} s (${Math.round(total / seconds)}/s, ${CONCURRENCY} in flight); ` +

@@ -19,7 +19,7 @@ import {
 import { DEAD, expectDead, expectOAuthError, LIVE, rowCounter, sessionView, sleep } from './support/oauth-attacks.ts';
 
 /**
- * Issue 8, attack checks on the OAuth endpoints (RFC 9700, OWASP ASVS 5.0 V10), against one
+ * Attack checks on the OAuth endpoints (RFC 9700, OWASP ASVS 5.0 V10), against one
  * listening server over real HTTP, asserting only what a client or a resource server sees, plus
  * row counts where "nothing was issued" is the point. The in-process rules are in
  * apps/server/src/modules/oauth/*.test.ts; these prove them end to end.

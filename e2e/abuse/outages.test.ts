@@ -13,12 +13,13 @@ import { openSystemDb } from './support/db.ts';
 import { sqliteWriteLock, startOn, tcpProxy, type DbFault, type SystemOnDb } from './support/faults.ts';
 
 /**
- * Issue 8, "Faults": the database and the mail server going away under a running server. A database
- * that does not answer puts the service out (SPEC.md section 8, result 501 with HTTP 503, as the
- * out-of-service mode answers; RFC 6749 section 5.2 `temporarily_unavailable` on the OAuth
- * endpoints), the health check says so, the SPA shows /503, and all of it ends by itself when the
- * database is back. A mail server that is away costs the member nothing: the step answers, and the
- * outbox delivers the mail, once, when the server returns (OWASP ASVS 5.0 V16: fail gracefully).
+ * Faults (docs/security.md "Faults and load"): the database and the mail server going away under a
+ * running server. A database that does not answer puts the service out (SPEC.md section 8, result
+ * 501 with HTTP 503, as the out-of-service mode answers; RFC 6749 section 5.2
+ * `temporarily_unavailable` on the OAuth endpoints), the health check says so, the SPA shows /503,
+ * and all of it ends by itself when the database is back. A mail server that is away costs the
+ * member nothing: the step answers, and the outbox delivers the mail, once, when the server returns
+ * (OWASP ASVS 5.0 V16: fail gracefully).
  */
 
 const OUT_OF_SERVICE = { result_code: 501, result_message: 'ただいまサービスを停止しております。しばらく経ってから再度お試しください。' };

@@ -20,7 +20,7 @@ import {
 } from './support/races.ts';
 
 /**
- * Issue 8, races of the sign-ups' one-time secrets: each is redeemed by 100 parallel requests at a
+ * Races of the sign-ups' one-time secrets: each is redeemed by 100 parallel requests at a
  * listening server on SQLite, exactly one goes on, and the database shows that the step happened once.
  * ARCHITECTURE.md: single use is enforced in the database by a conditional update (the
  * verification row, the flow's state); OWASP ASVS 5.0 V6.6 (out-of-band and one-time codes are

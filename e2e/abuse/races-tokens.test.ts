@@ -21,7 +21,7 @@ import {
 } from './support/races.ts';
 
 /**
- * Issue 8, races of the one-time secrets of logged-in members and partners, and of the point
+ * Races of the one-time secrets of logged-in members and partners, and of the point
  * transfer: each is redeemed by 100 parallel requests at a listening server, exactly one goes on,
  * and the database shows that it happened once (ARCHITECTURE.md: single use enforced in the
  * database; OWASP ASVS 5.0 V6.6, V10.4.2: an authorization code is used once). The code and the

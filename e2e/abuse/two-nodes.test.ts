@@ -19,12 +19,12 @@ import { createTestDb } from './support/db.ts';
 import { startBalancer, UPSTREAM_HEADER, type Balancer } from './support/nginx.ts';
 
 /**
- * Issue 8, "Two nodes": two server processes on one PostgreSQL database behind nginx (round robin,
- * no affinity). Every rule that must hold across requests lives in the database
- * (docs/operations.md "Running many nodes"), so a member, a lockout and a one-time secret behave the
- * same whichever node answers. A check that needs to know the node calls the node's own origin; the
- * others go through the balancer. Both nodes believe they are the balancer's origin (PUBLIC_ORIGIN),
- * as the redirect URIs and the issuer (RFC 9207 `iss`) must name what members see.
+ * Two nodes (docs/security.md "Faults and load"): two server processes on one PostgreSQL database
+ * behind nginx (round robin, no affinity). Every rule that must hold across requests lives in the
+ * database (docs/operations.md "Running many nodes"), so a member, a lockout and a one-time secret
+ * behave the same whichever node answers. A check that needs to know the node calls the node's own
+ * origin; the others go through the balancer. Both nodes believe they are the balancer's origin
+ * (PUBLIC_ORIGIN), as the redirect URIs and the issuer (RFC 9207 `iss`) must name what members see.
  */
 
 /** Wrong passwords before the lock (decision 0003; SPEC.md section 8, result 203). */

@@ -26,7 +26,7 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Runs axe-core on the page as it is now and fails on any violation (issue 2: every page visited). */
+/** Runs axe-core on the page as it is now and fails on any violation (WCAG 2.2 AA: every page visited). */
 export async function expectAccessible(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   const result = await new AxeBuilder({ page }).analyze();
@@ -61,7 +61,7 @@ export async function documentScreen(page: Page, name: string): Promise<void> {
 /**
  * Makes every Content-Security-Policy violation on the context's pages a console error, which
  * watchConsole collects: a blocked script, style or eval is a defect even where the page still works
- * (zod's probe for `eval` was one, on every page that parsed a contract; issue 9).
+ * (zod's probe for `eval` was one, on every page that parsed a contract).
  */
 export async function reportCspViolations(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {

@@ -145,7 +145,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerLinkRoutes(app, deps);
   registerUpgradeRoutes(app, deps);
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
-  // The demo partner pages and the Net Answer landing page exist in development only (issue 6).
+  // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
   registerHealth(app, db);
   await registerSpa(app, config.webDist);

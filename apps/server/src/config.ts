@@ -108,7 +108,7 @@ export class ConfigError extends Error {}
 
 const SECRET_VARIABLES = new Set(['LOOKUP_KEY', 'SMTP_URL', 'DATABASE_URL', 'RECAPTCHA_SECRET']);
 
-/** Parses the environment once at boot (issue 2). The first bad variable stops the start with one line naming it. */
+/** Parses the environment once at boot (README "Configuration"). The first bad variable stops the start with one line naming it. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(input);

@@ -106,7 +106,7 @@ export async function compareTimings(
   const result = { label, tries: 2 * n, known: summarise(times.known), unknown: summarise(times.unknown), ...mannWhitney(times.known, times.unknown) };
   const ms = (x: number) => x.toFixed(2);
   const iqr = (s: Summary) => ms(s.q3 - s.q1);
-  // eslint-disable-next-line no-console -- the measurement belongs in the test output (issue 8)
+  // eslint-disable-next-line no-console -- the measurement belongs in the test output
   console.log(
     `[enumeration timing] ${label}: ${2 * n} tries in random order${options.lanes ? `, ${options.lanes} at a time` : ''}; ` +
       `median known ${ms(result.known.median)} ms, unknown ${ms(result.unknown.median)} ms, ` +

@@ -7,8 +7,9 @@ import { startSystem, type RunningSystem, type SystemOptions } from '../../suppo
 import { createTestDb, openSystemDb } from './db.ts';
 
 /**
- * Helpers of the fault checks (issue 8, "Faults"): a system on either database, a database made
- * unavailable under a running server, and members with open points and a card to transfer them to.
+ * Helpers of the fault checks (docs/security.md "Faults and load"): a system on either database, a
+ * database made unavailable under a running server, and members with open points and a card to
+ * transfer them to.
  */
 
 export interface SystemOnDb {

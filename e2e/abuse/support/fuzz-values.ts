@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 
 /**
- * The bad values of the fuzzer (issue 8, "Bad input"; OWASP ASVS 5.0 V1 and V2 input handling):
- * wrong types, huge strings, control characters, full-width and emoji text, lone surrogates,
- * injection text, and near misses of a valid value. None of them contains a word the answers are
- * searched for (fuzz-verdict.ts), so that an echo of the request can never hide a leak.
+ * The bad values of the fuzzer (docs/security.md "Bad input"; OWASP ASVS 5.0 V1 and V2 input
+ * handling): wrong types, huge strings, control characters, full-width and emoji text, lone
+ * surrogates, injection text, and near misses of a valid value. None of them contains a word the
+ * answers are searched for (fuzz-verdict.ts), so that an echo of the request can never hide a leak.
  */
 
 const char = (from: number, to: number) => fc.integer({ min: from, max: to }).map((c) => String.fromCharCode(c));

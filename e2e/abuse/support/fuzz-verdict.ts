@@ -3,7 +3,7 @@ import type { FuzzAnswer, FuzzRequest } from './fuzz-http.ts';
 import type { Endpoint } from './fuzz-requests.ts';
 
 /**
- * The property every fuzzed answer must have (issue 8, "Bad input"; ARCHITECTURE.md "One error
+ * The property every fuzzed answer must have (docs/security.md "Bad input"; ARCHITECTURE.md "One error
  * type"; OWASP ASVS 5.0 V16.5 "errors never disclose internals"): no 5xx; no stack trace, SQL text
  * or internal path; and the shape of its endpoint: a result-code body of SPEC.md section 8, an
  * RFC 6749 section 5.2 error body on the OAuth endpoints, or a page or redirect for the GET pages.

@@ -3,7 +3,7 @@ import type { Answer } from './client.ts';
 import type { openSystemDb } from './db.ts';
 
 /**
- * What the guessing checks read (issue 8, "the bounds holding under 50 parallel guesses"): the
+ * What the guessing checks read (docs/security.md: the bounds hold under 50 parallel guesses): the
  * answers of a burst of guesses tallied by what they said, and the database's own count of them.
  */
 

@@ -7,7 +7,7 @@ import { inParallel, login, post, type Answer, type Tokens } from './client.ts';
 import { createTestDb, openSystemDb } from './db.ts';
 import { OPEN_PASSWORD, openBody } from './signup-bodies.ts';
 
-/** Issue 8: every one-time secret is redeemed by this many requests at once. */
+/** Every one-time secret is redeemed by this many requests at once. */
 export const RACERS = 100;
 
 /** The running system of a race file and its database, to check afterwards what was really stored. */

@@ -93,7 +93,7 @@ export const profileChangeRequestSchema = (today: string) =>
 /** The profile form's rules (the SPA): the fields and the whole-name lengths, keyed full_name and full_name_kana. */
 export const profileFormSchema = (today: string) => profileFieldsSchema(today).superRefine(fullNameRule, FULL_NAME_WHEN);
 
-/** One entry of the activity log (issue 5): what happened, when, from which client and device. */
+/** One entry of the activity log (SPEC.md section 1): what happened, when, from which client and device. */
 export const activitySchema = z.object({
   /** The event key; ACTIVITY_LABELS gives its Japanese text. */
   event: z.string(),
@@ -116,7 +116,7 @@ export const activitiesResponseSchema = baseResponseSchema.extend({
 });
 export const ACTIVITY_PAGE_SIZE = 20;
 
-/** The activity log's events in Japanese (issue 5). An unknown key shows as その他の操作. */
+/** The activity log's events in Japanese (SPEC.md section 2, /user/activities). An unknown key shows as その他の操作. */
 export const ACTIVITY_LABELS: Record<string, string> = {
   signup: '新規登録',
   login: 'ログイン',

@@ -14,7 +14,7 @@ export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 export const loginResponseSchema = baseResponseSchema.extend({
   terms: z.array(z.string()).default([]),
-  /** Single use, for the authorize form that follows (issue 9: one password hash per login). */
+  /** Single use, for the authorize form that follows (one password hash per login, docs/performance.md). */
   login_ticket: z.string().optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;

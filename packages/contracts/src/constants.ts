@@ -14,7 +14,7 @@ export const LIMITS = {
   /** Consecutive failed logins before the account (an unknown id: the id) is locked (decisions 0003 and 0011). */
   loginFailuresBeforeLock: 10,
   loginLockMs: 15 * 60 * 1000,
-  /** Failed logins from one network address, across any ids, in the same 15 minutes (issue 8, decision 0007). */
+  /** Failed logins from one network address, across any ids, in the same 15 minutes (decision 0007). */
   loginFailuresPerAddress: 300,
   /**
    * The login step's ticket lets the authorize step that follows skip a second argon2id hash of the
@@ -41,10 +41,10 @@ export const LIMITS = {
   topRequestTimeoutMs: 5000,
   analyticsOutboundMs: 250,
   openSignupValidMinutes: 60,
-  /** A password reset link lives 30 minutes and is single use (issue 4; the spec gives no figure). */
+  /** A password reset link lives 30 minutes and is single use (the spec gives no figure). */
   passwordResetValidMinutes: 30,
   minimumAge: 12,
-  /** Card sign-up (issue 3). Numbers the spec leaves open are decided here and in the README. */
+  /** Card sign-up (decision 0004). Numbers the spec leaves open are decided here and in the README. */
   signupFlowTtlMs: 60 * 60 * 1000,
   otpTtlMs: 10 * 60 * 1000,
   otpLength: 6,
@@ -59,7 +59,7 @@ export const LIMITS = {
   messageWindowMs: 30 * 60 * 1000,
   /** Year options of the card expiry: 9 years from the current year (SPEC.md section 5). */
   cardYearOptions: 9,
-  /** Cards and hand-off (issue 6). Numbers the spec leaves open are decided here and in the README. */
+  /** Cards and hand-off (decision 0006). Numbers the spec leaves open are decided here and in the README. */
   activationKeyLength: 6,
   /** Wrong activation keys for one card before its activation is locked for LIMITS.signupLockMs. */
   activationFailuresBeforeLock: 5,

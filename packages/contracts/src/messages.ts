@@ -72,7 +72,7 @@ export const VALIDATION_MESSAGES = {
   cardSelect: 'カードを選択してください',
 } as const;
 
-/** Answers of the open sign-up, the password recovery and the account changes (issues 4 and 5). */
+/** Answers of the open sign-up, the password recovery and the account changes (SPEC.md section 8). */
 export const ACCOUNT_MESSAGES = {
   /** An address that cannot be the new login id: never says whose it is. */
   emailUnavailable: 'このメールアドレスはご利用いただけません。別のメールアドレスをご入力ください。',
@@ -93,7 +93,7 @@ export const ACCOUNT_MESSAGES = {
   freshProofNeeded: 'ご本人確認のため、現在のパスワードを入力してください。',
 } as const;
 
-/** Answers of the card sign-up (issue 3). 902 answers clear the OTP or PIN field (SPEC.md section 8). */
+/** Answers of the card sign-up (decision 0004). 902 answers clear the OTP or PIN field (SPEC.md section 8). */
 export const SIGNUP_MESSAGES = {
   cardNotFound: 'ご入力のカード情報ではご登録いただけません。カード番号・有効期限・セキュリティコードをご確認ください。',
   cardAlreadyLinked: 'このカードは既にメンバーIDに登録されています。ログインしてご利用ください。',
@@ -110,7 +110,7 @@ export const SIGNUP_MESSAGES = {
   resent: 'ワンタイムパスワードを再送信しました。',
 } as const;
 
-/** Answers of the card features (issue 6). */
+/** Answers of the card features (decision 0006). */
 export const CARD_MESSAGES = {
   /** No card of the member by that id: the same words whether it is another member's or none at all. */
   cardNotFound: '対象のカードが見つかりません。カード一覧からやり直してください。',
@@ -127,7 +127,7 @@ export const CARD_MESSAGES = {
   openMembersUpgrade: 'オープン会員の方は、「カードを登録する」からご本人様確認のうえカードをご登録ください。',
 } as const;
 
-/** Answers of the direct login and partner hand-off (issue 6). */
+/** Answers of the direct login and partner hand-off (decision 0006). */
 export const DIRECT_LOGIN_MESSAGES = {
   serviceUnavailable: 'このサービスにはログインできません。',
   tokenInvalid: 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。',
@@ -159,7 +159,7 @@ export const OPEN_MEMBER_CONDITIONS = {
   ],
 } as const;
 
-/** The three refusals of the point merge screens (SPEC.md section 2), and the transfer's answers (issue 6). */
+/** The three refusals of the point merge screens (SPEC.md section 2), and the transfer's answers (decision 0006). */
 export const POINT_MESSAGES = {
   openInfoUnavailable: 'オープン会員の情報を取得できませんでした。',
   noEligibleCard: 'ポイントを移行できるカードが登録されていません。',
@@ -168,7 +168,7 @@ export const POINT_MESSAGES = {
   transferLocked: '入力回数の上限を超えたため、しばらくの間ポイントを移行できません。時間をおいて再度お試しください。',
 } as const;
 
-/** Answers of the open-account link (issue 6). A failed match never says which field differed. */
+/** Answers of the open-account link (decision 0006). A failed match never says which field differed. */
 export const LINK_MESSAGES = {
   notMatched: 'ご入力の情報に一致するオープン会員が見つかりません。ご入力内容をご確認ください。',
   locked: '入力回数の上限を超えたため、しばらくの間連携できません。時間をおいて再度お試しください。',
@@ -176,7 +176,7 @@ export const LINK_MESSAGES = {
   cardMembersOnly: 'オープン会員の連携はカード会員の方のみご利用いただけます。',
 } as const;
 
-/** Answers of the numberless card and the upgrade to a card member (issue 6). */
+/** Answers of the numberless card and the upgrade to a card member (decision 0016). */
 export const UPGRADE_MESSAGES = {
   openMembersOnly: 'このお手続きはオープン会員の方のみご利用いただけます。',
   /** The upgrade asks the PIN alone (no bank account), so the sign-up's pinWrong would name too much. */

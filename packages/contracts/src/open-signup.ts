@@ -85,7 +85,7 @@ export type OpenSignupRequest = z.input<ReturnType<typeof openSignupRequestSchem
 /** The answer of /api/signup/open and /api/signup/open/otp: the e-mail, and the services to return to. */
 export const openSignupResponseSchema = baseResponseSchema.extend({
   email: z.string(),
-  /** Never the activation token: that travels only by mail. Reserved for a direct-login token (issue 6). */
+  /** Never the activation token: that travels only by mail. Reserved for a direct-login token (decision 0006). */
   onetime_token: z.string().optional(),
   links: z.array(serviceLinkSchema).default([]),
 });

@@ -24,7 +24,7 @@ function prepare<Row>(query: CompiledQuery<Row>): Prepared<Row> {
 }
 
 /**
- * A query built and compiled once per database, then run with the values of each call (issue 9):
+ * A query built and compiled once per database, then run with the values of each call (decision 0008):
  * Kysely otherwise builds the query tree and compiles it to SQL on every call, which on the token
  * lookups that every refresh, introspection and Bearer request makes, and on the login's writes,
  * cost as much as running them. `build` makes the query with the placeholders `p` in place of the

@@ -108,7 +108,7 @@ export interface SubUsersTable {
   card_brand: string;
   card_number_mask: string;
   created_at: number;
-  /** The card master's cardholder id: cards of the same holder wait to be added (issue 6). */
+  /** The card master's cardholder id: cards of the same holder wait to be added (decision 0006). */
   holder_id: string | null;
   /** 1 when the card carries points (a point transfer may go to it). */
   point_capable: number;
@@ -125,7 +125,7 @@ export interface PointAccountsTable {
   updated_at: number;
 }
 
-/** A card sign-up in progress (issue 3): the register_token is stored hashed; each step expects one state. */
+/** A card sign-up in progress (decision 0004): the register_token is stored hashed; each step expects one state. */
 export interface SignupFlowsTable {
   id: string;
   token_hash: string;
@@ -172,9 +172,9 @@ export interface VerificationsTable {
 }
 
 /**
- * An open sign-up waiting for its activation link (issue 4): nothing is a member until the link is
- * used. One per e-mail; a new registration for the address replaces the row (and a new id kills the
- * old link, whose verification names the old id).
+ * An open sign-up waiting for its activation link (decision 0005): nothing is a member until the
+ * link is used. One per e-mail; a new registration for the address replaces the row (and a new id
+ * kills the old link, whose verification names the old id).
  */
 export interface OpenSignupsTable {
   id: string;
@@ -197,8 +197,9 @@ export interface OpenSignupsTable {
 }
 
 /**
- * An e-mail change waiting for the code sent to the new address (issue 5): the register_token is
- * stored hashed; 'pending' until the code is right ('done') or a newer change replaces it ('replaced').
+ * An e-mail change waiting for the code sent to the new address (SPEC.md section 2,
+ * /user/email/otp): the register_token is stored hashed; 'pending' until the code is right ('done')
+ * or a newer change replaces it ('replaced').
  */
 export interface EmailChangesTable {
   id: string;
@@ -214,7 +215,7 @@ export interface EmailChangesTable {
 }
 
 /**
- * What a direct-login one-time token grants (issue 6): the member, the client that may redeem it
+ * What a direct-login one-time token grants (decision 0006): the member, the client that may redeem it
  * (`client_id`), the client it came from, and the card it names. The token itself is a 256-bit
  * secret stored only as its SHA-256 in `verifications` (purpose 'direct_login', subject this id).
  */
@@ -233,9 +234,9 @@ export interface DirectLoginsTable {
 export type MemberFlowKind = 'point_transfer' | 'numberless' | 'upgrade' | 'login_tel';
 
 /**
- * A logged-in member's multi-step flow (issue 6): point transfer, numberless card, upgrade to a card
- * member. The register_token is stored as its SHA-256; each step expects one state; `data_json`
- * carries what the flow needs (the card, where the code went).
+ * A logged-in member's multi-step flow (decision 0006): point transfer, numberless card, upgrade to
+ * a card member. The register_token is stored as its SHA-256; each step expects one state;
+ * `data_json` carries what the flow needs (the card, where the code went).
  */
 export interface MemberFlowsTable {
   id: string;

@@ -5,7 +5,7 @@ import type { Database } from './schema.ts';
 import { hashPassword } from '../modules/account/passwords.ts';
 import type { ClientRegistry } from '../modules/oauth/clients.ts';
 
-/** Demo members listed in the README (issue 2, item 8). */
+/** Demo members listed in the README ("Demo data"). */
 export const DEMO = {
   card: { id: 'demo-card-member', email: 'demo.card@example.com', tel: '09000000001', password: 'Demo1234' },
   open: { id: 'demo-open-member', email: 'demo.open@example.com', tel: '09000000002', password: 'Demo1234' },

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqlite, type SqliteDb } from './sqlite.ts';
 
 /**
- * Issue 9, decision 0008: the server's SQLite connection keeps its prepared statements, commits
+ * Decision 0008: the server's SQLite connection keeps its prepared statements, commits
  * without waiting for the disk unless told to, and leaves the WAL checkpoints to a worker thread.
  */
 describe('openSqlite: the settings of the server connection', () => {

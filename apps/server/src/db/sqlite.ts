@@ -50,7 +50,7 @@ const MMAP_BYTES = 0x7fff0000;
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * Keeps the statements that Kysely's SQLite driver prepares for every query (issue 9): preparing
+ * Keeps the statements that Kysely's SQLite driver prepares for every query (decision 0008): preparing
  * costs more than running one of the product's indexed lookups. A least-recently-used map bounds the
  * shapes kept (an `in` list of another length is another statement). better-sqlite3 runs a
  * statement to its end before the next call, so one prepared statement serves every request.

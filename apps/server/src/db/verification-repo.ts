@@ -7,7 +7,7 @@ export type VerificationRow = Selectable<VerificationsTable>;
  * Every one-time secret lives in `verifications` (ARCHITECTURE.md: one table, hashed, single use):
  * the card sign-up's SMS and e-mail codes and PIN (argon2id, tried), and the links of the open
  * sign-up's activation and the password reset (SHA-256 of a 256-bit token, consumed once), and the
- * e-mail change's code to the new address (argon2id, tried; issue 5).
+ * e-mail change's code to the new address (argon2id, tried).
  */
 export type VerificationPurpose =
   | 'signup_sms'
@@ -16,7 +16,7 @@ export type VerificationPurpose =
   | 'open_activation'
   | 'password_reset'
   | 'email_change'
-  /** Issue 6: a direct-login one-time token (SHA-256, consumed once), and the member flows' codes (argon2id, tried). */
+  /** Decision 0006: a direct-login one-time token (SHA-256, consumed once), and the member flows' codes (argon2id, tried). */
   | 'direct_login'
   | 'point_transfer'
   | 'numberless'

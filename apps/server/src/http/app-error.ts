@@ -59,7 +59,7 @@ export const freshProofError = (maxAgeMs: number) =>
   );
 export const validationError = (errors: ValidationError[]) =>
   new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);
-/** 902 for an activation or reset link that is unknown, expired, used or replaced (issue 4). */
+/** 902 for an activation or reset link that is unknown, expired, used or replaced (SPEC.md section 8). */
 export const linkInvalidError = () => new AppError(RESULT.RETRYABLE, ACCOUNT_MESSAGES.linkInvalid, 400);
 
 /** RFC 6749 section 5.2 error for the OAuth endpoints. */

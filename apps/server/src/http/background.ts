@@ -6,10 +6,10 @@ export interface Background {
 }
 
 /**
- * Work a request starts but does not wait for (issue 4): the answers that must not reveal whether
- * an account exists send their mail from here, so that the answer's timing never depends on the
- * lookup or on the mail server. A failure is logged, never answered. Closing the app waits for the
- * tasks under way (this onClose hook runs before the one of app.ts that closes the database).
+ * Work a request starts but does not wait for (decision 0005): the answers that must not reveal
+ * whether an account exists send their mail from here, so that the answer's timing never depends on
+ * the lookup or on the mail server. A failure is logged, never answered. Closing the app waits for
+ * the tasks under way (this onClose hook runs before the one of app.ts that closes the database).
  */
 export function backgroundTasks(app: FastifyInstance, log: FastifyBaseLogger = app.log): Background {
   const running = new Set<Promise<void>>();

@@ -21,7 +21,7 @@ const parse = (raw: string) => {
 };
 
 /**
- * Requests refused before any route sees them (found by e2e/abuse/fuzz.test.ts, issue 8): they
+ * Requests refused before any route sees them (found by e2e/abuse/fuzz.test.ts): they
  * answer the 901 body of every malformed request, not Fastify's own body that echoed the path and
  * named its error code (ARCHITECTURE.md "One error type"; OWASP ASVS 5.0 V16.5).
  */

@@ -5,9 +5,10 @@ import type { Config } from '../config.ts';
 import type { ClientRegistry } from '../modules/oauth/clients.ts';
 
 /**
- * Strict headers from the first screen on (issue 2, item 6): no inline script, no framing, nosniff,
- * a referrer policy, HSTS only over HTTPS. form-action must also allow the registered redirect URIs,
- * because browsers check it against the 303 that follows the authorize form post.
+ * Strict headers from the first screen on (docs/security.md; OWASP ASVS 5.0 V3): no inline script,
+ * no framing, nosniff, a referrer policy, HSTS only over HTTPS. form-action must also allow the
+ * registered redirect URIs, because browsers check it against the 303 that follows the authorize
+ * form post.
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config, clients: ClientRegistry) {
   const redirectSources = new Set<string>();
@@ -18,9 +19,9 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, cl
     }
   }
   const https = config.publicOrigin.startsWith('https://');
-  // Third-party scripts only where they load (issue 7): the configured analytics and monitoring
-  // origins, loaded as external scripts by the SPA, which send hits by fetch, beacon or image;
-  // never 'unsafe-inline'.
+  // Third-party scripts only where they load (README "Environments, analytics, monitoring and
+  // links"): the configured analytics and monitoring origins, loaded as external scripts by the
+  // SPA, which send hits by fetch, beacon or image; never 'unsafe-inline'.
   const thirdParty = [...new Set([...config.analyticsScriptOrigins, ...config.monitoringScriptOrigins])];
   // reCAPTCHA v3 where a secret is configured (SPEC.md section 7): Google's script and its invisible frame.
   const recaptchaScripts = config.recaptchaSecret ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [];
@@ -49,7 +50,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, cl
     xFrameOptions: { action: 'deny' },
   });
   // Callback style, as the CORS hook below: an async hook costs every request a promise and its
-  // resolution (issue 9).
+  // resolution (decision 0008).
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
@@ -57,7 +58,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, cl
 }
 
 /**
- * The headers helmet sets, worked out once at start (issue 9, decision 0008): with no directive
+ * The headers helmet sets, worked out once at start (decision 0008): with no directive
  * that depends on the request, they depend on the configuration only, and helmet's middleware (as
  * @fastify/helmet runs it) rebuilt the same Content-Security-Policy text on every request. Helmet is
  * run against a stand-in response that records what it sets.

@@ -23,7 +23,7 @@ function fakeWebDist(files: Record<string, string>): string {
 const INDEX = '<!doctype html><html lang="ja"><body><div id="root"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(200))});`;
 
-describe('the SPA precompressed (issue 9)', () => {
+describe('the SPA precompressed', () => {
   const dist = fakeWebDist({ 'index.html': INDEX, 'assets/index-abc123.js': SCRIPT });
   const t = withTestApp('sqlite', { WEB_DIST: dist });
   afterAll(() => rmSync(dist, { recursive: true, force: true }));

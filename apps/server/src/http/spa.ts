@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * Serves the built SPA at /content (hashed assets cached for a year, index.html never cached) and
  * answers index.html for every other GET under /content so that the router can take the path.
  * A browser that accepts brotli or gzip gets the `.br` or `.gz` the web build wrote beside each
- * text file (issue 9), index.html included; `Vary` keeps caches from mixing the encodings.
+ * text file (docs/performance.md), index.html included; `Vary` keeps caches from mixing the encodings.
  */
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
   app.get('/', (_req, reply) => reply.redirect('/content/', 302));

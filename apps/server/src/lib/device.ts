@@ -1,6 +1,6 @@
 /**
  * A coarse description of the device behind a User-Agent header, for the member's activity log
- * (issue 5): "Chrome / Windows", "Safari / iPhone", "その他". Only the browser family and the
+ * (SPEC.md section 1): "Chrome / Windows", "Safari / iPhone", "その他". Only the browser family and the
  * platform are kept, never the raw header: enough for a member to recognise a sign-in that was not
  * theirs, and nothing that fingerprints them.
  */

@@ -2,8 +2,8 @@ import { createHash, createHmac, hash, randomBytes, randomUUID, timingSafeEqual 
 
 /**
  * Random bytes from the operating system's CSPRNG, drawn 8 KiB at a time and handed out once each
- * (issue 9): one draw costs a system call of about 10 µs on these machines whatever its size, and a
- * refresh needs two tokens. Node's randomUUID keeps such a pool too.
+ * (decision 0008): one draw costs a system call of about 10 µs on these machines whatever its size,
+ * and a refresh needs two tokens. Node's randomUUID keeps such a pool too.
  */
 const POOL_BYTES = 8192;
 let pool = Buffer.alloc(0);
@@ -26,7 +26,7 @@ export const newId = (): string => randomUUID();
 /**
  * Secrets with 256 bits of entropy are stored as their SHA-256; low-entropy ones (passwords) use
  * argon2id. Node's one-shot `hash` (UTF-8 for a string, as before): a third of the cost of a Hash
- * object, and every token request hashes its token (issue 9).
+ * object, and every token request hashes its token (decision 0008).
  */
 export const sha256 = (value: string): string => hash('sha256', value, 'hex');
 

@@ -66,7 +66,7 @@ describe('card master simulator over config/demo-cards.json', () => {
     for (const r of await Promise.all(notFound)) expect(r).toEqual({ kind: 'not_found' });
   });
 
-  it('describes each card by holder, status and points (issue 6)', async () => {
+  it('describes each card by holder, status and points', async () => {
     const demo = await q('4541000000000101');
     expect(demo.kind === 'found' && demo.card).toMatchObject({ esid: 'ES0000000001', holderId: 'H0000001', status: 'active', pointCapable: true });
     const noPoints = await q('3528000000000203');
@@ -85,7 +85,7 @@ describe('card master simulator over config/demo-cards.json', () => {
   });
 });
 
-describe('card master simulator: activation and enabling (issue 6)', () => {
+describe('card master simulator: activation and enabling', () => {
   const fresh = () => loadCardMasterSimulator(loadConfig({}).cardMasterFile);
 
   it('activates with the last 6 digits of the card number, the inquiry number or the mobile, by status', async () => {

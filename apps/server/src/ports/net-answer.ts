@@ -1,8 +1,9 @@
 /**
- * Net Answer port (issue 6): the company's online card-account service. It checks a Net Answer id
- * and password (so that a card can be linked to its Net Answer account, /api/subuser/na/add) and
- * answers a one-time direct-login URL for a linked card (/api/subuser/direct_login/na). The
- * simulator (net-answer-simulator.ts) reads config/demo-netanswer.json, listed in the README.
+ * Net Answer port (decision 0006): the company's online card-account service. It checks a Net
+ * Answer id and password (so that a card can be linked to its Net Answer account,
+ * /api/subuser/na/add) and answers a one-time direct-login URL for a linked card
+ * (/api/subuser/direct_login/na). The simulator (net-answer-simulator.ts) reads
+ * config/demo-netanswer.json, listed in the README.
  */
 export interface NetAnswerAccount {
   naId: string;

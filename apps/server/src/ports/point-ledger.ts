@@ -1,8 +1,8 @@
 /**
- * Point ledger port (issue 6): the company's point system keeps each member's open points (the open
- * account) and card points. A transfer either fully happens or not at all, and happens at most once
- * per transfer id, however often it is asked for (a retried or doubled request). The simulator
- * (point-ledger-simulator.ts) keeps the ledger in this database.
+ * Point ledger port (decision 0006): the company's point system keeps each member's open points
+ * (the open account) and card points. A transfer either fully happens or not at all, and happens at
+ * most once per transfer id, however often it is asked for (a retried or doubled request). The
+ * simulator (point-ledger-simulator.ts) keeps the ledger in this database.
  *
  * Calls are never made inside a database transaction of the caller: the ledger is another system.
  */

@@ -1,7 +1,7 @@
 import type { DevMailbox } from '../modules/notifications/dev-mailbox.ts';
 import type { SmsGateway } from './sms.ts';
 
-/** The development SMS adapter (issue 3): every SMS lands in the development mailbox at /dev/mailbox. */
+/** The development SMS adapter (README "Mail and SMS"): every SMS lands in the development mailbox at /dev/mailbox. */
 export const smsSimulator = (mailbox: DevMailbox): SmsGateway => ({
   send: async (to, text) => {
     mailbox.add({ kind: 'sms', to, subject: '', text });

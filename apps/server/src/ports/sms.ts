@@ -1,6 +1,7 @@
 /**
- * SMS gateway port (issue 3). The development adapter (sms-simulator.ts) delivers into the
- * development mailbox shown at /dev/mailbox; the company's gateway plugs in behind this interface.
+ * SMS gateway port (README "Mail and SMS"). The development adapter (sms-simulator.ts) delivers
+ * into the development mailbox shown at /dev/mailbox; the company's gateway plugs in behind this
+ * interface.
  */
 export interface SmsGateway {
   /** Delivers one SMS; rejects when it could not be delivered now (the outbox retries it). */

@@ -20,7 +20,7 @@ export const mailsTo = async (app: FastifyInstance, to: string) => (await readMa
 
 /**
  * Waits (a bounded poll) until `count` mails have reached `to`, and returns them newest first: mail
- * that an answer does not wait for (issue 4) arrives a little after the answer.
+ * that an answer does not wait for (decision 0005) arrives a little after the answer.
  */
 export async function waitForMails(app: FastifyInstance, to: string, count = 1): Promise<MailboxEntry[]> {
   await expect.poll(async () => (await mailsTo(app, to)).length, { timeout: 10_000, interval: 25 }).toBeGreaterThanOrEqual(count);

@@ -15,7 +15,7 @@ export interface SilentSmtp {
 
 /**
  * A mail server that takes the connection and never says a word: a sender waits for nodemailer's
- * greeting timeout, so an answer that awaited its mail could not come quickly (issue 4).
+ * greeting timeout, so an answer that awaited its mail could not come quickly (decision 0005).
  */
 export function silentSmtp(): Promise<SilentSmtp> {
   const sockets: Socket[] = [];

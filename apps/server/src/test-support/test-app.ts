@@ -111,7 +111,7 @@ export interface AuthorizeParams {
   user?: string;
   password?: string;
   terms?: string[];
-  /** The login step's ticket (issue 9), posted as the SPA posts it. */
+  /** The login step's ticket (one password hash per login), posted as the SPA posts it. */
   ticket?: string;
   /** The form's reCAPTCHA token, which a post without a live ticket needs (decision 0011); '' sends none. */
   recaptcha?: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Db, type Dialect } from '../db/database.ts';
 
-/** Both databases the repository and API tests run against in the same test command (issue 2). */
+/** Both databases the repository and API tests run against in the same test command (ARCHITECTURE.md "Stack"). */
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];
 
 /** The PostgreSQL server used by the tests; `.ci/run` makes sure one answers here. */

@@ -11,7 +11,7 @@ import { isLoggedIn, saveWantedRoute } from '../lib/records.ts';
  * wanted path and query are saved (the callback restores them once). Entering a protected page
  * re-issues the token if it was issued over 500 ms earlier (SPEC.md sections 4 and 9). The query
  * cache is provided here, where the screens that query are, and not around the whole app: the
- * router loads this guard lazily, keeping TanStack Query out of the login route (issue 9).
+ * router loads this guard lazily, keeping TanStack Query out of the login route (docs/performance.md).
  */
 export function RequireLogin() {
   const location = useLocation();

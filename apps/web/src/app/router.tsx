@@ -18,9 +18,9 @@ import { Frame, Layout } from './layout.tsx';
 import type { RouteHandle } from './document-title.ts';
 
 /**
- * A route's screen, loaded with a chunk of its own on the first visit (issue 9: route-level code
- * splitting), so that the login route loads only what the login needs. The error pages stay in the
- * main chunk: they show when loading fails.
+ * A route's screen, loaded with a chunk of its own on the first visit (route-level code splitting;
+ * docs/performance.md), so that the login route loads only what the login needs. The error pages
+ * stay in the main chunk: they show when loading fails.
  */
 const screen = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) => ({
   lazy: async () => ({ Component: (await load())[name] as ComponentType }),

@@ -22,7 +22,7 @@ export function useLogout() {
     }
     clearTokens();
     clearOAuthClient();
-    // The cache is cleared once the member's screens are gone: while Welcome's chunk loads (issue 9),
+    // The cache is cleared once the member's screens are gone: while Welcome's chunk loads,
     // a screen still shown would fetch its cleared queries again, with no token, into the error flow.
     // Its module loads lazily, the header being in every route's JavaScript; if it cannot load now,
     // it never loaded, and there is no cache to clear.

@@ -21,7 +21,7 @@ interface ProfileFieldsProps {
   errors: Partial<Record<ProfileFieldName | WholeNameKey, { message?: string | undefined }>>;
   /** The stored text of a field the member may not change; undefined where the field is editable. */
   readonlyValue?: (name: ProfileShownField) => string | undefined;
-  /** The fields to show when not all of them: the open-account link asks for the kana names, birthday and phone (issue 6). */
+  /** The fields to show when not all of them: the open-account link asks for the kana names, birthday and phone (decision 0006). */
   only?: readonly ProfileShownField[];
 }
 

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Card sign-up (issue 3): the sign-up flow records, the one table of one-time secrets, fixed-window
- * rate limits, and the outbox that makes mail and SMS delivery reliable. A card is linked to one
- * member at a time: sub_users.esid becomes unique.
+ * Card sign-up (decision 0004): the sign-up flow records, the one table of one-time secrets,
+ * fixed-window rate limits, and the outbox that makes mail and SMS delivery reliable. A card is
+ * linked to one member at a time: sub_users.esid becomes unique.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

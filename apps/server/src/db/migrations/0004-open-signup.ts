@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Open sign-up and password recovery (issue 4): the pending registrations that wait for their
+ * Open sign-up and password recovery (decision 0005): the pending registrations that wait for their
  * activation link (one per e-mail: a new registration replaces the old one), and an index that
  * finds a link's secret by its hash.
  */

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * E-mail change (issue 5): a change waiting for the code mailed to the new address. The
- * register_token is stored as its SHA-256; the code itself lives in `verifications`.
+ * E-mail change (SPEC.md section 2, /user/email): a change waiting for the code mailed to the new
+ * address. The register_token is stored as its SHA-256; the code itself lives in `verifications`.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Cards, direct login and points (issue 6):
+ * Cards, direct login and points (decision 0006):
  * - sub_users learn the card master's cardholder (for the cards waiting to be added), whether the
  *   card carries points, the linked Net Answer id, and the paperless-statement choice;
  * - signup_flows keep the paperless choice made during the card sign-up until the card is linked;

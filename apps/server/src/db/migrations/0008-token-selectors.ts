@@ -14,7 +14,7 @@ const COLUMNS = [
 ] as const;
 
 /**
- * Tokens that name their grant (issue 9, docs/decisions/0009-token-selectors.md). A token issued
+ * Tokens that name their grant (docs/decisions/0009-token-selectors.md). A token issued
  * from now on is `<family id>.<grant id>.<secret>`: it is found by the grant's primary key,
  * (family_id, id), and then checked against its stored SHA-256. token_grants needs no index on the
  * hashes, and none on parent_id: a family's grants are found by the key's first column. A refresh,

@@ -42,7 +42,7 @@ export interface ChangeContext {
 }
 
 const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
-/** A change record lives 30 minutes (issue 5); its code LIMITS.otpTtlMs. */
+/** A change record lives 30 minutes (the spec gives no figure); its code LIMITS.otpTtlMs. */
 const CHANGE_TTL_MS = 30 * 60_000;
 /** 300: unknown, expired, replaced or used register_token (SPEC.md section 8). */
 const changeExpired = () => new AppError(RESULT.ACCESS_DENIED, ACCOUNT_MESSAGES.changeExpired);
@@ -51,14 +51,15 @@ const changeLocked = () => new AppError(RESULT.LOCKED, ACCOUNT_MESSAGES.changeLo
 const lockKey = (userId: string) => `email-change:${userId}`;
 
 /**
- * POST /api/auth/email/change (SPEC.md section 7; issues 5 and 8). The same address answers
- * emailSame. Otherwise, within the per-address message limit, a change record (30 minutes, its
- * register_token stored as SHA-256) replaces the member's earlier ones with a 6-digit code (argon2id,
- * LIMITS.otpTtlMs, 5 tries), and one mail goes to the NEW address: the code, or, when the address is
- * already any account's (active or withdrawn), a notice to its owner and no code. Both cases do the
- * same work and get the same answer, so that the answer and its timing never tell a member whether
- * an address is someone's (OWASP ASVS 5.0 V6, account enumeration); such a change can never be
- * confirmed, and if a code were guessed, the confirmation answers emailUnavailable.
+ * POST /api/auth/email/change (SPEC.md section 7; docs/security.md, no enumeration). The same
+ * address answers emailSame. Otherwise, within the per-address message limit, a change record (30
+ * minutes, its register_token stored as SHA-256) replaces the member's earlier ones with a 6-digit
+ * code (argon2id, LIMITS.otpTtlMs, 5 tries), and one mail goes to the NEW address: the code, or,
+ * when the address is already any account's (active or withdrawn), a notice to its owner and no
+ * code. Both cases do the same work and get the same answer, so that the answer and its timing
+ * never tell a member whether an address is someone's (OWASP ASVS 5.0 V6, account enumeration);
+ * such a change can never be confirmed, and if a code were guessed, the confirmation answers
+ * emailUnavailable.
  */
 export async function requestEmailChange(
   deps: AccountChangeDeps,

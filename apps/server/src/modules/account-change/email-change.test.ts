@@ -89,7 +89,8 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
     const active = await newMember(t);
     const withdrawn = await newMember(t);
     await db().updateTable('users').set({ status: 'withdrawn' }).where('id', '=', withdrawn.id).execute();
-    // Issue 8 (no account enumeration): the same status and body, the register_token aside, for a taken and a free address.
+    // No account enumeration (docs/security.md): the same status and body, the register_token
+    // aside, for a taken and a free address.
     const shown = (res: { statusCode: number; body: string }) => ({ status: res.statusCode, body: res.body.replace(/"register_token":"[^"]+"/, '') });
     const free = await request(t, member.access_token, newAddress());
     for (const taken of [active.email, withdrawn.email]) {

@@ -6,7 +6,7 @@ import type { OutgoingMessage } from '../notifications/notifier.ts';
 const minutes = LIMITS.otpTtlMs / 60_000;
 const NOT_YOU = `お心当たりのない場合は、第三者がお客さまのパスワードを利用した可能性があります。お手数ですが、${PRODUCT_NAME}のお問い合わせ窓口までご連絡ください。`;
 
-/** The code for an e-mail change, to the NEW address (issue 5). The code is the mail's only 6-digit number. */
+/** The code for an e-mail change, to the NEW address (SPEC.md section 2). The code is the mail's only 6-digit number. */
 export function emailChangeCodeMail(to: string, code: string): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】メールアドレス変更のワンタイムパスワード`, [
     `${PRODUCT_NAME}のログイン用メールアドレスの変更手続きのワンタイムパスワードをお知らせします。`,
@@ -17,9 +17,9 @@ export function emailChangeCodeMail(to: string, code: string): OutgoingMessage {
 }
 
 /**
- * Sent instead of the code when the new address is already an account's (issue 8): the member asking
- * got the same answer as for a free address, so only the owner of this mailbox learns that it is
- * taken. No code, no link, and not who asked.
+ * Sent instead of the code when the new address is already an account's (no enumeration,
+ * docs/security.md): the member asking got the same answer as for a free address, so only the owner
+ * of this mailbox learns that it is taken. No code, no link, and not who asked.
  */
 export function emailTakenMail(to: string): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】メールアドレス変更のお手続きについて`, [
@@ -28,7 +28,7 @@ export function emailTakenMail(to: string): OutgoingMessage {
   ]);
 }
 
-/** The notice to the OLD address once the change is done (issue 5): no link, and not the new address. */
+/** The notice to the OLD address once the change is done: no link, and not the new address. */
 export function emailChangedMail(to: string): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】ログイン用メールアドレス変更のお知らせ`, [
     `${PRODUCT_NAME}のログイン用メールアドレスが変更されました。今後、このメールアドレスではログインできません。`,
@@ -37,7 +37,7 @@ export function emailChangedMail(to: string): OutgoingMessage {
   ]);
 }
 
-/** The notice that the password was changed (issue 5). */
+/** The notice that the password was changed (SPEC.md section 2, /user/password). */
 export function passwordChangedMail(to: string): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】パスワード変更のお知らせ`, [
     `${PRODUCT_NAME}のパスワードが変更されました。`,

@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database, EmailChangesTable } from '../../db/schema.ts';
 import { NO_PROFILE } from '../account/member-repo.ts';
 
-/** A member's changes of e-mail, password and membership (issue 5): SQL only. */
+/** A member's changes of e-mail, password and membership (SPEC.md section 7): SQL only. */
 
 export async function insertEmailChange(db: Kysely<Database>, row: Insertable<EmailChangesTable>): Promise<void> {
   await db.insertInto('email_changes').values(row).execute();

@@ -14,7 +14,7 @@ import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { replacePasswordHash } from './member-change-repo.ts';
 
 /**
- * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7; issue 5). The current password is
+ * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7). The current password is
  * checked on the member's login lock (checkCurrentPassword, account-lock.ts): guesses here, at the
  * reauth and at the login by either id share one limit (the 10th wrong one locks, 203; each wrong
  * one is logged). Right: in one transaction the new argon2id hash (only if the checked hash is still

@@ -12,7 +12,7 @@ import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { deleteCardsAndPoints, markWithdrawn } from './member-change-repo.ts';
 
 /**
- * POST /api/auth/cancel (SPEC.md sections 2, 4 and 7; issue 5; docs/withdrawal.md). One transaction:
+ * POST /api/auth/cancel (SPEC.md sections 2, 4 and 7; docs/withdrawal.md). One transaction:
  * the member is marked withdrawn (of parallel withdrawals one goes on) with the e-mail and phone
  * freed and the password unusable; the card links and point accounts go (the open member's points
  * are lost, as the SPA warned); every session and pending e-mail change ends; 'withdrawn' is logged.
@@ -29,7 +29,7 @@ export async function withdraw(deps: AccountChangeDeps, user: UserRow, context: 
 
 /**
  * What a withdrawal does to the member's rows, to run inside the caller's transaction: also the end
- * of an open member's login once their points were linked to a card member (issue 6, decision
+ * of an open member's login once their points were linked to a card member (decision
  * 0006). False, and nothing done, when the member was not active.
  */
 export async function endLogin(trx: Kysely<Database>, user: Pick<UserRow, 'id' | 'email' | 'tel'>, now: number): Promise<boolean> {

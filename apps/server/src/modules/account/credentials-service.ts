@@ -38,12 +38,12 @@ export interface CredentialDeps {
 export const addressKey = (address: string) => `login-address:${lookupDigest(addressBucket(address))}`;
 
 /**
- * Checks an id and password (issue 2): the attempt is counted in the database before the hash is
+ * Checks an id and password (decision 0003): the attempt is counted in the database before the hash is
  * checked; after 10 consecutive failures the account is locked for 15 minutes (result 203), whichever
  * of its ids the failures named (account-lock.ts, decision 0011). Unknown ids are looked up,
  * counted on their own lock and hashed the same way, so neither the answer nor its timing reveals
  * a member.
- * A network address with too many failures across any ids (password spraying, issue 8 and
+ * A network address with too many failures across any ids (password spraying,
  * decision 0007) is refused the same way, before any hash, until its window runs out.
  */
 export async function checkCredentials(deps: CredentialDeps, rawId: string, password: string, origin: LoginOrigin): Promise<CredentialCheck> {
@@ -63,7 +63,8 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   const key = loginLockKey(user, id);
   const { attempt } = await countAttempt(db, key, now, LIMITS.loginFailuresBeforeLock, LIMITS.loginLockMs);
   // While locked nothing more is done, for a member's id and an unknown one alike: attempts that
-  // anyone can repeat without bound must not differ in time (issue 8) nor fill the activity log.
+  // anyone can repeat without bound must not differ in time (docs/security.md) nor fill the
+  // activity log.
   if (attempt > LIMITS.loginFailuresBeforeLock) return { ok: false, reason: 'locked' };
   const ok = await verifyPassword(user?.password_hash, password);
   if (ok && user) {
@@ -74,7 +75,7 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   const locks = attempt === LIMITS.loginFailuresBeforeLock;
   if (user) {
     // Written after the answer, not before it: a member's failed login must take no longer than an
-    // unknown id's (issue 8's timing checks found the log row's insert in the member's answers).
+    // unknown id's (the enumeration timing checks found the log row's insert in the member's answers).
     deps.background.run('login failure log', async () => {
       await logActivity(db, { userId: user.id, event: 'login_failed', clientId, device, at: now });
       // The failure that sets the lock logs it, once.

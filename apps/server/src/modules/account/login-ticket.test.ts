@@ -7,11 +7,12 @@ import { newMember } from '../recover/test-kit.ts';
 import { hashPassword, passwordVerifications } from './passwords.ts';
 
 /**
- * Issue 9: the SPA's login (POST /api/auth/login, then the authorize form with the same id and
- * password) hashes the password once. The login step's ticket spares the authorize step's hash;
- * a ticket that is not the member's, the client's, live or unused spares nothing, and the password
- * is checked as before (with the reCAPTCHA the test kit posts). A ticket lives about a minute and
- * outlives no password (docs/decisions/0011-login-proof-and-account-lock.md).
+ * One password hash per login (docs/performance.md): the SPA's login (POST /api/auth/login, then
+ * the authorize form with the same id and password) hashes the password once. The login step's
+ * ticket spares the authorize step's hash; a ticket that is not the member's, the client's, live or
+ * unused spares nothing, and the password is checked as before (with the reCAPTCHA the test kit
+ * posts). A ticket lives about a minute and outlives no password
+ * (docs/decisions/0011-login-proof-and-account-lock.md).
  */
 describe.each(DIALECTS)('login ticket: one password hash per login (%s)', (dialect) => {
   const t = withTestApp(dialect);

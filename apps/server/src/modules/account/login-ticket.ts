@@ -8,10 +8,11 @@ import { parseLoginId } from './login-id.ts';
 import { findActiveUserByLoginId, type UserRow } from './user-repo.ts';
 
 /**
- * One password hash per login (issue 9). The SPA's login is two requests: POST /api/auth/login
- * checks the password and reCAPTCHA and answers the outstanding terms, then a hidden form posts the
- * same id and password to /api/auth/authorize (SPEC.md section 4). Hashing the password in both
- * would halve the logins a node can take at a peak, argon2id being the costliest work the server does.
+ * One password hash per login (docs/performance.md). The SPA's login is two requests: POST
+ * /api/auth/login checks the password and reCAPTCHA and answers the outstanding terms, then a
+ * hidden form posts the same id and password to /api/auth/authorize (SPEC.md section 4). Hashing
+ * the password in both would halve the logins a node can take at a peak, argon2id being the
+ * costliest work the server does.
  *
  * The login step therefore answers a ticket: 256 random bits, stored as SHA-256 in `verifications`
  * (ARCHITECTURE.md: one table for every one-time secret), for the member (its subject), bound to

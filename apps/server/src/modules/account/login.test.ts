@@ -75,7 +75,7 @@ describe.each(DIALECTS)('POST /api/auth/login (%s)', (dialect) => {
     expect((await login(t, { id, password: 'Demo1234' })).json().result_code).toBe(0);
   });
 
-  it('logs the lock once, when it is set, and nothing for the attempts refused while locked (issue 8)', async () => {
+  it('logs the lock once, when it is set, and nothing for the attempts refused while locked', async () => {
     const id = 'demo.card@example.com';
     const events = async () =>
       (await t.testDb.db.kysely.selectFrom('activity_log').select('event').where('user_id', '=', DEMO.card.id).where('event', 'like', 'login_%').execute()).map(
@@ -109,7 +109,7 @@ describe.each(DIALECTS)('POST /api/auth/login (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('failed logins per network address (%s; issue 8, decision 0007)', (dialect) => {
+describe.each(DIALECTS)('failed logins per network address (%s; decision 0007)', (dialect) => {
   const t = withTestApp(dialect, { LOGIN_ADDRESS_FAILURES: '5' });
   const from = (address: string, body: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: address, payload: { recaptcha_token: 'dev', client_id: 'SIAP009', ...body } });

@@ -4,7 +4,7 @@ import type { Database, UsersTable } from '../../db/schema.ts';
 /** A new member's row: every column but the status (active) and the times (now). */
 export type NewMember = Omit<Insertable<UsersTable>, 'status' | 'created_at' | 'updated_at'>;
 
-/** Creates an active member (the card sign-up of issue 3, the open sign-up of issue 4). */
+/** Creates an active member (the card sign-up, decision 0004; the open sign-up, decision 0005). */
 /** The profile of a member who has none (a card member) or no longer has one (withdrawn). */
 export const NO_PROFILE = {
   last_name: null,

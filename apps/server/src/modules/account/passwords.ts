@@ -10,7 +10,7 @@ export const hashPassword = (password: string) => hash(password, OPTIONS);
 let dummyHash: Promise<string> | undefined;
 let verifications = 0;
 
-/** The argon2id verifications this process has run: the tests and the benchmark count one per login (issue 9). */
+/** The argon2id verifications this process has run: the tests and the benchmark count one per login (docs/performance.md). */
 export const passwordVerifications = (): number => verifications;
 
 /**

@@ -21,7 +21,7 @@ export interface LockedSecretCheck {
 }
 
 /**
- * Checks a one-time code (argon2id in `verifications`) under a lock (issues 3 and 5). The key's lock
+ * Checks a one-time code (argon2id in `verifications`) under a lock (decision 0004). The key's lock
  * is looked at first; then one try of the secret is taken and one failure of the key counted, both
  * atomically and before the comparison, so that parallel guesses cannot exceed either limit. A right
  * answer clears the key's count; the `limit`-th wrong one locks the key for `lockMs` (203).

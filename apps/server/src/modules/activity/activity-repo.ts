@@ -4,8 +4,9 @@ import type { ActivityLogTable, Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
 
 /**
- * Security events of the member's activity log (issue 5: the member reads it at /user/activities).
- * `detail` holds JSON {"device"}: a coarse description of the device (lib/device.ts), never a secret.
+ * Security events of the member's activity log (SPEC.md sections 1 and 2: the member reads it at
+ * /user/activities). `detail` holds JSON {"device"}: a coarse description of the device
+ * (lib/device.ts), never a secret.
  */
 export type ActivityEvent =
   | 'login'
@@ -15,23 +16,23 @@ export type ActivityEvent =
   | 'token_replay'
   | 'code_reuse'
   | 'signup'
-  /** A reset link was mailed to the member (issue 4). */
+  /** A reset link was mailed to the member (SPEC.md section 7, password reset). */
   | 'password_reset_requested'
-  /** The password was set from a reset link; every session was revoked (issue 4). */
+  /** The password was set from a reset link; every session was revoked (SPEC.md section 7, password reset). */
   | 'password_reset'
-  /** The open member changed their profile (issue 5). */
+  /** The open member changed their profile (SPEC.md section 2, /user/profile). */
   | 'profile_changed'
-  /** The login e-mail was changed after its code was entered; every session was revoked (issue 5). */
+  /** The login e-mail was changed after its code was entered; every session was revoked (SPEC.md section 2, /user/email). */
   | 'email_changed'
-  /** The member changed the password; every session was revoked (issue 5). */
+  /** The member changed the password; every session was revoked (SPEC.md section 2, /user/password). */
   | 'password_changed'
   /** The member proved presence again with the password (POST /api/auth/reauth; decision 0012). */
   | 'reauth'
   /** A wrong current password at the password change or the re-authentication (decision 0012). */
   | 'password_check_failed'
-  /** The member withdrew (issue 5; docs/withdrawal.md). */
+  /** The member withdrew (docs/withdrawal.md). */
   | 'withdrawn'
-  /** Cards (issue 6; decision 0006). */
+  /** Cards (decision 0006). */
   | 'card_added'
   | 'card_add_locked'
   | 'card_enabled'
@@ -42,19 +43,19 @@ export type ActivityEvent =
   | 'na_link_locked'
   /** A partner session the member ended (/api/subuser/revoke). */
   | 'session_revoked'
-  /** A direct-login one-time token was issued for a client, and one was redeemed (issue 6). */
+  /** A direct-login one-time token was issued for a client, and one was redeemed (decision 0006). */
   | 'direct_login_issued'
   | 'direct_login'
   /** A direct-login token was presented without the proof it was bound to, and was burnt (decision 0013). */
   | 'direct_login_refused'
   /** The member accepted a service's terms before a hand-off to it (decision 0013). */
   | 'terms_accepted'
-  /** Points and the open-account link (issue 6). */
+  /** Points and the open-account link (decision 0006). */
   | 'points_transferred'
   | 'point_transfer_locked'
   | 'open_linked'
   | 'open_link_locked'
-  /** An open member became a card member; a numberless card was added (issue 6). */
+  /** An open member became a card member; a numberless card was added (decision 0006). */
   | 'upgraded'
   | 'numberless_added'
   /** A failed open-account link; a login mobile number proven by SMS code (decision 0014). */

@@ -5,7 +5,7 @@ import type { ClientRegistry } from '../oauth/clients.ts';
 import { deviceOf, listActivities } from './activity-repo.ts';
 
 /**
- * One page of the member's own activity log, newest first (issue 5; SPEC.md section 1, "view an
+ * One page of the member's own activity log, newest first (SPEC.md section 1, "view an
  * activity log"). One row more than a page is read to know whether a next page exists. The SPA
  * turns event keys into Japanese with ACTIVITY_LABELS.
  */

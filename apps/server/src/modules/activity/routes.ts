@@ -16,7 +16,7 @@ export interface ActivityDeps {
   clients: ClientRegistry;
 }
 
-/** POST /api/user/activities {page} (Bearer; issue 5): the member's own activity log. */
+/** POST /api/user/activities {page} (Bearer; SPEC.md sections 1 and 7): the member's own activity log. */
 export function registerActivityRoutes(app: FastifyInstance, deps: ActivityDeps): void {
   memberPost(app, deps, '/api/user/activities', SCOPES.activityRead, activitiesRequestSchema, async ({ user, input }) => ({
     result_code: RESULT.OK,

@@ -19,7 +19,7 @@ const htmlParagraph = (p: MailParagraph) =>
     : `<p>${escapeHtml(p.label)}<br><a href="${escapeHtml(p.url)}">${escapeHtml(p.url)}</a></p>`;
 
 /**
- * A mail with its plain-text and HTML parts from the same paragraphs (issue 4: mail bodies in
+ * A mail with its plain-text and HTML parts from the same paragraphs (mail bodies in
  * Japanese, plain text and HTML), so that the two never say different things. Everything
  * interpolated into the HTML is escaped.
  */

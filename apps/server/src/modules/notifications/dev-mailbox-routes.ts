@@ -24,8 +24,8 @@ ${items || '<p>まだ何も届いていません。</p>'}
 }
 
 /**
- * /dev/mailbox and /dev/mailbox.json (issue 3): every SMS and mail received in development, newest
- * first. Registered only when NODE_ENV is not production (app.ts decides).
+ * /dev/mailbox and /dev/mailbox.json (README "Mail and SMS"): every SMS and mail received in
+ * development, newest first. Registered only when NODE_ENV is not production (app.ts decides).
  */
 export function registerDevMailboxRoutes(app: FastifyInstance, mailbox: DevMailbox): void {
   app.get('/dev/mailbox.json', async (_request, reply) => reply.header('Cache-Control', 'no-store').send(mailbox.list()));

@@ -1,4 +1,4 @@
-/** One message as the development mailbox shows it (issue 3: `kind`, `to`, `subject`, `text`, `sentAt`). */
+/** One message as the development mailbox shows it (`kind`, `to`, `subject`, `text`, `sentAt`). */
 export interface MailboxEntry {
   kind: 'sms' | 'mail';
   to: string;

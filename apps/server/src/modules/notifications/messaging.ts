@@ -26,10 +26,10 @@ interface Log {
 }
 
 /**
- * Mail and SMS for the app (issue 3). Mail goes over real SMTP to SMTP_URL; without one (never in
- * production) an SMTP sink is started in-process on 127.0.0.1:SMTP_SINK_PORT and mail goes there.
- * SMS go to the SMS gateway port (the development adapter unless one is given). Outside production
- * both land in the development mailbox. A worker retries what could not be delivered.
+ * Mail and SMS for the app (README "Mail and SMS"). Mail goes over real SMTP to SMTP_URL; without
+ * one (never in production) an SMTP sink is started in-process on 127.0.0.1:SMTP_SINK_PORT and mail
+ * goes there. SMS go to the SMS gateway port (the development adapter unless one is given). Outside
+ * production both land in the development mailbox. A worker retries what could not be delivered.
  */
 export async function startMessaging(
   config: Config,

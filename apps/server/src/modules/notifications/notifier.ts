@@ -11,9 +11,10 @@ export interface OutgoingMessage {
 }
 
 /**
- * Sends mail and SMS reliably (issue 3): the message is written to the outbox first, one delivery
- * is tried at once, and a failed delivery is retried by the outbox worker. `send` never throws for a
- * delivery failure, so a step's data is never lost because a message could not go out now.
+ * Sends mail and SMS reliably (decision 0004): the message is written to the outbox first, one
+ * delivery is tried at once, and a failed delivery is retried by the outbox worker. `send` never
+ * throws for a delivery failure, so a step's data is never lost because a message could not go out
+ * now.
  */
 export interface Notifier {
   send(message: OutgoingMessage): Promise<void>;

@@ -31,7 +31,7 @@ interface Log {
 }
 
 /**
- * The reliable notifier (issue 3): a message is written to the outbox before anything else, one
+ * The reliable notifier (decision 0004): a message is written to the outbox before anything else, one
  * delivery is tried at once, and a failure leaves it to the retries with exponential back-off. The
  * step that sent it never fails because of it, so its data is never lost.
  */

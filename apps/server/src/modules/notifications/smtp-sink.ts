@@ -11,9 +11,9 @@ const addresses = (to: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(to) ? to : to ? [to] : []).flatMap((a) => a.value.map((v) => v.address ?? '')).filter(Boolean);
 
 /**
- * The local SMTP sink of development (issue 3): a real SMTP server on 127.0.0.1 that accepts every
- * message and puts it in the development mailbox. A message is stored before the server answers 250,
- * so a sender that got its answer finds the message in the mailbox.
+ * The local SMTP sink of development (README "Mail and SMS"): a real SMTP server on 127.0.0.1 that
+ * accepts every message and puts it in the development mailbox. A message is stored before the
+ * server answers 250, so a sender that got its answer finds the message in the mailbox.
  */
 export function startSmtpSink(mailbox: DevMailbox, port: number): Promise<SmtpSink> {
   const server = new SMTPServer({

@@ -23,8 +23,9 @@ const clientSchema = z
     terms: z.array(z.string()).default([]),
     service_link: z.boolean().default(false),
     /**
-     * Where a direct login hands the member to this client (issue 6, /api/preauth/direct_login): the
-     * one-time token is added as `onetime_token`. A client without one is not handed to by direct login.
+     * Where a direct login hands the member to this client (decision 0006,
+     * /api/preauth/direct_login): the one-time token is added as `onetime_token`. A client without
+     * one is not handed to by direct login.
      */
     direct_login_uri: z.string().min(1).optional(),
     /** Where a portal app is returned to (/api/redirect/resume_app), with client_id, state and esid. */
@@ -52,7 +53,7 @@ export function parseClients(json: unknown, publicOrigin: string): ClientRegistr
   }));
   const byId = new Map(list.map((c) => [c.client_id, c]));
   // Each confidential client's stored digest, decoded once: a secret is then checked with one hash
-  // and a constant-time comparison of two 32-byte digests (issue 9).
+  // and a constant-time comparison of two 32-byte digests (decision 0008).
   const digests = new Map(list.flatMap((c) => (c.secret_sha256 ? [[c.client_id, Buffer.from(c.secret_sha256, 'hex')] as const] : [])));
   if (byId.size !== list.length) throw new Error('CLIENTS_FILE lists a client_id twice');
   for (const c of list) {

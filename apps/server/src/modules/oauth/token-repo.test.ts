@@ -18,9 +18,10 @@ import {
 } from './token-repo.ts';
 
 /**
- * The token statements as SQLite plans them (issue 9): each refresh, introspection and revocation
- * must find its grants through an index, never by reading the whole token_grants table, which holds
- * a row per refresh ever made. The statements are the repository's own, captured as they run.
+ * The token statements as SQLite plans them (decision 0009): each refresh, introspection and
+ * revocation must find its grants through an index, never by reading the whole token_grants table,
+ * which holds a row per refresh ever made. The statements are the repository's own, captured as
+ * they run.
  */
 describe('token grant statements use an index (sqlite)', () => {
   const file = join(tmpdir(), `sso-token-plans-${newId()}.db`);

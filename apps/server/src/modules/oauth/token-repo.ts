@@ -11,7 +11,7 @@ export async function insertFamily(db: Kysely<Database>, row: FamilyRow): Promis
   await db.insertInto('token_families').values(row).execute();
 }
 
-// The writes of every refresh, compiled once (issue 9), as the lookups below.
+// The writes of every refresh, compiled once (decision 0008), as the lookups below.
 const grantInsert = preparedQuery((db, p: GrantRow) =>
   db.insertInto('token_grants').values({
     id: p.id,
@@ -65,10 +65,10 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'f.revoked_at as family_revoked_at',
     ]);
 
-// The lookups of every refresh, introspection and Bearer request, compiled once (issue 9). A token
-// names its grant (tokens.ts), so it is found by the primary key. A pair issued before that is found
-// by a hash through the partial indexes of migration 0008, whose condition is written as a literal
-// so that the planner can match it.
+// The lookups of every refresh, introspection and Bearer request, compiled once (decision 0008). A
+// token names its grant (tokens.ts), so it is found by the primary key. A pair issued before that
+// is found by a hash through the partial indexes of migration 0008, whose condition is written as a
+// literal so that the planner can match it.
 const byKey = preparedQuery((db, p: GrantKey) => grantWithFamily(db).where('g.family_id', '=', p.family_id).where('g.id', '=', p.id));
 const legacyByAccessHash = preparedQuery((db, p: { hash: string }) =>
   grantWithFamily(db).where('g.access_hash', '=', p.hash).where('g.hash_lookup', '=', sql.lit(1)),

@@ -7,13 +7,13 @@ import { randomToken, sha256 } from '../../lib/secrets.ts';
 import { findGrant, findLegacyGrant, insertGrant, type GrantWithFamily } from './token-repo.ts';
 
 /**
- * Opaque access and refresh tokens, stored only as SHA-256 hashes (issue 2, item 5). Each token is
- * `<family id>.<grant id>.<secret>`: the first two (the selector) are its grant row's primary key,
- * shared by the pair, the grant id 128 random bits; the secret is 256 random bits of its own. A
- * token is found by its selector and then checked against the stored hash of the whole token in
- * constant time, so that the table needs no index on the hashes (issue 9, docs/decisions/
- * 0009-token-selectors.md). Knowing a selector, from an access token a partner holds, gives nothing
- * towards the secret of the refresh token.
+ * Opaque access and refresh tokens, stored only as SHA-256 hashes (docs/security.md "OAuth 2.0").
+ * Each token is `<family id>.<grant id>.<secret>`: the first two (the selector) are its grant row's
+ * primary key, shared by the pair, the grant id 128 random bits; the secret is 256 random bits of
+ * its own. A token is found by its selector and then checked against the stored hash of the whole
+ * token in constant time, so that the table needs no index on the hashes (decision 0009). Knowing a
+ * selector, from an access token a partner holds, gives nothing towards the secret of the refresh
+ * token.
  */
 export async function issuePair(
   db: Kysely<Database>,

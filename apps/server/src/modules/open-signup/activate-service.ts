@@ -50,7 +50,7 @@ async function createMember(deps: ActivateDeps, tokenHash: string, device: strin
 }
 
 /**
- * POST /api/signup/open/otp (SPEC.md sections 4 and 7; issue 4): the activation link. An unknown,
+ * POST /api/signup/open/otp (SPEC.md sections 4 and 7): the activation link. An unknown,
  * expired, used or replaced link answers 902; so does an e-mail that became a member's since the
  * registration (the pending registration is then dropped).
  */

@@ -19,7 +19,7 @@ export function activationMail(to: string, url: string): OutgoingMessage {
 
 /**
  * The mail sent instead when the address already belongs to a member: the form answered as for a
- * new address, so only the owner of the mailbox learns that it is registered (issue 4).
+ * new address, so only the owner of the mailbox learns that it is registered (decision 0005).
  */
 export function alreadyRegisteredMail(to: string, origin: string): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】ご登録済みのメールアドレスです`, [

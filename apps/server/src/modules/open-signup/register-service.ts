@@ -46,7 +46,7 @@ export function signupClientIds(deps: Pick<OpenSignupDeps, 'clients'>, raw: stri
 const answer = (email: string): OpenSignupResponse => ({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, email, links: [] });
 
 /**
- * POST /api/signup/open (SPEC.md sections 3, 4 and 5; issue 4). dry_run 1 only validates (the
+ * POST /api/signup/open (SPEC.md sections 3, 4 and 5; decision 0005). dry_run 1 only validates (the
  * confirm mode). dry_run 0 hashes the password and answers at once; whether the address is a
  * member's is looked up afterwards, off the request's path, so that neither the answer nor its time
  * depends on it (ARCHITECTURE.md). A new address gets a pending registration and the activation

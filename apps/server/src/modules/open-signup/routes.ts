@@ -5,7 +5,7 @@ import { describeDevice } from '../../lib/device.ts';
 import { activateOpenSignup } from './activate-service.ts';
 import { registerOpenSignup, type OpenSignupDeps } from './register-service.ts';
 
-/** The open (no card) sign-up API (SPEC.md sections 3, 4, 5 and 7; issue 4). Answers hold personal data: never cached. */
+/** The open (no card) sign-up API (SPEC.md sections 3, 4, 5 and 7; decision 0005). Answers hold personal data: never cached. */
 export function registerOpenSignupRoutes(app: FastifyInstance, deps: OpenSignupDeps): void {
   app.post('/api/signup/open', async (request, reply) => {
     // The age rule counts in days in Japan (SPEC.md section 5), on the server's clock.

@@ -63,7 +63,7 @@ function ruleErrors(user: UserRow, input: ProfileChange): ValidationError[] {
 }
 
 /**
- * POST /api/user/profile/change (SPEC.md sections 3 and 5; issue 5): dry_run 1 only checks (the
+ * POST /api/user/profile/change (SPEC.md sections 3 and 5): dry_run 1 only checks (the
  * confirm mode), 0 writes the profile and logs 'profile_changed' in the same transaction. The tel
  * is the profile's phone only: a login mobile number is added by /api/auth/tel/change.
  * The caller has checked that the member is an open member (requireOpenProfile).

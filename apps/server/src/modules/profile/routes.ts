@@ -20,7 +20,7 @@ export interface ProfileDeps {
 
 const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
-/** The open member's profile (SPEC.md sections 3, 5 and 7; issue 5). Answers hold personal data: never cached. */
+/** The open member's profile (SPEC.md sections 3, 5 and 7). Answers hold personal data: never cached. */
 export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {
   memberPost(app, deps, '/api/user/profile', SCOPES.userRead, noBody, async ({ user }): Promise<ProfileResponse> => ({ ...ok, ...requireOpenProfile(user) }));
 

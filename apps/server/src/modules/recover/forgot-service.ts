@@ -31,9 +31,9 @@ const VALID_MS = LIMITS.passwordResetValidMinutes * 60_000;
 export const resetLinkBinding = (email: string) => lookupDigest(`reset-to:${email.toLowerCase()}`);
 
 /**
- * POST /api/auth/password/forgot (SPEC.md sections 3 and 7; issue 4). Answers at once and the same
- * for every address; the lookup and the mail happen afterwards, off the request's path, so that
- * neither the body nor the time tells whether the address is a member's (ARCHITECTURE.md).
+ * POST /api/auth/password/forgot (SPEC.md sections 3 and 7; decision 0005). Answers at once and the
+ * same for every address; the lookup and the mail happen afterwards, off the request's path, so
+ * that neither the body nor the time tells whether the address is a member's (ARCHITECTURE.md).
  */
 export function requestPasswordReset(deps: RecoverDeps, input: z.infer<typeof forgotPasswordRequestSchema>): BaseResponse {
   const email = input.email.toLowerCase();

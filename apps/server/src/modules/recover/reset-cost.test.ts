@@ -9,7 +9,7 @@ vi.mock(import('../account/passwords.ts'), async (original) => {
   return { ...real, hashPassword: (password: string) => ((hashes.count += 1), real.hashPassword(password)) };
 });
 
-describe('password reset cost (issue 8: argon2id is the costliest work anyone can ask for)', () => {
+describe('password reset cost (argon2id is the costliest work anyone can ask for)', () => {
   const t = withTestApp('sqlite');
 
   it('hashes no password for a dead link, and one for a live link', async () => {

@@ -15,7 +15,7 @@ import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { resetLinkBinding, type RecoverDeps } from './forgot-service.ts';
 
 /**
- * POST /api/auth/password/reset (SPEC.md sections 3 and 7; issue 4). In one transaction: the link
+ * POST /api/auth/password/reset (SPEC.md sections 3 and 7). In one transaction: the link
  * is used up by a conditional update (of parallel uses exactly one goes on), the new argon2id hash
  * is set, every live secret of the member ends (modules/sessions/end-sessions.ts), the member's
  * login lock is lifted, and the reset is logged. An unknown, expired, used or replaced link answers
@@ -24,9 +24,9 @@ import { resetLinkBinding, type RecoverDeps } from './forgot-service.ts';
 export async function resetPassword(deps: Pick<RecoverDeps, 'db' | 'clock'>, input: z.infer<typeof resetPasswordRequestSchema>): Promise<BaseResponse> {
   const now = deps.clock.now();
   const secretHash = sha256(input.onetime_token);
-  // A dead link costs no hash (issue 8): anyone may post here, and argon2id is the costliest work
-  // the server does. The link is still used up atomically below; a live one is hashed for before the
-  // transaction, so that its row is not held for the time of a hash.
+  // A dead link costs no hash (docs/security.md): anyone may post here, and argon2id is the
+  // costliest work the server does. The link is still used up atomically below; a live one is
+  // hashed for before the transaction, so that its row is not held for the time of a hash.
   if (!(await linkSecretLive(deps.db, 'password_reset', secretHash, now))) throw linkInvalidError();
   const passwordHash = await hashPassword(input.password);
   await deps.db.transaction().execute(async (trx) => {

@@ -4,7 +4,7 @@ import { parseOr901 } from '../../http/parse.ts';
 import { requestPasswordReset, type RecoverDeps } from './forgot-service.ts';
 import { resetPassword } from './reset-service.ts';
 
-/** Password recovery (SPEC.md sections 3 and 7; issue 4). */
+/** Password recovery (SPEC.md sections 3 and 7; decision 0005). */
 export function registerRecoverRoutes(app: FastifyInstance, deps: RecoverDeps): void {
   app.post('/api/auth/password/forgot', async (request, reply) => {
     const input = parseOr901(forgotPasswordRequestSchema, request.body);

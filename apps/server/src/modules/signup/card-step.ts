@@ -34,14 +34,14 @@ function checkClient(deps: SignupDeps, input: CardSignupInput): string {
   return scope;
 }
 
-/** The card fields of a card check: the sign-up's, and the upgrade's (issue 6). */
+/** The card fields of a card check: the sign-up's, and the upgrade's (decision 0016). */
 export type CardFields = Pick<CardSignupInput, 'cardnumber' | 'cc_month' | 'cc_year' | 'cvc'>;
 
 /**
  * Asks the card master about the card, counting the attempt first on the card number's throttle
  * (as the login does): of parallel guesses at a security code only LIMITS.signupCardFailuresBeforeLock
  * reach the card master, and the fifth failure locks the number for LIMITS.signupLockMs. The
- * upgrade to a card member (issue 6) checks its card here too, so that both share the bound.
+ * upgrade to a card member (decision 0016) checks its card here too, so that both share the bound.
  */
 export async function lookUpCard(
   deps: Pick<SignupDeps, 'db' | 'clock' | 'cardMaster'>,
@@ -61,7 +61,7 @@ export async function lookUpCard(
   return answer.card;
 }
 
-/** What a flow keeps of a card (the sign-up's, and the member flows' of issue 6). */
+/** What a flow keeps of a card (the sign-up's, and the member flows' of decision 0006). */
 export const flowCardOf = (card: CardRecord): FlowCard => ({
   esid: card.esid,
   brand: card.brand,
@@ -106,7 +106,7 @@ function planCheck(card: CardRecord, email: string): CheckPlan {
 }
 
 /**
- * POST /api/signup/card (SPEC.md sections 3, 4 and 7; issue 3). Checks the client, reCAPTCHA and
+ * POST /api/signup/card (SPEC.md sections 3, 4 and 7; decision 0004). Checks the client, reCAPTCHA and
  * the card, then starts the flow with the card's check: an SMS code to the holder's mobile, a mail
  * code to the e-mail entered, or the PIN. The e-mail entered is not looked up here: whether it is a
  * member's is answered only after the e-mail OTP has proved the mailbox is the person's.

@@ -62,8 +62,8 @@ export async function storeSecret(
 export const sendCode = (deps: Pick<SignupDeps, 'notifier'>, channel: Channel, to: string, code: string) => deps.notifier.send(otpMessage(channel, to, code));
 
 /**
- * Checks an OTP or PIN (issue 3) under the card's lock (account/secret-check.ts): the fifth wrong
- * answer for the card, across its register_tokens, locks it for LIMITS.signupLockMs (203).
+ * Checks an OTP or PIN (decision 0004) under the card's lock (account/secret-check.ts): the fifth
+ * wrong answer for the card, across its register_tokens, locks it for LIMITS.signupLockMs (203).
  * Returns the verification to consume with the step's state change.
  */
 export async function checkSecret(

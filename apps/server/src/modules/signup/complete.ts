@@ -17,7 +17,7 @@ import { insertCardMember } from './member-repo.ts';
 
 type TermsInput = z.infer<typeof termsAcceptRequestSchema>;
 
-/** terms_accept tells the card master the paperless choice after answering (issue 6). */
+/** terms_accept tells the card master the paperless choice after answering (decision 0006). */
 export type TermsDeps = SignupDeps & { background: Background };
 
 /** Creates the member, links the card, records the terms and moves the flow to authorize, all or nothing. */

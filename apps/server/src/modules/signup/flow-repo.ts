@@ -35,8 +35,8 @@ export const cardLinked = async (db: Kysely<Database>, esid: string) =>
   (await db.selectFrom('sub_users').select('id').where('esid', '=', esid).executeTakeFirst()) !== undefined;
 
 /**
- * Stores the paperless-statement choice on a live flow whose member does not exist yet (issue 6),
- * in one conditional update; false when the register_token names no such flow.
+ * Stores the paperless-statement choice on a live flow whose member does not exist yet (decision
+ * 0006), in one conditional update; false when the register_token names no such flow.
  */
 export async function setFlowMailDigital(
   db: Kysely<Database>,

@@ -40,7 +40,7 @@ export interface FlowCard {
   holderMobileMasked: string | null;
   /** The PIN check also asks for the bank account's last 4 digits. */
   bankAccountRequired: boolean;
-  /** The card master's cardholder and the card's status and points (issue 6); absent in flows begun before it. */
+  /** The card master's cardholder and the card's status and points (decision 0006); absent in flows begun before it. */
   holderId?: string;
   status?: SubuserStatus;
   pointCapable?: boolean;
@@ -51,11 +51,11 @@ export type NewSubuser = Omit<Selectable<SubUsersTable>, 'user_id' | 'created_at
 
 export const flowCard = (flow: FlowRow) => JSON.parse(flow.card_json) as FlowCard;
 
-/** A new sub-user row of a card a flow kept: the card master's status, holder and points (issue 6). */
+/** A new sub-user row of a card a flow kept: the card master's status, holder and points (decision 0006). */
 export const subuserOfCard = (card: FlowCard, p: { id: string; mailDigital: number | null }): NewSubuser => ({
   id: p.id,
   esid: card.esid,
-  // The card master's status: a new card may still wait for its activation key (issue 6).
+  // The card master's status: a new card may still wait for its activation key (decision 0006).
   status: card.status ?? 'active',
   member_div_code: card.memberDivCode,
   card_name: card.cardName,

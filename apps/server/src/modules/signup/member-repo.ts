@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, SubUsersTable, UsersTable } from '../../db/schema.ts';
 import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
 
-/** Creates the card member and links the card as its first sub-user (issue 3). */
+/** Creates the card member and links the card as its first sub-user (SPEC.md section 4). */
 export async function insertCardMember(
   db: Kysely<Database>,
   user: Pick<Selectable<UsersTable>, 'id' | 'email' | 'tel' | 'password_hash'>,

@@ -23,7 +23,7 @@ const noStore = <T>(reply: FastifyReply, body: T) => {
   return body;
 };
 
-/** The card sign-up API (SPEC.md sections 3, 4 and 7; issue 3). */
+/** The card sign-up API (SPEC.md sections 3, 4 and 7; decision 0004). */
 export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): void {
   app.post('/api/signup/card', async (request, reply) =>
     noStore(reply, await startCardSignup(deps, parseOr901(cardSignupRequestSchema, request.body), request.ip)),

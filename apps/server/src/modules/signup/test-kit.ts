@@ -121,7 +121,7 @@ export const countUsers = async (t: TestApp, email: string) =>
 
 /**
  * The card master simulator over the demo cards, recording the paperless choices it is told
- * (issue 6), for an app built with `withTestApp(dialect, {}, { cardMaster })`.
+ * (decision 0006), for an app built with `withTestApp(dialect, {}, { cardMaster })`.
  */
 export function recordingCardMaster(): { cardMaster: CardMaster; statementChoices: { esid: string; digital: boolean }[] } {
   const real = loadCardMasterSimulator(loadConfig({}).cardMasterFile);

@@ -4,7 +4,7 @@ import { emailChangeResponseSchema, profileResponseSchema, type profileFieldsSch
 import { apiPost } from '../../lib/api-client.ts';
 import { checkShape } from '../../lib/shape.ts';
 
-/** The account change calls of issue 5 (SPEC.md sections 3 and 7), JSON bodies with the Bearer token. */
+/** The account change calls (SPEC.md sections 3 and 7), JSON bodies with the Bearer token. */
 
 export type ProfileFields = z.output<ReturnType<typeof profileFieldsSchema>>;
 export interface PasswordChangeFields {

@@ -23,10 +23,11 @@ const schema = emailChangeOtpRequestSchema.pick({ otp_email: true });
 type OtpFields = z.infer<typeof schema>;
 
 /**
- * E-mail change, one-time password (issue 5): the code mailed to the new address. A wrong or
- * expired code (902) clears the field; a change that is over (300) drops the held change. A right
- * code changed the login e-mail and the server ended every session of the member: the tokens are
- * cleared and the finish page asks to log in again. Without a held change it goes to /user/email.
+ * E-mail change, one-time password (SPEC.md section 2, /user/email/otp): the code mailed to the new
+ * address. A wrong or expired code (902) clears the field; a change that is over (300) drops the
+ * held change. A right code changed the login e-mail and the server ended every session of the
+ * member: the tokens are cleared and the finish page asks to log in again. Without a held change it
+ * goes to /user/email.
  */
 export function EmailChangeOtpPage() {
   const [held] = useState(getHeldEmailChange);

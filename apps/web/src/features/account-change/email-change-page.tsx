@@ -24,7 +24,7 @@ type EmailFields = z.infer<typeof emailChangeRequestSchema>;
 const FIELDS = ['email'] as const;
 
 /**
- * E-mail change (issue 5; SPEC.md sections 2 and 3): the new address; a one-time password goes to
+ * E-mail change (SPEC.md sections 2 and 3): the new address; a one-time password goes to
  * it and the code screen follows. An address in use or the current one is answered 902 with the
  * server's message, which never says whose the address is. Without a recent proof on this session
  * the current password is asked first (ui/use-fresh-proof.tsx).

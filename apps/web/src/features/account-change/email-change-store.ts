@@ -1,9 +1,9 @@
 import { readRecord, removeRecord, writeRecord } from '../../lib/storage.ts';
 
 /**
- * The held e-mail change (issue 5), kept in the browser's storage so that a reload stays on the
- * code screen: the change's register_token and the new address the code went to. The server's
- * change record is the authority; this only says what the code screen sends and shows.
+ * The held e-mail change (SPEC.md section 2), kept in the browser's storage so that a reload stays
+ * on the code screen: the change's register_token and the new address the code went to. The
+ * server's change record is the authority; this only says what the code screen sends and shows.
  */
 export interface HeldEmailChange {
   registerToken: string;

@@ -18,7 +18,7 @@ import { changePassword } from './account-change-api.ts';
 type PasswordFields = z.infer<typeof passwordChangeRequestSchema>;
 
 /**
- * Password change (issue 5; SPEC.md sections 2 and 3): the current password, the new one (the open
+ * Password change (SPEC.md sections 2 and 3): the current password, the new one (the open
  * rules, 8-72) and its confirmation. A wrong current password (902) clears that field. A change
  * ended every session of the member: the tokens are cleared and the finish page asks to log in again.
  */

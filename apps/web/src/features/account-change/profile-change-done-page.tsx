@@ -1,7 +1,7 @@
 import { TopButton } from '../../ui/back-to-top.tsx';
 import page from '../../ui/page.module.css';
 
-/** Profile change, finished (issue 5): the member stays logged in and goes back to Top. */
+/** Profile change, finished (SPEC.md section 2, /user/profile/done): the member stays logged in and goes back to Top. */
 export function ProfileChangeDonePage() {
   return (
     <>

@@ -24,7 +24,7 @@ interface ModeState {
 }
 
 /**
- * Profile change (issue 5; SPEC.md sections 2 and 3), open members only: loads the profile; a card
+ * Profile change (SPEC.md sections 2 and 3), open members only: loads the profile; a card
  * member's 300 goes to Top. Then the editor.
  */
 export function ProfileChangePage() {

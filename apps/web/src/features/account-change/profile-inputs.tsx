@@ -29,7 +29,7 @@ interface ProfileInputsProps {
 }
 
 /**
- * The input mode of the profile change (issue 5; SPEC.md sections 2 and 5): the open sign-up's
+ * The input mode of the profile change (SPEC.md sections 2 and 5): the open sign-up's
  * profile fields with its labels and rules; a read-only field shows its stored value as text.
  * Each field is normalised on blur (ui/field.tsx).
  */

@@ -16,7 +16,7 @@ interface ReloginDoneProps {
 }
 
 /**
- * The finish of a change that ended every session of the member (issue 5: e-mail and password
+ * The finish of a change that ended every session of the member (e-mail and password
  * change revoke the tokens): the change, the request to log in again, and a button to log in.
  */
 function ReloginDone({ title, done, relogin, steps }: ReloginDoneProps) {

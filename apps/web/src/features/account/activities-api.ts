@@ -3,7 +3,7 @@ import { activitiesResponseSchema } from '@sso/contracts/account';
 import { apiPost } from '../../lib/api-client.ts';
 import { checkShape } from '../../lib/shape.ts';
 
-/** The body of POST /api/user/activities (issue 5): the page, 1 first. */
+/** The body of POST /api/user/activities (SPEC.md section 7): the page, 1 first. */
 export const activitiesBody = (page: number) => ({ page });
 
 /** One page of the member's own activity log, newest first (Bearer). */

@@ -9,8 +9,9 @@ import { LoadStatus } from '../../ui/load-status.tsx';
 import styles from './activities.module.css';
 
 /**
- * The activity log (issue 5, /user/activities): the member's own security events, newest first,
- * in Japanese, with the time in Japan time, the client and a coarse device; 前へ / 次へ page it.
+ * The activity log (SPEC.md sections 1 and 2, /user/activities): the member's own security events,
+ * newest first, in Japanese, with the time in Japan time, the client and a coarse device; 前へ / 次へ
+ * page it.
  */
 export function ActivitiesPage() {
   const [search, setSearch] = useSearchParams();

@@ -1,4 +1,4 @@
-/** The activity log's paging (issue 5): the page lives in the URL (?page=2), so Back and reload keep it. */
+/** The activity log's paging (SPEC.md section 2): the page lives in the URL (?page=2), so Back and reload keep it. */
 
 /** The page asked for by the query string: a whole number from 1, anything else is page 1. */
 export function pageFromSearch(search: URLSearchParams): number {

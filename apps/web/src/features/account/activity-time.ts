@@ -4,7 +4,7 @@ const JAPAN_OFFSET_MS = 9 * 60 * 60 * 1000;
 const two = (n: number) => String(n).padStart(2, '0');
 
 /**
- * An activity's time in Japan time, whatever the browser's time zone (issue 5: "2026年11月23日
+ * An activity's time in Japan time, whatever the browser's time zone ("2026年11月23日
  * 14:05"). Shifting by the fixed offset and reading the UTC parts avoids depending on the
  * browser's time zone data, as japanDate of the contracts does.
  */

@@ -47,7 +47,7 @@ export function CancelPage() {
     // Every token of the member is revoked by the server: nothing of the login is kept here.
     clearTokens();
     clearOAuthClient();
-    // The cache is cleared once this page is gone: while the next page's chunk loads (issue 9), a
+    // The cache is cleared once this page is gone: while the next page's chunk loads, a
     // page still shown would fetch its cleared queries again, with no token, into the error flow.
     await navigate('/user/cancel/done', { replace: true });
     queryClient.clear();
@@ -91,7 +91,8 @@ export function CancelPage() {
 
 /**
  * The point-loss warning (SPEC.md sections 2 and 6): for open members, and for card members who
- * linked an open account that still holds points (issue 6); with the open balance once it is known.
+ * linked an open account that still holds points (decision 0016); with the open balance once it is
+ * known.
  */
 function PointLossWarning({ isOpenMember }: { isOpenMember: boolean }) {
   const info = usePointInfoQuery();

@@ -9,7 +9,7 @@ export interface LoginContext {
   authorize: URLSearchParams;
 }
 
-/** The authorize form's login fields (SPEC.md section 7), with the login step's ticket when it answered one (issue 9). */
+/** The authorize form's login fields (SPEC.md section 7), with the login step's ticket when it answered one. */
 export type AuthorizeFields = { user_mail: string; user_pass: string; login_ticket?: string };
 
 export const authorizeFields = (id: string, password: string, ticket: string | undefined): AuthorizeFields => ({

@@ -20,7 +20,7 @@ function inputs(user_mail: string, user_pass: string) {
 }
 const input = (name: string, value: string) => ({ currentTarget: { name, value } as HTMLInputElement });
 
-describe('the login form (SPEC.md section 5, issue 9)', () => {
+describe('the login form (SPEC.md section 5)', () => {
   it('checks a field when it loses focus, not while it is typed in', () => {
     const view = render(useLoginForm, undefined);
     expect(view.output.field('user_mail').onChange).toBeUndefined();

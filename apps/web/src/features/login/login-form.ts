@@ -20,9 +20,10 @@ const valueOf = (name: Name, raw: string) => (name === 'user_mail' ? normaliseIn
 const errorOf = (value: string) => (value ? undefined : VALIDATION_MESSAGES.required);
 
 /**
- * The login form without a form library (issue 9: react-hook-form and zod stay out of the login
- * route's JavaScript), validating as the other forms do: a field when it loses focus, and once the
- * form was submitted, on every change. A submit with errors focuses the first instead of sending.
+ * The login form without a form library (docs/performance.md: react-hook-form and zod stay out of
+ * the login route's JavaScript), validating as the other forms do: a field when it loses focus, and
+ * once the form was submitted, on every change. A submit with errors focuses the first instead of
+ * sending.
  */
 export function useLoginForm() {
   const [errors, setErrors] = useState<Partial<Record<Name, string>>>({});

@@ -1,7 +1,7 @@
 import type { BaseResponse } from '@sso/contracts/common';
 import { apiPost } from '../../lib/api-client.ts';
 
-/** The password recovery calls (issue 4; SPEC.md section 3, "Forgot password" and "Password reset"). */
+/** The password recovery calls (SPEC.md section 3, "Forgot password" and "Password reset"). */
 
 /** POST /api/auth/password/forgot: the answer is the same whether or not the address is registered. */
 export const forgotPassword = (email: string) => apiPost<BaseResponse>('/api/auth/password/forgot', { json: { email } });

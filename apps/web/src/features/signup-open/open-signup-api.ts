@@ -3,7 +3,7 @@ import { openSignupResponseSchema, type openSignupFieldsSchema } from '@sso/cont
 import { apiPost } from '../../lib/api-client.ts';
 import { checkShape } from '../../lib/shape.ts';
 
-/** The open sign-up calls (issue 4; SPEC.md section 3, "Open sign-up"), JSON bodies. */
+/** The open sign-up calls (SPEC.md section 3, "Open sign-up"), JSON bodies. */
 
 export type OpenSignupFields = z.output<ReturnType<typeof openSignupFieldsSchema>>;
 
