@@ -7,7 +7,7 @@ const store = stubBrowserGlobals();
 const { apiPost, refreshIfOlderThan, refreshTokens, startScheduledRefresh } = await import('./api-client.ts');
 const { saveTokens, getTokenRecord, isLoggedIn } = await import('./records.ts');
 const { registerNavigator } = await import('./navigation.ts');
-const { peekEphemeralMessage, clearEphemeralMessage } = await import('./ephemeral-message.ts');
+const { peekEphemeralMessage, peekEphemeralReference, clearEphemeralMessage } = await import('./ephemeral-message.ts');
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const NETWORK = CLIENT_MESSAGES['C99-000700'];
@@ -64,26 +64,49 @@ describe('a failed refresh', () => {
     });
   }
 
-  it('on schedule (network error) keeps the tokens and shows the network message; the next one renews them', async () => {
+  for (const [name, failure] of Object.entries(FAILURES)) {
+    it(`on schedule (${name}) keeps the tokens and stays silent, the page left as it is; the next one renews them`, async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      let down = true;
+      api(async () => (down ? failure() : json(200, { access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'Bearer', expires_in: 3600 })));
+      const settle = () => new Promise((r) => setTimeout(r, 0));
+      const stop = startScheduledRefresh(1000);
+      try {
+        vi.advanceTimersByTime(1000);
+        await settle();
+        stillLoggedIn();
+        expect(navigations).toEqual([]);
+        expect(peekEphemeralMessage()).toBeUndefined();
+        down = false;
+        vi.advanceTimersByTime(1000);
+        await settle();
+        expect(getTokenRecord()).toMatchObject({ accessToken: 'new-access', refreshToken: 'new-refresh' });
+        expect(navigations).toEqual([]);
+      } finally {
+        stop();
+      }
+    });
+  }
+
+  it('on schedule still goes to /503 when the service is out of service', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    let down = true;
-    api(async () => (down ? Promise.reject(new TypeError('Failed to fetch')) : json(200, { access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'Bearer', expires_in: 3600 })));
-    const settle = () => new Promise((r) => setTimeout(r, 0));
+    api(async () => json(503, { error: 'temporarily_unavailable' }));
     const stop = startScheduledRefresh(1000);
-    try {
-      vi.advanceTimersByTime(1000);
-      await settle();
-      stillLoggedIn();
-      expect(navigations).toEqual(['/500']);
-      expect(peekEphemeralMessage()).toBe(NETWORK);
-      down = false;
-      vi.advanceTimersByTime(1000);
-      await settle();
-      expect(getTokenRecord()).toMatchObject({ accessToken: 'new-access', refreshToken: 'new-refresh' });
-      expect(navigations).toEqual(['/500']);
-    } finally {
-      stop();
-    }
+    vi.advanceTimersByTime(1000);
+    await new Promise((r) => setTimeout(r, 0));
+    stop();
+    stillLoggedIn();
+    expect(navigations).toEqual(['/503']);
+  });
+
+  it('carries the support reference of a logged 5xx of the token endpoint to /500, on entry and after a 401', async () => {
+    api(async () => json(500, { error: 'server_error', error_description: 'internal error', reference: '0badc0de' }));
+    await refreshIfOlderThan(500);
+    expect(navigations).toEqual(['/500']);
+    expect(peekEphemeralMessage()).toBe(NETWORK);
+    expect(peekEphemeralReference()).toBe('0badc0de');
+    const thrown = await apiPost('/api/user', { auth: true }).catch((e: unknown) => e);
+    expect(thrown).toMatchObject({ result: { result_code: 99999, result_message: NETWORK, reference: '0badc0de' } });
   });
 
   it('goes to /503, the tokens kept, when the service is out of service (HTTP 503 or result 501)', async () => {
@@ -128,8 +151,21 @@ describe('a failed refresh', () => {
     expect(navigations).toEqual(['/500', '/500', '/500']);
   });
 
-  it('refused for any other reason than invalid_grant (invalid_client) is no logout either', async () => {
-    api(async () => json(401, { error: 'invalid_client' }));
+  // RFC 6749 section 5.2: every error answer is a lasting refusal, not the network (decision 0017).
+  for (const [status, error] of [[401, 'invalid_client'], [400, 'unauthorized_client'], [400, 'unsupported_grant_type'], [400, 'invalid_request'], [400, 'invalid_scope']] as const) {
+    it(`refused with ${error} (HTTP ${status}) clears the tokens and shows the re-login message, as invalid_grant does`, async () => {
+      api(async () => json(status, { error }));
+      expect(await refreshTokens()).toEqual({ kind: 'refused' });
+      expect(isLoggedIn()).toBe(false);
+      saveTokens({ clientId: 'SIAP009', redirectUri: 'r', accessToken: 'old-access', refreshToken: 'old-refresh' }, Date.now() - 60_000);
+      await refreshIfOlderThan(500);
+      expect(navigations).toEqual(['/500']);
+      expect(peekEphemeralMessage()).toBe(RELOGIN);
+    });
+  }
+
+  it('temporarily_unavailable, even as HTTP 400, is no refusal: the tokens are kept', async () => {
+    api(async () => json(400, { error: 'temporarily_unavailable' }));
     expect(await refreshTokens()).toMatchObject({ kind: 'failed' });
     stillLoggedIn();
   });

@@ -59,7 +59,8 @@ async function readJson(res: Response): Promise<unknown> {
  * What a refresh came to (SPEC.md sections 4 and 8). Only a refused grant ends the login: the
  * tokens are then cleared. Any other failure keeps them, for the member to go on once the API
  * answers again: no answer, a 5xx or an unreadable answer is the network message (C99-000700),
- * out of service (HTTP 503 or result 501) the /503 page.
+ * with the server's support reference when it logged one; out of service (HTTP 503 or result
+ * 501) the /503 page.
  */
 export type RefreshOutcome = { kind: 'renewed' } | { kind: 'refused' } | { kind: 'failed'; failure: ApiFailure };
 
@@ -67,8 +68,16 @@ const RENEWED: RefreshOutcome = { kind: 'renewed' };
 const REFUSED: RefreshOutcome = { kind: 'refused' };
 const failed = (failure: ApiFailure): RefreshOutcome => ({ kind: 'failed', failure });
 
-/** RFC 6749 section 5.2: the refresh token is invalid, expired, revoked or another client's. */
-const refusesGrant = (body: unknown) => (body as { error?: unknown } | undefined)?.error === 'invalid_grant';
+/**
+ * RFC 6749 section 5.2: an error answer (HTTP 400 or 401 with an `error`) is the token endpoint's
+ * lasting refusal, whatever the error (invalid_grant, invalid_client, unauthorized_client,
+ * unsupported_grant_type, invalid_request, invalid_scope): asking again gets the same answer, so
+ * it is no network failure (decision 0017). Only `temporarily_unavailable` passes.
+ */
+function refusesGrant(status: number, body: unknown): boolean {
+  const error = (body as { error?: unknown } | undefined)?.error;
+  return (status === 400 || status === 401) && typeof error === 'string' && error !== 'temporarily_unavailable';
+}
 
 /** A result body whose result_code is no success (such as 501, out of service), whatever the HTTP status. */
 function carriesFailureCode(body: unknown): boolean {
@@ -82,13 +91,15 @@ function refreshFailure(status: number, body: unknown): ApiFailure {
   if (status === 503 || failure.result.result_code === RESULT.OUT_OF_SERVICE) {
     return new ApiFailure({ result_code: RESULT.OUT_OF_SERVICE, result_message: SERVER_MESSAGES.outOfService }, status);
   }
-  return networkFailure();
+  // The reference of a logged 5xx goes on to /500, for the member to quote to support (docs/operations.md).
+  const { reference } = failure.result;
+  return reference ? new ApiFailure({ ...networkFailure().result, reference }, status) : networkFailure();
 }
 
 /**
  * Re-issues the tokens with the refresh token (SPEC.md section 7, /api/auth/token). Single flight:
  * concurrent callers share one request, because a refresh token is single use and a second use
- * looks like a replay. Only a refused grant (invalid_grant) clears the tokens (RefreshOutcome).
+ * looks like a replay. Only a refusal (an RFC 6749 section 5.2 error answer) clears the tokens (RefreshOutcome).
  */
 export function refreshTokens(): Promise<RefreshOutcome> {
   refreshing ??= (async (): Promise<RefreshOutcome> => {
@@ -116,7 +127,7 @@ export function refreshTokens(): Promise<RefreshOutcome> {
     }
     const body = await readJson(res);
     if (!res.ok || carriesFailureCode(body)) {
-      if (!refusesGrant(body)) return failed(refreshFailure(res.status, body));
+      if (!refusesGrant(res.status, body)) return failed(refreshFailure(res.status, body));
       clearTokens();
       return REFUSED;
     }
@@ -150,23 +161,32 @@ export async function refreshIfOlderThan(ms: number = LIMITS.refreshOnEntryAfter
   if (!isLoggedIn()) return;
   const issuedAt = getTokenRecord().issuedAt ?? 0;
   if (Date.now() - issuedAt <= ms) return;
-  await refreshOrShow();
+  await refreshOrShow({ quietOnNetwork: false });
 }
 
 /**
  * A refresh of its own (on entry, scheduled) shows what came of it: a refused grant the re-login
- * message; out of service /503; the network failing the network message, the member still logged in.
+ * message; out of service /503; the network failing the network message, the member still logged
+ * in, unless `quietOnNetwork` (the scheduled one, decision 0017).
  */
-async function refreshOrShow(): Promise<void> {
+async function refreshOrShow({ quietOnNetwork }: { quietOnNetwork: boolean }): Promise<void> {
   const outcome = await refreshTokens();
   if (outcome.kind === 'refused') goToRelogin();
-  else if (outcome.kind === 'failed') goToError(outcome.failure.result.result_code, outcome.failure.result.result_message);
+  else if (outcome.kind === 'failed') {
+    const { result_code, result_message, reference } = outcome.failure.result;
+    if (quietOnNetwork && result_code !== RESULT.OUT_OF_SERVICE) return;
+    goToError(result_code, result_message, reference);
+  }
 }
 
-/** The scheduled refresh (SPEC.md section 4; every 30 minutes by section 9) while logged in. */
+/**
+ * The scheduled refresh (SPEC.md section 4; every 30 minutes by section 9) while logged in. Silent
+ * when the network or the server fails (decision 0017): it fires on whatever page is open, maybe
+ * mid-form, and the tokens are kept for the next tick or the next 401 to try again.
+ */
 export function startScheduledRefresh(intervalMs: number = LIMITS.refreshIntervalMs): () => void {
   const timer = setInterval(() => {
-    if (isLoggedIn()) void refreshOrShow();
+    if (isLoggedIn()) void refreshOrShow({ quietOnNetwork: true });
   }, intervalMs);
   return () => clearInterval(timer);
 }
