@@ -141,7 +141,7 @@ describe('partner login with additional terms', () => {
     await context.close();
   });
 
-  it('refuses a partner\'s link with an unknown client or an unregistered redirect URI before the password field shows', async () => {
+  it('refuses a partner\'s link with an unknown client or an unregistered redirect URI before the password field shows; a registered partner\'s other mistake goes back to it', async () => {
     const { context, page, consoleErrors } = await openPage(env);
     const checks: string[] = [];
     page.on('request', (r) => {
@@ -165,6 +165,16 @@ describe('partner login with additional terms', () => {
     await expect.poll(() => page.locator('input[type="password"]').count()).toBe(1);
     expect(page.url()).toContain('/content/authorize?');
     expect(checks.length).toBe(4);
+
+    // A registered partner with its own redirect URI but a bad request (code_challenge_method plain) is
+    // sent back to that URI with the error and its state, as the authorize endpoint would (RFC 6749
+    // section 4.1.2.1), without a password typed for it.
+    await page.goto(partnerAuthorize('SIAP002', 'bad-method').replace('code_challenge_method=S256', 'code_challenge_method=plain'));
+    await page.waitForURL((u) => u.pathname === '/dev/partner/SIAP002/callback');
+    const back = new URL(page.url()).searchParams;
+    expect([back.get('error'), back.get('state'), back.get('iss')]).toEqual(['invalid_request', 'bad-method', env.system.origin]);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('認可エラーを受け取りました');
+    expect(checks.length).toBe(5);
     await context.close();
   });
 

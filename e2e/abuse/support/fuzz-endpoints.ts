@@ -65,11 +65,12 @@ export const FUZZ_TABLE: Endpoint[] = [
     { user_mail: 'demo.open@example.com', user_pass: 'Demo1234', recaptcha_token: 'fuzz', terms: ['ServiceOnMemberId', 'PersonalInfoOnMemberId'] },
     { user_mail: 'fuzz.nobody@example.com', user_pass: 'Wrong-pass1', recaptcha_token: 'fuzz' },
   ] },
-  // The SPA's question before it shows a login or card sign-up form: 200, or 901 naming the parameter.
+  // The SPA's question before it shows a login or card sign-up form: 200 (with redirect_to for a known client's other mistake), or 901 naming client_id or redirect_uri.
   { method: 'POST', route: '/api/auth/authorize/check', group: 'authorize', expect: 'result', caller: 'none', valid: (c) => [
     authorizeQuery(c),
     { ...authorizeQuery(c), client_id: 'SIAP999' },
     { ...authorizeQuery(c), client_id: 'SIAP002', redirect_uri: `${c.origin}/dev/partner/SIAP002/callback`, scope: 'openid' },
+    { ...authorizeQuery(c), code_challenge_method: 'plain' },
   ] },
   { method: 'POST', route: '/api/signup/authorize', group: 'authorize', expect: 'page', caller: 'none', body: 'form', query: (c) => [authorizeQuery(c)], valid: () => [{ register_token: secret() }] },
   { method: 'POST', route: '/api/auth/login', group: 'account', expect: 'result', caller: 'none', argon2: true, valid: () => [

@@ -1,29 +1,37 @@
 import { useEffect, useState } from 'react';
+import type { AuthorizeCheckResponse } from '@sso/contracts/auth';
 import { RESULT } from '@sso/contracts/result-codes';
 import { apiPost } from './api-client.ts';
 import { authorizeParams, getOAuthClient } from './records.ts';
 import { ApiFailure } from './result.ts';
 
-export type AuthorizeVerdict = 'checking' | 'ok' | 'refused';
+/** 'leaving': the partner's own error redirect is being followed. */
+export type AuthorizeVerdict = 'checking' | 'ok' | 'refused' | 'leaving';
 
-/** What the server said of each request in this page's life: the form shows at once on a return. */
-const verdicts = new Map<string, 'ok' | 'refused'>();
+/** The server's answer: the form, the page saying the link is not valid, or the partner's error redirect. */
+type Answer = 'ok' | 'refused' | { redirectTo: string };
+
+/** What the server said of each request in this page's life: a return is answered at once. */
+const verdicts = new Map<string, Answer>();
 
 /**
  * Asks the server whether its authorize endpoint would take these parameters
- * (/api/auth/authorize/check, the endpoint's own checks). Refused only on its 901 answer: a network
- * failure or an outage lets the form show, and the authorize endpoint still refuses a wrong client
- * without a redirect (RFC 6749 section 4.1.2.1).
+ * (/api/auth/authorize/check, the endpoint's own checks; decision 0019). Refused on its 901 answer
+ * (an unknown client_id or unregistered redirect_uri, never redirected to: RFC 6749 section
+ * 4.1.2.1); a known client's other mistake comes with the endpoint's own error redirect to the
+ * client. A network failure or an outage lets the form show, and the authorize endpoint still
+ * refuses or redirects as it would have.
  */
-export async function checkAuthorize(params: URLSearchParams): Promise<'ok' | 'refused'> {
-  let verdict: 'ok' | 'refused' = 'ok';
+export async function checkAuthorize(params: URLSearchParams): Promise<Answer> {
+  let answer: Answer = 'ok';
   try {
-    await apiPost('/api/auth/authorize/check', { json: Object.fromEntries(params) });
+    const res = await apiPost<AuthorizeCheckResponse>('/api/auth/authorize/check', { json: Object.fromEntries(params) });
+    if (typeof res.redirect_to === 'string' && res.redirect_to) answer = { redirectTo: res.redirect_to };
   } catch (e) {
-    if (e instanceof ApiFailure && e.result.result_code === RESULT.VALIDATION) verdict = 'refused';
+    if (e instanceof ApiFailure && e.result.result_code === RESULT.VALIDATION) answer = 'refused';
   }
-  verdicts.set(params.toString(), verdict);
-  return verdict;
+  verdicts.set(params.toString(), answer);
+  return answer;
 }
 
 /** The web's own saved client, made by this SPA (SPEC.md section 4): nothing to ask about. */
@@ -34,14 +42,20 @@ const isOwnClient = (key: string) => {
 
 /**
  * The login and card sign-up forms show only for parameters the authorize endpoint would take: a
- * partner's unknown client_id or unregistered redirect_uri is refused before the member types a
- * password for it (SPEC.md section 2: both pages carry the authorize parameters). 'checking' while
- * the server is asked.
+ * partner's unknown client_id or unregistered redirect_uri is refused, and its other mistakes are
+ * sent back to it as the authorize endpoint would (RFC 6749 section 4.1.2.1), before the member
+ * types a password for it (SPEC.md section 2: both pages carry the authorize parameters).
+ * 'checking' while the server is asked, 'leaving' while the partner's error redirect loads.
  */
 export function useAuthorizeCheck(params: URLSearchParams | undefined): AuthorizeVerdict {
   const key = params?.toString();
   const known = key === undefined || isOwnClient(key) ? 'ok' : verdicts.get(key);
   const [, setAnswered] = useState(0);
+  const redirectTo = typeof known === 'object' ? known.redirectTo : undefined;
+  useEffect(() => {
+    // A document navigation: the partner's redirect URI is another site.
+    if (redirectTo !== undefined) globalThis.location.assign(redirectTo);
+  }, [redirectTo]);
   useEffect(() => {
     if (known || key === undefined) return;
     let live = true;
@@ -52,5 +66,6 @@ export function useAuthorizeCheck(params: URLSearchParams | undefined): Authoriz
       live = false;
     };
   }, [key, known]);
-  return known ?? 'checking';
+  if (known === undefined) return 'checking';
+  return typeof known === 'object' ? 'leaving' : known;
 }

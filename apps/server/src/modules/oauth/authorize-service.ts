@@ -31,6 +31,18 @@ export function redirectTo(uri: string, params: Record<string, string>, state: s
   return url.toString();
 }
 
+const stateOf = (rawQuery: Record<string, unknown>) => (typeof rawQuery.state === 'string' ? rawQuery.state : '');
+
+/**
+ * RFC 6749 section 4.1.2.1: an error of a request whose client and redirect URI are known goes back
+ * to that redirect URI, with the request's state and the RFC 9207 `iss`. The one place such an
+ * error redirect is made: the authorize endpoint answers it, and the SPA's question before the form
+ * (/api/auth/authorize/check) hands it over for the SPA to follow.
+ */
+export function errorRedirect(issuer: string, redirectUri: string, rawQuery: Record<string, unknown>, error: string, description: string): string {
+  return redirectTo(redirectUri, { error, error_description: description }, stateOf(rawQuery), issuer);
+}
+
 /**
  * Checks client_id and redirect_uri before anything else: an unknown client or an unregistered
  * redirect URI is never redirected to (RFC 6749 section 4.1.2.1).
@@ -67,19 +79,26 @@ export function checkAuthorizeQuery(client: OAuthClient, rawQuery: Record<string
 }
 
 /**
- * The SPA's question before it shows the login or card sign-up form (SPEC.md section 2: both carry
- * the authorize parameters): the parameter the authorize endpoint would refuse, or undefined when
- * it would take the request. The same checks in the same order as the authorize endpoint, so that a
- * partner's mistake is told to the member before they type their password, never after.
+ * What the authorize endpoint would do with a request it does not take: refuse it without a
+ * redirect, naming client_id or redirect_uri (RFC 6749 section 4.1.2.1: the member is told, the
+ * partner never), or send the error back to the client's registered redirect URI (`redirectTo`).
  */
-export function authorizeRequestProblem(clients: ClientRegistry, rawQuery: Record<string, unknown>): string | undefined {
+export type AuthorizeRequestProblem = { param: 'client_id' | 'redirect_uri' } | { redirectTo: string };
+
+/**
+ * The SPA's question before it shows the login or card sign-up form (SPEC.md section 2: both carry
+ * the authorize parameters): what the authorize endpoint would do with a request it would refuse,
+ * or undefined when it would take it. The same checks in the same order, and for a known client
+ * the very error redirect the endpoint answers (errorRedirect), so that a partner's mistake is
+ * handled before the member types their password, never after (decision 0019).
+ */
+export function authorizeRequestProblem(clients: ClientRegistry, issuer: string, rawQuery: Record<string, unknown>): AuthorizeRequestProblem | undefined {
   const clientId = typeof rawQuery.client_id === 'string' ? rawQuery.client_id : '';
-  const client = clients.get(clientId);
-  if (!client) return 'client_id';
+  if (!clients.get(clientId)) return { param: 'client_id' };
   const target = resolveClient(clients, rawQuery);
-  if (!target) return 'redirect_uri';
+  if (!target) return { param: 'redirect_uri' };
   const q = checkAuthorizeQuery(target.client, rawQuery);
-  return q.ok ? undefined : q.param;
+  return q.ok ? undefined : { redirectTo: errorRedirect(issuer, target.redirectUri, rawQuery, q.error, q.description) };
 }
 
 /**
@@ -104,9 +123,8 @@ export async function authorize(
   /** The coarse device of the request (lib/device.ts), for the activity log, and its network address. */
   origin: { device: string | null; address: string },
 ): Promise<string> {
-  const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
-  const fail = (error: string, description: string) =>
-    redirectTo(target.redirectUri, { error, error_description: description }, state, deps.issuer);
+  const state = stateOf(rawQuery);
+  const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
 
   const q = checkAuthorizeQuery(target.client, rawQuery);
   if (!q.ok) return fail(q.error, q.description);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { authorizeCheckRequestSchema, authorizeFormSchema } from '@sso/contracts/auth';
+import { authorizeCheckRequestSchema, authorizeFormSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
@@ -43,13 +43,16 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
   });
 
-  // Asked by the SPA before it shows a login or card sign-up form for a partner's request: an unknown
-  // client or unregistered redirect URI is told to the member, never redirected to (RFC 6749 section
-  // 4.1.2.1), and before they type their password. Public and read-only, like the 400 page above.
+  // Asked by the SPA before it shows a login or card sign-up form for a partner's request, before the
+  // member types their password: an unknown client or unregistered redirect URI is 901, for the SPA to
+  // tell the member, never redirected to; any other mistake of a known client is the authorize
+  // endpoint's own error redirect, for the SPA to follow (RFC 6749 section 4.1.2.1; decision 0019).
+  // Public and read-only, like the 400 page above.
   app.post('/api/auth/authorize/check', async (request, reply) => {
-    const problem = authorizeRequestProblem(deps.clients, parseOr901(authorizeCheckRequestSchema, request.body));
-    if (problem !== undefined) throw validationError([{ key: problem, message: SERVER_MESSAGES.validation }]);
-    return reply.header('Cache-Control', 'no-store').send({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok });
+    const problem = authorizeRequestProblem(deps.clients, deps.issuer, parseOr901(authorizeCheckRequestSchema, request.body));
+    if (problem && 'param' in problem) throw validationError([{ key: problem.param, message: SERVER_MESSAGES.validation }]);
+    const answer: AuthorizeCheckResponse = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, ...(problem ? { redirect_to: problem.redirectTo } : {}) };
+    return reply.header('Cache-Control', 'no-store').send(answer);
   });
 
   app.post('/api/auth/token', { config: { oauth: true } }, async (request, reply) => {

@@ -53,6 +53,16 @@ describe('a partner\'s link the authorize endpoint would refuse (RFC 6749 sectio
     expect(render(unknown)).not.toContain('type="password"');
   });
 
+  it('shows no password field for a known partner\'s other mistake, and keeps the error redirect the server gave to follow', async () => {
+    const badMethod = `${authorize('SIAP006')}&code_challenge_method=plain`;
+    const redirectTo = 'https://partner.test/cb?error=invalid_request&error_description=x&state=s&iss=http%3A%2F%2Fsso.test';
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ ...OK, redirect_to: redirectTo }), { status: 200 })));
+    expect(await checkAuthorize(new URLSearchParams(badMethod))).toEqual({ redirectTo });
+    const html = render(badMethod);
+    expect(html).not.toContain('type="password"');
+    expect(html).toContain('<h1>ログイン</h1>');
+  });
+
   it('shows the form once the server took the request, and at once for the web\'s own saved client', async () => {
     const partner = authorize('SIAP006');
     await serverSays(200, OK, partner);

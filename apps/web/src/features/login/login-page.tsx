@@ -79,9 +79,10 @@ export function LoginPage() {
 
   // No OAuth parameters in the query and no saved client: Welcome creates one and comes back.
   if (!authorize) return <Navigate to="/" replace />;
-  // A partner's link the authorize endpoint would refuse: told before any password is typed.
+  // A partner's link the authorize endpoint would refuse: told before any password is typed; a
+  // known partner's other mistake goes back to it ('leaving', RFC 6749 section 4.1.2.1).
   if (verdict === 'refused') return <Navigate to="/problem/authorize" replace />;
-  if (verdict === 'checking') return <WaitingPage heading="ログイン" />;
+  if (verdict === 'checking' || verdict === 'leaving') return <WaitingPage heading="ログイン" />;
 
   const query = search.toString();
   // The app the member arrives from: this request's client, else the one the session came from.

@@ -78,9 +78,10 @@ export function CardSignupPage() {
 
   // No OAuth parameters in the query and no saved client: Welcome creates one.
   if (!authorize) return <Navigate to="/" replace />;
-  // A partner's link the authorize endpoint would refuse: told before any password is typed.
+  // A partner's link the authorize endpoint would refuse: told before any password is typed; a
+  // known partner's other mistake goes back to it ('leaving', RFC 6749 section 4.1.2.1).
   if (verdict === 'refused') return <Navigate to="/problem/authorize" replace />;
-  if (verdict === 'checking') return <WaitingPage heading="カードで新規登録" />;
+  if (verdict === 'checking' || verdict === 'leaving') return <WaitingPage heading="カードで新規登録" />;
 
   return (
     <>
