@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { DEMO } from '../../db/seed.ts';
-import { loginTokens, postAuthorize, TEST_ORIGIN, withTestApp, type TestApp } from '../../test-support/test-app.ts';
+import { basic, bearer, form, loginTokens, postAuthorize, TEST_ORIGIN, tokenRequest, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { CARDS, codeFor, newEmail, post as signupPost, postSignupAuthorize, startSignup } from '../signup/test-kit.ts';
 import { acceptTerms, clientTokens, PARTNER_SECRET, PARTNER_TERMS, post, redeem } from '../direct-login/test-kit.ts';
@@ -26,6 +26,26 @@ describe.each(DIALECTS)('the line answer is for cardholders only (%s)', (dialect
   const t = withTestApp(dialect);
   const db = () => t.testDb.db.kysely;
   const removeCards = (userId: string) => db().deleteFrom('sub_users').where('user_id', '=', userId).execute();
+  const addCard = (userId: string, id: string, esid: string) =>
+    db()
+      .insertInto('sub_users')
+      .values({
+        id,
+        user_id: userId,
+        esid,
+        status: 'active',
+        member_div_code: '01',
+        card_name: 'カード',
+        card_image_url: '',
+        card_brand: 'VISA',
+        card_number_mask: '4541-****-****-0999',
+        holder_id: null,
+        point_capable: 1,
+        na_id: null,
+        mail_digital: null,
+        created_at: t.clock.now(),
+      })
+      .execute();
   // The sign-up's attempt counters are per card: each test starts clear of them.
   beforeEach(() => t.clock.advance(LIMITS.signupLockMs));
   const codes = async (userId: string) => (await db().selectFrom('auth_codes').select('client_id').where('user_id', '=', userId).execute()).map((r) => r.client_id);
@@ -99,27 +119,70 @@ describe.each(DIALECTS)('the line answer is for cardholders only (%s)', (dialect
   });
 
   it('an open member who holds a card may use the service: the card, not the sign-up, is what counts', async () => {
-    await db()
-      .insertInto('sub_users')
-      .values({
-        id: 'open-member-card',
-        user_id: DEMO.open.id,
-        esid: 'ES-OPEN-CARD',
-        status: 'active',
-        member_div_code: '01',
-        card_name: 'カード',
-        card_image_url: '',
-        card_brand: 'VISA',
-        card_number_mask: '4541-****-****-0999',
-        holder_id: null,
-        point_capable: 1,
-        na_id: null,
-        mail_digital: null,
-        created_at: t.clock.now(),
-      })
-      .execute();
+    await addCard(DEMO.open.id, 'open-member-card', 'ES-OPEN-CARD');
     expect((await login(t, open)).json()).toMatchObject({ result_code: 0 });
     const tokens = await clientTokens(t, LINE, open.user, open.password);
     expect(tokens.access_token).toBeTruthy();
+  });
+
+  describe('a session of the service ends with the member\'s last card (SPEC.md section 4)', () => {
+    const LINE_CLIENT = basic(LINE, `demo-secret-${LINE}`);
+    // The partner's own calls: the refresh (the code flow's terminal, test-app.ts exchange) and its introspection.
+    const refresh = (token: string) => tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: token, client_id: LINE, terminal_id: 'terminal-1' }, LINE_CLIENT);
+    const introspect = async (token: string) =>
+      (await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token }, LINE_CLIENT) })).json() as { active: boolean };
+    const removeViaApi = async (access: string, ids: string[]) =>
+      expect((await t.app.inject({ method: 'POST', url: '/api/subuser/delete', headers: bearer(access), payload: { subuser_ids: ids } })).json()).toMatchObject({ result_code: 0 });
+    // The tests above take the card member's card away: each test here starts with the one card again.
+    let since = 0;
+    beforeEach(async () => {
+      await removeCards(DEMO.card.id);
+      await addCard(DEMO.card.id, 'demo-card-subuser-1', 'ES0000000001');
+      since = t.clock.now();
+    });
+    const revokedEvents = async () =>
+      db()
+        .selectFrom('activity_log')
+        .select('client_id')
+        .where('user_id', '=', DEMO.card.id)
+        .where('event', '=', 'session_revoked')
+        .where('created_at', '>=', since)
+        .execute();
+
+    it('removing the last card at /api/subuser/delete ends it: the refresh is invalid_grant, the access token inactive, and it is logged', async () => {
+      const line = await clientTokens(t, LINE);
+      const web = await loginTokens(t.app, card);
+      expect(await introspect(line.access_token)).toMatchObject({ active: true });
+      await removeViaApi(web.access_token, ['demo-card-subuser-1']);
+      // Ended by the removal itself, before any refresh.
+      expect(await introspect(line.access_token)).toEqual({ active: false });
+      expect(await revokedEvents()).toEqual([{ client_id: LINE }]);
+      const res = await refresh(line.refresh_token);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('invalid_grant');
+      // The ID itself goes on: its session is not the service's.
+      expect((await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(web.access_token) })).statusCode).toBe(200);
+    });
+
+    it('removing one of two cards keeps it', async () => {
+      await addCard(DEMO.card.id, 'demo-card-second', 'ES-SECOND-CARD');
+      const line = await clientTokens(t, LINE);
+      const web = await loginTokens(t.app, card);
+      await removeViaApi(web.access_token, ['demo-card-subuser-1']);
+      const res = await refresh(line.refresh_token);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await introspect(res.json().access_token)).toMatchObject({ active: true });
+      expect(await revokedEvents()).toEqual([]);
+    });
+
+    it('cards gone another way (withdrawn at the card master): the refresh itself ends the session with invalid_grant', async () => {
+      const line = await clientTokens(t, LINE);
+      await removeCards(DEMO.card.id);
+      const res = await refresh(line.refresh_token);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('invalid_grant');
+      expect(await introspect(line.access_token)).toEqual({ active: false });
+      expect(await revokedEvents()).toEqual([{ client_id: LINE }]);
+    });
   });
 });

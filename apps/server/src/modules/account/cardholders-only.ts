@@ -4,6 +4,8 @@ import { SERVICE_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { revokeUserClientFamilies } from '../oauth/token-repo.ts';
 import { hasCards } from './user-repo.ts';
 
 /**
@@ -25,4 +27,21 @@ export const cardholdersOnlyError = () => new AppError(RESULT.ACCESS_DENIED, SER
 /** Throws cardholdersOnlyError when the rule refuses the member the client. */
 export async function requireCardholder(db: Kysely<Database>, userId: string, clientId: string): Promise<void> {
   if (await refusesMember(db, userId, clientId)) throw cardholdersOnlyError();
+}
+
+/**
+ * Ends the member's sessions of the cardholders-only clients among clientIds, each logged to the
+ * member's activity log: SPEC.md section 4, the chat-account service "ends automatically when all card
+ * memberships lapse". The card removal calls it, in its transaction, when the last card has gone; a
+ * refresh, when it finds the member without a card (cards gone another way, such as a withdrawal of
+ * the card membership at the card master). Decision 0015.
+ */
+export async function endCardholdersOnlySessions(
+  db: Kysely<Database>,
+  p: { userId: string; clientIds: readonly string[]; device?: string | null; at: number },
+): Promise<void> {
+  const ended = await revokeUserClientFamilies(db, p.userId, p.clientIds.filter(isCardholdersOnly), p.at);
+  for (const clientId of new Set(ended)) {
+    await logActivity(db, { userId: p.userId, event: 'session_revoked', clientId, device: p.device ?? null, at: p.at });
+  }
 }

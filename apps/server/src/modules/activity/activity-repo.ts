@@ -41,7 +41,7 @@ export type ActivityEvent =
   | 'card_removed'
   | 'na_linked'
   | 'na_link_locked'
-  /** A partner session the member ended (/api/subuser/revoke). */
+  /** A partner session ended: by the member (/api/subuser/revoke), or with their last card (decision 0015). */
   | 'session_revoked'
   /** A direct-login one-time token was issued for a client, and one was redeemed (decision 0006). */
   | 'direct_login_issued'

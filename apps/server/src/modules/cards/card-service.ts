@@ -8,7 +8,8 @@ import type { CardMaster, CardRecord } from '../../ports/card-master.ts';
 import type { NetAnswer } from '../../ports/net-answer.ts';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import type { UserRow } from '../account/user-repo.ts';
+import { endCardholdersOnlySessions } from '../account/cardholders-only.ts';
+import { hasCards, type UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
 import { retryable } from '../signup/flow-service.ts';
 import {
@@ -104,6 +105,7 @@ export async function refreshCards(deps: CardDeps, userId: string): Promise<Card
  * POST /api/subuser/delete: only active cards can be removed (SPEC.md section 4), all or none. In
  * one transaction the member's cards are read, refused if any is unknown or not active, and deleted
  * on the same conditions; a parallel change that makes the count differ rolls everything back.
+ * Removing the last card ends the member's sessions of the cardholders-only services (decision 0015).
  */
 export async function removeCards(deps: CardDeps, caller: CardCaller, subuserIds: readonly string[]): Promise<BaseResponse> {
   const ids = [...new Set(subuserIds)];
@@ -114,6 +116,10 @@ export async function removeCards(deps: CardDeps, caller: CardCaller, subuserIds
     if (rows.some((r) => r.status !== 'active')) throw retryable(CARD_MESSAGES.notRemovable);
     if ((await deleteActiveMemberCards(trx, caller.user.id, ids)) !== ids.length) throw cardNotFound();
     for (const _ of rows) await logActivity(trx, { userId: caller.user.id, event: 'card_removed', device: caller.device, at: now });
+    // The last card gone, the cardholders-only services end with it (SPEC.md section 4; decision 0015).
+    if (!(await hasCards(trx, caller.user.id))) {
+      await endCardholdersOnlySessions(trx, { userId: caller.user.id, clientIds: deps.clients.all().map((c) => c.client_id), device: caller.device, at: now });
+    }
   });
   return OK;
 }

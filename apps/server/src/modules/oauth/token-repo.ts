@@ -125,11 +125,24 @@ export async function revokeFamily(db: Kysely<Database>, familyId: string, now: 
  * Revokes every session of a member, families and their grants (modules/sessions/end-sessions.ts), in two
  * updates; returns how many sessions were live.
  */
-export async function revokeUserFamilies(db: Kysely<Database>, userId: string, now: number): Promise<number> {
-  const families = db.selectFrom('token_families').select('id').where('user_id', '=', userId);
+export const revokeUserFamilies = async (db: Kysely<Database>, userId: string, now: number): Promise<number> =>
+  (await revokeFamiliesOf(db, userId, undefined, now)).length;
+
+/**
+ * Revokes a member's sessions of the given clients only, as revokeUserFamilies does (decision 0015: a
+ * cardholders-only service ends when the member's last card goes); returns the client of each session that was live.
+ */
+export const revokeUserClientFamilies = async (db: Kysely<Database>, userId: string, clientIds: readonly string[], now: number): Promise<string[]> =>
+  clientIds.length === 0 ? [] : revokeFamiliesOf(db, userId, clientIds, now);
+
+/** The member's families, of the given clients or of all (undefined), revoked with their grants; the clients of those that were live. */
+async function revokeFamiliesOf(db: Kysely<Database>, userId: string, clientIds: readonly string[] | undefined, now: number): Promise<string[]> {
+  let families = db.selectFrom('token_families').select('id').where('user_id', '=', userId);
+  if (clientIds) families = families.where('client_id', 'in', [...clientIds]);
   await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', 'in', families).where('revoked_at', 'is', null).execute();
-  const r = await db.updateTable('token_families').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
-  return Number(r.numUpdatedRows);
+  let update = db.updateTable('token_families').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (clientIds) update = update.where('client_id', 'in', [...clientIds]);
+  return (await update.returning('client_id').execute()).map((r) => r.client_id);
 }
 
 /** Whether a session (token family) is still live: not revoked. */

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { OAuthError } from '../../http/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { endCardholdersOnlySessions, refusesMember } from '../account/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { audienceOf, mayIntrospect } from './audience.ts';
 import type { OAuthClient } from './clients.ts';
@@ -85,6 +86,12 @@ export async function refreshTokens(
   if (!grant || grant.client_id !== p.client.client_id) throw invalidGrant('refresh token is invalid');
   if (grant.terminal_id !== p.terminalId) throw invalidGrant('refresh token is bound to another terminal');
   if (grant.family_revoked_at !== null || grant.refresh_expires_at <= now) throw invalidGrant('refresh token is revoked or expired');
+  // A cardholders-only service ends when the member holds no card any more, however the cards went
+  // (SPEC.md section 4; decision 0015). Asked of a cardholders-only client only: no query for the others.
+  if (await refusesMember(deps.db, grant.user_id, grant.client_id)) {
+    await endCardholdersOnlySessions(deps.db, { userId: grant.user_id, clientIds: [grant.client_id], at: now });
+    throw invalidGrant('the member holds no card; the session of this cardholders-only service has ended');
+  }
 
   const outcome = await deps.db.transaction().execute(async (trx) => {
     if (await markRotated(trx, grant, now)) return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
