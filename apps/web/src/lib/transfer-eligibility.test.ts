@@ -57,7 +57,7 @@ describe('what Top offers for the open points (decision 0016)', () => {
   });
 
   it('the offer and the refusal name the same first reason, for every combination', () => {
-    const kinds = { [POINT_MESSAGES.noEligibleCard]: 'add-card', [POINT_MESSAGES.zeroBalance]: 'nothing-to-move', [POINT_MESSAGES.openInfoUnavailable]: 'none' };
+    const kinds: Record<string, string> = { [POINT_MESSAGES.noEligibleCard]: 'add-card', [POINT_MESSAGES.zeroBalance]: 'nothing-to-move', [POINT_MESSAGES.openInfoUnavailable]: 'none' };
     for (const is_open_point of [true, false])
       for (const aqf_point_open of [0, 1200])
         for (const cards of [[], [card()], [card({ point_capable: false })]]) {
