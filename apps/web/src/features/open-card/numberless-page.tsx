@@ -9,6 +9,7 @@ import { MobileTelField } from '../../ui/mobile-tel-field.tsx';
 import page from '../../ui/page.module.css';
 import { CHECK_PATHS, type HeldCardCheck } from './held-check.ts';
 import { startNumberless } from './open-card-api.ts';
+import { OPEN_CARD_HEADINGS } from './open-card-steps.ts';
 import { OpenMembersOnly } from './open-members-only.tsx';
 
 type TelFields = z.infer<typeof numberlessRequestSchema>;
@@ -21,7 +22,7 @@ const FIELDS = ['tel'] as const;
  */
 export function NumberlessPage() {
   return (
-    <OpenMembersOnly title="ナンバーレスカードの登録">
+    <OpenMembersOnly title={OPEN_CARD_HEADINGS.numberless}>
       <NumberlessForm />
     </OpenMembersOnly>
   );
