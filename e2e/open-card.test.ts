@@ -35,6 +35,14 @@ describe('an open member adds a card and moves the open points to it, in Chromiu
   }
 
   const alertWith = (text: string) => j.page.getByRole('alert').filter({ hasText: text });
+  /** The flow's step indicator marks the step (ui/steps.tsx), and the document title names the screen as its heading does. */
+  async function expectStep(n: number, label: string, title: string) {
+    const steps = j.page.getByRole('list', { name: `手続きのステップ ${n}/3` });
+    await expect.poll(() => steps.count()).toBe(1);
+    expect(await steps.locator('[aria-current="step"]').textContent()).toBe(label);
+    await expect.poll(() => j.page.title()).toBe(`${title} | メンバーID`);
+  }
+
   const textCount = (text: string) => j.page.getByText(text, { exact: false }).count();
   const points = () => j.page.getByRole('region', { name: 'ポイント' });
 
@@ -109,6 +117,7 @@ describe('an open member adds a card and moves the open points to it, in Chromiu
     await j.page.getByRole('button', { name: '次へ' }).click();
     await expect.poll(() => alertWith('ご入力のカード情報ではご登録いただけません。').count()).toBe(1);
     expect(await j.page.getByLabel('セキュリティコード').inputValue()).toBe('');
+    await expectStep(1, 'カード情報', 'カードの登録');
     await documentScreen(j.page, 'open-card');
 
     await j.page.getByLabel('セキュリティコード').fill(SMS_CARD.cvc);
@@ -117,6 +126,7 @@ describe('an open member adds a card and moves the open points to it, in Chromiu
     await j.page.waitForURL(/\/content\/open\/card\/otp$/);
     const code = await waitForCode(env.system.origin, 'sms', SMS_CARD.mobile, before);
     await expect.poll(() => textCount('090-****-0001')).toBeGreaterThan(0);
+    await expectStep(2, '本人確認', 'カードの登録 ワンタイムパスワードの入力');
     await documentScreen(j.page, 'open-card-otp');
     await j.page.getByLabel('ワンタイムパスワード').fill(code);
     await j.page.getByRole('button', { name: '認証する' }).click();
@@ -124,6 +134,7 @@ describe('an open member adds a card and moves the open points to it, in Chromiu
     await j.page.waitForURL(/\/content\/open\/card\/done$/);
     await expect.poll(() => textCount(SMS_CARD.name)).toBeGreaterThan(0);
     await expect.poll(() => j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).count()).toBe(1);
+    await expectStep(3, '完了', 'カードの登録完了');
     await documentScreen(j.page, 'open-card-done');
     await j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).click();
 

@@ -176,7 +176,7 @@ export const LINK_MESSAGES = {
   cardMembersOnly: 'オープン会員の連携はカード会員の方のみご利用いただけます。',
 } as const;
 
-/** Answers of the numberless card and the upgrade to a card member (decision 0016). */
+/** Answers of the numberless card and of an open member adding a card (`register`/`upgrade/sc`, decision 0016). */
 export const UPGRADE_MESSAGES = {
   openMembersOnly: 'このお手続きはオープン会員の方のみご利用いただけます。',
   /** The upgrade asks the PIN alone (no bank account), so the sign-up's pinWrong would name too much. */

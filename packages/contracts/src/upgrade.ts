@@ -25,12 +25,13 @@ export const numberlessOtpRequestSchema = z.object({
 });
 
 /**
- * POST /api/auth/register (Bearer, JSON; docs/decisions/0006): an open member names a card to
- * become a card member; the card's holder check (SMS or e-mail code, or PIN) follows.
+ * POST /api/auth/register (Bearer, JSON; docs/decisions/0006): an open member names a card to add;
+ * the card's holder check (SMS or e-mail code, or PIN) follows. They stay an open member and also
+ * hold the card (decision 0016).
  */
 export const upgradeRegisterRequestSchema = cardAddFormSchema;
 
-/** POST /api/auth/upgrade/sc (JSON): the holder check's code or PIN; the open member becomes a card member. */
+/** POST /api/auth/upgrade/sc (JSON): the holder check's code or PIN; links the card, and the open member stays an open member (decision 0016). */
 export const upgradeConfirmRequestSchema = z.object({
   register_token: registerToken,
   onetime_password: fixedDigits(LIMITS.otpLength, M.otp).optional(),

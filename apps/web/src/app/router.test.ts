@@ -2,6 +2,7 @@ import type { RouteObject } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { stubBrowserGlobals } from '../lib/test-browser-globals.ts';
 import { documentTitle, routeTitle } from './document-title.ts';
+import { OPEN_CARD_HEADINGS } from '../features/open-card/open-card-steps.ts';
 import { routes } from './router.tsx';
 
 /** Every route with a path, with the title of its handle. */
@@ -22,6 +23,17 @@ describe('every route has its own document title (where am I)', () => {
     for (const [path, title] of titled(routes)) byTitle.set(title, [...(byTitle.get(title) ?? []), path]);
     const shared = [...byTitle.values()].filter((paths) => paths.length > 1);
     expect(shared).toEqual([['/404', '*']]);
+  });
+
+  it('titles the open member\'s card screens by their headings, the check screens after their flow\'s name', () => {
+    const title = new Map(titled(routes));
+    const h = OPEN_CARD_HEADINGS;
+    expect(title.get('/open/card')).toBe(h.card);
+    expect(title.get('/open/card/otp')).toBe(`${h.card} ${h.otp}`);
+    expect(title.get('/open/card/pin')).toBe(`${h.card} ${h.pin}`);
+    expect(title.get('/open/card/numberless')).toBe(h.numberless);
+    expect(title.get('/open/card/numberless/otp')).toBe(`${h.numberless} ${h.otp}`);
+    expect(title.get('/open/card/done')).toBe(h.done);
   });
 
   it('titles the page "<route title> | メンバーID", the deepest titled route winning, and the product name alone without one', () => {

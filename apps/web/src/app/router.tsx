@@ -105,12 +105,12 @@ export const routes: RouteObject[] = [
               { path: '/aqf/transfer/open/email/otp', ...titled('ポイント移行 メール認証'), ...screen(() => import('../features/points/transfer-otp-page.tsx'), 'TransferOtpPage') },
               { path: '/aqf/transfer/open/done', ...titled('ポイント移行完了'), ...screen(() => import('../features/points/transfer-done-page.tsx'), 'TransferDonePage') },
               // An open member's card (docs/decisions/0016): not SPEC.md routes; the holder check of /api/auth/register and the numberless card.
-              { path: '/open/card', ...titled('カードの追加'), ...screen(() => import('../features/open-card/open-card-page.tsx'), 'OpenCardPage') },
-              { path: '/open/card/otp', ...titled('カードの追加 確認コードの入力'), ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'CardOtpPage') },
-              { path: '/open/card/pin', ...titled('カードの追加 暗証番号の確認'), ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'CardPinPage') },
-              { path: '/open/card/numberless', ...titled('番号のないカードの追加'), ...screen(() => import('../features/open-card/numberless-page.tsx'), 'NumberlessPage') },
-              { path: '/open/card/numberless/otp', ...titled('番号のないカードの追加 確認コードの入力'), ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'NumberlessOtpPage') },
-              { path: '/open/card/done', ...titled('カードの追加完了'), ...screen(() => import('../features/open-card/open-card-done-page.tsx'), 'OpenCardDonePage') },
+              { path: '/open/card', ...titled('カードの登録'), ...screen(() => import('../features/open-card/open-card-page.tsx'), 'OpenCardPage') },
+              { path: '/open/card/otp', ...titled('カードの登録 ワンタイムパスワードの入力'), ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'CardOtpPage') },
+              { path: '/open/card/pin', ...titled('カードの登録 暗証番号の確認'), ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'CardPinPage') },
+              { path: '/open/card/numberless', ...titled('ナンバーレスカードの登録'), ...screen(() => import('../features/open-card/numberless-page.tsx'), 'NumberlessPage') },
+              { path: '/open/card/numberless/otp', ...titled('ナンバーレスカードの登録 ワンタイムパスワードの入力'), ...screen(() => import('../features/open-card/card-check-pages.tsx'), 'NumberlessOtpPage') },
+              { path: '/open/card/done', ...titled('カードの登録完了'), ...screen(() => import('../features/open-card/open-card-done-page.tsx'), 'OpenCardDonePage') },
             ],
           },
           // Withdrawal cleared the tokens: its finish page cannot require a login.

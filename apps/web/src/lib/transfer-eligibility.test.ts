@@ -51,9 +51,19 @@ describe('what Top offers for the open points (decision 0016)', () => {
   it('says what the member can do otherwise: add a card, or nothing to move; nothing without an open account', () => {
     expect(transferOffer(info(), [])).toEqual({ kind: 'add-card', message: ADD_CARD_TO_MOVE });
     expect(transferOffer(info({ aqf_point_open: 0 }), [card()])).toEqual({ kind: 'nothing-to-move', message: POINT_MESSAGES.zeroBalance });
-    // Nothing to move comes first on Top: a card would not help.
-    expect(transferOffer(info({ aqf_point_open: 0 }), []).kind).toBe('nothing-to-move');
+    // The same order as the summary's refusal (SPEC.md section 2): no eligible card before balance 0.
+    expect(transferOffer(info({ aqf_point_open: 0 }), []).kind).toBe('add-card');
     expect(transferOffer(info({ is_open_point: false, aqf_point_open: 0 }), [card()])).toEqual({ kind: 'none' });
+  });
+
+  it('the offer and the refusal name the same first reason, for every combination', () => {
+    const kinds: Record<string, string> = { [POINT_MESSAGES.noEligibleCard]: 'add-card', [POINT_MESSAGES.zeroBalance]: 'nothing-to-move', [POINT_MESSAGES.openInfoUnavailable]: 'none' };
+    for (const is_open_point of [true, false])
+      for (const aqf_point_open of [0, 1200])
+        for (const cards of [[], [card()], [card({ point_capable: false })]]) {
+          const refusal = transferRefusal(info({ is_open_point, aqf_point_open }), cards);
+          expect(transferOffer(info({ is_open_point, aqf_point_open }), cards).kind).toBe(refusal ? kinds[refusal] : 'transfer');
+        }
   });
 
   it('sends open members to the holder check and card members to the all-cards list to add a card', () => {

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
  * - signup_flows keep the paperless choice made during the card sign-up until the card is linked;
  * - direct_logins: what a direct-login one-time token grants (its secret lives in verifications);
  * - member_flows: the multi-step flows of a logged-in member (point transfer, numberless card,
- *   upgrade to a card member), each with a state, an expiry and a hashed register_token;
+ *   an open member's card add by register/upgrade), each with a state, an expiry and a hashed register_token;
  * - point_transfers: the point ledger simulator's record of transfers, keyed by the transfer id, so
  *   that a transfer happens at most once.
  */

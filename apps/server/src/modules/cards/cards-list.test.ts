@@ -122,6 +122,15 @@ describe.each(DIALECTS)('card list, waiting cards, enabling and refresh (%s)', (
     expect(await eventCount(t, a.id, 'card_enabled')).toBe(0);
   });
 
+  // SPEC.md section 3's first reading of the statuses is not translated: a stored status the contract
+  // does not know (here 'unconfirmed', a row written by hand) reads as inactive, usable for nothing.
+  it('answers a stored status of the first reading (unconfirmed) as inactive', async () => {
+    const a = await cardMember(t);
+    await t.testDb.db.kysely.updateTable('sub_users').set({ status: 'unconfirmed' }).where('id', '=', a.subuserId).execute();
+    const list = await ok(t, '/api/subuser/cards', a.access_token, {}, cardsResponseSchema);
+    expect(list.saison_subusers).toEqual([expect.objectContaining({ subuser_id: a.subuserId, status: 'inactive' })]);
+  });
+
   it('update_relevant_tokens re-reads the registered cards from the card master', async () => {
     const a = await cardMember(t);
     // The stored row was written by the sign-up with less than the card master knows now.

@@ -40,8 +40,8 @@ export type CardFields = Pick<CardSignupInput, 'cardnumber' | 'cc_month' | 'cc_y
 /**
  * Asks the card master about the card, counting the attempt first on the card number's throttle
  * (as the login does): of parallel guesses at a security code only LIMITS.signupCardFailuresBeforeLock
- * reach the card master, and the fifth failure locks the number for LIMITS.signupLockMs. The
- * upgrade to a card member (decision 0016) checks its card here too, so that both share the bound.
+ * reach the card master, and the fifth failure locks the number for LIMITS.signupLockMs. An open
+ * member adding a card (`register`, decision 0016) checks it here too, so that both share the bound.
  */
 export async function lookUpCard(
   deps: Pick<SignupDeps, 'db' | 'clock' | 'cardMaster'>,

@@ -15,7 +15,8 @@ import { registerCard } from './register-service.ts';
 
 /**
  * The endpoints SPEC.md section 7 names without a flow (docs/decisions/0006): the numberless card
- * and the upgrade of an open member to a card member. The Bearer token is checked before the body,
+ * and an open member's card by register and upgrade/sc (the member stays an open member, decision
+ * 0016). The Bearer token is checked before the body,
  * so that a caller without one learns nothing but 401. Answers carry register_tokens: never cached.
  */
 export function registerUpgradeRoutes(app: FastifyInstance, deps: NumberlessDeps): void {

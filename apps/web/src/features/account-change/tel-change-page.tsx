@@ -5,8 +5,7 @@ import { telChangeRequestSchema } from '@sso/contracts/account';
 import { useFormScreen } from '../../lib/use-form-screen.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
-import { Field } from '../../ui/field.tsx';
-import { FIELD_HINTS } from '../../ui/field-hints.ts';
+import { MobileTelField } from '../../ui/mobile-tel-field.tsx';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import page from '../../ui/page.module.css';
 import { requestTelChange } from './tel-change-api.ts';
@@ -46,16 +45,7 @@ export function TelChangePage() {
       </p>
       <p className={page.lead}>ワンタイムパスワードの認証が済むと、この携帯電話番号でログインできるようになります。登録済みの番号は置き換わります。</p>
       <form noValidate onSubmit={onSubmit}>
-        <Field
-          id="tel"
-          label="携帯電話番号"
-          hint={FIELD_HINTS.tel}
-          type="text"
-          inputMode="numeric"
-          autoComplete="tel-national"
-          error={form.formState.errors.tel?.message}
-          {...form.register('tel')}
-        />
+        <MobileTelField registration={form.register('tel')} error={form.formState.errors.tel?.message} />
         <Alert message={message} />
         <div className={page.actions}>
           <Button type="submit" pending={pending}>

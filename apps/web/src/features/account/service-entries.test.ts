@@ -16,10 +16,16 @@ describe("Top's services", () => {
   });
 
   it('shows a member without a card no Net Answer link, even one who came from Net Answer', () => {
-    expect(serviceEntries({ is_user_saison_card: false, service_links: [NET_ANSWER, LINE] })).toEqual({ netAnswer: false, services: [LINE] });
+    expect(serviceEntries({ is_user_saison_card: false, service_links: [NET_ANSWER, PORTAL] })).toEqual({ netAnswer: false, services: [PORTAL] });
+  });
+
+  // SPEC.md section 6 (decision 0015): the line answer is for cardholders only and refuses a member without a card.
+  it('offers a member without a card no cardholders-only service, though they used it when they held a card', () => {
+    expect(serviceEntries({ is_user_saison_card: false, service_links: [LINE, PORTAL] })).toEqual({ netAnswer: false, services: [PORTAL] });
+    expect(serviceEntries({ is_user_saison_card: true, service_links: [LINE, PORTAL] }).services).toEqual([LINE, PORTAL]);
   });
 
   it('lists each service once', () => {
-    expect(serviceEntries({ is_user_saison_card: false, service_links: [LINE, LINE] }).services).toEqual([LINE]);
+    expect(serviceEntries({ is_user_saison_card: true, service_links: [LINE, LINE, PORTAL, PORTAL] }).services).toEqual([LINE, PORTAL]);
   });
 });

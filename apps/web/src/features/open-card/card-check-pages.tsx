@@ -14,9 +14,11 @@ import { Button, buttonClass } from '../../ui/button.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
 import { PinField } from '../../ui/pin-field.tsx';
 import page from '../../ui/page.module.css';
+import { Steps } from '../../ui/steps.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { addedCardOf, heldCheckOf, type HeldCardCheck } from './held-check.ts';
 import { confirmCardCode, confirmCardPin, confirmNumberless } from './open-card-api.ts';
+import { OPEN_CARD_HEADINGS, OPEN_CARD_STEPS } from './open-card-steps.ts';
 
 /** The PIN alone (4 digits, SPEC.md section 5): the request has no bank account digits (docs/decisions/0006). */
 const pinSchema = z.object({ pin: upgradeConfirmRequestSchema.shape.pin.unwrap() });
@@ -64,6 +66,7 @@ function CheckStep<T extends Record<string, string>>({ held, title, lead, schema
   return (
     <>
       <h1>{title}</h1>
+      <Steps labels={OPEN_CARD_STEPS} current={2} />
       <p className={page.lead}>{lead}</p>
       <form noValidate onSubmit={form.handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
         {field(form)}
@@ -106,7 +109,7 @@ function CardOtp({ held }: { held: HeldCardCheck }) {
   return (
     <CheckStep
       held={held}
-      title="ワンタイムパスワードの入力"
+      title={OPEN_CARD_HEADINGS.otp}
       lead={lead}
       schema={otpSchema}
       secret="onetime_password"
@@ -124,7 +127,7 @@ function CardPin({ held }: { held: HeldCardCheck }) {
   return (
     <CheckStep
       held={held}
-      title="暗証番号の確認"
+      title={OPEN_CARD_HEADINGS.pin}
       lead="ご本人様確認のため、カードの暗証番号（4桁）を入力し、「認証する」を押してください。"
       schema={pinSchema}
       secret="pin"
@@ -142,7 +145,7 @@ function NumberlessOtp({ held }: { held: HeldCardCheck }) {
   return (
     <CheckStep
       held={held}
-      title="ナンバーレスカードの確認"
+      title={OPEN_CARD_HEADINGS.otp}
       lead={
         <>
           ご入力の携帯電話番号<span className={page.emphasis}>（{held.sentTo}）</span>

@@ -5,11 +5,11 @@ import type { z } from 'zod';
 import { useFormScreen } from '../../lib/use-form-screen.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
-import { Field } from '../../ui/field.tsx';
-import { FIELD_HINTS } from '../../ui/field-hints.ts';
+import { MobileTelField } from '../../ui/mobile-tel-field.tsx';
 import page from '../../ui/page.module.css';
 import { CHECK_PATHS, type HeldCardCheck } from './held-check.ts';
 import { startNumberless } from './open-card-api.ts';
+import { OPEN_CARD_HEADINGS } from './open-card-steps.ts';
 import { OpenMembersOnly } from './open-members-only.tsx';
 
 type TelFields = z.infer<typeof numberlessRequestSchema>;
@@ -22,7 +22,7 @@ const FIELDS = ['tel'] as const;
  */
 export function NumberlessPage() {
   return (
-    <OpenMembersOnly title="ナンバーレスカードの登録">
+    <OpenMembersOnly title={OPEN_CARD_HEADINGS.numberless}>
       <NumberlessForm />
     </OpenMembersOnly>
   );
@@ -47,16 +47,7 @@ function NumberlessForm() {
         ナンバーレスカード（カード番号が印字されていないカード）にご登録の携帯電話番号を入力し、「送信する」を押してください。その携帯電話番号宛てに、SMSでワンタイムパスワードをお送りします。
       </p>
       <form noValidate onSubmit={onSubmit}>
-        <Field
-          id="tel"
-          label="携帯電話番号"
-          hint={FIELD_HINTS.tel}
-          type="text"
-          inputMode="numeric"
-          autoComplete="tel-national"
-          error={form.formState.errors.tel?.message}
-          {...form.register('tel')}
-        />
+        <MobileTelField registration={form.register('tel')} error={form.formState.errors.tel?.message} />
         <Alert message={message} />
         <div className={page.actions}>
           <Button type="submit" pending={pending}>

@@ -5,7 +5,9 @@ import { transferOffer } from '../../lib/transfer-eligibility.ts';
 import { TopButton } from '../../ui/back-to-top.tsx';
 import { buttonClass } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
+import { Steps } from '../../ui/steps.tsx';
 import { heldAddedCard } from './held-check.ts';
+import { OPEN_CARD_HEADINGS, OPEN_CARD_STEPS } from './open-card-steps.ts';
 
 /**
  * An open member's card, added (docs/decisions/0016; /open/card/done). The way on is the point
@@ -20,7 +22,8 @@ export function OpenCardDonePage() {
   const inactive = added?.active === false;
   return (
     <>
-      <h1>カードの登録完了</h1>
+      <h1>{OPEN_CARD_HEADINGS.done}</h1>
+      <Steps labels={OPEN_CARD_STEPS} current={3} />
       <p className={page.lead}>
         {added ? <>「<span className={page.emphasis}>{added.card_name}</span>」を登録しました。</> : 'カードを登録しました。'}
       </p>

@@ -8,6 +8,7 @@ import { CardFields } from '../../ui/card-fields.tsx';
 import page from '../../ui/page.module.css';
 import { CHECK_PATHS, type HeldCardCheck } from './held-check.ts';
 import { registerCard } from './open-card-api.ts';
+import { OPEN_CARD_HEADINGS } from './open-card-steps.ts';
 import { OpenMembersOnly } from './open-members-only.tsx';
 
 /**
@@ -17,7 +18,7 @@ import { OpenMembersOnly } from './open-members-only.tsx';
  */
 export function OpenCardPage() {
   return (
-    <OpenMembersOnly title="カードの登録">
+    <OpenMembersOnly title={OPEN_CARD_HEADINGS.card}>
       <OpenCardForm />
     </OpenMembersOnly>
   );

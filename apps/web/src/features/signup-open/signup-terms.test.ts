@@ -15,7 +15,8 @@ describe('the terms the open sign-up shows, by the client it came from', () => {
     ]);
   });
 
-  it.each(['SIAP009', 'SIAP005', 'SIAP007', 'NOPE', ''])('%s: the ID\'s own terms only', (clientId) => {
+  // Names an object inherits (constructor, toString, __proto__) are unknown clients too, not a crash.
+  it.each(['SIAP009', 'SIAP005', 'SIAP007', 'NOPE', '', 'constructor', 'toString', '__proto__', 'hasOwnProperty'])('%s: the ID\'s own terms only', (clientId) => {
     expect(signupTermKeys(clientId)).toEqual(['ServiceOnMemberId', 'PersonalInfoOnMemberId']);
   });
 
