@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentScreen } from './support/browser.ts';
-import { logIn, pagePerTest, withSystem } from './support/journey.ts';
+import { logInAt, pagePerTest, withSystem } from './support/journey.ts';
 
 const CARD_MEMBER = 'demo.card@example.com';
 const OPEN_MEMBER = 'demo.open@example.com';
@@ -20,12 +20,7 @@ describe('cards in Chromium', () => {
   const env = withSystem();
   const j = pagePerTest(env);
 
-  async function logInTo(path: string, id: string) {
-    await j.page.goto(`/content${path}`);
-    await j.page.waitForURL(/\/content\/authorize\?/);
-    await logIn(j.page, id, PASSWORD);
-    await j.page.waitForURL(new RegExp(`/content${path.replace(/[?]/g, '\\?')}$`));
-  }
+  const logInTo = (path: string, id: string) => logInAt(j.page, path, id, PASSWORD);
 
   /** The registered cards' section of /subusers/all. */
   const registered = () => j.page.getByRole('region', { name: '登録カード' });

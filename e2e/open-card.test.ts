@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { POINT_MESSAGES } from '@sso/contracts/messages';
 import { documentScreen } from './support/browser.ts';
-import { logIn, pagePerTest, withSystem } from './support/journey.ts';
+import { logInAt, pagePerTest, withSystem } from './support/journey.ts';
 import { countMessages, waitForCode } from './support/mailbox.ts';
 
 const OPEN = 'demo.open@example.com';
@@ -27,12 +27,7 @@ describe('an open member adds a card and moves the open points to it, in Chromiu
   const env = withSystem();
   const j = pagePerTest(env);
 
-  async function logInTo(path: string, id: string) {
-    await j.page.goto(`/content${path}`);
-    await j.page.waitForURL(/\/content\/authorize\?/);
-    await logIn(j.page, id, PASSWORD);
-    await j.page.waitForURL(new RegExp(`/content${path}$`));
-  }
+  const logInTo = (path: string, id: string) => logInAt(j.page, path, id, PASSWORD);
 
   const alertWith = (text: string) => j.page.getByRole('alert').filter({ hasText: text });
   /** The flow's step indicator marks the step (ui/steps.tsx), and the document title names the screen as its heading does. */

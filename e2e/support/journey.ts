@@ -61,3 +61,14 @@ export async function logIn(page: Page, id: string, password: string): Promise<v
   await fillLogin(page, id, password);
   await page.getByRole('button', { name: 'ログイン' }).click();
 }
+
+/**
+ * Opens a protected route logged out, logs in at the login page the guard sends the member to, and
+ * waits to be back on the route (SPEC.md section 2: the guard saves the route and restores it once).
+ */
+export async function logInAt(page: Page, path: string, id: string, password: string): Promise<void> {
+  await page.goto(`/content${path}`);
+  await page.waitForURL(/\/content\/authorize\?/);
+  await logIn(page, id, password);
+  await page.waitForURL(new RegExp(`/content${path.replace(/[?]/g, '\\?')}$`));
+}

@@ -3,22 +3,13 @@ import { profileFormSchema } from '@sso/contracts/account';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema } from '@sso/contracts/points';
 import { openSignupFormSchema } from '../features/signup-open/open-signup-form.ts';
+import { VALID_OPEN_SIGNUP, VALID_PROFILE } from '../lib/test-member-forms.ts';
 
 // The forms of the open sign-up, the profile change and the open-account link refuse a name whose
 // family and given parts together exceed 19 characters (SPEC.md section 5), keyed as the server keys it.
 const today = japanDate(Date.now());
-const profile = {
-  last_name: '山田',
-  first_name: '太郎',
-  last_name_kana: 'ヤマダ',
-  first_name_kana: 'タロウ',
-  sex: '1',
-  birthday: '20000101',
-  postal_code: '1000001',
-  tel: '09012345678',
-  email_flg: false,
-};
-const signup = { ...profile, email: 'taro@example.com', password: 'Open-pass1!', password_check: 'Open-pass1!', check: true };
+const profile = VALID_PROFILE;
+const signup = VALID_OPEN_SIGNUP;
 const link = { email: 'taro@example.com', last_name_kana: 'ヤマダ', first_name_kana: 'タロウ', birthday: '20000101', tel: '09012345678', password: 'x' };
 
 const ten = (c: string) => c.repeat(10);

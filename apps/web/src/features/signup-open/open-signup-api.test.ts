@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { japanDate, openActivateRequestSchema, openSignupRequestSchema } from '@sso/contracts/open-signup';
 import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { VALID_OPEN_SIGNUP } from '../../lib/test-member-forms.ts';
 
 const store = stubBrowserGlobals();
 const { activateOpenSignup, postOpenSignup } = await import('./open-signup-api.ts');
@@ -12,21 +13,7 @@ const sent = (fetchMock: ReturnType<typeof vi.fn>) =>
 
 const today = japanDate(Date.now());
 /** What the input mode hands over: the form's values through its schema, as react-hook-form does. */
-const formValues = openSignupFormSchema(today).parse({
-  email: ' taro@example.com ',
-  last_name: '山田',
-  first_name: '太郎',
-  last_name_kana: 'ヤマダ',
-  first_name_kana: 'タロウ',
-  sex: '1',
-  birthday: '20000101',
-  postal_code: '1000001',
-  tel: '09012345678',
-  password: 'Open-pass1!',
-  password_check: 'Open-pass1!',
-  email_flg: true,
-  check: true,
-});
+const formValues = openSignupFormSchema(today).parse({ ...VALID_OPEN_SIGNUP, email: ' taro@example.com ', email_flg: true });
 
 describe('open sign-up calls', () => {
   beforeEach(() => store.clear());

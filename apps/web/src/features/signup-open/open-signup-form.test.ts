@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { japanDate } from '@sso/contracts/open-signup';
+import { VALID_OPEN_SIGNUP } from '../../lib/test-member-forms.ts';
 import { openSignupFormSchema } from './open-signup-form.ts';
 
 const today = japanDate(Date.now());
-const valid = {
-  email: 'taro@example.com',
-  last_name: '山田',
-  first_name: '太郎',
-  last_name_kana: 'ヤマダ',
-  first_name_kana: 'タロウ',
-  sex: '1',
-  birthday: '20000101',
-  postal_code: '1000001',
-  tel: '09012345678',
-  password: 'Open-pass1!',
-  password_check: 'Open-pass1!',
-  email_flg: false,
-  check: true,
-};
+const valid = VALID_OPEN_SIGNUP;
 
 describe('the input mode rules', () => {
   it('accepts a whole form', () => {
