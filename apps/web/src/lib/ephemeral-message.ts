@@ -18,7 +18,7 @@ const NAME = 'ephemeral';
 const REFERENCE = /^[0-9a-f]{8}$/;
 
 export function setEphemeralMessage(message: string, reference?: string): void {
-  writeRecord<EphemeralMessage>(NAME, { message, ...(reference && REFERENCE.test(reference) ? { reference } : {}), issuedAt: Date.now() });
+  writeRecord<EphemeralMessage>(NAME, { message, ...(reference ? { reference } : {}), issuedAt: Date.now() });
 }
 
 function valid(): EphemeralMessage | undefined {
@@ -30,7 +30,10 @@ function valid(): EphemeralMessage | undefined {
 /** The message if it is still valid; reading does not consume it (React may render twice). */
 export const peekEphemeralMessage = (): string | undefined => valid()?.message;
 
-/** The support reference passed with the message, while the message is valid. */
+/**
+ * The support reference passed with the message, while the message is valid, and only one shaped
+ * as the server makes it: the record is read back from storage, which anything on the page can write.
+ */
 export function peekEphemeralReference(): string | undefined {
   const reference = valid()?.reference;
   return typeof reference === 'string' && REFERENCE.test(reference) ? reference : undefined;

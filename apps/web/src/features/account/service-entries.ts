@@ -13,8 +13,8 @@ export interface ServiceEntries {
  * Top's services (SPEC.md sections 2 and 6): the Net Answer link for card members, and the service
  * links the member has. Net Answer is never a service link as well, whatever the client the member
  * came from (a member who logged in through Net Answer has it among the used services): its one
- * link is the card member's, which hands off with a card (/subuser/redirect/netanswer). An open
- * member has no Net Answer id (section 6), so none. A member without a card is not offered a
+ * link is the card member's, which hands off with a card (/subuser/redirect/netanswer). A member
+ * holding no card has none: an open member without a card has no Net Answer id (section 6). A member without a card is not offered a
  * cardholders-only service (the line answer, SPEC.md section 6; decision 0015), which would refuse
  * them, even if they used it while they held a card.
  */

@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
-import { normaliseInput } from '../../ui/input-normalise.ts';
+import { inputKindOf, normaliseInput } from '../../ui/input-normalise.ts';
 
 export interface LoginForm {
   user_mail: string;
@@ -12,11 +12,11 @@ type Name = keyof LoginForm;
 const NAMES: readonly Name[] = ['user_mail', 'user_pass'];
 
 /**
- * Login validation (SPEC.md section 5): id and password are required. The id is normalised as on
- * blur (ui/input-normalise.ts: NFKC, trimmed, a mobile number without hyphens); the password is sent
- * byte for byte.
+ * Login validation (SPEC.md section 5): id and password are required. Each is read as its field's
+ * kind (ui/input-normalise.ts): the id as on blur (NFKC, trimmed, a mobile number without hyphens),
+ * the password byte for byte.
  */
-const valueOf = (name: Name, raw: string) => (name === 'user_mail' ? normaliseInput('loginId', raw) : raw);
+const valueOf = (name: Name, raw: string) => normaliseInput(inputKindOf(name), raw);
 const errorOf = (value: string) => (value ? undefined : VALIDATION_MESSAGES.required);
 
 /**
