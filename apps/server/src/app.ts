@@ -6,7 +6,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './db/seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
-import { backgroundTasks } from './http/background.ts';
+import { backgroundTasks } from './lib/background.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { requestSerializer } from './http/log-serializers.ts';
 import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';

@@ -2,10 +2,10 @@ import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redactQuery } from './http/log-serializers.ts';
-import { onetimeToken, redeem } from './modules/direct-login/test-kit.ts';
-import { activate, registerForToken, newOpenEmail, OPEN_PASSWORD } from './modules/open-signup/test-kit.ts';
-import { forgotForToken, newMember, reset } from './modules/recover/test-kit.ts';
-import { codeFor, finishSignup, newEmail, post, smsToEmailStep } from './modules/signup/test-kit.ts';
+import { onetimeToken, redeem } from './test-support/direct-login-kit.ts';
+import { activate, registerForToken, newOpenEmail, OPEN_PASSWORD } from './test-support/open-signup-kit.ts';
+import { forgotForToken, newMember, reset } from './test-support/recover-kit.ts';
+import { codeFor, finishSignup, newEmail, post, smsToEmailStep } from './test-support/signup-kit.ts';
 import { loginTokens, withTestApp } from './test-support/test-app.ts';
 import { DIALECTS } from './test-support/test-db.ts';
 

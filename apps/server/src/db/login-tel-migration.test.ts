@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { hashPassword } from '../modules/account/passwords.ts';
 import { recordTermAcceptance } from '../modules/account/user-repo.ts';
-import { loginCheck } from '../modules/account-change/test-kit.ts';
+import { loginCheck } from '../test-support/account-change-kit.ts';
 import { bearer, loginTokens, withTestApp } from '../test-support/test-app.ts';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { migrateUpTo } from './migrations.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '@sso/contracts/scopes';
-import { insufficientScopeError, unauthorizedError } from './app-error.ts';
+import { insufficientScopeError, unauthorizedError } from '../lib/app-error.ts';
 import { API_AUDIENCE } from '../modules/oauth/audience.ts';
 import { authenticateAccessToken, type BearerToken, type TokenDeps } from '../modules/oauth/token-service.ts';
 

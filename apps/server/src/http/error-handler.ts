@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { RESULT } from '@sso/contracts/result-codes';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { databaseUnavailable } from '../db/unavailable.ts';
-import { AppError, OAuthError } from './app-error.ts';
+import { AppError, OAuthError } from '../lib/app-error.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,5 +1,5 @@
 import type { ZodType, z } from 'zod';
-import { OAuthError, validationError } from './app-error.ts';
+import { OAuthError, validationError } from '../lib/app-error.ts';
 
 /** Parses a member-API payload with its contract schema; failures answer 901 with field keys. */
 export function parseOr901<S extends ZodType>(schema: S, input: unknown): z.infer<S> {

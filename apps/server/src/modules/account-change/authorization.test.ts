@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call, loginCheck, loggedInMember, logout } from './test-kit.ts';
+import { call, loginCheck, loggedInMember, logout } from '../../test-support/account-change-kit.ts';
 
 const UNAUTHORIZED = { result_code: 300 };
 /** Each Bearer endpoint with a body that would succeed for a live token. */

@@ -7,7 +7,7 @@ import { ACCOUNT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contrac
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { consumeVerification, insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';

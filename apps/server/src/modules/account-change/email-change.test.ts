@@ -4,9 +4,9 @@ import { sha256 } from '../../lib/secrets.ts';
 import { latestCode, mailsTo } from '../../test-support/mailbox.ts';
 import { loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { reauth } from '../fresh-proof/test-kit.ts';
-import { newMember } from '../recover/test-kit.ts';
-import { call, eventRows, expectSessionDead, loginCheck, loggedInMember, OK } from './test-kit.ts';
+import { reauth } from '../../test-support/fresh-proof-kit.ts';
+import { newMember } from '../../test-support/recover-kit.ts';
+import { call, eventRows, expectSessionDead, loginCheck, loggedInMember, OK } from '../../test-support/account-change-kit.ts';
 
 const MINUTE = 60_000;
 const UNAVAILABLE = { result_code: 902, result_message: 'このメールアドレスはご利用いただけません。別のメールアドレスをご入力ください。' };

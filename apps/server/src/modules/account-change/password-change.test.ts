@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mailsTo, waitForMails } from '../../test-support/mailbox.ts';
 import { loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call, eventRows, expectSessionDead, loginCheck, loggedInMember, OK } from './test-kit.ts';
+import { call, eventRows, expectSessionDead, loginCheck, loggedInMember, OK } from '../../test-support/account-change-kit.ts';
 
 const RULE = '8～72文字の半角英字と数字を組み合わせて入力してください（記号は - = @ _ ! # + * が使えます）';
 const WRONG = { result_code: 902, result_message: '現在のパスワードが正しくありません。' };

@@ -6,10 +6,10 @@ import { DEMO } from '../../db/seed.ts';
 import { readMailbox } from '../../test-support/mailbox.ts';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { FRESH_PROOF_NEEDED, reauth, refusalOf } from '../fresh-proof/test-kit.ts';
+import { FRESH_PROOF_NEEDED, reauth, refusalOf } from '../../test-support/fresh-proof-kit.ts';
 import { hashSecret } from '../signup/codes.ts';
-import { codeFor } from '../signup/test-kit.ts';
-import { call, eventRows, loggedInMember, loginCheck, OK } from './test-kit.ts';
+import { codeFor } from '../../test-support/signup-kit.ts';
+import { call, eventRows, loggedInMember, loginCheck, OK } from '../../test-support/account-change-kit.ts';
 
 const OTP_WRONG = { result_code: 902, result_message: 'ワンタイムパスワードが正しくありません。もう一度ご入力ください。' };
 const LOCKED = { result_code: 203, result_message: '入力回数の上限を超えたため、しばらくの間お手続きいただけません。時間をおいて再度お試しください。' };

@@ -3,7 +3,7 @@ import type { BaseResponse } from '@sso/contracts/common';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { unauthorizedError } from '../../http/app-error.ts';
+import { unauthorizedError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearLoginFailures } from '../account/account-lock.ts';
 import type { UserRow } from '../account/user-repo.ts';

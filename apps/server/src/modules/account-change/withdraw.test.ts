@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { activate, registerForToken } from '../open-signup/test-kit.ts';
-import { reauth } from '../fresh-proof/test-kit.ts';
-import { CARDS, codeFor, finishSignup, newEmail, PASSWORD, post, startSignup } from '../signup/test-kit.ts';
-import { call, eventRows, expectSessionDead, loginCheck, loggedInMember, OK } from './test-kit.ts';
+import { activate, registerForToken } from '../../test-support/open-signup-kit.ts';
+import { reauth } from '../../test-support/fresh-proof-kit.ts';
+import { CARDS, codeFor, finishSignup, newEmail, PASSWORD, post, startSignup } from '../../test-support/signup-kit.ts';
+import { call, eventRows, expectSessionDead, loginCheck, loggedInMember, OK } from '../../test-support/account-change-kit.ts';
 
 const withdraw = (t: TestApp, access: string) => call(t, '/api/auth/cancel', access);
 

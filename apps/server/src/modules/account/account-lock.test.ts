@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { postAuthorize, withTestApp, type TestApp } from '../../test-support/test-app.ts';
-import { call, eventRows, loggedInMember } from '../account-change/test-kit.ts';
-import { forgotForToken, newMember, reset } from '../recover/test-kit.ts';
+import { call, eventRows, loggedInMember } from '../../test-support/account-change-kit.ts';
+import { forgotForToken, newMember, reset } from '../../test-support/recover-kit.ts';
 import { accountLockKey } from './account-lock.ts';
 import { passwordVerifications } from './passwords.ts';
 

@@ -3,8 +3,8 @@ import { LIMITS } from '@sso/contracts/constants';
 import { DEMO } from '../../db/seed.ts';
 import { basic, bearer, form, loginTokens, postAuthorize, TEST_ORIGIN, tokenRequest, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { CARDS, codeFor, newEmail, post as signupPost, postSignupAuthorize, startSignup } from '../signup/test-kit.ts';
-import { acceptTerms, clientTokens, PARTNER_SECRET, PARTNER_TERMS, post, redeem } from '../direct-login/test-kit.ts';
+import { CARDS, codeFor, newEmail, post as signupPost, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';
+import { acceptTerms, clientTokens, PARTNER_SECRET, PARTNER_TERMS, post, redeem } from '../../test-support/direct-login-kit.ts';
 
 // SPEC.md section 6: "Only cardholders of the card company can use the chat-account service" (the
 // line answer, SIAP002). A member without a card is refused it at every door, with 300 and the

@@ -3,7 +3,7 @@ import { isCardholdersOnly } from '@sso/contracts/client-origin';
 import { SERVICE_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { revokeUserClientFamilies } from '../oauth/token-repo.ts';
 import { hasCards } from './user-repo.ts';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
-import type { Background } from '../../http/background.ts';
+import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';

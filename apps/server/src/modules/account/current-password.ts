@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
 import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
 import type { Database } from '../../db/schema.ts';
-import { lockedError } from '../../http/app-error.ts';
+import { lockedError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { retryable } from '../signup/flow-service.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { requireMember } from '../../http/bearer.ts';
-import { unauthorizedError } from '../../http/app-error.ts';
+import { unauthorizedError } from '../../lib/app-error.ts';
 import type { BearerToken, TokenDeps } from '../oauth/token-service.ts';
 import { findActiveUserById, type UserRow } from './user-repo.ts';
 

@@ -3,7 +3,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { DEMO } from '../../db/seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { postAuthorize, TEST_ORIGIN, withTestApp, type AuthorizeParams, type TestApp } from '../../test-support/test-app.ts';
-import { newMember } from '../recover/test-kit.ts';
+import { newMember } from '../../test-support/recover-kit.ts';
 import { hashPassword, passwordVerifications } from './passwords.ts';
 
 /**

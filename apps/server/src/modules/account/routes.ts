@@ -4,7 +4,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { SCOPES } from '@sso/contracts/scopes';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { UserAttributeResponse, UserResponse } from '@sso/contracts/user';
-import { credentialsError, lockedError, recaptchaError, validationError } from '../../http/app-error.ts';
+import { credentialsError, lockedError, recaptchaError, validationError } from '../../lib/app-error.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { maskTel } from '../../lib/mask.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { takeTry, type VerificationPurpose } from '../../db/verification-repo.ts';
-import type { AppError } from '../../http/app-error.ts';
+import type { AppError } from '../../lib/app-error.ts';
 import { clearAttempts, countAttempt, isLocked } from './login-throttle-repo.ts';
 import { verifyPassword } from './passwords.ts';
 

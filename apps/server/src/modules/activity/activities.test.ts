@@ -4,8 +4,8 @@ import { LIMITS } from '@sso/contracts/constants';
 import { DEMO } from '../../db/seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { authorizeQuery, bearer, exchange, form, loginTokens, withTestApp } from '../../test-support/test-app.ts';
-import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../signup/test-kit.ts';
-import { OPEN_PASSWORD, newOpenEmail, registerForToken } from '../open-signup/test-kit.ts';
+import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';
+import { OPEN_PASSWORD, newOpenEmail, registerForToken } from '../../test-support/open-signup-kit.ts';
 import { logActivity } from './activity-repo.ts';
 
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

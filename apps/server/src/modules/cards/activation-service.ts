@@ -2,7 +2,7 @@ import type { CardResultResponse } from '@sso/contracts/cards';
 import { isUnactivated, LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
 import { retryable } from '../signup/flow-service.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cardResultResponseSchema, cardsResponseSchema } from '@sso/contracts/cards';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { cardMember, eventCount, memberCards, ok, refused, testCardMaster, type CardMasterCalls, type CardMember } from './test-kit.ts';
+import { cardMember, eventCount, memberCards, ok, refused, testCardMaster, type CardMasterCalls, type CardMember } from '../../test-support/cards-kit.ts';
 
 const ACTIVATE = '/api/subuser/card/activate';
 const MOBILE = '/api/subuser/sc/activate/mobile';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cardResultResponseSchema, cardTokensResponseSchema } from '@sso/contracts/cards';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { cardBody, newEmail, post } from '../signup/test-kit.ts';
-import { byNumber, cardMember, eventCount, memberCards, nextHolder, ok, openMember, refused, testCardMaster, type CardMasterCalls } from './test-kit.ts';
+import { cardBody, newEmail, post } from '../../test-support/signup-kit.ts';
+import { byNumber, cardMember, eventCount, memberCards, nextHolder, ok, openMember, refused, testCardMaster, type CardMasterCalls } from '../../test-support/cards-kit.ts';
 
 const ADD = '/api/subuser/card/add';
 const ALREADY = { result_code: 902, result_message: 'このカードは既に登録されています。' };

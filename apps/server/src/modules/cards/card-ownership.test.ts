@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cardResultResponseSchema } from '@sso/contracts/cards';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call } from '../account-change/test-kit.ts';
-import { cardMember, ok, testCardMaster, type CardMember } from './test-kit.ts';
+import { call } from '../../test-support/account-change-kit.ts';
+import { cardMember, ok, testCardMaster, type CardMember } from '../../test-support/cards-kit.ts';
 
 /** Everything that a card call could change: the card rows, the locks and the activity log. */
 async function snapshot(t: TestApp) {

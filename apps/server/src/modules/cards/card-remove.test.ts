@@ -3,7 +3,7 @@ import { baseResponseSchema } from '@sso/contracts/common';
 import { cardResultResponseSchema, cardTokensResponseSchema } from '@sso/contracts/cards';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { cardMember, eventCount, memberCards, ok, refused, testCardMaster, type CardMember } from './test-kit.ts';
+import { cardMember, eventCount, memberCards, ok, refused, testCardMaster, type CardMember } from '../../test-support/cards-kit.ts';
 
 const DELETE = '/api/subuser/delete';
 const OK = { result_code: 0, result_message: '正常に処理しました。' };

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cardRefreshTokenResponseSchema } from '@sso/contracts/cards';
 import { bearer, exchange, form, getCode, TEST_ORIGIN, tokenRequest, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { eventRows } from '../account-change/test-kit.ts';
-import { cardMember, openMember } from './test-kit.ts';
+import { eventRows } from '../../test-support/account-change-kit.ts';
+import { cardMember, openMember } from '../../test-support/cards-kit.ts';
 
 const PORTAL = 'SIAP005';
 const PORTAL_REDIRECT = `${TEST_ORIGIN}/dev/partner/${PORTAL}/callback`;

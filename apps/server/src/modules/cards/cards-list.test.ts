@@ -3,8 +3,8 @@ import { cardsResponseSchema, cardTokensResponseSchema, openSubuserResponseSchem
 import { baseResponseSchema } from '@sso/contracts/common';
 import { loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call } from '../account-change/test-kit.ts';
-import { cardMember, eventCount, memberCards, ok, openMember, refused, testCardMaster } from './test-kit.ts';
+import { call } from '../../test-support/account-change-kit.ts';
+import { cardMember, eventCount, memberCards, ok, openMember, refused, testCardMaster } from '../../test-support/cards-kit.ts';
 
 const NOT_FOUND = { result_code: 902, result_message: '対象のカードが見つかりません。カード一覧からやり直してください。' };
 

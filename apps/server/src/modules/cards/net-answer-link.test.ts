@@ -3,7 +3,7 @@ import { cardsResponseSchema } from '@sso/contracts/cards';
 import { baseResponseSchema } from '@sso/contracts/common';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { cardMember, eventCount, memberCards, NA_PASSWORD, nextHolder, ok, refused, testCardMaster, testNetAnswer, type CardMember } from './test-kit.ts';
+import { cardMember, eventCount, memberCards, NA_PASSWORD, nextHolder, ok, refused, testCardMaster, testNetAnswer, type CardMember } from '../../test-support/cards-kit.ts';
 
 const NA_ADD = '/api/subuser/na/add';
 const WRONG = { result_code: 902, result_message: 'Net AnswerのIDまたはパスワードが正しくありません。' };

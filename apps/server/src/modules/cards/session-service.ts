@@ -1,7 +1,7 @@
 import type { TokenResponse } from '@sso/contracts/auth';
 import type { BaseResponse } from '@sso/contracts/common';
 import { isPortalClient } from '@sso/contracts/client-origin';
-import { OAuthError } from '../../http/app-error.ts';
+import { OAuthError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { revokeFamily } from '../oauth/token-repo.ts';

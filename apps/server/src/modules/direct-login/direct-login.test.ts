@@ -3,8 +3,8 @@ import { directLoginTokenGrantResponseSchema, userOnetimeTokenResponseSchema } f
 import { sha256 } from '../../lib/secrets.ts';
 import { bearer, loginTokens, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { newMember } from '../recover/test-kit.ts';
-import { clientTokens, emailOf, onetimeToken, OK, PARTNER_SECRET, post, PROOF, redeem, SERVICE_UNAVAILABLE } from './test-kit.ts';
+import { newMember } from '../../test-support/recover-kit.ts';
+import { clientTokens, emailOf, onetimeToken, OK, PARTNER_SECRET, post, PROOF, redeem, SERVICE_UNAVAILABLE } from '../../test-support/direct-login-kit.ts';
 
 const SECOND = 1000;
 

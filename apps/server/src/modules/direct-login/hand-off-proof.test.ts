@@ -3,7 +3,7 @@ import { directLoginTokenGrantResponseSchema } from '@sso/contracts/direct-login
 import { sha256Base64Url } from '../../lib/secrets.ts';
 import { loginTokens, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { acceptTerms, clientTokens, emailOf, PARTNER_SECRET, post, PROOF, redeem } from './test-kit.ts';
+import { acceptTerms, clientTokens, emailOf, PARTNER_SECRET, post, PROOF, redeem } from '../../test-support/direct-login-kit.ts';
 
 /** Another well-formed verifier: what an app that intercepted the URL, and made up its own, would send. */
 const OTHER_VERIFIER = 'interceptor-verifier-0123456789-abcdefghijklmnop';

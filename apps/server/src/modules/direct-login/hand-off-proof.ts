@@ -1,6 +1,6 @@
 import { clientOrigin } from '@sso/contracts/client-origin';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { validationError } from '../../http/app-error.ts';
+import { validationError } from '../../lib/app-error.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { verifyPkce } from '../oauth/pkce.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { directLoginTokenResponseSchema, directLoginUrlResponseSchema } from '@sso/contracts/direct-login';
 import { loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { newMember } from '../recover/test-kit.ts';
+import { newMember } from '../../test-support/recover-kit.ts';
 import {
   acceptTerms,
   CARD_NOT_FOUND,
@@ -15,7 +15,7 @@ import {
   redeem,
   SERVICE_UNAVAILABLE,
   TOKEN_INVALID,
-} from './test-kit.ts';
+} from '../../test-support/direct-login-kit.ts';
 
 const DEMO_CARD = 'demo-card-subuser-1';
 

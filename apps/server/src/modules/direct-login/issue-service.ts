@@ -15,7 +15,7 @@ import { CARD_MESSAGES, DIRECT_LOGIN_MESSAGES, SERVER_MESSAGES } from '@sso/cont
 import { RESULT } from '@sso/contracts/result-codes';
 import type { ServiceLink } from '@sso/contracts/user';
 import type { Database } from '../../db/schema.ts';
-import { AppError, unauthorizedError } from '../../http/app-error.ts';
+import { AppError, unauthorizedError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { NetAnswer } from '../../ports/net-answer.ts';

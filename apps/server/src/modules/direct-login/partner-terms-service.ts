@@ -5,7 +5,7 @@ import { DIRECT_LOGIN_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages'
 import { RESULT } from '@sso/contracts/result-codes';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
-import { AppError, validationError } from '../../http/app-error.ts';
+import { AppError, validationError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { requireCardholder } from '../account/cardholders-only.ts';

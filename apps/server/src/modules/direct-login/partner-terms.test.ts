@@ -3,7 +3,7 @@ import { directLoginTermsAcceptResponseSchema } from '@sso/contracts/direct-logi
 import { TERM_VERSIONS } from '@sso/contracts/terms';
 import { loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { acceptTerms, OK, PARTNER_SECRET, PARTNER_TERMS, post, redeem, SERVICE_UNAVAILABLE, TERMS_REQUIRED } from './test-kit.ts';
+import { acceptTerms, OK, PARTNER_SECRET, PARTNER_TERMS, post, redeem, SERVICE_UNAVAILABLE, TERMS_REQUIRED } from '../../test-support/direct-login-kit.ts';
 
 describe.each(DIALECTS)('a service reached by direct login has its terms accepted first (decision 0013, %s)', (dialect) => {
   const t = withTestApp(dialect);

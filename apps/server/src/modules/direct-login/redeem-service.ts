@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DirectLoginTokenGrantResponse } from '@sso/contracts/direct-login';
 import type { Database } from '../../db/schema.ts';
 import { consumeLinkSecret } from '../../db/verification-repo.ts';
-import { OAuthError } from '../../http/app-error.ts';
+import { OAuthError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';

@@ -7,7 +7,7 @@ import {
   preauthDirectLoginRequestSchema,
   userOnetimeTokenRequestSchema,
 } from '@sso/contracts/direct-login';
-import { OAuthError } from '../../http/app-error.ts';
+import { OAuthError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { memberPost, type MemberCall } from '../../http/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';

@@ -3,9 +3,9 @@ import { emailChangeResponseSchema } from '@sso/contracts/account';
 import { latestCode, mailsTo } from '../../test-support/mailbox.ts';
 import { bearer, exchange, getCode, loginTokens, tokenRequest, WEB_REDIRECT, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call, eventRows, logout, loggedInMember, loginCheck, OK } from '../account-change/test-kit.ts';
-import { onetimeToken, redeem } from '../direct-login/test-kit.ts';
-import { FRESH_PROOF_NEEDED, reauth, refusalOf } from './test-kit.ts';
+import { call, eventRows, logout, loggedInMember, loginCheck, OK } from '../../test-support/account-change-kit.ts';
+import { onetimeToken, redeem } from '../../test-support/direct-login-kit.ts';
+import { FRESH_PROOF_NEEDED, reauth, refusalOf } from '../../test-support/fresh-proof-kit.ts';
 
 const MINUTE = 60_000;
 /** LIMITS.freshProofMaxAgeMs. */

@@ -1,5 +1,5 @@
 import { LIMITS } from '@sso/contracts/constants';
-import { freshProofError } from '../../http/app-error.ts';
+import { freshProofError } from '../../lib/app-error.ts';
 import type { MemberCall } from '../../http/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
 

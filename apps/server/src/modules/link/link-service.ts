@@ -3,7 +3,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { LINK_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { linkOpenRequestSchema, linkOpenResponseSchema } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { constantTimeEqual } from '../../lib/secrets.ts';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';

@@ -3,7 +3,7 @@ import { linkOpenResponseSchema } from '@sso/contracts/points';
 import { userAttributeResponseSchema } from '@sso/contracts/user';
 import { loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { aqf, call, eventRows, expectSessionDead, loginCheck, OK, pointMember } from '../points/test-kit.ts';
+import { aqf, call, eventRows, expectSessionDead, loginCheck, OK, pointMember } from '../../test-support/points-kit.ts';
 
 const MINUTE = 60_000;
 const NOT_MATCHED = { result_code: 902, result_message: 'ご入力の情報に一致するオープン会員が見つかりません。ご入力内容をご確認ください。' };
@@ -11,7 +11,7 @@ const LOCKED = { result_code: 203, result_message: '入力回数の上限を超�
 const ALREADY = { result_code: 902, result_message: '既にオープン会員の情報と連携済みです。' };
 const CARD_ONLY = { result_code: 300, result_message: 'オープン会員の連携はカード会員の方のみご利用いただけます。' };
 
-/** What recover/test-kit.ts gives every open member it makes, but the e-mail, phone and password. */
+/** What test-support/recover-kit.ts gives every open member it makes, but the e-mail, phone and password. */
 const detailsOf = (m: { email: string; tel: string; password: string }) => ({
   email: m.email,
   last_name_kana: 'サトウ',

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
 import type { Database, MemberFlowKind } from '../../db/schema.ts';
 import { consumeVerification, insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
-import type { AppError } from '../../http/app-error.ts';
+import type { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { checkLockedSecret, type LockedSecretCheck } from '../account/secret-check.ts';

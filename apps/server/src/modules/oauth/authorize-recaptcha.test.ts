@@ -3,8 +3,8 @@ import { DEMO } from '../../db/seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { postAuthorize, withTestApp, type AuthorizeParams } from '../../test-support/test-app.ts';
 import { passwordVerifications } from '../account/passwords.ts';
-import { eventRows } from '../account-change/test-kit.ts';
-import { newMember } from '../recover/test-kit.ts';
+import { eventRows } from '../../test-support/account-change-kit.ts';
+import { newMember } from '../../test-support/recover-kit.ts';
 
 /**
  * reCAPTCHA cannot be skipped by posting the credentials straight to the authorize endpoint

@@ -1,4 +1,4 @@
-import { OAuthError } from '../../http/app-error.ts';
+import { OAuthError } from '../../lib/app-error.ts';
 import type { ClientRegistry, OAuthClient } from './clients.ts';
 
 const invalidClient = () => new OAuthError('invalid_client', 'client authentication failed', 401);

@@ -4,8 +4,8 @@ import { DEMO } from '../../db/seed.ts';
 import { postAuthorize, TEST_ORIGIN, type TestApp, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';
-import { newMember } from '../recover/test-kit.ts';
-import { CARDS, codeFor, newEmail, post, postSignupAuthorize, smsToEmailStep, startSignup } from '../signup/test-kit.ts';
+import { newMember } from '../../test-support/recover-kit.ts';
+import { CARDS, codeFor, newEmail, post, postSignupAuthorize, smsToEmailStep, startSignup } from '../../test-support/signup-kit.ts';
 
 /** The redirect URIs of config/clients.json: the portal apps' own schemes, the partners' web callbacks. */
 const PORTAL = { SIAP005: 'siap005portal://oauth/callback', SIAP007: 'siap007portal://oauth/callback' } as const;

@@ -4,7 +4,7 @@ import { authorizeCheckRequestSchema, authorizeFormSchema, type AuthorizeCheckRe
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
-import { OAuthError, validationError } from '../../http/app-error.ts';
+import { OAuthError, validationError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';

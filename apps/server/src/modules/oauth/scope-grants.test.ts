@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { basic, bearer, exchange, form, getCode, loginTokens, postAuthorize, TEST_ORIGIN, tokenRequest, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { clientTokens, PARTNER_SECRET, post, redeem, SERVICE_UNAVAILABLE } from '../direct-login/test-kit.ts';
+import { clientTokens, PARTNER_SECRET, post, redeem, SERVICE_UNAVAILABLE } from '../../test-support/direct-login-kit.ts';
 
 /** Granting scopes, the audience, and the paths by which a partner's token could act as the member's own app (decision 0010). */
 

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { bearer, loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { clientTokens } from '../direct-login/test-kit.ts';
-import { newMember } from '../recover/test-kit.ts';
+import { clientTokens } from '../../test-support/direct-login-kit.ts';
+import { newMember } from '../../test-support/recover-kit.ts';
 
 /**
  * Least authority (docs/decisions/0010-scopes-and-audience.md): every Bearer endpoint declares its

@@ -4,7 +4,7 @@ import type { TokenResponse } from '@sso/contracts/auth';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
-import { OAuthError } from '../../http/app-error.ts';
+import { OAuthError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { endCardholdersOnlySessions, refusesMember } from '../account/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';

@@ -6,7 +6,7 @@ import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { ServiceLink } from '@sso/contracts/user';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { consumeLinkSecret } from '../../db/verification-repo.ts';
-import { linkInvalidError } from '../../http/app-error.ts';
+import { linkInvalidError } from '../../lib/app-error.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { insertOpenMember } from './open-member-repo.ts';

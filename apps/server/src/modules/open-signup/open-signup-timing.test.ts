@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QUICK_MS, timed, withSilentSmtpApp } from '../../test-support/silent-smtp.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { newOpenEmail, openBody, registerOpen } from './test-kit.ts';
+import { newOpenEmail, openBody, registerOpen } from '../../test-support/open-signup-kit.ts';
 
 describe.each(DIALECTS)('the open register does not wait for its mail (%s)', (dialect) => {
   const { t, smtp } = withSilentSmtpApp(dialect);

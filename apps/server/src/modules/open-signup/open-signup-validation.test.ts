@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { japanDate } from '@sso/contracts/open-signup';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { newOpenEmail, openBody, registerOpen } from './test-kit.ts';
+import { newOpenEmail, openBody, registerOpen } from '../../test-support/open-signup-kit.ts';
 
 const MESSAGES = {
   required: '入力してください',

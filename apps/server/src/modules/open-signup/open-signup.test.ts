@@ -6,7 +6,7 @@ import { purgeExpired } from '../../db/maintenance.ts';
 import { loadClients } from '../oauth/clients.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
-import { loginCheck } from '../account-change/test-kit.ts';
+import { loginCheck } from '../../test-support/account-change-kit.ts';
 import { bearer, loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { mailsTo, waitForMails } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
@@ -21,7 +21,7 @@ import {
   openBody,
   registerForToken,
   registerOpen,
-} from './test-kit.ts';
+} from '../../test-support/open-signup-kit.ts';
 
 const OK = { result_code: 0, result_message: '正常に処理しました。' };
 const LINK_INVALID = { result_code: 902, result_message: 'URLの有効期限が切れているか、既に使用されています。お手数ですが、もう一度お手続きください。' };

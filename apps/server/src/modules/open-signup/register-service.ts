@@ -6,8 +6,8 @@ import type { OpenSignupResponse, openSignupRequestSchema } from '@sso/contracts
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
-import { validationError } from '../../http/app-error.ts';
-import type { Background } from '../../http/background.ts';
+import { validationError } from '../../lib/app-error.ts';
+import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { emailInUse } from '../account/member-repo.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, exchange, getCode, PRODUCTION_ENV, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { sha256Base64Url } from '../../lib/secrets.ts';
-import { acceptTerms, post } from '../direct-login/test-kit.ts';
+import { acceptTerms, post } from '../../test-support/direct-login-kit.ts';
 import { demoVerifier } from './partner-client.ts';
 
 const freePort = () =>

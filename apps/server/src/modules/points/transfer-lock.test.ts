@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { aqf, confirm, eventRows, OTP_WRONG, pointMember, select, startTransfer, TRANSFER_LOCKED, wrongCode } from './test-kit.ts';
+import { aqf, confirm, eventRows, OTP_WRONG, pointMember, select, startTransfer, TRANSFER_LOCKED, wrongCode } from '../../test-support/points-kit.ts';
 
 const MINUTE = 60_000;
 

@@ -10,7 +10,7 @@ import type {
 } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import type { CardMaster } from '../../ports/card-master.ts';

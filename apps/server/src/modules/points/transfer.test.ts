@@ -18,7 +18,7 @@ import {
   SMS_CARDS,
   startTransfer,
   TRANSFER_EXPIRED,
-} from './test-kit.ts';
+} from '../../test-support/points-kit.ts';
 
 const MINUTE = 60_000;
 

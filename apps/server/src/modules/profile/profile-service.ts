@@ -6,7 +6,7 @@ import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, validationError } from '../../http/app-error.ts';
+import { AppError, validationError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { updateProfile } from './profile-repo.ts';

@@ -5,7 +5,7 @@ import { userResponseSchema } from '@sso/contracts/user';
 import { DEMO } from '../../db/seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { bearer, form, loginTokens, withTestApp } from '../../test-support/test-app.ts';
-import { loginCheck } from '../account-change/test-kit.ts';
+import { loginCheck } from '../../test-support/account-change-kit.ts';
 
 const OK = { result_code: 0, result_message: '正常に処理しました。' };
 const NOT_OPEN = { result_code: 300, result_message: 'プロフィールの変更はオープン会員の方のみご利用いただけます。' };

@@ -7,7 +7,7 @@ import type { forgotPasswordRequestSchema } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
-import type { Background } from '../../http/background.ts';
+import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';

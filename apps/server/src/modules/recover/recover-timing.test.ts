@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QUICK_MS, timed, withSilentSmtpApp } from '../../test-support/silent-smtp.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { forgot, newMember } from './test-kit.ts';
+import { forgot, newMember } from '../../test-support/recover-kit.ts';
 
 describe.each(DIALECTS)('forgot does not wait for its mail (%s)', (dialect) => {
   const { t, smtp } = withSilentSmtpApp(dialect);

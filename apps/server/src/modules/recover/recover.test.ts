@@ -3,7 +3,7 @@ import { sha256 } from '../../lib/secrets.ts';
 import { bearer, loginTokens, tokenRequest, WEB_REDIRECT, withTestApp } from '../../test-support/test-app.ts';
 import { mailsTo, waitForMails } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { OK, RESET_PATH, forgot, forgotForToken, newMember, reset } from './test-kit.ts';
+import { OK, RESET_PATH, forgot, forgotForToken, newMember, reset } from '../../test-support/recover-kit.ts';
 
 const LINK_INVALID = { result_code: 902, result_message: 'URLの有効期限が切れているか、既に使用されています。お手数ですが、もう一度お手続きください。' };
 const PASSWORD_RULE = '8～72文字の半角英字と数字を組み合わせて入力してください（記号は - = @ _ ! # + * が使えます）';

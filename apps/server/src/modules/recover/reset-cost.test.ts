@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { withTestApp } from '../../test-support/test-app.ts';
-import { OK, forgotForToken, newMember, reset } from './test-kit.ts';
+import { OK, forgotForToken, newMember, reset } from '../../test-support/recover-kit.ts';
 
 // The real argon2id, only counted: how many hashes a request makes is what this test is about.
 const hashes = vi.hoisted(() => ({ count: 0 }));

@@ -4,7 +4,7 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { resetPasswordRequestSchema } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
 import { consumeBoundLinkSecret, linkSecretLive } from '../../db/verification-repo.ts';
-import { linkInvalidError } from '../../http/app-error.ts';
+import { linkInvalidError } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearLoginFailures } from '../account/account-lock.ts';

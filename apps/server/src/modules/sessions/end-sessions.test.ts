@@ -5,12 +5,12 @@ import { upgradeRegisterResponseSchema } from '@sso/contracts/upgrade';
 import { latestCode, mailsTo } from '../../test-support/mailbox.ts';
 import { bearer, exchange, getCode, loginTokens, postAuthorize, tokenRequest, WEB_REDIRECT, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call } from '../account-change/test-kit.ts';
-import { onetimeToken, redeem } from '../direct-login/test-kit.ts';
-import { addCard, confirm as confirmTransfer, setOpenPoints, startTransfer } from '../points/test-kit.ts';
-import { newMember, reset, resetToken } from '../recover/test-kit.ts';
-import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../signup/test-kit.ts';
-import { cardFields, NUMBERLESS } from '../upgrade/test-kit.ts';
+import { call } from '../../test-support/account-change-kit.ts';
+import { onetimeToken, redeem } from '../../test-support/direct-login-kit.ts';
+import { addCard, confirm as confirmTransfer, setOpenPoints, startTransfer } from '../../test-support/points-kit.ts';
+import { newMember, reset, resetToken } from '../../test-support/recover-kit.ts';
+import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';
+import { cardFields, NUMBERLESS } from '../../test-support/upgrade-kit.ts';
 
 /**
  * The session-ending matrix (ARCHITECTURE.md "Ending is complete"; docs/security.md "Ending a

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { cardSignupRequestSchema, SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
-import { AppError, recaptchaError, validationError } from '../../http/app-error.ts';
+import { AppError, recaptchaError, validationError } from '../../lib/app-error.ts';
 import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';

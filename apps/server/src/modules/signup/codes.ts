@@ -9,7 +9,7 @@ import {
   invalidateVerifications,
   type VerificationPurpose,
 } from '../../db/verification-repo.ts';
-import type { AppError } from '../../http/app-error.ts';
+import type { AppError } from '../../lib/app-error.ts';
 import { newId } from '../../lib/secrets.ts';
 import { hashPassword } from '../account/passwords.ts';
 import { checkLockedSecret } from '../account/secret-check.ts';

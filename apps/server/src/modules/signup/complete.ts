@@ -9,7 +9,7 @@ import type { OAuthClient } from '../oauth/clients.ts';
 import { issueCodeRedirect, redirectTo } from '../oauth/authorize-service.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
-import type { Background } from '../../http/background.ts';
+import type { Background } from '../../lib/background.ts';
 import { telInUse } from '../account/member-repo.ts';
 import { advanceFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
 import { flowAuthorize, flowCard, flowExpired, loadFlow, retryable, stepAnswer, subuserOfCard, type SignupDeps } from './flow-service.ts';

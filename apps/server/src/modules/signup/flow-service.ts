@@ -4,7 +4,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import type { SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
 import type { SignupState, SubUsersTable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';

@@ -3,7 +3,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { readMailbox } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { CARDS, cardBody, newEmail, post, startSignup } from './test-kit.ts';
+import { CARDS, cardBody, newEmail, post, startSignup } from '../../test-support/signup-kit.ts';
 
 const CARD_NOT_FOUND = {
   result_code: 902,

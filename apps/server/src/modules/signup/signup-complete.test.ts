@@ -15,7 +15,7 @@ import {
   postSignupAuthorize,
   smsToEmailStep,
   startSignup,
-} from './test-kit.ts';
+} from '../../test-support/signup-kit.ts';
 
 const location = (res: { headers: Record<string, unknown> }) => new URL(String(res.headers.location));
 

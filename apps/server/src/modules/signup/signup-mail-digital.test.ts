@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { CARDS, codeFor, finishSignup, newEmail, post, recordingCardMaster, smsToEmailStep, startSignup } from './test-kit.ts';
+import { CARDS, codeFor, finishSignup, newEmail, post, recordingCardMaster, smsToEmailStep, startSignup } from '../../test-support/signup-kit.ts';
 
 const OK = { result_code: 0, result_message: '正常に処理しました。' };
 const FLOW_EXPIRED = {

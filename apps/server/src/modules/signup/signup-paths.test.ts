@@ -8,7 +8,7 @@ import { DIALECTS } from '../../test-support/test-db.ts';
 import { purgeExpired } from '../../db/maintenance.ts';
 import { verifyPassword } from '../account/passwords.ts';
 import { lookupDigest, sha256 } from '../../lib/secrets.ts';
-import { AUTHORIZE_PARAMS, CARDS, cardBody, codeFor, finishSignup, newEmail, post, startSignup } from './test-kit.ts';
+import { AUTHORIZE_PARAMS, CARDS, cardBody, codeFor, finishSignup, newEmail, post, startSignup } from '../../test-support/signup-kit.ts';
 
 const WEB_TERMS = ['ServiceOnMemberId', 'PersonalInfoOnMemberId'];
 

@@ -4,7 +4,7 @@ import { sha256 } from '../../lib/secrets.ts';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { readMailbox } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { CARDS, cardBody, codeFor, newEmail, post, smsToEmailStep, startSignup } from './test-kit.ts';
+import { CARDS, cardBody, codeFor, newEmail, post, smsToEmailStep, startSignup } from '../../test-support/signup-kit.ts';
 
 const RESENT = { result_code: 0, result_message: 'ワンタイムパスワードを再送信しました。' };
 const RESEND_LIMIT = { result_code: 902, result_message: '再送信の回数が上限に達しました。しばらく経ってから再度お試しください。' };

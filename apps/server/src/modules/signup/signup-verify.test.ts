@@ -3,7 +3,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { readMailbox } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { CARDS, cardBody, codeFor, newEmail, post, smsToEmailStep, startSignup } from './test-kit.ts';
+import { CARDS, cardBody, codeFor, newEmail, post, smsToEmailStep, startSignup } from '../../test-support/signup-kit.ts';
 
 const OTP_WRONG = { result_code: 902, result_message: 'ワンタイムパスワードが正しくありません。もう一度ご入力ください。' };
 const OTP_EXPIRED = { result_code: 902, result_message: 'ワンタイムパスワードの有効期限が切れています。再送信してください。' };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CardResultResponse } from '@sso/contracts/cards';
 import { SIGNUP_MESSAGES, UPGRADE_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import type { upgradeConfirmRequestSchema } from '@sso/contracts/upgrade';
-import { validationError } from '../../http/app-error.ts';
+import { validationError } from '../../lib/app-error.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { findActiveUserById } from '../account/user-repo.ts';

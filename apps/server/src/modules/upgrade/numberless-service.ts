@@ -4,7 +4,7 @@ import type { CardResultResponse } from '@sso/contracts/cards';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { NumberlessResponse, numberlessOtpRequestSchema, numberlessRequestSchema } from '@sso/contracts/upgrade';
 import { hitRateLimit } from '../../db/rate-limit-repo.ts';
-import type { Background } from '../../http/background.ts';
+import type { Background } from '../../lib/background.ts';
 import { newId, randomToken } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';

@@ -3,8 +3,8 @@ import { LIMITS } from '@sso/contracts/constants';
 import { numberlessResponseSchema } from '@sso/contracts/upgrade';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call, loggedInMember } from '../account-change/test-kit.ts';
-import { codeFor } from '../signup/test-kit.ts';
+import { call, loggedInMember } from '../../test-support/account-change-kit.ts';
+import { codeFor } from '../../test-support/signup-kit.ts';
 import {
   ANSWER,
   attributeOf,
@@ -19,7 +19,7 @@ import {
   openMemberWithPoints,
   subusersOf,
   tally,
-} from './test-kit.ts';
+} from '../../test-support/upgrade-kit.ts';
 
 /** A mobile number that holds no numberless card. */
 const NO_CARD_TEL = '09044440402';

@@ -3,7 +3,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { UpgradeRegisterResponse, upgradeRegisterRequestSchema } from '@sso/contracts/upgrade';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { lookupDigest, randomToken } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';

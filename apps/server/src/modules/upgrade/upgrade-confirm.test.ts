@@ -3,8 +3,8 @@ import { LIMITS } from '@sso/contracts/constants';
 import { upgradeRegisterResponseSchema } from '@sso/contracts/upgrade';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call, loggedInMember } from '../account-change/test-kit.ts';
-import { CARDS, cardBody, codeFor, newEmail, post, startSignup } from '../signup/test-kit.ts';
+import { call, loggedInMember } from '../../test-support/account-change-kit.ts';
+import { CARDS, cardBody, codeFor, newEmail, post, startSignup } from '../../test-support/signup-kit.ts';
 import {
   ANSWER,
   attributeOf,
@@ -18,7 +18,7 @@ import {
   pointAccounts,
   subusersOf,
   tally,
-} from './test-kit.ts';
+} from '../../test-support/upgrade-kit.ts';
 
 /** Demo cards checked by SMS to 09022220001 or 09022220202 (config/demo-cards.json). */
 const UNACTIVATED = { cardnumber: '4541000000000201', cvc: '123', mobile: '09022220001', esid: 'ES0000000201' };

@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES, CARD_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES, UPGR
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database, MemberFlowKind } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../../lib/app-error.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
 import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { checkMemberCode, closeCheck, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';

@@ -4,9 +4,9 @@ import { upgradeRegisterResponseSchema } from '@sso/contracts/upgrade';
 import { withTestApp } from '../../test-support/test-app.ts';
 import { mailsTo } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { call, loggedInMember } from '../account-change/test-kit.ts';
-import { CARDS, cardBody, codeFor, newEmail, post } from '../signup/test-kit.ts';
-import { ANSWER, cardFields, cardMemberTokens, messagesTo } from './test-kit.ts';
+import { call, loggedInMember } from '../../test-support/account-change-kit.ts';
+import { CARDS, cardBody, codeFor, newEmail, post } from '../../test-support/signup-kit.ts';
+import { ANSWER, cardFields, cardMemberTokens, messagesTo } from '../../test-support/upgrade-kit.ts';
 
 const NOT_FOUND = {
   result_code: 902,

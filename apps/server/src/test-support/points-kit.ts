@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import { newId } from '../../lib/secrets.ts';
-import { latestCode, readMailbox } from '../../test-support/mailbox.ts';
-import type { TestApp } from '../../test-support/test-app.ts';
-import { call, loggedInMember } from '../account-change/test-kit.ts';
+import { newId } from '../lib/secrets.ts';
+import { latestCode, readMailbox } from './mailbox.ts';
+import type { TestApp } from './test-app.ts';
+import { call, loggedInMember } from './account-change-kit.ts';
 
-export { call, eventRows, expectSessionDead, loginCheck } from '../account-change/test-kit.ts';
+export { call, eventRows, expectSessionDead, loginCheck } from './account-change-kit.ts';
 
 export const OK = { result_code: 0, result_message: '正常に処理しました。' };
 export const REFUSED = {
@@ -69,7 +69,7 @@ export async function setOpenPoints(t: TestApp, userId: string, points: number):
 }
 
 /**
- * A logged-in member for the point features: an open member (recover/test-kit.ts), or a card member
+ * A logged-in member for the point features: an open member (test-support/recover-kit.ts), or a card member
  * (`card: true`); with an open account of `openPoints` unless null, and the cards given.
  */
 export async function pointMember(t: TestApp, p: { card?: boolean; openPoints?: number | null; cards?: CardSpec[] } = {}) {

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { cardResultResponseSchema } from '@sso/contracts/cards';
-import { loginTokens, type TestApp } from '../../test-support/test-app.ts';
-import { readMailbox } from '../../test-support/mailbox.ts';
-import { call, loggedInMember } from '../account-change/test-kit.ts';
+import { loginTokens, type TestApp } from './test-app.ts';
+import { readMailbox } from './mailbox.ts';
+import { call, loggedInMember } from './account-change-kit.ts';
 
 /** The answers the tests expect, word for word (contracts messages.ts). */
 export const ANSWER = {
@@ -23,7 +23,7 @@ export const ANSWER = {
 /** The numberless demo card of config/demo-cards.json (README "Demo cards"): found by its holder's mobile only. */
 export const NUMBERLESS = { tel: '09033330301', esid: 'ES0000000301', masked: '090-****-0301' } as const;
 
-/** The fields of /api/auth/register for a demo card (signup/test-kit.ts CARDS). */
+/** The fields of /api/auth/register for a demo card (test-support/signup-kit.ts CARDS). */
 export const cardFields = (card: { cardnumber: string; cvc: string }, over: Record<string, unknown> = {}) => ({
   cardnumber: card.cardnumber,
   cc_month: '12',

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { openSignupResponseSchema } from '@sso/contracts/open-signup';
-import type { TestApp } from '../../test-support/test-app.ts';
-import { waitForMails } from '../../test-support/mailbox.ts';
+import type { TestApp } from './test-app.ts';
+import { waitForMails } from './mailbox.ts';
 
 export const OPEN_PASSWORD = 'Open-pass1';
 let serial = 0;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { bearer, CHALLENGE, exchange, form, getCode, TEST_ORIGIN, type TestApp } from '../../test-support/test-app.ts';
+import { bearer, CHALLENGE, exchange, form, getCode, TEST_ORIGIN, type TestApp } from './test-app.ts';
 
 export const OK = { result_code: 0, result_message: '正常に処理しました。' };
 export const TOKEN_INVALID = { result_code: 902, result_message: 'ログインの有効期限が切れたか、既に使用されています。お手数ですが、もう一度お手続きください。' };

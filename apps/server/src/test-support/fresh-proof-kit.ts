@@ -1,5 +1,5 @@
-import { call } from '../account-change/test-kit.ts';
-import type { TestApp } from '../../test-support/test-app.ts';
+import { call } from './account-change-kit.ts';
+import type { TestApp } from './test-app.ts';
 
 /** POST /api/auth/reauth: the session of `access` proves presence with the password (decision 0012). */
 export const reauth = (t: TestApp, access: string, password: string) => call(t, '/api/auth/reauth', access, { password });

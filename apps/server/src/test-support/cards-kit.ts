@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { z } from 'zod';
 import type { SubuserStatus } from '@sso/contracts/constants';
-import { REPO_ROOT } from '../../config.ts';
-import { NO_PROFILE } from '../account/member-repo.ts';
-import { call } from '../account-change/test-kit.ts';
-import { newMember } from '../recover/test-kit.ts';
-import { cardMasterFromList } from '../../ports/card-master-simulator.ts';
-import type { CardMaster } from '../../ports/card-master.ts';
-import type { NetAnswer } from '../../ports/net-answer.ts';
-import { netAnswerFromList } from '../../ports/net-answer-simulator.ts';
-import { systemClock } from '../../lib/clock.ts';
-import { loginTokens, type TestApp } from '../../test-support/test-app.ts';
+import { REPO_ROOT } from '../config.ts';
+import { NO_PROFILE } from '../modules/account/member-repo.ts';
+import { call } from './account-change-kit.ts';
+import { newMember } from './recover-kit.ts';
+import { cardMasterFromList } from '../ports/card-master-simulator.ts';
+import type { CardMaster } from '../ports/card-master.ts';
+import type { NetAnswer } from '../ports/net-answer.ts';
+import { netAnswerFromList } from '../ports/net-answer-simulator.ts';
+import { systemClock } from '../lib/clock.ts';
+import { loginTokens, type TestApp } from './test-app.ts';
 
 /**
  * The cards of one test cardholder: each test takes holders of its own (nextHolder), so that card

@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { signupStepResponseSchema } from '@sso/contracts/signup';
-import { bearer, CHALLENGE, exchange, type TestApp, WEB_REDIRECT } from '../../test-support/test-app.ts';
-import { latestCode } from '../../test-support/mailbox.ts';
-import { loadConfig } from '../../config.ts';
-import type { CardMaster } from '../../ports/card-master.ts';
-import { loadCardMasterSimulator } from '../../ports/card-master-simulator.ts';
+import { bearer, CHALLENGE, exchange, type TestApp, WEB_REDIRECT } from './test-app.ts';
+import { latestCode } from './mailbox.ts';
+import { loadConfig } from '../config.ts';
+import type { CardMaster } from '../ports/card-master.ts';
+import { loadCardMasterSimulator } from '../ports/card-master-simulator.ts';
 
 /** The demo cards of config/demo-cards.json (README "Demo cards"). */
 export const CARDS = {

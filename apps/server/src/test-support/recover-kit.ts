@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
-import type { TestApp } from '../../test-support/test-app.ts';
-import { waitForMails } from '../../test-support/mailbox.ts';
-import { newId } from '../../lib/secrets.ts';
+import type { TestApp } from './test-app.ts';
+import { waitForMails } from './mailbox.ts';
+import { newId } from '../lib/secrets.ts';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
-import { insertMember } from '../account/member-repo.ts';
-import { recordTermAcceptance } from '../account/user-repo.ts';
-import { hashPassword } from '../account/passwords.ts';
+import { insertMember } from '../modules/account/member-repo.ts';
+import { recordTermAcceptance } from '../modules/account/user-repo.ts';
+import { hashPassword } from '../modules/account/passwords.ts';
 
 export const RESET_PATH = '/content/recover/password';
 export const OK = { result_code: 0, result_message: '正常に処理しました。' };

@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
-import { bearer, form, loginTokens, tokenRequest, WEB_REDIRECT, type TestApp } from '../../test-support/test-app.ts';
-import { newMember } from '../recover/test-kit.ts';
+import { bearer, form, loginTokens, tokenRequest, WEB_REDIRECT, type TestApp } from './test-app.ts';
+import { newMember } from './recover-kit.ts';
 
 export const OK = { result_code: 0, result_message: '正常に処理しました。' };
 export const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** A fresh open member (recover/test-kit.ts) logged in to the web client. */
+/** A fresh open member (test-support/recover-kit.ts) logged in to the web client. */
 export async function loggedInMember(t: TestApp, password?: string) {
   const member = await newMember(t, password);
   const tokens = await loginTokens(t.app, { user: member.email, password: member.password });
