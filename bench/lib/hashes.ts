@@ -1,5 +1,5 @@
 import { passwordVerifications } from '../../apps/server/src/modules/account/passwords.ts';
-import { DEMO } from '../../apps/server/src/db/seed.ts';
+import { DEMO } from '../../apps/server/src/seed.ts';
 import { createTestApp, postAuthorize } from '../../apps/server/src/test-support/test-app.ts';
 
 /**

@@ -1,6 +1,6 @@
 import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
-import { DEMO } from '../../apps/server/src/db/seed.ts';
+import { DEMO } from '../../apps/server/src/seed.ts';
 
 /**
  * Lighthouse 12's performance score of the login and Top pages (budget: at least 95 each), with

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, CARD_MESSAGES, POINT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { LIMITS } from '@sso/contracts/constants';
-import { DEMO } from '../../apps/server/src/db/seed.ts';
+import { DEMO } from '../../apps/server/src/seed.ts';
 import { lookupDigest } from '../../apps/server/src/lib/secrets.ts';
 import { addressKey } from '../../apps/server/src/modules/account/credentials-service.ts';
 import { accountLockKey } from '../../apps/server/src/modules/account/account-lock.ts';

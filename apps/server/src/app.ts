@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
-import { seedDemo } from './db/seed.ts';
+import { seedDemo } from './seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './lib/background.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';

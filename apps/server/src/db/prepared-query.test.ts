@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withTestApp } from '../test-support/test-app.ts';
-import { DEMO } from './seed.ts';
+import { DEMO } from '../seed.ts';
 import { preparedQuery } from './prepared-query.ts';
 
 describe.each(DIALECTS)('preparedQuery (%s)', (dialect) => {

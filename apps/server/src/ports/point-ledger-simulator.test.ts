@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withTestApp } from '../test-support/test-app.ts';
-import { DEMO } from '../db/seed.ts';
+import { DEMO } from '../seed.ts';
 import { pointLedgerSimulator } from './point-ledger-simulator.ts';
 
 describe.each(DIALECTS)('point ledger simulator on %s', (dialect) => {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { telChangeResponseSchema } from '@sso/contracts/account';
 import { LIMITS } from '@sso/contracts/constants';
 import { userResponseSchema } from '@sso/contracts/user';
-import { DEMO } from '../../db/seed.ts';
+import { DEMO } from '../../seed.ts';
 import { readMailbox } from '../../test-support/mailbox.ts';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { DEMO } from '../../db/seed.ts';
+import { DEMO } from '../../seed.ts';
 import { basic, bearer, form, loginTokens, postAuthorize, TEST_ORIGIN, tokenRequest, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { CARDS, codeFor, newEmail, post as signupPost, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';

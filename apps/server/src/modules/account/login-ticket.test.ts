@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { DEMO } from '../../db/seed.ts';
+import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { postAuthorize, TEST_ORIGIN, withTestApp, type AuthorizeParams, type TestApp } from '../../test-support/test-app.ts';
 import { newMember } from '../../test-support/recover-kit.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loginResponseSchema } from '@sso/contracts/auth';
-import { DEMO } from '../../db/seed.ts';
+import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 

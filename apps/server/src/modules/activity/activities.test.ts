@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY_PAGE_SIZE, activitiesResponseSchema } from '@sso/contracts/account';
 import { LIMITS } from '@sso/contracts/constants';
-import { DEMO } from '../../db/seed.ts';
+import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { authorizeQuery, bearer, exchange, form, loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';

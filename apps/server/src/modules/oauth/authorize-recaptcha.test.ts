@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO } from '../../db/seed.ts';
+import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { postAuthorize, withTestApp, type AuthorizeParams } from '../../test-support/test-app.ts';
 import { passwordVerifications } from '../account/passwords.ts';

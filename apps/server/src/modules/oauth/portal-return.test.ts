@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { DEMO } from '../../db/seed.ts';
+import { DEMO } from '../../seed.ts';
 import { postAuthorize, TEST_ORIGIN, type TestApp, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { profileResponseSchema } from '@sso/contracts/account';
 import { LIMITS } from '@sso/contracts/constants';
 import { userResponseSchema } from '@sso/contracts/user';
-import { DEMO } from '../../db/seed.ts';
+import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { bearer, form, loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { loginCheck } from '../../test-support/account-change-kit.ts';

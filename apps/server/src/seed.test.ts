@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadClients } from '../modules/oauth/clients.ts';
-import { loadConfig } from '../config.ts';
-import { DIALECTS, createTestDb, type TestDb } from '../test-support/test-db.ts';
-import { openDatabase } from './database.ts';
-import { migrateToLatest } from './migrations.ts';
+import { loadClients } from './modules/oauth/clients.ts';
+import { loadConfig } from './config.ts';
+import { DIALECTS, createTestDb, type TestDb } from './test-support/test-db.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './seed.ts';
-import { purgeExpired } from './maintenance.ts';
+import { purgeExpired } from './db/maintenance.ts';
 
 describe.each(DIALECTS)('migrations and demo seed (%s)', (dialect) => {
   let t: TestDb;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
-import type { Database } from './schema.ts';
-import { hashPassword } from '../modules/account/passwords.ts';
-import type { ClientRegistry } from '../modules/oauth/clients.ts';
+import type { Database } from './db/schema.ts';
+import { hashPassword } from './modules/account/passwords.ts';
+import type { ClientRegistry } from './modules/oauth/clients.ts';
 
 /** Demo members listed in the README ("Demo data"). */
 export const DEMO = {
