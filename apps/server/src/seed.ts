@@ -2,8 +2,12 @@ import type { Kysely } from 'kysely';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import type { Database } from './db/schema.ts';
+import { insertMemberOnce, type NewMember } from './modules/account/member-repo.ts';
 import { hashPassword } from './modules/account/passwords.ts';
+import { existingUserIds, recordTermAcceptance } from './modules/account/user-repo.ts';
+import { insertMemberCard } from './modules/cards/card-repo.ts';
 import type { ClientRegistry } from './modules/oauth/clients.ts';
+import { insertOpenAccount } from './ports/point-ledger-repo.ts';
 
 /** Demo members listed in the README ("Demo data"). */
 export const DEMO = {
@@ -11,69 +15,59 @@ export const DEMO = {
   open: { id: 'demo-open-member', email: 'demo.open@example.com', tel: '09000000002', password: 'Demo1234' },
 } as const;
 
-/** Creates the demo data idempotently: existing rows are left as they are, also when several nodes seed at once. */
+/** The demo card member's card. */
+const DEMO_CARD = {
+  id: 'demo-card-subuser-1',
+  esid: 'ES0000000001',
+  status: 'active',
+  member_div_code: '01',
+  card_name: 'デモ ゴールドカード',
+  card_image_url: '/content/cards/demo-gold.svg',
+  card_brand: 'VISA',
+  card_number_mask: '4541-****-****-0101',
+  // The card master simulator's card 4541000000000101 of holder H0000001 (config/demo-cards.json).
+  holder_id: 'H0000001',
+  point_capable: 1,
+  // Linked to the Net Answer simulator's demo-na-card (config/demo-netanswer.json).
+  na_id: 'demo-na-card',
+  mail_digital: null,
+} as const;
+
+/** The demo open member's open points. */
+const DEMO_OPEN_POINTS = 1200;
+
+/**
+ * Creates the demo data idempotently: existing rows are left as they are, also when several nodes
+ * seed at once (the member's insert decides which node writes the rest). Each row is written by the
+ * module that owns its table (docs/architecture.md "Who owns each table").
+ */
 export async function seedDemo(db: Kysely<Database>, clients: ClientRegistry, now = Date.now()): Promise<void> {
-  const existing = await db.selectFrom('users').select('id').where('id', 'in', [DEMO.card.id, DEMO.open.id]).execute();
-  const have = new Set(existing.map((r) => r.id));
+  const have = await existingUserIds(db, [DEMO.card.id, DEMO.open.id]);
   const webTerms = (clients.get(WEB_CLIENT_ID)?.terms ?? []).filter(isTermKey);
 
   for (const [kind, m] of [['card', DEMO.card], ['open', DEMO.open]] as const) {
     if (have.has(m.id)) continue;
     await db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto('users')
-        .values({
-          id: m.id,
-          email: m.email,
-          tel: m.tel,
-          password_hash: await hashPassword(m.password),
-          member_type: kind,
-          status: 'active',
-          last_name: kind === 'open' ? '山田' : null,
-          first_name: kind === 'open' ? '花子' : null,
-          last_name_kana: kind === 'open' ? 'ヤマダ' : null,
-          first_name_kana: kind === 'open' ? 'ハナコ' : null,
-          sex: kind === 'open' ? '2' : null,
-          birthday: kind === 'open' ? '19900101' : null,
-          postal_code: kind === 'open' ? '1700013' : null,
-          profile_tel: kind === 'open' ? m.tel : null,
-          email_flg: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        // Nodes starting together seed at once: PostgreSQL makes this insert wait for the other
-        // node's, and when that one is committed, nothing is inserted and the rest is left to it.
-        .onConflict((oc) => oc.doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!inserted) return;
-      for (const key of webTerms) {
-        await trx.insertInto('term_acceptances').values({ user_id: m.id, term_key: key, version: TERM_VERSIONS[key], accepted_at: now }).execute();
-      }
-      if (kind === 'card') {
-        await trx
-          .insertInto('sub_users')
-          .values({
-            id: 'demo-card-subuser-1',
-            user_id: m.id,
-            esid: 'ES0000000001',
-            status: 'active',
-            member_div_code: '01',
-            card_name: 'デモ ゴールドカード',
-            card_image_url: '/content/cards/demo-gold.svg',
-            card_brand: 'VISA',
-            card_number_mask: '4541-****-****-0101',
-            // The card master simulator's card 4541000000000101 of holder H0000001 (config/demo-cards.json).
-            holder_id: 'H0000001',
-            point_capable: 1,
-            // Linked to the Net Answer simulator's demo-na-card (config/demo-netanswer.json).
-            na_id: 'demo-na-card',
-            created_at: now,
-          })
-          .execute();
-      } else {
-        await trx.insertInto('point_accounts').values({ user_id: m.id, kind: 'open', points: 1200, updated_at: now }).execute();
-      }
+      const member: NewMember = {
+        id: m.id,
+        email: m.email,
+        tel: m.tel,
+        password_hash: await hashPassword(m.password),
+        member_type: kind,
+        last_name: kind === 'open' ? '山田' : null,
+        first_name: kind === 'open' ? '花子' : null,
+        last_name_kana: kind === 'open' ? 'ヤマダ' : null,
+        first_name_kana: kind === 'open' ? 'ハナコ' : null,
+        sex: kind === 'open' ? '2' : null,
+        birthday: kind === 'open' ? '19900101' : null,
+        postal_code: kind === 'open' ? '1700013' : null,
+        profile_tel: kind === 'open' ? m.tel : null,
+        email_flg: 0,
+      };
+      if (!(await insertMemberOnce(trx, member, now))) return;
+      for (const key of webTerms) await recordTermAcceptance(trx, m.id, key, TERM_VERSIONS[key], now);
+      if (kind === 'card') await insertMemberCard(trx, m.id, DEMO_CARD, now);
+      else await insertOpenAccount(trx, m.id, DEMO_OPEN_POINTS, now);
     });
   }
 }

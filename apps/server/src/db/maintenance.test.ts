@@ -58,3 +58,36 @@ describe.each(DIALECTS)('purge of withdrawn members\' logs and expired e-mail ch
     expect((await db().selectFrom('email_changes').select('id').where('user_id', '=', userId).execute()).map((r) => r.id)).toEqual(['live']);
   });
 });
+
+describe.each(DIALECTS)('purgeExpired (%s)', (dialect) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb(dialect);
+    await migrateToLatest(t.db.kysely);
+  });
+  afterAll(async () => t.drop());
+
+  it('removes day-old codes and lapsed throttles, and keeps live ones', async () => {
+    const now = Date.UTC(2026, 5, 1);
+    const day = 24 * 3600 * 1000;
+    const db = t.db.kysely;
+    await db.insertInto('users').values({
+      id: 'u1', email: 'u1@example.com', tel: null, password_hash: 'x', member_type: 'open', status: 'active',
+      last_name: null, first_name: null, last_name_kana: null, first_name_kana: null, sex: null, birthday: null,
+      postal_code: null, email_flg: 0, created_at: now, updated_at: now,
+    }).execute();
+    const code = (hash: string, expires: number) => ({
+      code_hash: hash, client_id: 'SIAP009', redirect_uri: 'x', code_challenge: 'c', user_id: 'u1', scope: 'openid',
+      created_at: expires - 60_000, expires_at: expires, consumed_at: null, family_id: null,
+    });
+    await db.insertInto('auth_codes').values([code('old', now - day - 1), code('recent', now - 1000)]).execute();
+    await db.insertInto('login_throttle').values([
+      { key: 'stale', failed_count: 3, locked_until: null, updated_at: now - day - 1 },
+      { key: 'locked', failed_count: 12, locked_until: now + 1000, updated_at: now - day - 1 },
+      { key: 'fresh', failed_count: 1, locked_until: null, updated_at: now },
+    ]).execute();
+    await purgeExpired(db, now);
+    expect((await db.selectFrom('auth_codes').select('code_hash').execute()).map((r) => r.code_hash)).toEqual(['recent']);
+    expect((await db.selectFrom('login_throttle').select('key').orderBy('key').execute()).map((r) => r.key)).toEqual(['fresh', 'locked']);
+  });
+});

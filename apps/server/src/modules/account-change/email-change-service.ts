@@ -11,7 +11,7 @@ import { AppError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { emailInUse } from '../account/member-repo.ts';
+import { emailInUse, setMemberEmail } from '../account/member-repo.ts';
 import { checkLockedSecret } from '../account/secret-check.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 import { messageAllowed } from '../notifications/message-limit.ts';
@@ -27,7 +27,6 @@ import {
   findPendingChange,
   insertEmailChange,
   replacePendingChanges,
-  setMemberEmail,
 } from './member-change-repo.ts';
 
 export interface AccountChangeDeps {

@@ -5,13 +5,13 @@ import { ACCOUNT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { logActivity } from '../activity/activity-repo.ts';
 import { checkCurrentPassword } from '../account/current-password.ts';
+import { replacePasswordHash } from '../account/member-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { retryable } from '../signup/flow-service.ts';
 import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
 import { passwordChangedMail } from './mails.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
-import { replacePasswordHash } from './member-change-repo.ts';
 
 /**
  * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7). The current password is

@@ -4,12 +4,14 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { unauthorizedError } from '../../lib/app-error.ts';
+import { deletePointAccounts } from '../../ports/point-ledger-repo.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearLoginFailures } from '../account/account-lock.ts';
+import { markWithdrawn } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
+import { deleteMemberCards } from '../cards/card-repo.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
-import { deleteCardsAndPoints, markWithdrawn } from './member-change-repo.ts';
 
 /**
  * POST /api/auth/cancel (SPEC.md sections 2, 4 and 7; docs/withdrawal.md). One transaction:
@@ -34,7 +36,9 @@ export async function withdraw(deps: AccountChangeDeps, user: UserRow, context: 
  */
 export async function endLogin(trx: Kysely<Database>, user: Pick<UserRow, 'id' | 'email' | 'tel'>, now: number): Promise<boolean> {
   if (!(await markWithdrawn(trx, user.id, now))) return false;
-  await deleteCardsAndPoints(trx, user.id);
+  // The links between the ID and its cards end (SPEC.md section 4) and its point accounts go.
+  await deleteMemberCards(trx, user.id);
+  await deletePointAccounts(trx, user.id);
   await endMemberSessions(trx, user.id, now);
   // The freed login ids start a new member with a clean slate of login failures.
   await clearLoginFailures(trx, user);

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { revokeUserClientFamilies } from '../oauth/token-repo.ts';
-import { hasCards } from './user-repo.ts';
+import { hasCards } from '../cards/card-repo.ts';
 
 /**
  * The one rule of SPEC.md section 6, "Only cardholders of the card company can use the

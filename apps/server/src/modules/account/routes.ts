@@ -8,14 +8,16 @@ import { credentialsError, lockedError, recaptchaError, validationError } from '
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { maskTel } from '../../lib/mask.ts';
+import { findPoints } from '../../ports/point-ledger-repo.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
+import { hasCards } from '../cards/card-repo.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
+import { usedClientIds } from '../oauth/token-repo.ts';
 import { profileOf } from '../profile/profile-service.ts';
 import { requireCardholder } from './cardholders-only.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from './credentials-service.ts';
 import { currentUser } from './current-user.ts';
 import { issueLoginTicket } from './login-ticket.ts';
-import { hasCards, pointBalance, usedClientIds } from './user-repo.ts';
 
 export interface AccountDeps extends CredentialDeps {
   clients: ClientRegistry;
@@ -54,7 +56,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     const user = await currentUser(deps, request);
     const [cards, openPoints, used] = await Promise.all([
       hasCards(deps.db, user.id),
-      pointBalance(deps.db, user.id, 'open'),
+      findPoints(deps.db, user.id, 'open').then((points) => points ?? 0),
       usedClientIds(deps.db, user.id),
     ]);
     const serviceLinks = used

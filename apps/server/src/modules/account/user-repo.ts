@@ -32,15 +32,6 @@ export async function recordTermAcceptance(db: Kysely<Database>, userId: string,
     .execute();
 }
 
-export const hasCards = async (db: Kysely<Database>, userId: string) =>
-  (await db.selectFrom('sub_users').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst()) !== undefined;
-
-export const pointBalance = async (db: Kysely<Database>, userId: string, kind: 'open' | 'na') =>
-  (await db.selectFrom('point_accounts').select('points').where('user_id', '=', userId).where('kind', '=', kind).executeTakeFirst())
-    ?.points ?? 0;
-
-/** Clients the member has signed in to (their token families), for the Top page's service links. */
-export const usedClientIds = async (db: Kysely<Database>, userId: string) =>
-  (await db.selectFrom('token_families').select('client_id').distinct().where('user_id', '=', userId).execute()).map(
-    (r) => r.client_id,
-  );
+/** Which of these members exist, withdrawn ones included (the demo seed leaves them as they are). */
+export const existingUserIds = async (db: Kysely<Database>, ids: readonly string[]) =>
+  new Set((await db.selectFrom('users').select('id').where('id', 'in', [...ids]).execute()).map((r) => r.id));

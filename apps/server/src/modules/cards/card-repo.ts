@@ -1,8 +1,10 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, SubUsersTable } from '../../db/schema.ts';
-import type { NewSubuser } from '../signup/flow-service.ts';
 
 export type CardRow = Selectable<SubUsersTable>;
+
+/** A sub-user row but its owner and time. */
+export type NewSubuser = Omit<Selectable<SubUsersTable>, 'user_id' | 'created_at'>;
 
 /** The member's registered cards, oldest first (the order they were added in). */
 export const listMemberCards = (db: Kysely<Database>, userId: string) =>
@@ -14,6 +16,14 @@ export const listMemberCards = (db: Kysely<Database>, userId: string) =>
  */
 export const findMemberCard = (db: Kysely<Database>, userId: string, subuserId: string) =>
   db.selectFrom('sub_users').selectAll().where('id', '=', subuserId).where('user_id', '=', userId).executeTakeFirst();
+
+/** Whether the member has registered any card. */
+export const hasCards = async (db: Kysely<Database>, userId: string) =>
+  (await db.selectFrom('sub_users').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst()) !== undefined;
+
+/** Whether a card (its card-master esid) is linked to a member already. */
+export const cardLinked = async (db: Kysely<Database>, esid: string) =>
+  (await db.selectFrom('sub_users').select('id').where('esid', '=', esid).executeTakeFirst()) !== undefined;
 
 /** Which of these card-master esids are registered to any member. */
 export async function registeredEsids(db: Kysely<Database>, esids: readonly string[]): Promise<Set<string>> {
@@ -57,6 +67,11 @@ export async function deleteActiveMemberCards(db: Kysely<Database>, userId: stri
     .where('id', 'in', [...subuserIds])
     .executeTakeFirst();
   return Number(r.numDeletedRows);
+}
+
+/** Ends the links between the ID and all its cards (SPEC.md section 4: a withdrawal). */
+export async function deleteMemberCards(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom('sub_users').where('user_id', '=', userId).execute();
 }
 
 /** The member's card that may receive points (decision 0006, "Transfer"): active and point-capable. */

@@ -9,13 +9,14 @@ import type { NetAnswer } from '../../ports/net-answer.ts';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { endCardholdersOnlySessions } from '../account/cardholders-only.ts';
-import { hasCards, type UserRow } from '../account/user-repo.ts';
+import type { UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
 import { retryable } from '../signup/flow-service.ts';
 import {
   deleteActiveMemberCards,
   findMemberCard,
   findMemberCards,
+  hasCards,
   listMemberCards,
   registeredEsids,
   updateMemberCard,

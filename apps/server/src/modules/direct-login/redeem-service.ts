@@ -8,7 +8,7 @@ import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { refusesMember } from '../account/cardholders-only.ts';
-import { hasCards } from '../account/user-repo.ts';
+import { hasCards } from '../cards/card-repo.ts';
 import { audienceOf } from '../oauth/audience.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import type { OAuthClient } from '../oauth/clients.ts';

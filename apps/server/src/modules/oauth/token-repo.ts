@@ -155,3 +155,9 @@ export async function markProved(db: Kysely<Database>, familyId: string, now: nu
   const r = await db.updateTable('token_families').set({ proved_at: now }).where('id', '=', familyId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** Clients the member has signed in to (their token families), for the Top page's service links. */
+export const usedClientIds = async (db: Kysely<Database>, userId: string) =>
+  (await db.selectFrom('token_families').select('client_id').distinct().where('user_id', '=', userId).execute()).map(
+    (r) => r.client_id,
+  );

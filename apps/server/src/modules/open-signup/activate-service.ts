@@ -9,7 +9,7 @@ import { consumeLinkSecret } from '../../db/verification-repo.ts';
 import { linkInvalidError } from '../../lib/app-error.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { insertOpenMember } from './open-member-repo.ts';
+import { insertOpenMember } from './open-member.ts';
 import { deletePending, takePending, type PendingRow } from './pending-repo.ts';
 import type { OpenSignupDeps } from './register-service.ts';
 

@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, validationError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
-import { updateProfile } from './profile-repo.ts';
+import { updateProfile } from '../account/profile-repo.ts';
 
 type ProfileChange = z.infer<ReturnType<typeof profileChangeRequestSchema>>;
 type Profile = Omit<ProfileResponse, 'result_code' | 'result_message'>;

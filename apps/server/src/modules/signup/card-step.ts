@@ -10,7 +10,8 @@ import { hashPassword } from '../account/passwords.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import type { SignupState } from '../../db/schema.ts';
 import { countMessage, hashSecret, newCode, sendCode, storeSecret, type Channel, type SignupPurpose } from './codes.ts';
-import { cardLinked, insertFlow, type FlowRow } from './flow-repo.ts';
+import { cardLinked } from '../cards/card-repo.ts';
+import { insertFlow, type FlowRow } from './flow-repo.ts';
 import {
   cardLockKey,
   retryable,

@@ -13,7 +13,7 @@ import type { Background } from '../../lib/background.ts';
 import { telInUse } from '../account/member-repo.ts';
 import { advanceFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
 import { flowAuthorize, flowCard, flowExpired, loadFlow, retryable, stepAnswer, subuserOfCard, type SignupDeps } from './flow-service.ts';
-import { insertCardMember } from './member-repo.ts';
+import { insertCardMember } from './card-member.ts';
 
 type TermsInput = z.infer<typeof termsAcceptRequestSchema>;
 

@@ -30,10 +30,6 @@ export async function advanceFlow(
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Whether a card (its card-master esid) is linked to a member already. */
-export const cardLinked = async (db: Kysely<Database>, esid: string) =>
-  (await db.selectFrom('sub_users').select('id').where('esid', '=', esid).executeTakeFirst()) !== undefined;
-
 /**
  * Stores the paperless-statement choice on a live flow whose member does not exist yet (decision
  * 0006), in one conditional update; false when the register_token names no such flow.

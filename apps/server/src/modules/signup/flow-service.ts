@@ -2,8 +2,8 @@ import type { SubuserStatus } from '@sso/contracts/constants';
 import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
-import type { SignupState, SubUsersTable } from '../../db/schema.ts';
-import type { Selectable } from 'kysely';
+import type { SignupState } from '../../db/schema.ts';
+import type { NewSubuser } from '../cards/card-repo.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
@@ -45,9 +45,6 @@ export interface FlowCard {
   status?: SubuserStatus;
   pointCapable?: boolean;
 }
-
-/** A sub-user row but its owner and time. */
-export type NewSubuser = Omit<Selectable<SubUsersTable>, 'user_id' | 'created_at'>;
 
 export const flowCard = (flow: FlowRow) => JSON.parse(flow.card_json) as FlowCard;
 

@@ -5,14 +5,13 @@ import type { upgradeConfirmRequestSchema } from '@sso/contracts/upgrade';
 import { validationError } from '../../lib/app-error.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { claimOpenMember } from '../account/member-repo.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
-import { cardLinked } from '../signup/flow-repo.ts';
 import { retryable, signupLocked, subuserOfCard, verifyLockKey } from '../signup/flow-service.ts';
-import { insertMemberCard } from '../cards/card-repo.ts';
+import { cardLinked, insertMemberCard } from '../cards/card-repo.ts';
 import { cardResultOf } from '../cards/card-view.ts';
 import { findWaitingFlow } from '../member-flows/member-flow-repo.ts';
 import { checkFlowSecret, type FlowContext } from '../member-flows/member-flow-service.ts';
-import { claimOpenMember } from './card-link-repo.ts';
 import type { UpgradeData } from './register-service.ts';
 import { flowExpired, linkFlowCards, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
 

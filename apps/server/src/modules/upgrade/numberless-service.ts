@@ -9,17 +9,16 @@ import { newId, randomToken } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { isLocked } from '../account/login-throttle-repo.ts';
+import { claimOpenMember } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { flowCardOf } from '../signup/card-step.ts';
 import { countMessage, hashSecret, newCode, sendCode } from '../signup/codes.ts';
-import { cardLinked } from '../signup/flow-repo.ts';
 import { retryable, subuserOfCard } from '../signup/flow-service.ts';
-import { insertMemberCard } from '../cards/card-repo.ts';
+import { cardLinked, insertMemberCard } from '../cards/card-repo.ts';
 import { cardResultOf } from '../cards/card-view.ts';
 import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
 import { startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
-import { claimOpenMember } from './card-link-repo.ts';
 import { checkSmsCode, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
 
 /** The code is sent after the answer, so that the answer's timing does not tell whether one was sent. */

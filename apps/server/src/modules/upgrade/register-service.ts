@@ -10,7 +10,7 @@ import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle
 import type { UserRow } from '../account/user-repo.ts';
 import { flowCardOf, lookUpCard } from '../signup/card-step.ts';
 import { countMessage, hashSecret, newCode, sendCode } from '../signup/codes.ts';
-import { cardLinked } from '../signup/flow-repo.ts';
+import { cardLinked } from '../cards/card-repo.ts';
 import { retryable, signupLocked, verifyLockKey, type FlowCard } from '../signup/flow-service.ts';
 import { upgradeCodeMail } from './code-mail.ts';
 import type { MemberFlowState } from '../member-flows/member-flow-repo.ts';

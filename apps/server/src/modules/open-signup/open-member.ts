@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { insertOpenAccount } from '../../ports/point-ledger-repo.ts';
 import { insertMember } from '../account/member-repo.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { PendingRow } from './pending-repo.ts';
@@ -35,5 +36,5 @@ export async function insertOpenMember(
     now,
   );
   for (const t of p.terms) await recordTermAcceptance(db, p.id, t.key, t.version, now);
-  await db.insertInto('point_accounts').values({ user_id: p.id, kind: 'open', points: 0, updated_at: now }).execute();
+  await insertOpenAccount(db, p.id, 0, now);
 }

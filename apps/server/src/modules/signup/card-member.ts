@@ -1,12 +1,16 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, SubUsersTable, UsersTable } from '../../db/schema.ts';
+import type { Database, UsersTable } from '../../db/schema.ts';
 import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
+import { insertMemberCard, type NewSubuser } from '../cards/card-repo.ts';
 
-/** Creates the card member and links the card as its first sub-user (SPEC.md section 4). */
+/**
+ * Creates the card member and links the card as its first sub-user (SPEC.md section 4), in the
+ * caller's transaction: each row is written by the module that owns its table.
+ */
 export async function insertCardMember(
   db: Kysely<Database>,
   user: Pick<Selectable<UsersTable>, 'id' | 'email' | 'tel' | 'password_hash'>,
-  card: Omit<Selectable<SubUsersTable>, 'user_id' | 'created_at'>,
+  card: NewSubuser,
   now: number,
 ): Promise<void> {
   await insertMember(
@@ -18,5 +22,5 @@ export async function insertCardMember(
     },
     now,
   );
-  await db.insertInto('sub_users').values({ ...card, user_id: user.id, created_at: now }).execute();
+  await insertMemberCard(db, user.id, card, now);
 }
