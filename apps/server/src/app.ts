@@ -111,7 +111,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   registerErrorHandling(app);
   if (config.outOfService) registerOutOfService(app);
-  registerSecurityHeaders(app, config, clients);
+  registerSecurityHeaders(app, config, clients.all().flatMap((c) => c.redirect_uris));
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
 

@@ -10,7 +10,7 @@ import { ROOT } from '../../support/server.ts';
  *   its path as a string literal or a `const` holding one; one that does not is reported, so that a
  *   new way of registering routes cannot slip past this list unseen;
  * - each route is then called without a token: a Bearer endpoint answers HTTP 401 with result 300
- *   (SPEC.md section 8) before reading the body (http/member-post.ts, profile/routes.ts), which also
+ *   (SPEC.md section 8) before reading the body (account/member-post.ts, profile/routes.ts), which also
  *   catches a Bearer route written by hand instead of with memberPost.
  */
 

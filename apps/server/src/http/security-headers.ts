@@ -2,21 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.ts';
-import type { ClientRegistry } from '../modules/oauth/clients.ts';
 
 /**
  * Strict headers from the first screen on (docs/security.md; OWASP ASVS 5.0 V3): no inline script,
  * no framing, nosniff, a referrer policy, HSTS only over HTTPS. form-action must also allow the
- * registered redirect URIs, because browsers check it against the 303 that follows the authorize
- * form post.
+ * registered redirect URIs (`redirectUris`: every registered client's), because browsers check it
+ * against the 303 that follows the authorize form post.
  */
-export function registerSecurityHeaders(app: FastifyInstance, config: Config, clients: ClientRegistry) {
+export function registerSecurityHeaders(app: FastifyInstance, config: Config, redirectUris: readonly string[]) {
   const redirectSources = new Set<string>();
-  for (const c of clients.all()) {
-    for (const uri of c.redirect_uris) {
-      const u = new URL(uri);
-      redirectSources.add(u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol);
-    }
+  for (const uri of redirectUris) {
+    const u = new URL(uri);
+    redirectSources.add(u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol);
   }
   const https = config.publicOrigin.startsWith('https://');
   // Third-party scripts only where they load (README "Environments, analytics, monitoring and

@@ -6,7 +6,7 @@ import {
   telChangeOtpRequestSchema,
   telChangeRequestSchema,
 } from '@sso/contracts/account';
-import { memberPost, noBody } from '../../http/member-post.ts';
+import { memberPost, noBody } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import { requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';

@@ -42,7 +42,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client), login_ticket };
   });
 
-  // Bearer routes written by hand declare their scope in the route's config, as memberPost does (http/bearer.ts).
+  // Bearer routes written by hand declare their scope in the route's config, as memberPost does (oauth/bearer.ts).
   app.post('/api/user', { config: { scope: SCOPES.userRead } }, async (request, reply): Promise<UserResponse> => {
     const user = await currentUser(deps, request);
     // Open members' answers carry their profile (SPEC.md section 3, "User: ... optional user_profile"): personal data, never cached.

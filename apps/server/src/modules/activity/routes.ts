@@ -4,7 +4,7 @@ import { activitiesRequestSchema } from '@sso/contracts/account';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { memberPost } from '../../http/member-post.ts';
+import { memberPost } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import type { Clock } from '../../lib/clock.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';

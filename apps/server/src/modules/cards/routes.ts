@@ -11,7 +11,7 @@ import {
   subuserRevokeRequestSchema,
   updateRelevantTokensRequestSchema,
 } from '@sso/contracts/cards';
-import { memberPost, noBody } from '../../http/member-post.ts';
+import { memberPost, noBody } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { authenticateClient } from '../oauth/client-auth.ts';

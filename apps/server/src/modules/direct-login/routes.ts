@@ -9,7 +9,7 @@ import {
 } from '@sso/contracts/direct-login';
 import { OAuthError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
-import { memberPost, type MemberCall } from '../../http/member-post.ts';
+import { memberPost, type MemberCall } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';

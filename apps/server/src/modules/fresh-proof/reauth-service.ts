@@ -4,7 +4,7 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { unauthorizedError } from '../../lib/app-error.ts';
-import type { MemberCall } from '../../http/member-post.ts';
+import type { MemberCall } from '../account/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { checkCurrentPassword } from '../account/current-password.ts';

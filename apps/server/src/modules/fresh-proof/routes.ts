@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { reauthRequestSchema } from '@sso/contracts/account';
 import { SCOPES } from '@sso/contracts/scopes';
-import { memberPost } from '../../http/member-post.ts';
+import { memberPost } from '../account/member-post.ts';
 import type { TokenDeps } from '../oauth/token-service.ts';
 import { reauthenticate } from './reauth-service.ts';
 

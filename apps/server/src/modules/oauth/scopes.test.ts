@@ -58,7 +58,7 @@ describe.each(DIALECTS)('scopes of the Bearer endpoints (%s)', (dialect) => {
 
   it('has no route that wants a Bearer token without declaring a scope', async () => {
     // A Bearer endpoint refuses a caller without a token (401, result 300) before the body; one that
-    // declares no scope fails (500, http/bearer.ts). Neither may happen on a route without a scope.
+    // declares no scope fails (500, oauth/bearer.ts). Neither may happen on a route without a scope.
     const others = [...registered].filter(([key, scope]) => scope === undefined && key.includes(' /api/') && !key.startsWith('HEAD '));
     expect(others.length).toBeGreaterThan(20);
     const wanting: string[] = [];

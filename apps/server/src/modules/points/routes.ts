@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { transferOtpRequestSchema, transferSelectRequestSchema } from '@sso/contracts/points';
-import { memberPost, noBody } from '../../http/member-post.ts';
+import { memberPost, noBody } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import { pointInfo } from './point-info-service.ts';
 import { confirmTransfer, selectTransfer, type PointDeps } from './transfer-service.ts';

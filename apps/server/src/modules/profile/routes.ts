@@ -5,7 +5,7 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { japanDate } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { memberPost, noBody } from '../../http/member-post.ts';
+import { memberPost, noBody } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901 } from '../../http/parse.ts';
 import type { Clock } from '../../lib/clock.ts';

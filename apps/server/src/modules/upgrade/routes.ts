@@ -5,7 +5,7 @@ import {
   upgradeConfirmRequestSchema,
   upgradeRegisterRequestSchema,
 } from '@sso/contracts/upgrade';
-import { memberPost } from '../../http/member-post.ts';
+import { memberPost } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';

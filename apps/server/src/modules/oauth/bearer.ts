@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '@sso/contracts/scopes';
-import { insufficientScopeError, unauthorizedError } from '../lib/app-error.ts';
-import { API_AUDIENCE } from '../modules/oauth/audience.ts';
-import { authenticateAccessToken, type BearerToken, type TokenDeps } from '../modules/oauth/token-service.ts';
+import { insufficientScopeError, unauthorizedError } from '../../lib/app-error.ts';
+import { API_AUDIENCE } from './audience.ts';
+import { authenticateAccessToken, type BearerToken, type TokenDeps } from './token-service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

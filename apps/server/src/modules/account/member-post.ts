@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Scope } from '@sso/contracts/scopes';
-import { describeDevice } from '../lib/device.ts';
-import { currentMember } from '../modules/account/current-user.ts';
-import type { UserRow } from '../modules/account/user-repo.ts';
-import type { BearerToken, TokenDeps } from '../modules/oauth/token-service.ts';
-import { parseOr901 } from './parse.ts';
+import { parseOr901 } from '../../http/parse.ts';
+import { describeDevice } from '../../lib/device.ts';
+import type { BearerToken, TokenDeps } from '../oauth/token-service.ts';
+import { currentMember } from './current-user.ts';
+import type { UserRow } from './user-repo.ts';
 
 /** What a member endpoint's handler gets: the member, the client their token was issued to, the token, the body read, and the device. */
 export interface MemberCall<I> {
