@@ -3,17 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { telChangeRequestSchema } from '@sso/contracts/account';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 
-vi.mock('react', async (importOriginal) => {
-  const harness = await import('../ui/test-hook-harness.ts');
-  return {
-    ...(await importOriginal<object>()),
-    useState: harness.useState,
-    useEffect: harness.useEffect,
-    useRef: harness.useRef,
-    useCallback: <F>(f: F) => f,
-    useMemo: <T>(f: () => T) => f(),
-  };
-});
+vi.mock('react', async (importOriginal) => (await import('../ui/test-hook-harness.ts')).withHarness(await importOriginal<object>()));
 
 /**
  * react-hook-form's useForm as far as the hook uses it, without a DOM: the values typed so far, the
@@ -58,7 +48,8 @@ vi.mock('react-hook-form', async (importOriginal) => {
   };
 });
 
-const store = (await import('./test-browser-globals.ts')).stubBrowserGlobals();
+const { stubBrowserGlobals } = await import('./test-browser-globals.ts');
+stubBrowserGlobals();
 const { render } = await import('../ui/test-hook-harness.ts');
 const { useCommitAction, useMemberForm } = await import('./use-member-form.ts');
 const { useOtpForm } = await import('./use-otp-form.ts');
@@ -93,10 +84,10 @@ function telForm(send: TelOptions['send'], extra: Partial<TelOptions> = {}) {
 describe('the member form (SPEC.md sections 4, 5 and 8)', () => {
   const navigations: string[] = [];
   beforeEach(() => {
-    store.clear();
+    stubBrowserGlobals();
+    vi.stubGlobal('window', { addEventListener: vi.fn(), removeEventListener: vi.fn() });
     navigations.length = 0;
     registerNavigator((to) => navigations.push(to));
-    vi.stubGlobal('window', { addEventListener: vi.fn(), removeEventListener: vi.fn() });
   });
   afterEach(() => void vi.unstubAllGlobals());
 
