@@ -42,6 +42,20 @@ export function useEffect(effect: () => void | (() => void), deps?: readonly unk
   });
 }
 
+/**
+ * React with these stand-ins, for a test's vi.mock('react') factory: callbacks and memos are made
+ * again at each render (a component must not count on their identity to be right), ids are fixed.
+ */
+export const withHarness = (react: object) => ({
+  ...react,
+  useState,
+  useEffect,
+  useRef,
+  useCallback: <F>(f: F) => f,
+  useMemo: <T>(f: () => T) => f(),
+  useId: () => 'id',
+});
+
 /** Mounts `component` with `props`; `output` is what its latest render returned. */
 export function render<P, R>(component: (props: P) => R, props: NoInfer<P>) {
   slots = [];

@@ -3,17 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES, CLIENT_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 
-vi.mock('react', async (importOriginal) => {
-  const harness = await import('./test-hook-harness.ts');
-  return {
-    ...(await importOriginal<object>()),
-    useState: harness.useState,
-    useEffect: harness.useEffect,
-    useRef: harness.useRef,
-    useCallback: <F>(f: F) => f,
-    useId: () => 'id',
-  };
-});
+vi.mock('react', async (importOriginal) => (await import('./test-hook-harness.ts')).withHarness(await importOriginal<object>()));
 const reauthenticate = vi.fn<(password: string) => Promise<unknown>>();
 vi.mock('../lib/fresh-proof.ts', async (importOriginal) => ({
   ...(await importOriginal<object>()),

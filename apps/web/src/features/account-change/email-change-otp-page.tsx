@@ -2,8 +2,6 @@ import { useCallback, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { emailChangeOtpRequestSchema } from '@sso/contracts/account';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { showFailure } from '../../lib/failure-view.ts';
 import { LINKS } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
 import { clearTokens } from '../../lib/records.ts';
@@ -11,7 +9,7 @@ import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { confirmEmailChange } from './account-change-api.ts';
 import { clearHeldEmailChange, getHeldEmailChange, type HeldEmailChange } from './email-change-store.ts';
@@ -37,27 +35,20 @@ export function EmailChangeOtpPage() {
 
 function EmailChangeOtp({ held }: { held: HeldEmailChange }) {
   const navigate = useNavigate();
-  const [message, setMessage] = useState<string>();
-  const { form, view: failureView } = useSecretForm(schema, 'otp_email', setMessage);
-  const { register, handleSubmit, formState } = form;
 
-  const submit = useCallback(
+  const send = useCallback(
     async (form: OtpFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        await confirmEmailChange(form.otp_email, held.registerToken);
-        clearHeldEmailChange();
-        // The server revoked every token of the member: the ones this browser holds are dead.
-        clearTokens();
-        void navigate('/user/email/done', { replace: true });
-        return 'leaving';
-      } catch (e) {
-        showFailure(e, { ...failureView, onFlowEnded: clearHeldEmailChange });
-      }
+      await confirmEmailChange(form.otp_email, held.registerToken);
+      clearHeldEmailChange();
+      // The server revoked every token of the member: the ones this browser holds are dead.
+      clearTokens();
+      void navigate('/user/email/done', { replace: true });
+      return 'leaving';
     },
-    [held, navigate, failureView],
+    [held, navigate],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useSecretForm({ schema, secret: 'otp_email', onFlowEnded: clearHeldEmailChange, send });
+  const { register, formState } = form;
 
   return (
     <>
@@ -67,7 +58,7 @@ function EmailChangeOtp({ held }: { held: HeldEmailChange }) {
         新しいメールアドレス<span className={page.emphasis}>（{held.email}）</span>
         宛てに、ワンタイムパスワードを送信しました。メールに記載されたワンタイムパスワードを入力し、「認証する」を押してください。
       </p>
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <OtpField registration={register('otp_email')} error={formState.errors.otp_email?.message} />
         <Alert message={message} />
         <Button type="submit" pending={pending}>

@@ -1,19 +1,14 @@
-import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { emailChangeRequestSchema } from '@sso/contracts/account';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { normalisedResolver } from '../../lib/normalised-resolver.ts';
-import { showFailure } from '../../lib/failure-view.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { requestEmailChange } from './account-change-api.ts';
 import { holdEmailChange } from './email-change-store.ts';
@@ -21,7 +16,6 @@ import { Steps } from '../../ui/steps.tsx';
 import { EMAIL_CHANGE_STEPS } from './email-change-steps.ts';
 
 type EmailFields = z.infer<typeof emailChangeRequestSchema>;
-const FIELDS = ['email'] as const;
 
 /**
  * E-mail change (SPEC.md sections 2 and 3): the new address; a one-time password goes to
@@ -31,34 +25,22 @@ const FIELDS = ['email'] as const;
  */
 export function EmailChangePage() {
   const navigate = useNavigate();
-  const [message, setMessage] = useState<string>();
-  const { register, handleSubmit, setError, formState } = useForm<EmailFields>({
-    resolver: normalisedResolver(zodResolver(emailChangeRequestSchema)),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: { email: '' },
-  });
-  const view = useFailureView({ setMessage, setError, fields: FIELDS });
   const { withProof, prompt: proofPrompt } = useFreshProof();
 
-  const submit = useCallback(
+  const send = useCallback(
     async (form: EmailFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        // The server asks for the current password first unless this session proved it lately (decision 0012).
-        const outcome = await withProof(() => requestEmailChange(form.email));
-        if (!outcome.done) return;
-        const res = outcome.value;
-        holdEmailChange(res.register_token, form.email);
-        void navigate('/user/email/otp');
-        return 'leaving';
-      } catch (e) {
-        showFailure(e, view);
-      }
+      // The server asks for the current password first unless this session proved it lately (decision 0012).
+      const outcome = await withProof(() => requestEmailChange(form.email));
+      if (!outcome.done) return;
+      const res = outcome.value;
+      holdEmailChange(res.register_token, form.email);
+      void navigate('/user/email/otp');
+      return 'leaving';
     },
-    [navigate, view, withProof],
+    [navigate, withProof],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useMemberForm({ schema: emailChangeRequestSchema, defaultValues: { email: '' }, send });
+  const { register, formState } = form;
 
   return (
     <>
@@ -67,7 +49,7 @@ export function EmailChangePage() {
       <p className={page.lead}>
         新しいメールアドレスを入力し、「送信する」を押してください。新しいメールアドレス宛てに、ワンタイムパスワードをお送りします。
       </p>
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <Field
           id="email"
           label="新しいメールアドレス"

@@ -1,9 +1,7 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { passwordChangeRequestSchema } from '@sso/contracts/account';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { showFailure } from '../../lib/failure-view.ts';
 import { clearTokens } from '../../lib/records.ts';
 import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
@@ -11,7 +9,7 @@ import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { changePassword } from './account-change-api.ts';
 
@@ -24,33 +22,26 @@ type PasswordFields = z.infer<typeof passwordChangeRequestSchema>;
  */
 export function PasswordChangePage() {
   const navigate = useNavigate();
-  const [message, setMessage] = useState<string>();
-  const { form, view } = useSecretForm(passwordChangeRequestSchema, 'current_password', setMessage);
-  const { register, handleSubmit, formState } = form;
 
-  const submit = useCallback(
+  const send = useCallback(
     async (form: PasswordFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        await changePassword(form);
-        // The server revoked every token of the member: the ones this browser holds are dead.
-        clearTokens();
-        void navigate('/user/password/done', { replace: true });
-        return 'leaving';
-      } catch (e) {
-        showFailure(e, view);
-      }
+      await changePassword(form);
+      // The server revoked every token of the member: the ones this browser holds are dead.
+      clearTokens();
+      void navigate('/user/password/done', { replace: true });
+      return 'leaving';
     },
-    [navigate, view],
+    [navigate],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useSecretForm({ schema: passwordChangeRequestSchema, secret: 'current_password', send });
+  const { register, formState } = form;
 
   const errors = formState.errors;
   return (
     <>
       <h1>パスワード変更</h1>
       <p className={page.lead}>現在のパスワードと新しいパスワードを入力し、「変更する」を押してください。</p>
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <Field
           id="current_password"
           label="現在のパスワード"

@@ -1,21 +1,22 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import type { ProfileResponse } from '@sso/contracts/account';
 import { LIMITS } from '@sso/contracts/constants';
-import { CLIENT_MESSAGES, TEXTS } from '@sso/contracts/messages';
+import { TEXTS } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
-import { showFailure, type FailureView } from '../../lib/failure-view.ts';
+import { showFailure } from '../../lib/failure-view.ts';
+import { useCommitAction } from '../../lib/use-member-form.ts';
 import { newsletterRow, personalRows } from '../../lib/profile-summary.ts';
 import { ApiFailure } from '../../lib/result.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { SummaryList } from '../../ui/summary-list.tsx';
 import { useDelayed } from '../../ui/use-delayed.ts';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { changeProfile, fetchProfile, type ProfileFields } from './account-change-api.ts';
-import { errorInput, readonlyInputs, useProfileForm } from './profile-form.ts';
+import { readonlyInputs, useProfileForm } from './profile-form.ts';
 import { ProfileInputs } from './profile-inputs.tsx';
 
 /** The confirm mode is a history entry of its own, so that the browser's back button returns to the input. */
@@ -70,25 +71,9 @@ export function ProfileChangePage() {
 function ProfileEditor({ profile }: { profile: ProfileResponse }) {
   const navigate = useNavigate();
   const location = useLocation();
-  const form = useProfileForm(profile);
   const [readonly] = useState(() => readonlyInputs(profile.readonly));
-  const [message, setMessage] = useState<string>();
   const [checked, setChecked] = useState<ProfileFields>();
   const confirming = (location.state as ModeState | null)?.mode === 'confirm';
-
-  const { setError } = form;
-  const view = useMemo<FailureView>(
-    () => ({
-      setMessage,
-      setFieldError: (key, text) => {
-        const input = errorInput(key);
-        if (!input) return false;
-        setError(input, { message: text });
-        return true;
-      },
-    }),
-    [setError],
-  );
 
   // A mode change keeps the path: scroll to the top as a page change does (SPEC.md section 2).
   useEffect(() => {
@@ -99,34 +84,23 @@ function ProfileEditor({ profile }: { profile: ProfileResponse }) {
 
   const check = useCallback(
     async (values: ProfileFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        await changeProfile(values, 1);
-        setChecked(values);
-        void navigate(location.pathname, { state: { mode: 'confirm' } satisfies ModeState });
-      } catch (e) {
-        showFailure(e, view);
-      }
+      await changeProfile(values, 1);
+      setChecked(values);
+      void navigate(location.pathname, { state: { mode: 'confirm' } satisfies ModeState });
     },
-    [navigate, location.pathname, view],
+    [navigate, location.pathname],
   );
-  const { pending: checking, run: runCheck } = usePendingAction(check);
+  const { form, message, setMessage, view, pending: checking, onSubmit } = useProfileForm(profile, check);
 
   const change = useCallback(
     async (values: ProfileFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        await changeProfile(values, 0);
-        void navigate('/user/profile/done', { replace: true });
-        return 'leaving';
-      } catch (e) {
-        // The server's field errors are shown on the fields: back to the input (SPEC.md section 8, 901).
-        if (showFailure(e, view).result_code === RESULT.VALIDATION) backToInput();
-      }
+      await changeProfile(values, 0);
+      void navigate('/user/profile/done', { replace: true });
+      return 'leaving';
     },
-    [navigate, view, backToInput],
+    [navigate],
   );
-  const { pending: changing, run: runChange } = usePendingAction(change);
+  const { pending: changing, run: runChange } = useCommitAction(view, change, backToInput);
 
   if (confirming && !checked) return <Navigate to={location.pathname} replace />;
 
@@ -163,7 +137,7 @@ function ProfileEditor({ profile }: { profile: ProfileResponse }) {
       readonly={readonly}
       message={message}
       pending={checking}
-      onSubmit={form.handleSubmit(runCheck, () => setMessage(CLIENT_MESSAGES['C99-000400']))}
+      onSubmit={onSubmit}
     />
   );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useForm, type UseFormReturn } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { profileFormSchema, type profileFieldsSchema, type ProfileFieldKey, type ProfileResponse } from '@sso/contracts/account';
 import { japanDate } from '@sso/contracts/open-signup';
-import { normalisedResolver } from '../../lib/normalised-resolver.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import type { ProfileFields } from './account-change-api.ts';
 
 type Schema = ReturnType<typeof profileFieldsSchema>;
@@ -51,17 +51,12 @@ export function profileValues(p: ProfileResponse): ProfileInput {
 }
 
 /**
- * The profile form, validated on blur and again on change with the contract's rules for today's
- * date in Japan (the age rule depends on it) and the whole names' lengths, starting from the stored profile. Read-only fields
- * keep their stored values, which are sent as they are.
+ * The profile form (lib/use-member-form.ts), validated with the contract's rules for today's date in
+ * Japan (the age rule depends on it) and the whole names' lengths, starting from the stored profile;
+ * a server validation error goes on its input (errorInput). Read-only fields keep their stored
+ * values, which are sent as they are. `check` is the input mode's submit.
  */
-export function useProfileForm(profile: ProfileResponse) {
+export function useProfileForm(profile: ProfileResponse, check: (values: ProfileFields) => Promise<ActionOutcome>) {
   const [schema] = useState(() => profileFormSchema(japanDate(Date.now())));
-  const form: ProfileForm = useForm<ProfileInput, unknown, ProfileFields>({
-    resolver: normalisedResolver(zodResolver(schema)),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: profileValues(profile),
-  });
-  return form;
+  return useMemberForm<ProfileInput, ProfileFields>({ schema, defaultValues: profileValues(profile), fields: errorInput, send: check });
 }

@@ -1,16 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { telChangeOtpRequestSchema } from '@sso/contracts/account';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { showFailure } from '../../lib/failure-view.ts';
 import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { TopButton } from '../../ui/back-to-top.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { confirmTelChange } from './tel-change-api.ts';
 
@@ -43,26 +41,19 @@ export function TelChangeOtpPage() {
 function TelChangeOtp({ held }: { held: HeldTelChange }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState<string>();
-  const { form, view } = useSecretForm(schema, 'onetime_password', setMessage);
-  const { register, handleSubmit, formState } = form;
 
-  const submit = useCallback(
+  const send = useCallback(
     async (form: OtpFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        await confirmTelChange(form.onetime_password, held.registerToken);
-        // /user shows the login number: read it again.
-        await queryClient.invalidateQueries();
-        void navigate('/user/tel/done', { replace: true });
-        return 'leaving';
-      } catch (e) {
-        showFailure(e, view);
-      }
+      await confirmTelChange(form.onetime_password, held.registerToken);
+      // /user shows the login number: read it again.
+      await queryClient.invalidateQueries();
+      void navigate('/user/tel/done', { replace: true });
+      return 'leaving';
     },
-    [held, navigate, queryClient, view],
+    [held, navigate, queryClient],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useSecretForm({ schema, secret: 'onetime_password', send });
+  const { register, formState } = form;
 
   return (
     <>
@@ -71,7 +62,7 @@ function TelChangeOtp({ held }: { held: HeldTelChange }) {
         携帯電話番号<span className={page.emphasis}>（{held.tel}）</span>
         宛てに、SMSでワンタイムパスワードを送信しました。SMSに記載されたワンタイムパスワードを入力し、「認証する」を押してください。
       </p>
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <OtpField registration={register('onetime_password')} error={formState.errors.onetime_password?.message} />
         <Alert message={message} />
         <div className={page.actions}>

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { telChangeRequestSchema } from '@sso/contracts/account';
-import { useFormScreen } from '../../lib/use-form-screen.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { MobileTelField } from '../../ui/mobile-tel-field.tsx';
@@ -12,7 +12,6 @@ import { requestTelChange } from './tel-change-api.ts';
 import type { HeldTelChange } from './tel-change-otp-page.tsx';
 
 type TelFields = z.infer<typeof telChangeRequestSchema>;
-const FIELDS = ['tel'] as const;
 
 /**
  * Login mobile number (decision 0014; /user/tel): the number to log in with, added or replaced. An
@@ -35,7 +34,7 @@ export function TelChangePage() {
     },
     [navigate, withProof],
   );
-  const { form, message, pending, onSubmit } = useFormScreen(telChangeRequestSchema, { tel: '' }, FIELDS, send);
+  const { form, message, pending, onSubmit } = useMemberForm({ schema: telChangeRequestSchema, defaultValues: { tel: '' }, send });
 
   return (
     <>

@@ -1,11 +1,10 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { cardActivateRequestSchema, type Subuser } from '@sso/contracts/cards';
 import { isUnactivated, LIMITS, type SubuserStatus } from '@sso/contracts/constants';
-import { CARD_MESSAGES, CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { useCardsQuery } from '../../lib/cards-query.ts';
-import { showFailure } from '../../lib/failure-view.ts';
 import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
@@ -14,7 +13,7 @@ import { Field } from '../../ui/field.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import faces from '../../ui/card-face.module.css';
 import page from '../../ui/page.module.css';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { activateCard } from './cards-api.ts';
 import styles from './cards.module.css';
 import { useAfterCardChange } from './use-after-card-change.ts';
@@ -63,23 +62,16 @@ function CardActivate({ subuserId }: { subuserId: string }) {
 
 function ActivateForm({ card }: { card: Subuser }) {
   const afterChange = useAfterCardChange();
-  const [message, setMessage] = useState<string>();
-  const { form, view } = useSecretForm(schema, 'activation_key', setMessage);
-  const { register, handleSubmit, formState } = form;
 
-  const submit = useCallback(
+  const send = useCallback(
     async (form: KeyFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        const activated = await activateCard(card.subuser_id, form.activation_key);
-        return afterChange(activated.esid, 'カードを有効化しました。');
-      } catch (e) {
-        showFailure(e, view);
-      }
+      const activated = await activateCard(card.subuser_id, form.activation_key);
+      return afterChange(activated.esid, 'カードを有効化しました。');
     },
-    [card.subuser_id, afterChange, view],
+    [card.subuser_id, afterChange],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useSecretForm({ schema, secret: 'activation_key', send });
+  const { register, formState } = form;
 
   return (
     <>
@@ -91,7 +83,7 @@ function ActivateForm({ card }: { card: Subuser }) {
         <span className={page.emphasis}>認証キー：</span>
         {ACTIVATION_KEY_HINTS[card.status]}
       </p>
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <Field
           id="activation_key"
           label="認証キー"

@@ -1,13 +1,12 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import type { z } from 'zod';
 import { netAnswerAddRequestSchema, type Subuser } from '@sso/contracts/cards';
-import { CARD_MESSAGES, CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { showFailure } from '../../lib/failure-view.ts';
+import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { linkNetAnswer } from './direct-login-api.ts';
 
@@ -20,27 +19,19 @@ type LinkFields = z.infer<typeof linkSchema>;
  * caller hands the member to Net Answer (`onLinked`, which leaves the page).
  */
 export function NetAnswerLinkForm({ card, onLinked }: { card: Subuser; onLinked: () => Promise<ActionOutcome> }) {
-  const [message, setMessage] = useState<string>();
-  const { form, view } = useSecretForm(linkSchema, 'na_password', setMessage);
-  const { register, handleSubmit, formState } = form;
-
-  const submit = useCallback(
+  const send = useCallback(
     async (form: LinkFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        await linkNetAnswer(card.subuser_id, form.na_id, form.na_password);
-      } catch (e) {
-        showFailure(e, view);
-        return;
-      }
+      await linkNetAnswer(card.subuser_id, form.na_id, form.na_password);
+      // The hand-off shows its own failures on the page; this form shows the link's.
       return onLinked();
     },
-    [card.subuser_id, onLinked, view],
+    [card.subuser_id, onLinked],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useSecretForm({ schema: linkSchema, secret: 'na_password', send });
+  const { register, formState } = form;
 
   return (
-    <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+    <form noValidate onSubmit={onSubmit}>
       <p className={page.lead}>{CARD_MESSAGES.netAnswerRequired}</p>
       <p className={page.lead}>
         <span className={page.emphasis}>

@@ -1,24 +1,20 @@
 import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema, type LinkOpenRequest } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
-import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { ApiFailure } from '../../lib/api-client.ts';
-import { showFailure } from '../../lib/failure-view.ts';
+import { showFailure, type FailureView } from '../../lib/failure-view.ts';
 import { POINT_INFO_KEY } from '../../lib/point-info.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { TopButton } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import page from '../../ui/page.module.css';
 import { ProfileFields } from '../../ui/profile-fields.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { linkOpenAccount } from './link-api.ts';
 
 const FIELDS = ['email', 'last_name_kana', 'first_name_kana', 'birthday', 'tel', 'password'] as const;
@@ -26,7 +22,13 @@ const FIELDS = ['email', 'last_name_kana', 'first_name_kana', 'birthday', 'tel',
 const LINK_PROFILE_FIELDS = ['last_name_kana', 'birthday', 'tel'] as const;
 type LinkProfileField = Exclude<(typeof FIELDS)[number], 'email' | 'password'>;
 /** The keys a server validation error may name: the fields, and the kana name as a whole (SPEC.md section 3, full_name_kana). */
-const ERROR_KEYS = [...FIELDS, 'full_name_kana'] as readonly (typeof FIELDS)[number][];
+const ERROR_KEYS = [...FIELDS, 'full_name_kana'];
+
+/** Only card members link (300): said here, not as an error page. */
+function showLinkFailure(e: unknown, view: FailureView) {
+  if (e instanceof ApiFailure && e.status === 400 && e.result.result_code === RESULT.ACCESS_DENIED) view.setMessage(e.result.result_message);
+  else showFailure(e, view);
+}
 
 /**
  * Open-account link (SPEC.md sections 1 and 2, /link/open; decisions 0006 and 0014): a card member
@@ -38,33 +40,25 @@ const ERROR_KEYS = [...FIELDS, 'full_name_kana'] as readonly (typeof FIELDS)[num
 export function LinkOpenPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState<string>();
   const [schema] = useState(() => linkOpenRequestSchema(japanDate(Date.now())));
-  const { register, handleSubmit, setError, formState } = useForm<LinkOpenRequest>({
-    resolver: normalisedResolver(zodResolver(schema)),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: { email: '', last_name_kana: '', first_name_kana: '', birthday: '', tel: '', password: '' },
-  });
-  const view = useFailureView({ setMessage, setError, fields: ERROR_KEYS });
 
-  const submit = useCallback(
+  const send = useCallback(
     async (form: LinkOpenRequest): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        await linkOpenAccount(form);
-        await queryClient.invalidateQueries({ queryKey: POINT_INFO_KEY });
-        void navigate('/link/open/done', { replace: true });
-        return 'leaving';
-      } catch (e) {
-        // Only card members link (300): said here, not as an error page.
-        if (e instanceof ApiFailure && e.status === 400 && e.result.result_code === RESULT.ACCESS_DENIED) setMessage(e.result.result_message);
-        else showFailure(e, view);
-      }
+      await linkOpenAccount(form);
+      await queryClient.invalidateQueries({ queryKey: POINT_INFO_KEY });
+      void navigate('/link/open/done', { replace: true });
+      return 'leaving';
     },
-    [navigate, queryClient, view],
+    [navigate, queryClient],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useMemberForm({
+    schema,
+    defaultValues: { email: '', last_name_kana: '', first_name_kana: '', birthday: '', tel: '', password: '' },
+    fields: ERROR_KEYS,
+    send,
+    onFailure: showLinkFailure,
+  });
+  const { register, formState } = form;
   const errors = formState.errors;
 
   return (
@@ -74,7 +68,7 @@ export function LinkOpenPage() {
         オープン会員としてご登録の情報とオープン会員のパスワードを入力し、「連携する」を押してください。オープン会員のポイントがこのメンバーIDに引き継がれます。
       </p>
       <p className={`${page.lead} ${page.emphasis}`}>連携後は、オープン会員のメールアドレスとパスワードではログインできなくなります。</p>
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <Field
           id="email"
           label="メールアドレス"

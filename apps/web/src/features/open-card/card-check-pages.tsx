@@ -1,21 +1,19 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import type { Path } from 'react-hook-form';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import type { CardResultResponse } from '@sso/contracts/cards';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { upgradeConfirmRequestSchema } from '@sso/contracts/upgrade';
-import { showFailure } from '../../lib/failure-view.ts';
 import { otpSchema } from '../../lib/use-otp-form.ts';
-import { useSecretForm } from '../../lib/use-secret-form.ts';
+import { useSecretForm, type SecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
 import { PinField } from '../../ui/pin-field.tsx';
 import page from '../../ui/page.module.css';
 import { Steps } from '../../ui/steps.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { addedCardOf, heldCheckOf, type HeldCardCheck } from './held-check.ts';
 import { confirmCardCode, confirmCardPin, confirmNumberless } from './open-card-api.ts';
 import { OPEN_CARD_HEADINGS, OPEN_CARD_STEPS } from './open-card-steps.ts';
@@ -29,7 +27,7 @@ interface CheckStepProps<T extends Record<string, string>> {
   lead: ReactNode;
   schema: z.ZodType<T, T> & { shape: Record<keyof T, unknown> };
   secret: Path<T>;
-  field: (form: ReturnType<typeof useSecretForm<T>>['form']) => ReactNode;
+  field: (form: SecretForm<T>) => ReactNode;
   confirm: (registerToken: string, values: T) => Promise<CardResultResponse>;
   /** Where the member starts again. */
   back: string;
@@ -44,31 +42,24 @@ interface CheckStepProps<T extends Record<string, string>> {
 function CheckStep<T extends Record<string, string>>({ held, title, lead, schema, secret, field, confirm, back }: CheckStepProps<T>) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState<string>();
-  const { form, view } = useSecretForm(schema, secret, setMessage);
 
-  const submit = useCallback(
+  const send = useCallback(
     async (values: T): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        const added = await confirm(held.registerToken, values);
-        await queryClient.invalidateQueries();
-        void navigate('/open/card/done', { replace: true, state: addedCardOf(added) });
-        return 'leaving';
-      } catch (e) {
-        showFailure(e, view);
-      }
+      const added = await confirm(held.registerToken, values);
+      await queryClient.invalidateQueries();
+      void navigate('/open/card/done', { replace: true, state: addedCardOf(added) });
+      return 'leaving';
     },
-    [confirm, held, navigate, queryClient, view],
+    [confirm, held, navigate, queryClient],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useSecretForm({ schema, secret, send });
 
   return (
     <>
       <h1>{title}</h1>
       <Steps labels={OPEN_CARD_STEPS} current={2} />
       <p className={page.lead}>{lead}</p>
-      <form noValidate onSubmit={form.handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         {field(form)}
         <Alert message={message} />
         <div className={page.actions}>
@@ -91,7 +82,7 @@ function WithHeld({ start, children }: { start: string; children: (held: HeldCar
   return held ? children(held) : <Navigate to={start} replace />;
 }
 
-const codeField = (form: ReturnType<typeof useSecretForm<z.infer<typeof otpSchema>>>['form']) => (
+const codeField = (form: SecretForm<z.infer<typeof otpSchema>>) => (
   <OtpField registration={form.register('onetime_password')} error={form.formState.errors.onetime_password?.message} />
 );
 

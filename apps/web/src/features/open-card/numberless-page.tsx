@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { numberlessRequestSchema } from '@sso/contracts/upgrade';
 import type { z } from 'zod';
-import { useFormScreen } from '../../lib/use-form-screen.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { MobileTelField } from '../../ui/mobile-tel-field.tsx';
@@ -13,7 +13,6 @@ import { OPEN_CARD_HEADINGS } from './open-card-steps.ts';
 import { OpenMembersOnly } from './open-members-only.tsx';
 
 type TelFields = z.infer<typeof numberlessRequestSchema>;
-const FIELDS = ['tel'] as const;
 
 /**
  * A numberless card (docs/decisions/0006; /open/card/numberless): no printed number, so it is found
@@ -39,7 +38,7 @@ function NumberlessForm() {
     },
     [navigate],
   );
-  const { form, message, pending, onSubmit } = useFormScreen(numberlessRequestSchema, { tel: '' }, FIELDS, send);
+  const { form, message, pending, onSubmit } = useMemberForm({ schema: numberlessRequestSchema, defaultValues: { tel: '' }, send });
 
   return (
     <>

@@ -1,15 +1,13 @@
 import { useCallback, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { showFailure } from '../../lib/failure-view.ts';
 import { POINT_INFO_KEY } from '../../lib/point-info.ts';
 import { useOtpForm, type OtpFields } from '../../lib/use-otp-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
 import page from '../../ui/page.module.css';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { confirmTransfer } from './points-api.ts';
 import styles from './points.module.css';
 import { clearHeldTransfer, finishTransfer, getHeldTransfer, OTP_PATHS, type HeldTransfer } from './transfer-store.ts';
@@ -33,25 +31,18 @@ export function TransferOtpPage() {
 function TransferOtp({ held }: { held: HeldTransfer }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState<string>();
-  const { form, view } = useOtpForm(setMessage);
-  const { register, handleSubmit, formState } = form;
 
-  const submit = useCallback(
+  const send = useCallback(
     async (form: OtpFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        finishTransfer(await confirmTransfer(form.onetime_password, held.registerToken));
-        await queryClient.invalidateQueries({ queryKey: POINT_INFO_KEY });
-        void navigate('/aqf/transfer/open/done', { replace: true });
-        return 'leaving';
-      } catch (e) {
-        showFailure(e, { ...view, onFlowEnded: clearHeldTransfer });
-      }
+      finishTransfer(await confirmTransfer(form.onetime_password, held.registerToken));
+      await queryClient.invalidateQueries({ queryKey: POINT_INFO_KEY });
+      void navigate('/aqf/transfer/open/done', { replace: true });
+      return 'leaving';
     },
-    [held, navigate, queryClient, view],
+    [held, navigate, queryClient],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, pending, onSubmit } = useOtpForm({ onFlowEnded: clearHeldTransfer, send });
+  const { register, formState } = form;
   const sentTo =
     held.destination === 'sms' ? (
       <>
@@ -70,7 +61,7 @@ function TransferOtp({ held }: { held: HeldTransfer }) {
       <p className={page.lead}>
         {sentTo}ワンタイムパスワードを送信しました。ワンタイムパスワードを入力し、「ポイントを移行する」を押してください。
       </p>
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <OtpField registration={register('onetime_password')} error={formState.errors.onetime_password?.message} />
         <Alert message={message} />
         <div className={page.actions}>

@@ -1,22 +1,18 @@
-import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useCallback } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import type { Subuser } from '@sso/contracts/cards';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { transferSelectRequestSchema, type PointInfoResponse } from '@sso/contracts/points';
 import { useCardsQuery } from '../../lib/cards-query.ts';
-import { showFailure } from '../../lib/failure-view.ts';
 import { formatPoints, usePointInfoQuery } from '../../lib/point-info.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
 import { RadioGroup } from '../../ui/radio-group.tsx';
 import { SummaryList } from '../../ui/summary-list.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { selectTransfer } from './points-api.ts';
 import { transferCards, transferRefusal } from '../../lib/transfer-eligibility.ts';
 import { holdTransfer, OTP_PATHS } from './transfer-store.ts';
@@ -24,7 +20,6 @@ import { Steps } from '../../ui/steps.tsx';
 import { TRANSFER_STEPS } from './transfer-steps.ts';
 
 type SelectFields = z.infer<typeof transferSelectRequestSchema>;
-const FIELDS = ['subuser_id'] as const;
 
 /**
  * Point transfer, card choice (SPEC.md section 2): the active point-capable cards as radios; the
@@ -50,30 +45,22 @@ export function TransferSelectPage() {
 
 function SelectForm({ info, cards }: { info: PointInfoResponse; cards: Subuser[] }) {
   const navigate = useNavigate();
-  const [message, setMessage] = useState<string>();
-  const { register, handleSubmit, setError, formState } = useForm<SelectFields>({
-    resolver: zodResolver(transferSelectRequestSchema),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
+
+  const send = useCallback(
+    async (form: SelectFields): Promise<ActionOutcome> => {
+      const held = holdTransfer(await selectTransfer(form.subuser_id));
+      void navigate(OTP_PATHS[held.destination]);
+      return 'leaving';
+    },
+    [navigate],
+  );
+  const { form, message, pending, onSubmit } = useMemberForm({
+    schema: transferSelectRequestSchema,
     // One card is the only choice; with several the member picks one.
     defaultValues: { subuser_id: cards.length === 1 ? cards[0]!.subuser_id : '' },
+    send,
   });
-  const view = useFailureView({ setMessage, setError, fields: FIELDS });
-
-  const submit = useCallback(
-    async (form: SelectFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        const held = holdTransfer(await selectTransfer(form.subuser_id));
-        void navigate(OTP_PATHS[held.destination]);
-        return 'leaving';
-      } catch (e) {
-        showFailure(e, view);
-      }
-    },
-    [navigate, view],
-  );
-  const { pending, run } = usePendingAction(submit);
+  const { register, formState } = form;
   // The last 4 digits name the card: the whole mask would wrap at its hyphens on a phone.
   const options = cards.map((c) => ({ value: c.subuser_id, label: `${c.card_name}（末尾${c.card_number_mask.slice(-4)}）` }));
 
@@ -83,7 +70,7 @@ function SelectForm({ info, cards }: { info: PointInfoResponse; cards: Subuser[]
         ポイントを移行するカードを選び、「ワンタイムパスワードを送信する」を押してください。カードにご登録の携帯電話番号（ご登録がない場合はメンバーIDのメールアドレス）へ、ワンタイムパスワードをお送りします。
       </p>
       <SummaryList rows={[{ label: '移行するポイント', value: formatPoints(info.aqf_point_open) }]} />
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <RadioGroup id="subuser_id" legend="移行先のカード" options={options} error={formState.errors.subuser_id?.message} {...register('subuser_id')} />
         <Alert message={message} />
         <div className={page.actions}>

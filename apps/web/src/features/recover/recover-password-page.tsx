@@ -1,19 +1,16 @@
 import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from '@sso/contracts/fields';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { resetPasswordRequestSchema } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
-import { showFailure } from '../../lib/failure-view.ts';
+import { showFailure, type FailureView } from '../../lib/failure-view.ts';
 import { clearTokens } from '../../lib/records.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { resetPassword } from './recover-api.ts';
 
@@ -32,33 +29,24 @@ export function RecoverPasswordPage() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const token = search.get('onetime_token');
-  const [message, setMessage] = useState<string>();
   const [linkInvalid, setLinkInvalid] = useState(false);
-  const { register, handleSubmit, setError, formState } = useForm<PasswordFields>({
-    resolver: zodResolver(schema),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: { password: '', password_check: '' },
-  });
-  const view = useFailureView({ setMessage, setError, fields: PASSWORD_FIELDS });
 
-  const submit = useCallback(
+  const send = useCallback(
     async (form: PasswordFields): Promise<ActionOutcome> => {
       if (!token) return;
-      setMessage(undefined);
-      try {
-        await resetPassword(token, form);
-        // The reset ended every session of the member: tokens this browser holds are dead.
-        clearTokens();
-        void navigate('/recover/password/done', { replace: true });
-        return 'leaving';
-      } catch (e) {
-        if (showFailure(e, view).result_code === RESULT.RETRYABLE) setLinkInvalid(true);
-      }
+      await resetPassword(token, form);
+      // The reset ended every session of the member: tokens this browser holds are dead.
+      clearTokens();
+      void navigate('/recover/password/done', { replace: true });
+      return 'leaving';
     },
-    [token, navigate, view],
+    [token, navigate],
   );
-  const { pending, run } = usePendingAction(submit);
+  const onFailure = useCallback((e: unknown, view: FailureView) => {
+    if (showFailure(e, view).result_code === RESULT.RETRYABLE) setLinkInvalid(true);
+  }, []);
+  const { form, message, pending, onSubmit } = useMemberForm({ schema, defaultValues: { password: '', password_check: '' }, send, onFailure });
+  const { register, formState } = form;
 
   if (!token) return <Navigate to="/" replace />;
 
@@ -76,7 +64,7 @@ export function RecoverPasswordPage() {
       ) : (
         <>
           <p className={page.lead}>新しいパスワードを入力してください。</p>
-          <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+          <form noValidate onSubmit={onSubmit}>
             <NewPasswordFields register={register} errors={formState.errors} rules="open" label="新しいパスワード" />
             <Alert message={message} />
             <Button type="submit" pending={pending}>

@@ -1,21 +1,18 @@
-import { useCallback, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useCallback } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Navigate, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { cardSignupFieldsSchema, cardSignupFormSchema } from '@sso/contracts/signup';
+import { cardSignupFormSchema } from '@sso/contracts/signup';
 import { useAuthorizeCheck } from '../../lib/authorize-check.ts';
-import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { CardFields } from '../../ui/card-fields.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { PaperlessNotice } from './paperless-notice.tsx';
 import { signupCard } from './signup-api.ts';
@@ -26,9 +23,7 @@ import { Steps } from '../../ui/steps.tsx';
 import { CARD_SIGNUP_STEPS } from './signup-steps.ts';
 
 const schema = cardSignupFormSchema;
-type CardInput = z.input<typeof schema>;
 type CardValues = z.output<typeof schema>;
-const FIELDS = Object.keys(cardSignupFieldsSchema.shape) as (keyof CardInput)[];
 
 /**
  * Card sign-up (SPEC.md sections 2, 4 and 5): the login ID and password, the card, the paperless
@@ -39,13 +34,25 @@ export function CardSignupPage() {
   const navigate = useNavigate();
   const authorize = useAuthorizeParams();
   const verdict = useAuthorizeCheck(authorize);
-  const [message, setMessage] = useState<string>();
-  const { register, handleSubmit, setError, setValue, clearErrors, control, formState } = useForm<CardInput, unknown, CardValues>({
-    resolver: normalisedResolver(zodResolver(schema)),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
+
+  const send = useCallback(
+    async (form: CardValues): Promise<ActionOutcome> => {
+      if (!authorize) return;
+      const res = await signupCard(form, authorize);
+      const held = holdSignup(res, authorize);
+      // A destination the flow does not know goes to Welcome (SPEC.md section 4).
+      void navigate(held ? STEP_PATHS[held.step] : '/');
+      return 'leaving';
+    },
+    [authorize, navigate],
+  );
+  const { form, message, pending, onSubmit } = useMemberForm({
+    schema,
     defaultValues: { username: '', password: '', password_check: '', cardnumber: '', cc_month: '', cc_year: '', cvc: '' },
+    send,
+    onFailure: showSignupFailure,
   });
+  const { register, setValue, clearErrors, control, formState } = form;
   const errors = formState.errors;
 
   // A house card (02, 03) has no security code: CardFields hides the field and this clears its value (SPEC.md section 2).
@@ -55,26 +62,6 @@ export function CardSignupPage() {
     clearErrors('cvc');
   }, [setValue, clearErrors]);
   const agreed = useWatch({ control, name: 'check' }) === true;
-
-  const view = useFailureView({ setMessage, setError, fields: FIELDS });
-
-  const submit = useCallback(
-    async (form: CardValues): Promise<ActionOutcome> => {
-      if (!authorize) return;
-      setMessage(undefined);
-      try {
-        const res = await signupCard(form, authorize);
-        const held = holdSignup(res, authorize);
-        // A destination the flow does not know goes to Welcome (SPEC.md section 4).
-        void navigate(held ? STEP_PATHS[held.step] : '/');
-        return 'leaving';
-      } catch (e) {
-        showSignupFailure(e, view);
-      }
-    },
-    [authorize, navigate, view],
-  );
-  const { pending, run } = usePendingAction(submit);
 
   // No OAuth parameters in the query and no saved client: Welcome creates one.
   if (!authorize) return <Navigate to="/" replace />;
@@ -88,7 +75,7 @@ export function CardSignupPage() {
       <h1>カードで新規登録</h1>
       <Steps labels={CARD_SIGNUP_STEPS} current={1} />
       <p className={page.lead}>メンバーIDのログインIDとなるメールアドレスとパスワード、お手持ちのカードの情報を入力してください。</p>
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         {/* The hidden OAuth fields (SPEC.md section 2): the authorization this sign-up continues. */}
         {[...authorize].map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />

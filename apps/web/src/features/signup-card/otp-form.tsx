@@ -1,13 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { BaseResponse } from '@sso/contracts/common';
-import { CLIENT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { SignupStepResponse } from '@sso/contracts/signup';
+import { useFormAction } from '../../lib/use-member-form.ts';
 import { useOtpForm, type OtpFields } from '../../lib/use-otp-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { showSignupFailure } from './signup-failure.ts';
 import type { HeldSignup } from './signup-store.ts';
@@ -26,39 +27,27 @@ interface OtpFormProps {
  * A wrong or expired code (902) clears the field (SPEC.md section 8).
  */
 export function OtpForm({ held, verify, resend, onVerified }: OtpFormProps) {
-  const [message, setMessage] = useState<string>();
   const [resent, setResent] = useState(false);
-  const { form, view } = useOtpForm(setMessage);
-  const { register, handleSubmit, formState } = form;
 
-  const submit = useCallback(
-    async (form: OtpFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        return onVerified(await verify(held, form.onetime_password));
-      } catch (e) {
-        showSignupFailure(e, view);
-      }
-    },
-    [held, verify, onVerified, view],
+  const send = useCallback(
+    async (form: OtpFields): Promise<ActionOutcome> => onVerified(await verify(held, form.onetime_password)),
+    [held, verify, onVerified],
   );
-  const { pending, run } = usePendingAction(submit);
+  const { form, message, setMessage, pending, onSubmit } = useOtpForm({ send, onFailure: showSignupFailure });
+  const { register, formState } = form;
 
   const resendCode = useCallback(async (): Promise<ActionOutcome> => {
-    setMessage(undefined);
-    try {
-      await resend(held);
-      setResent(true);
-    } catch (e) {
-      showSignupFailure(e, { setMessage });
-    }
+    await resend(held);
+    setResent(true);
   }, [held, resend]);
-  const { pending: resending, run: runResend } = usePendingAction(resendCode);
+  // The resend's failure is shown as the page's message only: it leaves the code as typed.
+  const resendView = useMemo(() => ({ setMessage }), [setMessage]);
+  const { pending: resending, run: runResend } = useFormAction(resendView, resendCode, showSignupFailure);
 
   return (
     <>
       <Alert message={message} />
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <OtpField registration={register('onetime_password')} error={formState.errors.onetime_password?.message} />
         <div className={page.actions}>
           <Button type="submit" pending={pending}>

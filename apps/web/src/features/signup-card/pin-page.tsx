@@ -1,17 +1,15 @@
 import { useCallback, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { UseFormReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { CLIENT_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import { signupPinRequestSchema } from '@sso/contracts/signup';
-import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { currentEnvironment, type Environment } from '../../lib/env.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { HeldStep } from './held-step.tsx';
 import { verifyPin } from './signup-api.ts';
@@ -37,42 +35,38 @@ const schema = z.object({
 });
 type PinFields = z.input<typeof schema>;
 type PinValues = z.output<typeof schema>;
-const FIELDS = ['pin', 'a_no'] as const;
 
 /** PIN step (SPEC.md sections 2 and 4): the card's PIN, then the e-mail one-time password. */
 function PinStep({ held }: { held: HeldSignup }) {
   const navigate = useNavigate();
   const [withAccount] = useState(() => BANK_ACCOUNT_ENVIRONMENTS.includes(currentEnvironment()));
-  const [message, setMessage] = useState<string>();
-  const { register, handleSubmit, setError, setValue, setFocus, formState } = useForm<PinFields, unknown, PinValues>({
-    resolver: normalisedResolver(zodResolver(schema)),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
-    defaultValues: withAccount ? { pin: '', a_no: '' } : { pin: '' },
-  });
 
-  const clearSecrets = useCallback(() => {
-    setValue('pin', '');
-    if (withAccount) setValue('a_no', '');
-    setFocus('pin');
-  }, [setValue, setFocus, withAccount]);
-  const view = useFailureView({ setMessage, setError, fields: FIELDS, clearSecrets });
-
-  const submit = useCallback(
-    async (form: PinValues): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        const res = await verifyPin(held, form.pin, form.a_no);
-        advanceSignup(held, 'email', res);
-        void navigate(STEP_PATHS.email);
-        return 'leaving';
-      } catch (e) {
-        showSignupFailure(e, view);
-      }
+  // Unasked, a_no is not registered: setting it would make it a value the schema checks.
+  const clearSecrets = useCallback(
+    ({ setValue, setFocus }: UseFormReturn<PinFields, unknown, PinValues>) => {
+      setValue('pin', '');
+      if (withAccount) setValue('a_no', '');
+      setFocus('pin');
     },
-    [held, navigate, view],
+    [withAccount],
   );
-  const { pending, run } = usePendingAction(submit);
+  const send = useCallback(
+    async (form: PinValues): Promise<ActionOutcome> => {
+      const res = await verifyPin(held, form.pin, form.a_no);
+      advanceSignup(held, 'email', res);
+      void navigate(STEP_PATHS.email);
+      return 'leaving';
+    },
+    [held, navigate],
+  );
+  const { form, message, pending, onSubmit } = useMemberForm({
+    schema,
+    defaultValues: withAccount ? { pin: '', a_no: '' } : { pin: '' },
+    clearSecrets,
+    send,
+    onFailure: showSignupFailure,
+  });
+  const { register, formState } = form;
 
   return (
     <>
@@ -84,7 +78,7 @@ function PinStep({ held }: { held: HeldSignup }) {
           : 'ご本人様確認のため、カードの暗証番号（4桁）を入力してください。'}
       </p>
       <Alert message={message} />
-      <form noValidate onSubmit={handleSubmit(run, () => setMessage(CLIENT_MESSAGES['C99-000400']))}>
+      <form noValidate onSubmit={onSubmit}>
         <Field
           id="pin"
           label="暗証番号"

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { useForm, type UseFormReturn } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from '@sso/contracts/fields';
 import { FULL_NAME_WHEN, fullNameRule } from '@sso/contracts/full-name';
 import { japanDate, openSignupFieldsSchema } from '@sso/contracts/open-signup';
-import { normalisedResolver } from '../../lib/normalised-resolver.ts';
 import { newsletterDefault } from '../../lib/env.ts';
+import { useMemberForm } from '../../lib/use-member-form.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import type { OpenSignupFields } from './open-signup-api.ts';
 
 /**
@@ -20,22 +20,19 @@ type Schema = ReturnType<typeof openSignupFormSchema>;
 export type OpenSignupInput = z.input<Schema>;
 export type OpenSignupForm = UseFormReturn<OpenSignupInput, unknown, OpenSignupFields>;
 
-interface OpenSignupFormParts {
-  schema: Schema;
-  form: OpenSignupForm;
-  /** The fields a server validation error may name (SPEC.md section 5: matched to fields by name). */
-  fields: readonly (keyof OpenSignupInput)[];
-}
-
-/** The form of the open sign-up, validated on blur and again on change, with its schema. */
-export function useOpenSignupForm(): OpenSignupFormParts {
+/**
+ * The form of the open sign-up (lib/use-member-form.ts), with its schema, which the confirm mode
+ * reads. `check` is the input mode's submit.
+ */
+export function useOpenSignupForm(check: (values: OpenSignupFields) => Promise<ActionOutcome>) {
   const [schema] = useState(() => openSignupFormSchema(japanDate(Date.now())));
-  // The whole names too: the server keys their length errors full_name and full_name_kana (SPEC.md section 3).
-  const [fields] = useState(() => [...Object.keys(schema.shape), 'full_name', 'full_name_kana'] as (keyof OpenSignupInput)[]);
-  const form = useForm<OpenSignupInput, unknown, OpenSignupFields>({
-    resolver: normalisedResolver(zodResolver(schema)),
-    mode: 'onBlur',
-    reValidateMode: 'onChange',
+  // The fields a server validation error may name (SPEC.md section 5: matched by name), and the whole
+  // names: the server keys their length errors full_name and full_name_kana (SPEC.md section 3).
+  const [fields] = useState(() => [...Object.keys(schema.shape), 'full_name', 'full_name_kana']);
+  const parts = useMemberForm<OpenSignupInput, OpenSignupFields>({
+    schema,
+    fields,
+    send: check,
     defaultValues: {
       email: '',
       last_name: '',
@@ -50,5 +47,5 @@ export function useOpenSignupForm(): OpenSignupFormParts {
       email_flg: newsletterDefault(),
     },
   });
-  return { schema, form, fields };
+  return { schema, ...parts };
 }

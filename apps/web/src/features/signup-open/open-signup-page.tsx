@@ -1,11 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
-import { showFailure } from '../../lib/failure-view.ts';
-import { useFailureView } from '../../lib/use-failure-view.ts';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { useCommitAction } from '../../lib/use-member-form.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { confirmSummary } from './confirm-summary.ts';
 import { postOpenSignup, type OpenSignupFields } from './open-signup-api.ts';
 import { OpenSignupConfirm } from './open-signup-confirm.tsx';
@@ -30,9 +27,15 @@ export function OpenSignupPage() {
   const location = useLocation();
   const [search] = useSearchParams();
   const clientId = search.get('client_id') || WEB_CLIENT_ID;
-  const { schema, form, fields } = useOpenSignupForm();
-  const [message, setMessage] = useState<string>();
-  const view = useFailureView({ setMessage, setError: form.setError, fields });
+
+  const check = useCallback(
+    async (values: OpenSignupFields): Promise<ActionOutcome> => {
+      await postOpenSignup(values, 1, clientId);
+      void navigate({ pathname: location.pathname, search: location.search }, { state: { mode: 'confirm' } satisfies ModeState });
+    },
+    [clientId, navigate, location.pathname, location.search],
+  );
+  const { schema, form, message, setMessage, view, pending: checking, onSubmit } = useOpenSignupForm(check);
 
   const confirming = (location.state as ModeState | null)?.mode === 'confirm';
   // Read on every render of the confirm mode: the values are those of the form now, valid or not.
@@ -45,35 +48,15 @@ export function OpenSignupPage() {
 
   const backToInput = useCallback(() => void navigate(-1), [navigate]);
 
-  const check = useCallback(
-    async (values: OpenSignupFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        await postOpenSignup(values, 1, clientId);
-        void navigate({ pathname: location.pathname, search: location.search }, { state: { mode: 'confirm' } satisfies ModeState });
-      } catch (e) {
-        showFailure(e, view);
-      }
-    },
-    [clientId, navigate, location.pathname, location.search, view],
-  );
-  const { pending: checking, run: runCheck } = usePendingAction(check);
-
   const registerSignup = useCallback(
     async (values: OpenSignupFields): Promise<ActionOutcome> => {
-      setMessage(undefined);
-      try {
-        holdSent(await postOpenSignup(values, 0, clientId));
-        void navigate('/signup/open/sent', { replace: true });
-        return 'leaving';
-      } catch (e) {
-        // The server's field errors are shown on the fields: back to the input (SPEC.md section 8, 901).
-        if (showFailure(e, view).result_code === RESULT.VALIDATION) backToInput();
-      }
+      holdSent(await postOpenSignup(values, 0, clientId));
+      void navigate('/signup/open/sent', { replace: true });
+      return 'leaving';
     },
-    [clientId, navigate, view, backToInput],
+    [clientId, navigate],
   );
-  const { pending: registering, run: runRegister } = usePendingAction(registerSignup);
+  const { pending: registering, run: runRegister } = useCommitAction(view, registerSignup, backToInput);
 
   if (confirming && !confirmed?.success) return <Navigate to={{ pathname: location.pathname, search: location.search }} replace />;
 
@@ -99,7 +82,7 @@ export function OpenSignupPage() {
       clientId={clientId}
       message={message}
       pending={checking}
-      onSubmit={form.handleSubmit(runCheck, () => setMessage(CLIENT_MESSAGES['C99-000400']))}
+      onSubmit={onSubmit}
     />
   );
 }
