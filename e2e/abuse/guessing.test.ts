@@ -6,7 +6,7 @@ import { lookupDigest } from '../../apps/server/src/lib/secrets.ts';
 import { addressKey } from '../../apps/server/src/modules/account/credentials-service.ts';
 import { accountLockKey } from '../../apps/server/src/modules/account/account-lock.ts';
 import { activationLockKey } from '../../apps/server/src/modules/cards/activation-service.ts';
-import { verifyLockKey } from '../../apps/server/src/modules/signup/flow-service.ts';
+import { verifyLockKey } from '../../apps/server/src/modules/cards/card-lookup.ts';
 import { startSystem, type RunningSystem } from '../support/server.ts';
 import { countMessages, waitForCode } from '../support/mailbox.ts';
 import { authorize, DEMO_CARD, DEMO_OPEN, inParallel, login, post, type Answer } from './support/client.ts';

@@ -59,6 +59,8 @@ export const freshProofError = (maxAgeMs: number) =>
   );
 export const validationError = (errors: ValidationError[]) =>
   new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);
+/** 902: the SPA shows the message and clears the OTP or PIN field (SPEC.md section 8). */
+export const retryable = (message: string) => new AppError(RESULT.RETRYABLE, message);
 /** 902 for an activation or reset link that is unknown, expired, used or replaced (SPEC.md section 8). */
 export const linkInvalidError = () => new AppError(RESULT.RETRYABLE, ACCOUNT_MESSAGES.linkInvalid, 400);
 

@@ -5,6 +5,7 @@ import { bearer, CHALLENGE, exchange, type TestApp, WEB_REDIRECT } from './test-
 import { latestCode } from './mailbox.ts';
 import { loadConfig } from '../config.ts';
 import type { CardMaster } from '../ports/card-master.ts';
+import type { FlowRow } from '../modules/signup/flow-repo.ts';
 import { loadCardMasterSimulator } from '../ports/card-master-simulator.ts';
 
 /** The demo cards of config/demo-cards.json (README "Demo cards"). */
@@ -17,6 +18,26 @@ export const CARDS = {
   info: { cardnumber: '4541000000000903', cvc: '123' },
   chatbot: { cardnumber: '4541000000000904', cvc: '123' },
 } as const;
+
+/** A sign-up flow row waiting for its e-mail code, begun at `at` and live `ttlMs`, for the repo tests. */
+export const emailOtpFlow = (id: string, at: number, ttlMs: number): FlowRow => ({
+  id,
+  token_hash: `hash-${id}`,
+  state: 'email_otp',
+  card_hash: 'card',
+  card_json: '{}',
+  card_check: 'OtpEmail',
+  email: `${id}@example.com`,
+  tel: null,
+  password_hash: 'x',
+  client_id: 'SIAP009',
+  authorize_json: '{}',
+  user_id: null,
+  created_at: at,
+  updated_at: at,
+  expires_at: at + ttlMs,
+  mail_digital: null,
+});
 
 export const PASSWORD = 'Signup-2030';
 let serial = 0;

@@ -2,24 +2,23 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { emailChangeOtpRequestSchema, emailChangeRequestSchema } from '@sso/contracts/account';
 import type { BaseResponse } from '@sso/contracts/common';
-import { LIMITS } from '@sso/contracts/constants';
 import { ACCOUNT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { consumeVerification, insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
-import { AppError } from '../../lib/app-error.ts';
+import { retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { emailInUse, setMemberEmail } from '../account/member-repo.ts';
-import { checkLockedSecret } from '../account/secret-check.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
-import { messageAllowed } from '../notifications/message-limit.ts';
+import { memberFlowExpired, memberFlowLocked } from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import { newCode } from '../signup/codes.ts';
-import { retryable } from '../signup/flow-service.ts';
 import type { BearerToken } from '../oauth/token-service.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
+import { newCode } from '../verification/codes.ts';
+import { passCheck, startFlow } from '../verification/flow.ts';
+import { countMessage } from '../verification/message-limit.ts';
+import { checkSecret } from '../verification/secret-check.ts';
 import { sendClaimMessage, writeUnlessTaken } from './identifier-claim.ts';
 import { emailChangeCodeMail, emailChangedMail, emailTakenMail } from './mails.ts';
 import {
@@ -43,11 +42,6 @@ export interface ChangeContext {
 const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
 /** A change record lives 30 minutes (the spec gives no figure); its code LIMITS.otpTtlMs. */
 const CHANGE_TTL_MS = 30 * 60_000;
-/** 300: unknown, expired, replaced or used register_token (SPEC.md section 8). */
-const changeExpired = () => new AppError(RESULT.ACCESS_DENIED, ACCOUNT_MESSAGES.changeExpired);
-const changeLocked = () => new AppError(RESULT.LOCKED, ACCOUNT_MESSAGES.changeLocked);
-/** Wrong codes of one member, across their change records, lock the check as the sign-up's do a card's. */
-const lockKey = (userId: string) => `email-change:${userId}`;
 
 /**
  * POST /api/auth/email/change (SPEC.md section 7; docs/security.md, no enumeration). The same
@@ -69,36 +63,35 @@ export async function requestEmailChange(
 ): Promise<BaseResponse & { register_token: string }> {
   const email = input.email.toLowerCase();
   if (email === user.email) throw retryable(ACCOUNT_MESSAGES.emailSame);
+  await countMessage(deps, 'mail', email);
   const now = deps.clock.now();
-  if (!(await messageAllowed(deps.db, 'mail', email, now))) throw retryable(SIGNUP_MESSAGES.resendLimit);
   const taken = await emailInUse(deps.db, email);
   const { code, hash } = await newCode();
   const token = randomToken();
   const id = newId();
-  await deps.db.transaction().execute(async (trx) => {
-    for (const old of await replacePendingChanges(trx, user.id, now)) await invalidateVerifications(trx, old, 'email_change', now);
-    await insertEmailChange(trx, {
-      id,
-      user_id: user.id,
-      new_email: email,
-      token_hash: sha256(token),
-      state: 'pending',
-      created_at: now,
-      updated_at: now,
-      expires_at: now + CHANGE_TTL_MS,
-      family_id: familyId,
-    });
-    await insertVerification(trx, {
-      id: newId(),
-      purpose: 'email_change',
-      subject: id,
-      secret_hash: hash,
-      attempts: 0,
-      max_attempts: LIMITS.signupVerifyFailuresBeforeLock,
-      created_at: now,
-      expires_at: now + LIMITS.otpTtlMs,
-      consumed_at: null,
-    });
+  const expiresAt = now + CHANGE_TTL_MS;
+  // The change replaces the member's earlier ones, whose codes stop working (verification/flow.ts).
+  await startFlow(deps.db, {
+    purpose: 'email_change',
+    hash,
+    now,
+    flowId: id,
+    flowExpiresAt: expiresAt,
+    store: async (trx) => {
+      const replaced = await replacePendingChanges(trx, user.id, now);
+      await insertEmailChange(trx, {
+        id,
+        user_id: user.id,
+        new_email: email,
+        token_hash: sha256(token),
+        state: 'pending',
+        created_at: now,
+        updated_at: now,
+        expires_at: expiresAt,
+        family_id: familyId,
+      });
+      return replaced;
+    },
   });
   await sendClaimMessage(deps.notifier, taken, { code: () => emailChangeCodeMail(email, code), taken: () => emailTakenMail(email) });
   return { ...ok, register_token: token };
@@ -123,24 +116,24 @@ export async function confirmEmailChange(
   const now = deps.clock.now();
   const change = await findPendingChange(deps.db, tokenHash, now);
   // Another session, even the member's own, cannot confirm it, and nor can anyone once its session ended (decision 0012).
-  if (!change || change.user_id !== context.session.userId || change.family_id !== context.session.familyId) throw changeExpired();
-  const verificationId = await checkLockedSecret(deps.db, now, {
-    lockKey: lockKey(change.user_id),
-    limit: LIMITS.signupVerifyFailuresBeforeLock,
-    lockMs: LIMITS.signupLockMs,
+  if (!change || change.user_id !== context.session.userId || change.family_id !== context.session.familyId) throw memberFlowExpired();
+  // Wrong codes of one member, across their change records, lock the check (verification/purposes.ts).
+  const verificationId = await checkSecret(deps.db, now, {
     subject: change.id,
     purpose: 'email_change',
+    lockOwner: change.user_id,
     secret: input.otp_email,
-    locked: changeLocked,
+    locked: memberFlowLocked,
     wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
     // A parallel right answer may have finished the change; otherwise the code expired.
-    noTryLeft: async () => ((await findPendingChange(deps.db, tokenHash, now)) ? retryable(SIGNUP_MESSAGES.otpExpired) : changeExpired()),
+    noTryLeft: async () => ((await findPendingChange(deps.db, tokenHash, now)) ? retryable(SIGNUP_MESSAGES.otpExpired) : memberFlowExpired()),
   });
   const oldEmail = await writeUnlessTaken('email', ACCOUNT_MESSAGES.emailUnavailable, () =>
     deps.db.transaction().execute(async (trx) => {
-      if (!(await completeChange(trx, change.id, now)) || !(await consumeVerification(trx, verificationId, now))) throw changeExpired();
+      const move = (db: Kysely<Database>) => completeChange(db, change.id, now);
+      if (!(await passCheck(trx, { move, verificationId, now, expired: memberFlowExpired }))) throw memberFlowExpired();
       const user = await findActiveUserById(trx, change.user_id);
-      if (!user) throw changeExpired();
+      if (!user) throw memberFlowExpired();
       await setMemberEmail(trx, user.id, change.new_email, now);
       await endMemberSessions(trx, user.id, now);
       await logActivity(trx, { userId: user.id, event: 'email_changed', device: context.device, at: now });

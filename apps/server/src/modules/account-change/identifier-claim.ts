@@ -1,6 +1,6 @@
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import type { Notifier, OutgoingMessage } from '../notifications/notifier.ts';
-import { retryable } from '../signup/flow-service.ts';
+import { retryable } from '../../lib/app-error.ts';
 
 /**
  * A logged-in member claims a new login identifier (an e-mail address, a mobile number) by a code

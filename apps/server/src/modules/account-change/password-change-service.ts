@@ -8,7 +8,7 @@ import { checkCurrentPassword } from '../account/current-password.ts';
 import { replacePasswordHash } from '../account/member-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
 import type { UserRow } from '../account/user-repo.ts';
-import { retryable } from '../signup/flow-service.ts';
+import { retryable } from '../../lib/app-error.ts';
 import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
 import { passwordChangedMail } from './mails.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';

@@ -1,26 +1,31 @@
 import type { z } from 'zod';
 import type { telChangeOtpRequestSchema, telChangeRequestSchema, TelChangeResponse } from '@sso/contracts/account';
 import type { BaseResponse } from '@sso/contracts/common';
-import { LIMITS } from '@sso/contracts/constants';
-import { ACCOUNT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
-import { hitRateLimit } from '../../db/rate-limit-repo.ts';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
 import { logActivity } from '../activity/activity-repo.ts';
-import { isLocked } from '../account/login-throttle-repo.ts';
 import { setLoginTel, telInUse } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
-import { closeCheck, startFlow, type FlowContext, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
+import { retryable } from '../../lib/app-error.ts';
+import {
+  checkMemberCode,
+  memberFlowExpired,
+  memberFlowLocked,
+  passMemberFlowCheck,
+  startMemberFlow,
+  type FlowContext,
+  type MemberFlowDeps,
+} from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import { countMessage, newCode } from '../signup/codes.ts';
-import { retryable } from '../signup/flow-service.ts';
-import { checkSmsCode, flowExpired, memberLocked, ok } from '../upgrade/upgrade-flow.ts';
+import { ok } from '../upgrade/upgrade-flow.ts';
+import { newCode } from '../verification/codes.ts';
+import { countMemberStart, countMessage } from '../verification/message-limit.ts';
+import { secretLocked } from '../verification/secret-check.ts';
 import { sendClaimMessage, writeUnlessTaken } from './identifier-claim.ts';
 import { telChangeCodeSms, telChangedMail, telTakenSms } from './mails.ts';
 
 export type TelChangeDeps = MemberFlowDeps & { notifier: Notifier };
 
-/** Wrong codes of one member, across their login-number flows. */
-const lockKey = (userId: string) => `login-tel:${userId}`;
 /** What a login-number flow keeps: the number its code went to. */
 interface TelChangeData {
   tel: string;
@@ -29,7 +34,7 @@ interface TelChangeData {
 /**
  * POST /api/auth/tel/change (Bearer; decision 0014): a logged-in member adds or replaces their
  * login mobile number. The member's own current number answers telSame. Otherwise, within the
- * recipient's message limit (the sign-up's, notifications/message-limit.ts) and as many starts per
+ * recipient's message limit (the sign-up's, verification/message-limit.ts) and as many starts per
  * member, a `login_tel` flow (member_flows) replaces the member's earlier one, with a 6-digit code
  * (argon2id in `verifications`, LIMITS.otpTtlMs, 5 tries), and one SMS goes to the number: the code,
  * or, when the number is already an account's login number, a notice to its owner and no code
@@ -40,16 +45,15 @@ export async function requestTelChange(deps: TelChangeDeps, user: UserRow, input
   const { tel } = input;
   if (tel === user.tel) throw retryable(ACCOUNT_MESSAGES.telSame);
   const now = deps.clock.now();
-  if (await isLocked(deps.db, lockKey(user.id), now)) throw memberLocked();
+  // Wrong codes of one member, across their login-number flows, lock their starts too (verification/purposes.ts).
+  if (await secretLocked(deps.db, 'login_tel', user.id, now)) throw memberFlowLocked();
   // A member walking through numbers would send a notice to each: bounded as one recipient's messages are.
-  if ((await hitRateLimit(deps.db, `login-tel-start:${user.id}`, now, LIMITS.messageWindowMs)) > LIMITS.messagesPerRecipient) {
-    throw retryable(SIGNUP_MESSAGES.resendLimit);
-  }
+  await countMemberStart(deps, 'login-tel', user.id);
   await countMessage(deps, 'sms', tel);
   const taken = await telInUse(deps.db, tel);
   const { code, hash } = await newCode();
   const data: TelChangeData = { tel };
-  const token = await startFlow(deps, { userId: user.id, kind: 'login_tel', state: 'otp', data, secretHash: hash, secretTtlMs: LIMITS.otpTtlMs });
+  const token = await startMemberFlow(deps, { userId: user.id, kind: 'login_tel', state: 'otp', data, secretHash: hash });
   await sendClaimMessage(deps.notifier, taken, { code: () => telChangeCodeSms(tel, code), taken: () => telTakenSms(tel) });
   return { ...ok, register_token: token, tel: maskTel(tel) };
 }
@@ -69,12 +73,12 @@ export async function confirmTelChange(
   context: FlowContext,
 ): Promise<BaseResponse> {
   const now = deps.clock.now();
-  const { flow, verificationId } = await checkSmsCode(deps.db, now, { userId: user.id, kind: 'login_tel', answer: input, lockKey: lockKey(user.id) });
+  const { flow, verificationId } = await checkMemberCode(deps.db, now, { userId: user.id, kind: 'login_tel', answer: input });
   const { tel } = JSON.parse(flow.data_json) as TelChangeData;
   await writeUnlessTaken('tel', ACCOUNT_MESSAGES.telUnavailable, () =>
     deps.db.transaction().execute(async (trx) => {
-      if (!(await closeCheck(trx, { flow, to: 'done', verificationId, now, expired: flowExpired }))) throw flowExpired();
-      if (!(await setLoginTel(trx, user.id, tel, now))) throw flowExpired();
+      if (!(await passMemberFlowCheck(trx, { flow, to: 'done', verificationId, now, expired: memberFlowExpired }))) throw memberFlowExpired();
+      if (!(await setLoginTel(trx, user.id, tel, now))) throw memberFlowExpired();
       await logActivity(trx, { userId: user.id, event: 'login_tel_changed', device: context.device, at: now });
     }),
   );

@@ -7,7 +7,7 @@ import { readMailbox } from '../../test-support/mailbox.ts';
 import { withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { FRESH_PROOF_NEEDED, reauth, refusalOf } from '../../test-support/fresh-proof-kit.ts';
-import { hashSecret } from '../signup/codes.ts';
+import { hashSecret } from '../verification/codes.ts';
 import { codeFor } from '../../test-support/signup-kit.ts';
 import { call, eventRows, loggedInMember, loginCheck, OK } from '../../test-support/account-change-kit.ts';
 

@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
-import { LIMITS } from '@sso/contracts/constants';
 import type { Database } from '../../db/schema.ts';
-import { consumeBoundLinkSecret, insertVerification } from '../../db/verification-repo.ts';
-import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { lookupDigest, sha256 } from '../../lib/secrets.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { issueToken, redeemToken } from '../verification/one-time-secret.ts';
 import { parseLoginId } from './login-id.ts';
 import { findActiveUserByLoginId, type UserRow } from './user-repo.ts';
 
@@ -27,29 +26,15 @@ import { findActiveUserByLoginId, type UserRow } from './user-repo.ts';
  */
 const bindingOf = (user: Pick<UserRow, 'password_hash'>, clientId: string) => lookupDigest(`login-ticket:${clientId} ${user.password_hash}`);
 
-export async function issueLoginTicket(db: Kysely<Database>, user: Pick<UserRow, 'id' | 'password_hash'>, clientId: string, now: number): Promise<string> {
-  const ticket = randomToken();
-  await insertVerification(db, {
-    id: newId(),
-    purpose: 'login_ticket',
-    subject: user.id,
-    secret_hash: sha256(ticket),
-    attempts: 0,
-    max_attempts: 1,
-    created_at: now,
-    expires_at: now + LIMITS.loginTicketTtlMs,
-    consumed_at: null,
-    binding: bindingOf(user, clientId),
-  });
-  return ticket;
-}
+export const issueLoginTicket = (db: Kysely<Database>, user: Pick<UserRow, 'id' | 'password_hash'>, clientId: string, now: number): Promise<string> =>
+  issueToken(db, { purpose: 'login_ticket', subject: user.id, now, binding: bindingOf(user, clientId) });
 
 /** The member a live ticket of this id and client stands for, the ticket used up; undefined: the authorize step checks for itself. */
 export async function redeemLoginTicket(
   deps: { db: Kysely<Database>; clock: Clock },
   p: { ticket: string; rawId: string; clientId: string },
 ): Promise<UserRow | undefined> {
-  const ticket = await consumeBoundLinkSecret(deps.db, 'login_ticket', sha256(p.ticket), deps.clock.now());
+  const ticket = await redeemToken(deps.db, 'login_ticket', sha256(p.ticket), deps.clock.now());
   if (ticket === undefined) return undefined;
   const user = await findActiveUserByLoginId(deps.db, parseLoginId(p.rawId));
   return user && ticket.subject === user.id && ticket.binding === bindingOf(user, p.clientId) ? user : undefined;

@@ -4,13 +4,12 @@ import { LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { uniqueViolation } from '../../db/unique-violation.ts';
-import { AppError } from '../../lib/app-error.ts';
+import { AppError, retryable } from '../../lib/app-error.ts';
 import { lookupDigest, newId } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
-import { flowCardOf, lookUpCard } from '../signup/card-step.ts';
-import { retryable, subuserOfCard } from '../signup/flow-service.ts';
+import { flowCardOf, lookUpCard, subuserOfCard } from './card-lookup.ts';
 import { insertMemberCard } from './card-repo.ts';
 import { findWaitingCard, type CardCaller, type CardDeps } from './card-service.ts';
 import { cardResultOf } from './card-view.ts';
@@ -46,7 +45,7 @@ async function register(deps: CardDeps, caller: CardCaller, card: CardRecord): P
  * An add by number, expiry and security code (decision 0006): the evidence the card sign-up starts
  * from, bounded twice. The member's attempt is counted first, atomically (parallel guesses cannot
  * slip past LIMITS.cardAddFailuresBeforeLock); then the card is checked under the sign-up's own lock
- * of the card number (signup/card-step.ts lookUpCard, 5 failures / 30 minutes, shared with the
+ * of the card number (card-lookup.ts lookUpCard, 5 failures / 30 minutes, shared with the
  * sign-up). Only a card actually added clears the member's run of failures.
  */
 async function addByNumber(deps: CardDeps, caller: CardCaller, input: CardByNumber): Promise<CardResultResponse> {

@@ -11,7 +11,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { endCardholdersOnlySessions } from '../account/cardholders-only.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
-import { retryable } from '../signup/flow-service.ts';
+import { retryable } from '../../lib/app-error.ts';
 import {
   deleteActiveMemberCards,
   findMemberCard,

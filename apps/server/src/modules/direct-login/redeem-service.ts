@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DirectLoginTokenGrantResponse } from '@sso/contracts/direct-login';
 import type { Database } from '../../db/schema.ts';
-import { consumeLinkSecret } from '../../db/verification-repo.ts';
 import { OAuthError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
@@ -14,6 +13,7 @@ import { grantedScope } from '../oauth/granted-scope.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { issuePair } from '../oauth/tokens.ts';
+import { redeemToken } from '../verification/one-time-secret.ts';
 import { proofHolds } from './hand-off-proof.ts';
 import { findLiveDirectLogin } from './repo.ts';
 
@@ -69,7 +69,7 @@ export async function redeemDirectLogin(
     const asked = await findLiveDirectLogin(trx, secretHash, now);
     const member = asked ? await holdMember(trx, asked.user_id) : undefined;
     // Used up whatever follows; the grant is the one read above (its verification's subject is its id).
-    const subject = await consumeLinkSecret(trx, 'direct_login', secretHash, now);
+    const subject = (await redeemToken(trx, 'direct_login', secretHash, now))?.subject;
     const grant = subject !== undefined && subject === asked?.id ? asked : undefined;
     if (!grant || grant.client_id !== p.client.client_id || !member?.active) return undefined;
     const userId = grant.user_id;

@@ -1,39 +1,24 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DirectLoginsTable } from '../../db/schema.ts';
-import { insertVerification } from '../../db/verification-repo.ts';
+import { issueSecret, liveTokenSubject } from '../verification/one-time-secret.ts';
 
 export type DirectLoginRow = Selectable<DirectLoginsTable>;
 
 /**
  * Stores a direct-login grant (decision 0006): the `direct_logins` row says what the token grants,
- * the `verifications` row holds only the token's SHA-256 and is used up once (max_attempts 1).
+ * the kernel's single-use token (verification/purposes.ts) holds only the token's SHA-256, its
+ * subject the grant's id.
  */
 export async function insertDirectLogin(db: Kysely<Database>, row: DirectLoginRow, secretHash: string): Promise<void> {
   await db.insertInto('direct_logins').values(row).execute();
-  await insertVerification(db, {
-    id: row.id,
-    purpose: 'direct_login',
-    subject: row.id,
-    secret_hash: secretHash,
-    attempts: 0,
-    max_attempts: 1,
-    created_at: row.created_at,
-    expires_at: row.expires_at,
-    consumed_at: null,
-  });
+  await issueSecret(db, { purpose: 'direct_login', subject: row.id, hash: secretHash, now: row.created_at, endsBy: row.expires_at });
 }
 
 /** The grant of a live (unused, unexpired) token, without using it up (/api/preauth/direct_login, the redirect, and the redemption, which reads it before it uses the token up). */
-export const findLiveDirectLogin = (db: Kysely<Database>, secretHash: string, now: number) =>
-  db
-    .selectFrom('verifications as v')
-    .innerJoin('direct_logins as d', 'd.id', 'v.subject')
-    .selectAll('d')
-    .where('v.purpose', '=', 'direct_login')
-    .where('v.secret_hash', '=', secretHash)
-    .where('v.consumed_at', 'is', null)
-    .where('v.expires_at', '>', now)
-    .executeTakeFirst();
+export async function findLiveDirectLogin(db: Kysely<Database>, secretHash: string, now: number): Promise<DirectLoginRow | undefined> {
+  const id = await liveTokenSubject(db, 'direct_login', secretHash, now);
+  return id === undefined ? undefined : db.selectFrom('direct_logins').selectAll().where('id', '=', id).executeTakeFirst();
+}
 
 /**
  * Ends the member's direct logins still in flight (modules/sessions/end-sessions.ts): they expire

@@ -3,7 +3,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { LINK_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { linkOpenRequestSchema, linkOpenResponseSchema } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
-import { AppError } from '../../lib/app-error.ts';
+import { AppError, retryable } from '../../lib/app-error.ts';
 import { constantTimeEqual } from '../../lib/secrets.ts';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -11,7 +11,6 @@ import { endLogin } from '../account-change/withdraw-service.ts';
 import { checkCredentials, type CredentialDeps, type LoginOrigin } from '../account/credentials-service.ts';
 import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
-import { retryable } from '../signup/flow-service.ts';
 
 export type LinkDeps = CredentialDeps & { pointLedger: PointLedger };
 

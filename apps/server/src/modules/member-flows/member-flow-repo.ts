@@ -42,11 +42,11 @@ export const findWaitingFlow = (db: Kysely<Database>, kind: MemberFlowKind, toke
   byToken(db, kind, tokenHash).where('state', 'in', WAITING).where('expires_at', '>', now).executeTakeFirst();
 
 /**
- * Moves a flow from one state to the next in one conditional update: of parallel calls exactly one
+ * Moves a member flow from one state to the next in one conditional update: of parallel calls exactly one
  * finds it still in `from`. Leaving a waiting state also needs the flow unexpired; a flow past its
  * check finishes whenever. On PostgreSQL the update holds the row until the caller's transaction ends.
  */
-export async function advanceFlow(
+export async function advanceMemberFlow(
   db: Kysely<Database>,
   p: { id: string; from: string; to: MemberFlowState; now: number },
 ): Promise<boolean> {

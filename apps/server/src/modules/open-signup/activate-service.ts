@@ -5,10 +5,10 @@ import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { ServiceLink } from '@sso/contracts/user';
 import { uniqueViolation } from '../../db/unique-violation.ts';
-import { consumeLinkSecret } from '../../db/verification-repo.ts';
 import { linkInvalidError } from '../../lib/app-error.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { redeemToken } from '../verification/one-time-secret.ts';
 import { insertOpenMember } from './open-member.ts';
 import { deletePending, takePending, type PendingRow } from './pending-repo.ts';
 import type { OpenSignupDeps } from './register-service.ts';
@@ -33,7 +33,7 @@ function serviceLinks(deps: ActivateDeps, clientIds: string): ServiceLink[] {
 async function createMember(deps: ActivateDeps, tokenHash: string, device: string | null, taken: { id?: string }): Promise<PendingRow> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    const pendingId = await consumeLinkSecret(trx, 'open_activation', tokenHash, now);
+    const pendingId = (await redeemToken(trx, 'open_activation', tokenHash, now))?.subject;
     if (!pendingId) throw linkInvalidError();
     taken.id = pendingId;
     // A registration replaced by a newer one for the same e-mail is gone: its link leads nowhere.

@@ -5,16 +5,17 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { OpenSignupResponse, openSignupRequestSchema } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
 import { validationError } from '../../lib/app-error.ts';
 import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { newId } from '../../lib/secrets.ts';
 import { emailInUse } from '../account/member-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
-import { messageAllowed } from '../notifications/message-limit.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
+import { newToken } from '../verification/codes.ts';
+import { startFlow } from '../verification/flow.ts';
+import { messageAllowed } from '../verification/message-limit.ts';
 import { activationMail, activationUrl, alreadyRegisteredMail } from './mails.ts';
 import { replacePending, type PendingRow } from './pending-repo.ts';
 
@@ -90,21 +91,15 @@ async function deliverRegistration(deps: OpenSignupDeps, pending: PendingRow): P
     await deps.notifier.send(alreadyRegisteredMail(pending.email, deps.issuer));
     return;
   }
-  const token = randomToken();
-  await deps.db.transaction().execute(async (trx) => {
-    for (const id of await replacePending(trx, pending)) await invalidateVerifications(trx, id, 'open_activation', now);
-    await insertVerification(trx, {
-      id: newId(),
-      purpose: 'open_activation',
-      subject: pending.id,
-      // 256 random bits: their SHA-256 cannot be reversed, and it finds the row by index.
-      secret_hash: sha256(token),
-      attempts: 0,
-      max_attempts: 1,
-      created_at: now,
-      expires_at: pending.expires_at,
-      consumed_at: null,
-    });
+  const { token, hash } = newToken();
+  // The registration replaces the address's earlier one, whose link leads nowhere from now (verification/flow.ts).
+  await startFlow(deps.db, {
+    purpose: 'open_activation',
+    hash,
+    now,
+    flowId: pending.id,
+    flowExpiresAt: pending.expires_at,
+    store: (trx) => replacePending(trx, pending),
   });
   await deps.notifier.send(activationMail(pending.email, activationUrl(deps.issuer, token)));
 }

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { LIMITS } from '@sso/contracts/constants';
 import { POINT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type {
   TransferResultResponse,
@@ -10,21 +9,21 @@ import type {
 } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../lib/app-error.ts';
+import { AppError, retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { isLocked } from '../account/login-throttle-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { findPointCard } from '../cards/card-repo.ts';
-import { advanceFlow, findFlow, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
+import { advanceMemberFlow, findFlow, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
-import { checkFlowSecret, closeCheck, startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
+import { checkMemberFlowSecret, passMemberFlowCheck, startMemberFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import { countMessage, newCode } from '../signup/codes.ts';
-import { retryable } from '../signup/flow-service.ts';
+import { newCode } from '../verification/codes.ts';
+import { countMessage } from '../verification/message-limit.ts';
+import { secretLocked } from '../verification/secret-check.ts';
 import { transferCodeMessage } from './transfer-message.ts';
 
 export interface PointDeps {
@@ -46,8 +45,6 @@ const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as con
 /** 300, as the other flows answer an unknown, expired, replaced or finished register_token (SPEC.md section 8). */
 const transferExpired = () => new AppError(RESULT.ACCESS_DENIED, POINT_MESSAGES.transferExpired);
 const transferLocked = () => new AppError(RESULT.LOCKED, POINT_MESSAGES.transferLocked);
-/** Wrong codes of one member, across their transfer flows, lock the member's transfers. */
-const lockKey = (userId: string) => `point-transfer:${userId}`;
 const flowData = (flow: MemberFlowRow) => JSON.parse(flow.data_json) as TransferData;
 
 /**
@@ -69,7 +66,8 @@ export async function selectTransfer(
   const card = await findPointCard(deps.db, user.id, input.subuser_id);
   if (!card) throw retryable(POINT_MESSAGES.noEligibleCard);
   if (balances.open <= 0) throw retryable(POINT_MESSAGES.zeroBalance);
-  if (await isLocked(deps.db, lockKey(user.id), now)) throw transferLocked();
+  // Wrong codes of one member, across their transfer flows, lock the member's transfers (verification/purposes.ts).
+  if (await secretLocked(deps.db, 'point_transfer', user.id, now)) throw transferLocked();
 
   const holder = await deps.cardMaster.byEsid(card.esid);
   const mobile = holder?.holderMobile;
@@ -78,14 +76,7 @@ export async function selectTransfer(
   await countMessage(deps, channel, to);
   const { code, hash } = await newCode();
   const data: TransferData = { subuserId: card.id, esid: card.esid, channel };
-  const token = await startFlow(deps, {
-    userId: user.id,
-    kind: 'point_transfer',
-    state: 'otp',
-    data,
-    secretHash: hash,
-    secretTtlMs: LIMITS.otpTtlMs,
-  });
+  const token = await startMemberFlow(deps, { userId: user.id, kind: 'point_transfer', state: 'otp', data, secretHash: hash });
   await deps.notifier.send(transferCodeMessage(channel, to, code));
   return {
     ...ok,
@@ -122,7 +113,7 @@ export async function confirmTransfer(
   // The card may have been removed since the select.
   if (!(await findPointCard(deps.db, user.id, flowData(flow).subuserId))) throw retryable(POINT_MESSAGES.noEligibleCard);
   const claimed = await deps.db.transaction().execute((trx) =>
-    closeCheck(trx, { flow, to: 'transferring', verificationId, now, expired: transferExpired }),
+    passMemberFlowCheck(trx, { flow, to: 'transferring', verificationId, now, expired: transferExpired }),
   );
   if (!claimed && !(await movedOn(deps.db, flow))) throw transferExpired();
   return finishTransfer(deps, flow, context);
@@ -135,18 +126,17 @@ const movedOn = async (db: Kysely<Database>, flow: MemberFlowRow) => {
 };
 
 /**
- * The code check (account/secret-check.ts): answers the verification to use up, or 'moved_on'
+ * The code check (verification/secret-check.ts): answers the verification to use up, or 'moved_on'
  * when the code is gone because a parallel right answer claimed the flow. A check that locks the
  * member is logged.
  */
 async function checkCode(deps: PointDeps, flow: MemberFlowRow, secret: string, context: FlowContext): Promise<string> {
   const now = deps.clock.now();
-  const key = lockKey(flow.user_id);
-  if (await isLocked(deps.db, key, now)) throw transferLocked();
+  if (await secretLocked(deps.db, 'point_transfer', flow.user_id, now)) throw transferLocked();
   const claimedElsewhere = transferExpired();
   try {
-    return await checkFlowSecret(deps.db, now, flow, {
-      lockKey: key,
+    return await checkMemberFlowSecret(deps.db, now, flow, {
+      lockOwner: flow.user_id,
       secret,
       locked: transferLocked,
       wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
@@ -171,7 +161,7 @@ async function finishTransfer(deps: PointDeps, flow: MemberFlowRow, context: Flo
   const now = deps.clock.now();
   const result = await deps.pointLedger.transferOpenToCard({ transferId: flow.id, userId: flow.user_id, esid: flowData(flow).esid, at: now });
   await deps.db.transaction().execute(async (trx) => {
-    if (await advanceFlow(trx, { id: flow.id, from: 'transferring', to: 'done', now })) {
+    if (await advanceMemberFlow(trx, { id: flow.id, from: 'transferring', to: 'done', now })) {
       await logActivity(trx, { userId: flow.user_id, event: 'points_transferred', device: context.device, at: now });
     }
   });

@@ -1,19 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { BaseResponse } from '@sso/contracts/common';
-import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { forgotPasswordRequestSchema } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { insertVerification, invalidateVerifications } from '../../db/verification-repo.ts';
 import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { lookupDigest } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { findActiveUserByLoginId } from '../account/user-repo.ts';
-import { messageAllowed } from '../notifications/message-limit.ts';
 import type { Notifier } from '../notifications/notifier.ts';
+import { messageAllowed } from '../verification/message-limit.ts';
+import { issueToken } from '../verification/one-time-secret.ts';
 import { resetMail, resetUrl } from './reset-mail.ts';
 
 export interface RecoverDeps {
@@ -24,8 +23,6 @@ export interface RecoverDeps {
   notifier: Notifier;
   background: Background;
 }
-
-const VALID_MS = LIMITS.passwordResetValidMinutes * 60_000;
 
 /** What a reset link is bound to: a keyed digest of the address it is mailed to (decision 0011). */
 export const resetLinkBinding = (email: string) => lookupDigest(`reset-to:${email.toLowerCase()}`);
@@ -51,22 +48,11 @@ async function mailResetLink(deps: RecoverDeps, email: string, now: number): Pro
   const user = await findActiveUserByLoginId(deps.db, { email });
   if (!user) return;
   if (!(await messageAllowed(deps.db, 'mail', email, now))) return;
-  const token = randomToken();
-  await deps.db.transaction().execute(async (trx) => {
-    await invalidateVerifications(trx, user.id, 'password_reset', now);
-    await insertVerification(trx, {
-      id: newId(),
-      purpose: 'password_reset',
-      subject: user.id,
-      secret_hash: sha256(token),
-      attempts: 0,
-      max_attempts: 1,
-      created_at: now,
-      expires_at: now + VALID_MS,
-      consumed_at: null,
-      binding: resetLinkBinding(user.email),
-    });
+  const token = await deps.db.transaction().execute(async (trx) => {
+    // A new link kills the member's older live ones (verification/purposes.ts).
+    const issued = await issueToken(trx, { purpose: 'password_reset', subject: user.id, now, binding: resetLinkBinding(user.email) });
     await logActivity(trx, { userId: user.id, event: 'password_reset_requested', at: now });
+    return issued;
   });
   await deps.notifier.send(resetMail(email, resetUrl(deps.issuer, token)));
 }

@@ -3,7 +3,6 @@ import type { BaseResponse } from '@sso/contracts/common';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { resetPasswordRequestSchema } from '@sso/contracts/open-signup';
 import { RESULT } from '@sso/contracts/result-codes';
-import { consumeBoundLinkSecret, linkSecretLive } from '../../db/verification-repo.ts';
 import { linkInvalidError } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -12,6 +11,7 @@ import { setPasswordHash } from '../account/member-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
+import { liveTokenSubject, redeemToken } from '../verification/one-time-secret.ts';
 import { resetLinkBinding, type RecoverDeps } from './forgot-service.ts';
 
 /**
@@ -27,10 +27,10 @@ export async function resetPassword(deps: Pick<RecoverDeps, 'db' | 'clock'>, inp
   // A dead link costs no hash (docs/security.md): anyone may post here, and argon2id is the
   // costliest work the server does. The link is still used up atomically below; a live one is
   // hashed for before the transaction, so that its row is not held for the time of a hash.
-  if (!(await linkSecretLive(deps.db, 'password_reset', secretHash, now))) throw linkInvalidError();
+  if ((await liveTokenSubject(deps.db, 'password_reset', secretHash, now)) === undefined) throw linkInvalidError();
   const passwordHash = await hashPassword(input.password);
   await deps.db.transaction().execute(async (trx) => {
-    const link = await consumeBoundLinkSecret(trx, 'password_reset', secretHash, now);
+    const link = await redeemToken(trx, 'password_reset', secretHash, now);
     const user = link ? await findActiveUserById(trx, link.subject) : undefined;
     // The link proves control of the mailbox it was sent to, and of no other (decision 0011).
     if (!user || link?.binding !== resetLinkBinding(user.email)) throw linkInvalidError();

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { invalidateSubjects, invalidateVerifications } from '../../db/verification-repo.ts';
 import { lockMember } from '../account/member-hold-repo.ts';
 import { replacePendingChanges } from '../account-change/member-change-repo.ts';
 import { endDirectLogins } from '../direct-login/repo.ts';
@@ -8,6 +7,7 @@ import { endWaitingFlows } from '../member-flows/member-flow-repo.ts';
 import { useUpMemberCodes } from '../oauth/code-repo.ts';
 import { revokeUserFamilies } from '../oauth/token-repo.ts';
 import { endMemberSignups } from '../signup/flow-repo.ts';
+import { endPurposeSecrets, endSecrets } from '../verification/one-time-secret.ts';
 
 /** How many live secrets of each kind an ending found (the activity log's detail). */
 export interface EndedSecrets {
@@ -50,9 +50,9 @@ export async function endMemberSessions(db: Kysely<Database>, userId: string, no
   const directLogins = await endDirectLogins(db, userId, now);
   const flows = await endWaitingFlows(db, userId, now);
   const signups = await endMemberSignups(db, userId, now);
-  await invalidateSubjects(db, [...emailChanges, ...directLogins, ...flows, ...signups], now);
-  const tickets = await invalidateVerifications(db, userId, 'login_ticket', now);
-  const resets = await invalidateVerifications(db, userId, 'password_reset', now);
+  await endSecrets(db, [...emailChanges, ...directLogins, ...flows, ...signups], now);
+  const tickets = await endPurposeSecrets(db, userId, 'login_ticket', now);
+  const resets = await endPurposeSecrets(db, userId, 'password_reset', now);
   return {
     sessions,
     codes,

@@ -2,25 +2,22 @@ import type { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { cardSignupRequestSchema, SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
-import { AppError, recaptchaError, validationError } from '../../lib/app-error.ts';
+import type { SignupState } from '../../db/schema.ts';
+import { recaptchaError, retryable, validationError } from '../../lib/app-error.ts';
 import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
-import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
+import { cardLocked, flowCardOf, lookUpCard } from '../cards/card-lookup.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
-import type { SignupState } from '../../db/schema.ts';
-import { countMessage, hashSecret, newCode, sendCode, storeSecret, type Channel, type SignupPurpose } from './codes.ts';
+import { hashSecret, newCode } from '../verification/codes.ts';
+import { startFlow } from '../verification/flow.ts';
+import { countMessage } from '../verification/message-limit.ts';
+import { sendCode } from '../verification/otp-message.ts';
+import { secretLocked } from '../verification/secret-check.ts';
 import { cardLinked } from '../cards/card-repo.ts';
 import { insertFlow, type FlowRow } from './flow-repo.ts';
-import {
-  cardLockKey,
-  retryable,
-  signupLocked,
-  stepAnswer,
-  verifyLockKey,
-  type FlowCard,
-  type SignupDeps,
-} from './flow-service.ts';
+import { stepAnswer, type SignupDeps } from './flow-service.ts';
+import type { Channel, SignupPurpose } from './signup-check.ts';
 
 export type CardSignupInput = z.infer<typeof cardSignupRequestSchema>;
 
@@ -34,48 +31,6 @@ function checkClient(deps: SignupDeps, input: CardSignupInput): string {
   if (scope === undefined) throw invalid('scope');
   return scope;
 }
-
-/** The card fields of a card check: the sign-up's, and the upgrade's (decision 0016). */
-export type CardFields = Pick<CardSignupInput, 'cardnumber' | 'cc_month' | 'cc_year' | 'cvc'>;
-
-/**
- * Asks the card master about the card, counting the attempt first on the card number's throttle
- * (as the login does): of parallel guesses at a security code only LIMITS.signupCardFailuresBeforeLock
- * reach the card master, and the fifth failure locks the number for LIMITS.signupLockMs. An open
- * member adding a card (`register`, decision 0016) checks it here too, so that both share the bound.
- */
-export async function lookUpCard(
-  deps: Pick<SignupDeps, 'db' | 'clock' | 'cardMaster'>,
-  input: CardFields,
-  cardHash: string,
-): Promise<CardRecord> {
-  const key = cardLockKey(cardHash);
-  const limit = LIMITS.signupCardFailuresBeforeLock;
-  const { attempt } = await countAttempt(deps.db, key, deps.clock.now(), limit, LIMITS.signupLockMs);
-  if (attempt > limit) throw signupLocked();
-  const answer = await deps.cardMaster.lookup({ cardNumber: input.cardnumber, month: input.cc_month, year: input.cc_year, cvc: input.cvc });
-  if (answer.kind === 'not_found') throw attempt >= limit ? signupLocked() : retryable(SIGNUP_MESSAGES.cardNotFound);
-  await clearAttempts(deps.db, key);
-  if (answer.kind === 'guide') {
-    throw new AppError(answer.resultCode, answer.resultCode === 903 ? SIGNUP_MESSAGES.infoGuide : SIGNUP_MESSAGES.chatbotGuide);
-  }
-  return answer.card;
-}
-
-/** What a flow keeps of a card (the sign-up's, and the member flows' of decision 0006). */
-export const flowCardOf = (card: CardRecord): FlowCard => ({
-  esid: card.esid,
-  brand: card.brand,
-  cardName: card.cardName,
-  cardImageUrl: card.cardImageUrl,
-  memberDivCode: card.memberDivCode,
-  numberMask: card.numberMask,
-  holderMobileMasked: card.holderMobileMasked ?? null,
-  bankAccountRequired: card.bankAccountLast4 !== undefined,
-  holderId: card.holderId,
-  status: card.status,
-  pointCapable: card.pointCapable,
-});
 
 /** The PIN check's secret: the PIN, and the bank account's last 4 digits when the card has them. */
 export const pinSecret = (pin: string, aNo: string | undefined, bankAccountRequired: boolean) =>
@@ -119,7 +74,8 @@ export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, 
   const card = await lookUpCard(deps, input, cardHash);
   // Only someone who knows the card's number, expiry and security code gets this far, so these
   // answers tell a stranger nothing; a locked card gets no new register_token and sends no message.
-  if (await isLocked(deps.db, verifyLockKey(cardHash), deps.clock.now())) throw signupLocked();
+  // Every sign-up secret is under the card's one lock (verification/purposes.ts).
+  if (await secretLocked(deps.db, 'signup_sms', cardHash, deps.clock.now())) throw cardLocked();
   if (await cardLinked(deps.db, card.esid)) throw retryable(SIGNUP_MESSAGES.cardAlreadyLinked);
 
   const email = input.username.toLowerCase();
@@ -150,11 +106,17 @@ export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, 
     expires_at: now + LIMITS.signupFlowTtlMs,
     mail_digital: null,
   };
-  await deps.db.transaction().execute(async (trx) => {
-    await insertFlow(trx, flow);
-    // The PIN is the card's own: it lasts as long as the flow; a sent code lasts LIMITS.otpTtlMs.
-    const expiresAt = plan.send ? now + LIMITS.otpTtlMs : flow.expires_at;
-    await storeSecret(trx, { flowId: flow.id, purpose: plan.purpose, hash: secret.hash, now, expiresAt });
+  // The PIN is the card's own: it lasts as long as the flow; a sent code LIMITS.otpTtlMs (verification/purposes.ts).
+  await startFlow(deps.db, {
+    purpose: plan.purpose,
+    hash: secret.hash,
+    now,
+    flowId: flow.id,
+    flowExpiresAt: flow.expires_at,
+    store: async (trx) => {
+      await insertFlow(trx, flow);
+      return [];
+    },
   });
   if (plan.send) await sendCode(deps, plan.send.channel, plan.send.to, secret.code);
   return stepAnswer(deps, flow, registerToken, plan.answer);

@@ -11,8 +11,10 @@ import { grantedScope } from '../oauth/granted-scope.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import type { Background } from '../../lib/background.ts';
 import { telInUse } from '../account/member-repo.ts';
-import { advanceFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
-import { flowAuthorize, flowCard, flowExpired, loadFlow, retryable, stepAnswer, subuserOfCard, type SignupDeps } from './flow-service.ts';
+import { retryable } from '../../lib/app-error.ts';
+import { subuserOfCard } from '../cards/card-lookup.ts';
+import { advanceSignupFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
+import { flowAuthorize, flowCard, loadFlow, signupExpired, stepAnswer, type SignupDeps } from './flow-service.ts';
 import { insertCardMember } from './card-member.ts';
 
 type TermsInput = z.infer<typeof termsAcceptRequestSchema>;
@@ -28,7 +30,7 @@ async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean, d
   const terms = (deps.clients.get(flow.client_id)?.terms ?? []).filter(isTermKey);
   await deps.db.transaction().execute(async (trx) => {
     // First, so that of parallel calls exactly one goes on (the others answer 300).
-    if (!(await advanceFlow(trx, { id: flow.id, from: 'terms', to: 'authorize', now, userId }))) throw flowExpired();
+    if (!(await advanceSignupFlow(trx, { id: flow.id, from: 'terms', to: 'authorize', now, userId }))) throw signupExpired();
     // The mobile the SMS check proved becomes a login id too, unless another member has it.
     const tel = withTel && flow.tel && !(await telInUse(trx, flow.tel)) ? flow.tel : null;
     await insertCardMember(
@@ -53,7 +55,7 @@ async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean, d
  */
 export async function acceptTerms(deps: TermsDeps, input: TermsInput, device: string | null): Promise<SignupStepResponse> {
   const flow = await loadFlow(deps, input.register_token, 'terms');
-  if (flow.client_id !== input.client_id) throw flowExpired();
+  if (flow.client_id !== input.client_id) throw signupExpired();
   for (const withTel of [true, false]) {
     try {
       await createMember(deps, flow, withTel, device);
@@ -68,11 +70,11 @@ export async function acceptTerms(deps: TermsDeps, input: TermsInput, device: st
       if (column === undefined) throw err;
       // Another member took the mobile number in the same moment: the member is made without it.
       if (column === 'tel' && withTel) continue;
-      await advanceFlow(deps.db, { id: flow.id, from: 'terms', to: 'done', now: deps.clock.now() });
+      await advanceSignupFlow(deps.db, { id: flow.id, from: 'terms', to: 'done', now: deps.clock.now() });
       throw retryable(column === 'esid' ? SIGNUP_MESSAGES.cardAlreadyLinked : SIGNUP_MESSAGES.emailRegistered);
     }
   }
-  throw flowExpired();
+  throw signupExpired();
 }
 
 /**
@@ -111,7 +113,7 @@ export async function authorizeSignup(
   if (scope === undefined) return deny('scope is not allowed for this client', 'invalid_scope');
   const userId = flow.user_id;
   const location = await deps.db.transaction().execute(async (trx) => {
-    if (!(await advanceFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;
+    if (!(await advanceSignupFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;
     // A sign-up proves the card and the mailbox, not the password at the keyboard now: its session starts unproved (decision 0012).
     const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null };
     // A portal app returns to the card this sign-up registered (decision 0020).

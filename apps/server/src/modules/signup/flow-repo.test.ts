@@ -1,29 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/migrations.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
-import { advanceFlow, insertFlow, type FlowRow } from './flow-repo.ts';
-import { consumeVerification, insertVerification, takeTry } from '../../db/verification-repo.ts';
+import { emailOtpFlow } from '../../test-support/signup-kit.ts';
+import { advanceSignupFlow, insertFlow } from './flow-repo.ts';
+import { consumeVerification, insertVerification, takeTry } from '../verification/verification-repo.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 
-const flow = (id: string): FlowRow => ({
-  id,
-  token_hash: `hash-${id}`,
-  state: 'email_otp',
-  card_hash: 'card',
-  card_json: '{}',
-  card_check: 'OtpEmail',
-  email: `${id}@example.com`,
-  tel: null,
-  password_hash: 'x',
-  client_id: 'SIAP009',
-  authorize_json: '{}',
-  user_id: null,
-  created_at: T0,
-  updated_at: T0,
-  expires_at: T0 + 60_000,
-  mail_digital: null,
-});
+const flow = (id: string) => emailOtpFlow(id, T0, 60_000);
 
 /**
  * The two conditional updates the sign-up steps rest on, each on its own: the services use both, so
@@ -40,11 +24,11 @@ describe.each(DIALECTS)('sign-up flow and secret updates (%s)', (dialect) => {
   it('moves a flow only from the state named, only before it expires, once of parallel calls', async () => {
     const db = t.db.kysely;
     await insertFlow(db, flow('a'));
-    expect(await advanceFlow(db, { id: 'a', from: 'sms_otp', to: 'terms', now: T0 })).toBe(false);
-    const moved = await Promise.all(Array.from({ length: 6 }, () => advanceFlow(db, { id: 'a', from: 'email_otp', to: 'terms', now: T0 })));
+    expect(await advanceSignupFlow(db, { id: 'a', from: 'sms_otp', to: 'terms', now: T0 })).toBe(false);
+    const moved = await Promise.all(Array.from({ length: 6 }, () => advanceSignupFlow(db, { id: 'a', from: 'email_otp', to: 'terms', now: T0 })));
     expect(moved.filter(Boolean)).toHaveLength(1);
     await insertFlow(db, flow('b'));
-    expect(await advanceFlow(db, { id: 'b', from: 'email_otp', to: 'terms', now: T0 + 60_000 })).toBe(false);
+    expect(await advanceSignupFlow(db, { id: 'b', from: 'email_otp', to: 'terms', now: T0 + 60_000 })).toBe(false);
   });
 
   it('uses a secret once, and gives no try of a used, expired or exhausted one', async () => {

@@ -12,11 +12,11 @@ export const findLiveFlow = (db: Kysely<Database>, tokenHash: string, now: numbe
   db.selectFrom('signup_flows').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
 
 /**
- * Moves a flow from one state to the next in one conditional update: of parallel calls exactly one
+ * Moves a sign-up flow from one state to the next in one conditional update: of parallel calls exactly one
  * finds the flow still in `from`. On PostgreSQL the update also holds the row until the caller's
  * transaction ends, so the rest of the step runs once.
  */
-export async function advanceFlow(
+export async function advanceSignupFlow(
   db: Kysely<Database>,
   p: { id: string; from: SignupState; to: SignupState; now: number; userId?: string },
 ): Promise<boolean> {

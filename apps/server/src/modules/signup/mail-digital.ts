@@ -6,7 +6,7 @@ import type { mailDigitalRequestSchema } from '@sso/contracts/upgrade';
 import type { SignupState } from '../../db/schema.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { setFlowMailDigital } from './flow-repo.ts';
-import { flowExpired, type SignupDeps } from './flow-service.ts';
+import { signupExpired, type SignupDeps } from './flow-service.ts';
 
 /**
  * The steps before terms_accept: the choice is carried to the card when the member is created
@@ -30,6 +30,6 @@ export async function chooseMailDigital(
     mailDigital: input.mail_digital,
     now: deps.clock.now(),
   });
-  if (!stored) throw flowExpired();
+  if (!stored) throw signupExpired();
   return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 }

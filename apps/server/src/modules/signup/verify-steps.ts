@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { signupOtpRequestSchema, signupPinRequestSchema, SignupStepResponse } from '@sso/contracts/signup';
-import { checkSecret, newCode, passCheck, sendCode } from './codes.ts';
+import { retryable } from '../../lib/app-error.ts';
 import { emailInUse } from '../account/member-repo.ts';
+import { newCode } from '../verification/codes.ts';
+import { sendCode } from '../verification/otp-message.ts';
 import type { FlowRow } from './flow-repo.ts';
-import { flowCard, flowExpired, loadFlow, retryable, stepAnswer, type SignupDeps } from './flow-service.ts';
+import { flowCard, loadFlow, signupExpired, stepAnswer, type SignupDeps } from './flow-service.ts';
 import { pinSecret } from './card-step.ts';
+import { checkSignupSecret, passSignupCheck } from './signup-check.ts';
 
 type OtpInput = z.infer<typeof signupOtpRequestSchema>;
 type PinInput = z.infer<typeof signupPinRequestSchema>;
@@ -15,7 +18,7 @@ const otpExpired = () => retryable(SIGNUP_MESSAGES.otpExpired);
 /** After the SMS or PIN check every path confirms the e-mail entered with a mail code (SPEC.md section 4). */
 async function onToEmail(deps: SignupDeps, flow: FlowRow, registerToken: string, verificationId: string): Promise<SignupStepResponse> {
   const next = await newCode();
-  await passCheck(deps, flow, { verificationId, to: 'email_otp', next: { channel: 'mail', to: flow.email, hash: next.hash } });
+  await passSignupCheck(deps, flow, { verificationId, to: 'email_otp', next: { channel: 'mail', to: flow.email, hash: next.hash } });
   await sendCode(deps, 'mail', flow.email, next.code);
   return stepAnswer(deps, flow, registerToken, { destination_to: 'email', email: flow.email });
 }
@@ -23,7 +26,7 @@ async function onToEmail(deps: SignupDeps, flow: FlowRow, registerToken: string,
 /** POST /api/signup/sms: the code sent to the holder's mobile (state sms_otp). */
 export async function verifySmsCode(deps: SignupDeps, input: OtpInput): Promise<SignupStepResponse> {
   const flow = await loadFlow(deps, input.register_token, 'sms_otp');
-  const id = await checkSecret(deps, flow, {
+  const id = await checkSignupSecret(deps, flow, {
     purpose: 'signup_sms',
     secret: input.onetime_password,
     wrong: SIGNUP_MESSAGES.otpWrong,
@@ -35,12 +38,12 @@ export async function verifySmsCode(deps: SignupDeps, input: OtpInput): Promise<
 /** POST /api/signup/pin: the card's PIN and, for cards that have one, the bank account's last 4 digits (state pin). */
 export async function verifyPin(deps: SignupDeps, input: PinInput): Promise<SignupStepResponse> {
   const flow = await loadFlow(deps, input.register_token, 'pin');
-  const id = await checkSecret(deps, flow, {
+  const id = await checkSignupSecret(deps, flow, {
     purpose: 'signup_pin',
     secret: pinSecret(input.pin, input.a_no, flowCard(flow).bankAccountRequired),
     wrong: SIGNUP_MESSAGES.pinWrong,
     // The PIN cannot be sent again: with its tries used up the sign-up starts over.
-    noTryLeft: flowExpired,
+    noTryLeft: signupExpired,
   });
   return onToEmail(deps, flow, input.register_token, id);
 }
@@ -52,16 +55,16 @@ export async function verifyPin(deps: SignupDeps, input: PinInput): Promise<Sign
  */
 export async function verifyEmailCode(deps: SignupDeps, input: OtpInput): Promise<SignupStepResponse> {
   const flow = await loadFlow(deps, input.register_token, 'email_otp');
-  const id = await checkSecret(deps, flow, {
+  const id = await checkSignupSecret(deps, flow, {
     purpose: 'signup_email',
     secret: input.onetime_password,
     wrong: SIGNUP_MESSAGES.otpWrong,
     noTryLeft: otpExpired,
   });
   if (await emailInUse(deps.db, flow.email)) {
-    await passCheck(deps, flow, { verificationId: id, to: 'done' });
+    await passSignupCheck(deps, flow, { verificationId: id, to: 'done' });
     throw retryable(SIGNUP_MESSAGES.emailRegistered);
   }
-  await passCheck(deps, flow, { verificationId: id, to: 'terms' });
+  await passSignupCheck(deps, flow, { verificationId: id, to: 'terms' });
   return stepAnswer(deps, flow, input.register_token);
 }

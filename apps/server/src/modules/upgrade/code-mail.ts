@@ -8,7 +8,7 @@ const minutes = LIMITS.otpTtlMs / 60_000;
 /**
  * The code of an upgrade whose card is checked by e-mail (OtpEmail), to the member's login address
  * (docs/decisions/0006). The code is the mail's only 6-digit number. SMS codes use the sign-up's
- * text (signup/otp-message.ts), which fits every card registration.
+ * text (verification/otp-message.ts), which fits every card registration.
  */
 export function upgradeCodeMail(to: string, code: string): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】カード登録のワンタイムパスワード`, [

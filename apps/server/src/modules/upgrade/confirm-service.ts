@@ -2,18 +2,18 @@ import type { z } from 'zod';
 import type { CardResultResponse } from '@sso/contracts/cards';
 import { SIGNUP_MESSAGES, UPGRADE_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import type { upgradeConfirmRequestSchema } from '@sso/contracts/upgrade';
-import { validationError } from '../../lib/app-error.ts';
+import { retryable, validationError } from '../../lib/app-error.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { claimOpenMember } from '../account/member-repo.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
-import { retryable, signupLocked, subuserOfCard, verifyLockKey } from '../signup/flow-service.ts';
+import { cardLocked, subuserOfCard } from '../cards/card-lookup.ts';
 import { cardLinked, insertMemberCard } from '../cards/card-repo.ts';
 import { cardResultOf } from '../cards/card-view.ts';
 import { findWaitingFlow } from '../member-flows/member-flow-repo.ts';
-import { checkFlowSecret, type FlowContext } from '../member-flows/member-flow-service.ts';
+import { checkMemberFlowSecret, memberFlowExpired, type FlowContext } from '../member-flows/member-flow-service.ts';
 import type { UpgradeData } from './register-service.ts';
-import { flowExpired, linkFlowCards, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
+import { linkFlowCards, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
 
 type ConfirmInput = z.infer<typeof upgradeConfirmRequestSchema>;
 
@@ -28,7 +28,7 @@ function secretOf(state: string, input: ConfirmInput): string {
 /**
  * POST /api/auth/upgrade/sc (no Bearer: the register_token carries the member, as
  * /api/auth/email/change/otp; docs/decisions/0006). The code or PIN is checked under the card's
- * lock of the sign-up (signup/flow-service.ts verifyLockKey), so that guesses at register and at
+ * lock of the sign-up (verification/purposes.ts, cards/card-lookup.ts verifyLockKey), so that guesses at register and at
  * sign-up share one bound (5 wrong -> 203 for LIMITS.signupLockMs). A right answer, in ONE
  * transaction: the flow finished and the secret used (of parallel right answers exactly one goes
  * on, the others 300), the member still an active open member (checked in a conditional update), the
@@ -39,25 +39,25 @@ function secretOf(state: string, input: ConfirmInput): string {
 export async function confirmUpgrade(deps: UpgradeDeps, input: ConfirmInput, context: FlowContext): Promise<CardResultResponse> {
   const now = deps.clock.now();
   const flow = await findWaitingFlow(deps.db, 'upgrade', sha256(input.register_token), now);
-  if (!flow) throw flowExpired();
+  if (!flow) throw memberFlowExpired();
   const secret = secretOf(flow.state, input);
   const member = await findActiveUserById(deps.db, flow.user_id);
-  if (!member) throw flowExpired();
+  if (!member) throw memberFlowExpired();
   if (member.member_type !== 'open') throw openMembersOnly();
   const { card, cardHash } = JSON.parse(flow.data_json) as UpgradeData;
   const pin = flow.state === 'pin';
-  const verificationId = await checkFlowSecret(deps.db, now, flow, {
-    lockKey: verifyLockKey(cardHash),
+  const verificationId = await checkMemberFlowSecret(deps.db, now, flow, {
+    lockOwner: cardHash,
     secret,
-    locked: signupLocked,
+    locked: cardLocked,
     wrong: () => retryable(pin ? UPGRADE_MESSAGES.pinWrong : SIGNUP_MESSAGES.otpWrong),
     // There is no resend: with no try left, expired or used, the upgrade starts again.
-    noTryLeft: async () => flowExpired(),
+    noTryLeft: async () => memberFlowExpired(),
   });
   const subuser = subuserOfCard(card, { id: newId(), mailDigital: null });
   const taken = await cardLinked(deps.db, card.esid);
   await linkFlowCards(deps.db, { flow, verificationId, now, taken }, async (trx) => {
-    if (!(await claimOpenMember(trx, flow.user_id, now))) throw flowExpired();
+    if (!(await claimOpenMember(trx, flow.user_id, now))) throw memberFlowExpired();
     await insertMemberCard(trx, flow.user_id, subuser, now);
     await logActivity(trx, { userId: flow.user_id, event: 'upgraded', device: context.device, at: now });
   });

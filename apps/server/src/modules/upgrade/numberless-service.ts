@@ -1,31 +1,27 @@
 import type { z } from 'zod';
-import { LIMITS } from '@sso/contracts/constants';
 import type { CardResultResponse } from '@sso/contracts/cards';
-import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { NumberlessResponse, numberlessOtpRequestSchema, numberlessRequestSchema } from '@sso/contracts/upgrade';
-import { hitRateLimit } from '../../db/rate-limit-repo.ts';
 import type { Background } from '../../lib/background.ts';
 import { newId, randomToken } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { isLocked } from '../account/login-throttle-repo.ts';
-import { claimOpenMember } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
-import { flowCardOf } from '../signup/card-step.ts';
-import { countMessage, hashSecret, newCode, sendCode } from '../signup/codes.ts';
-import { retryable, subuserOfCard } from '../signup/flow-service.ts';
+import { flowCardOf, subuserOfCard } from '../cards/card-lookup.ts';
+import { hashSecret, newCode } from '../verification/codes.ts';
+import { countMemberStart, countMessage } from '../verification/message-limit.ts';
+import { sendCode } from '../verification/otp-message.ts';
+import { secretLocked } from '../verification/secret-check.ts';
 import { cardLinked, insertMemberCard } from '../cards/card-repo.ts';
 import { cardResultOf } from '../cards/card-view.ts';
 import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
-import { startFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
-import { checkSmsCode, linkFlowCards, memberLocked, ok, type UpgradeDeps } from './upgrade-flow.ts';
+import { checkMemberCode, memberFlowLocked, startMemberFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
+import { claimOpenMember } from '../account/member-repo.ts';
+import { linkFlowCards, ok, type UpgradeDeps } from './upgrade-flow.ts';
 
 /** The code is sent after the answer, so that the answer's timing does not tell whether one was sent. */
 export type NumberlessDeps = UpgradeDeps & { background: Background };
 
-/** Wrong codes of one member, across their numberless flows. */
-const lockKey = (userId: string) => `numberless:${userId}`;
 /** What a numberless flow keeps: the esids of the cards found (none when the number holds none). */
 interface NumberlessData {
   esids: string[];
@@ -47,21 +43,14 @@ export async function startNumberless(
   input: z.infer<typeof numberlessRequestSchema>,
 ): Promise<NumberlessResponse> {
   const now = deps.clock.now();
-  if (await isLocked(deps.db, lockKey(user.id), now)) throw memberLocked();
-  const starts = await hitRateLimit(deps.db, `numberless-start:${user.id}`, now, LIMITS.messageWindowMs);
-  if (starts > LIMITS.messagesPerRecipient) throw retryable(SIGNUP_MESSAGES.resendLimit);
+  // Wrong codes of one member, across their numberless flows, lock their starts too (verification/purposes.ts).
+  if (await secretLocked(deps.db, 'numberless', user.id, now)) throw memberFlowLocked();
+  await countMemberStart(deps, 'numberless', user.id);
   await countMessage(deps, 'sms', input.tel);
   const cards = await deps.cardMaster.numberlessByMobile(input.tel);
   const secret = cards.length > 0 ? await newCode() : { code: undefined, hash: await hashSecret(randomToken()) };
   const data: NumberlessData = { esids: cards.map((c) => c.esid) };
-  const token = await startFlow(deps, {
-    userId: user.id,
-    kind: 'numberless',
-    state: 'otp',
-    data,
-    secretHash: secret.hash,
-    secretTtlMs: LIMITS.otpTtlMs,
-  });
+  const token = await startMemberFlow(deps, { userId: user.id, kind: 'numberless', state: 'otp', data, secretHash: secret.hash });
   const code = secret.code;
   if (code !== undefined) deps.background.run('numberless code', () => sendCode(deps, 'sms', input.tel, code));
   return { ...ok, register_token: token, destination_to: 'sms', tel: maskTel(input.tel) };
@@ -92,7 +81,7 @@ export async function confirmNumberless(
   context: FlowContext,
 ): Promise<CardResultResponse> {
   const now = deps.clock.now();
-  const { flow, verificationId } = await checkSmsCode(deps.db, now, { userId: user.id, kind: 'numberless', answer: input, lockKey: lockKey(user.id) });
+  const { flow, verificationId } = await checkMemberCode(deps.db, now, { userId: user.id, kind: 'numberless', answer: input });
   // The card master is another system: asked before the transaction, never inside it.
   const cards = await cardsToLink(deps, flow);
   const subusers = cards.map((card) => subuserOfCard(flowCardOf(card), { id: newId(), mailDigital: null }));

@@ -3,19 +3,21 @@ import { LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { UpgradeRegisterResponse, upgradeRegisterRequestSchema } from '@sso/contracts/upgrade';
-import { AppError } from '../../lib/app-error.ts';
+import { AppError, retryable } from '../../lib/app-error.ts';
 import { lookupDigest, randomToken } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
-import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
+import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
-import { flowCardOf, lookUpCard } from '../signup/card-step.ts';
-import { countMessage, hashSecret, newCode, sendCode } from '../signup/codes.ts';
+import { cardLocked, flowCardOf, lookUpCard, type FlowCard } from '../cards/card-lookup.ts';
+import { hashSecret, newCode } from '../verification/codes.ts';
+import { countMessage } from '../verification/message-limit.ts';
+import { sendCode } from '../verification/otp-message.ts';
+import { secretLocked } from '../verification/secret-check.ts';
 import { cardLinked } from '../cards/card-repo.ts';
-import { retryable, signupLocked, verifyLockKey, type FlowCard } from '../signup/flow-service.ts';
 import { upgradeCodeMail } from './code-mail.ts';
 import type { MemberFlowState } from '../member-flows/member-flow-repo.ts';
 import { maskEmail, maskTel } from '../../lib/mask.ts';
-import { startFlow } from '../member-flows/member-flow-service.ts';
+import { startMemberFlow } from '../member-flows/member-flow-service.ts';
 import { ok, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
 
 type RegisterInput = z.infer<typeof upgradeRegisterRequestSchema>;
@@ -30,7 +32,7 @@ export interface UpgradeData {
 const memberLockKey = (userId: string) => `upgrade-register:${userId}`;
 
 /**
- * The card check of the sign-up (signup/card-step.ts: the card number's lock, 903 and 904 guides),
+ * The card check of the sign-up (cards/card-lookup.ts: the card number's lock, 903 and 904 guides),
  * under a second bound: LIMITS.cardAddFailuresBeforeLock failed checks by one member lock their
  * register for LIMITS.signupLockMs (203), so that one account cannot try many card numbers.
  */
@@ -38,12 +40,12 @@ async function checkCard(deps: UpgradeDeps, userId: string, input: RegisterInput
   const key = memberLockKey(userId);
   const limit = LIMITS.cardAddFailuresBeforeLock;
   const { attempt } = await countAttempt(deps.db, key, deps.clock.now(), limit, LIMITS.signupLockMs);
-  if (attempt > limit) throw signupLocked();
+  if (attempt > limit) throw cardLocked();
   let card: CardRecord;
   try {
     card = await lookUpCard(deps, input, lookupDigest(input.cardnumber));
   } catch (err) {
-    throw err instanceof AppError && err.resultCode === RESULT.RETRYABLE && attempt >= limit ? signupLocked() : err;
+    throw err instanceof AppError && err.resultCode === RESULT.RETRYABLE && attempt >= limit ? cardLocked() : err;
   }
   await clearAttempts(deps.db, key);
   return card;
@@ -82,7 +84,7 @@ export async function registerCard(deps: UpgradeDeps, user: UserRow, input: Regi
   const card = await checkCard(deps, user.id, input);
   const cardHash = lookupDigest(input.cardnumber);
   // The card's holder-check lock is the sign-up's: a locked card gets no new flow and sends nothing.
-  if (await isLocked(deps.db, verifyLockKey(cardHash), deps.clock.now())) throw signupLocked();
+  if (await secretLocked(deps.db, 'upgrade', cardHash, deps.clock.now())) throw cardLocked();
   if (await cardLinked(deps.db, card.esid)) throw retryable(CARD_MESSAGES.alreadyLinked);
 
   const plan = planCheck(card, user.email);
@@ -90,14 +92,14 @@ export async function registerCard(deps: UpgradeDeps, user: UserRow, input: Regi
   // A Pin card always has its PIN at the card master; without one, a secret no PIN matches.
   const secret = plan.send ? await newCode() : { code: undefined, hash: await hashSecret(card.pin ?? randomToken()) };
   const data: UpgradeData = { card: flowCardOf(card), cardHash };
-  const token = await startFlow(deps, {
+  const token = await startMemberFlow(deps, {
     userId: user.id,
     kind: 'upgrade',
     state: plan.state,
     data,
     secretHash: secret.hash,
-    // The PIN is the card's own: it lasts as long as the flow; a sent code LIMITS.otpTtlMs.
-    secretTtlMs: plan.send ? LIMITS.otpTtlMs : LIMITS.memberFlowTtlMs,
+    // The PIN is the card's own: it lasts as long as the flow; a sent code LIMITS.otpTtlMs (verification/purposes.ts).
+    pin: !plan.send,
   });
   if (plan.send && secret.code !== undefined) {
     if (plan.send.channel === 'sms') await sendCode(deps, 'sms', plan.send.to, secret.code);

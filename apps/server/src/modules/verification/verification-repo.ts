@@ -1,33 +1,10 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
-import type { Database, VerificationsTable } from './schema.ts';
+import type { Database, VerificationsTable } from '../../db/schema.ts';
+import type { VerificationPurpose } from './purposes.ts';
+
+/** The SQL of `verifications`: only the verification kernel calls it (docs/decisions/0021). */
 
 export type VerificationRow = Selectable<VerificationsTable>;
-
-/**
- * Every one-time secret lives in `verifications` (ARCHITECTURE.md: one table, hashed, single use):
- * the card sign-up's SMS and e-mail codes and PIN (argon2id, tried), and the links of the open
- * sign-up's activation and the password reset (SHA-256 of a 256-bit token, consumed once), and the
- * e-mail change's code to the new address (argon2id, tried).
- */
-export type VerificationPurpose =
-  | 'signup_sms'
-  | 'signup_email'
-  | 'signup_pin'
-  | 'open_activation'
-  | 'password_reset'
-  | 'email_change'
-  /** Decision 0006: a direct-login one-time token (SHA-256, consumed once), and the member flows' codes (argon2id, tried). */
-  | 'direct_login'
-  | 'point_transfer'
-  | 'numberless'
-  | 'upgrade'
-  /**
-   * The login step's ticket for the authorize step (SHA-256, consumed once); subject the
-   * member's id, bound to the client and the password hash (modules/account/login-ticket.ts).
-   */
-  | 'login_ticket'
-  /** The SMS code that proves a new login mobile number (argon2id, tried; decision 0014). */
-  | 'login_tel';
 
 /** `binding` may be left out: a secret bound to nothing beyond its subject. */
 export async function insertVerification(db: Kysely<Database>, row: Insertable<VerificationsTable>): Promise<void> {
@@ -91,29 +68,21 @@ export async function consumeVerification(db: Kysely<Database>, id: string, now:
 const liveLinkSecret = (purpose: VerificationPurpose, secretHash: string, now: number) => (eb: ExpressionBuilder<Database, 'verifications'>) =>
   eb.and([eb('secret_hash', '=', secretHash), eb('purpose', '=', purpose), eb('consumed_at', 'is', null), eb('expires_at', '>', now)]);
 
-/** Whether a link secret is live (unused, unexpired): a cheap look before costly work; only `consumeLinkSecret` uses it up. */
-export async function linkSecretLive(db: Kysely<Database>, purpose: VerificationPurpose, secretHash: string, now: number): Promise<boolean> {
-  const row = await db.selectFrom('verifications').select('id').where(liveLinkSecret(purpose, secretHash, now)).executeTakeFirst();
-  return row !== undefined;
+/** The subject of a live link secret (unused, unexpired), without using it up: a cheap look before costly work, or the grant it names. */
+export async function liveLinkSubject(db: Kysely<Database>, purpose: VerificationPurpose, secretHash: string, now: number): Promise<string | undefined> {
+  const row = await db.selectFrom('verifications').select('subject').where(liveLinkSecret(purpose, secretHash, now)).executeTakeFirst();
+  return row?.subject;
 }
 
 /**
  * Uses up a live link secret found by its hash (a 256-bit token's SHA-256 is unique and needs no
- * tries), in one conditional update: of parallel presentations exactly one gets the subject; an
- * unknown, expired, used or replaced secret gets undefined. On PostgreSQL the update holds the row
- * until the caller's transaction ends, so what follows runs once, and again only after a rollback.
+ * tries), in one conditional update: of parallel presentations exactly one gets its subject and
+ * what it was bound to (a reset link's address, a login ticket's password hash) for the caller to
+ * compare; an unknown, expired, used or replaced secret gets undefined. On PostgreSQL the update
+ * holds the row until the caller's transaction ends, so what follows runs once, and again only
+ * after a rollback.
  */
 export async function consumeLinkSecret(
-  db: Kysely<Database>,
-  purpose: VerificationPurpose,
-  secretHash: string,
-  now: number,
-): Promise<string | undefined> {
-  return (await consumeBoundLinkSecret(db, purpose, secretHash, now))?.subject;
-}
-
-/** As consumeLinkSecret, with what the secret was bound to (a reset link's address, a login ticket's password hash) for the caller to compare. */
-export async function consumeBoundLinkSecret(
   db: Kysely<Database>,
   purpose: VerificationPurpose,
   secretHash: string,
