@@ -74,12 +74,13 @@ env -i PATH="$PATH" HOME="$HOME" \
 server_pid=$!
 
 origin="http://127.0.0.1:$port"
-for _ in $(seq 1 150); do
+healthy() { node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$origin/api/health"; }
+for _ in $(seq 1 60); do
   kill -0 "$server_pid" 2>/dev/null || fail "the production server exited at start"
-  curl -fsS -o /dev/null "$origin/api/health" 2>/dev/null && break
-  sleep 0.2
+  healthy && break
+  sleep 0.5
 done
-curl -fsS -o /dev/null "$origin/api/health" || fail "the production server did not answer /api/health within 30 s"
+healthy || fail "the production server did not answer /api/health within 30 s"
 
 step "reading the discovery document"
 node -e "
