@@ -148,6 +148,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
   registerHealth(app, db);
-  await registerSpa(app, config.webDist);
+  await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production' });
   return app;
 }

@@ -8,6 +8,19 @@ import type { SqliteSynchronous } from './db/sqlite.ts';
 /** Repository root, so that defaults do not depend on the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** Defined (true) by the production build in its bundle, dist/server/main.js (scripts/build.ts). */
+declare const BUILT_LAYOUT: true | undefined;
+
+/**
+ * Where the files read at run time sit, the defaults of CLIENTS_FILE, CARD_MASTER_FILE,
+ * NET_ANSWER_FILE and WEB_DIST: the repository when the sources run (tests, `npm run dev:server`),
+ * dist/ beside the bundle when the build runs (decision 0023).
+ */
+const RUNTIME_FILES =
+  typeof BUILT_LAYOUT === 'undefined'
+    ? { config: `${REPO_ROOT}config/`, web: `${REPO_ROOT}apps/web/dist` }
+    : { config: fileURLToPath(new URL('../config/', import.meta.url)), web: fileURLToPath(new URL('../web', import.meta.url)) };
+
 const bool = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1');
@@ -33,16 +46,16 @@ const schema = z.object({
       error: 'must be sqlite:PATH or postgres://…',
     })
     .default('sqlite:./data/sso.db'),
-  CLIENTS_FILE: z.string().min(1).default(`${REPO_ROOT}config/clients.json`),
-  CARD_MASTER_FILE: z.string().min(1).default(`${REPO_ROOT}config/demo-cards.json`),
-  NET_ANSWER_FILE: z.string().min(1).default(`${REPO_ROOT}config/demo-netanswer.json`),
+  CLIENTS_FILE: z.string().min(1).default(`${RUNTIME_FILES.config}clients.json`),
+  CARD_MASTER_FILE: z.string().min(1).default(`${RUNTIME_FILES.config}demo-cards.json`),
+  NET_ANSWER_FILE: z.string().min(1).default(`${RUNTIME_FILES.config}demo-netanswer.json`),
   SMTP_URL: z.string().url({ error: 'must be an smtp:// or smtps:// URL' }).refine((v) => /^smtps?:/.test(v), { error: 'must be an smtp:// or smtps:// URL' }).optional(),
   SMTP_SINK_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(1025),
   MAIL_FROM: z.string().min(3).default('"メンバーID" <no-reply@member-id.example>'),
   RECAPTCHA_SECRET: z.string().min(1).optional(),
   RECAPTCHA_MIN_SCORE: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0).max(1, { error: 'must be a number from 0 to 1' }).default(0.5),
   SEED_DEMO: bool.optional(),
-  WEB_DIST: z.string().min(1).default(`${REPO_ROOT}apps/web/dist`),
+  WEB_DIST: z.string().min(1).default(RUNTIME_FILES.web),
   DEV_CORS_ORIGINS: z.string().default('http://localhost:5173'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
   TRUST_PROXY: z

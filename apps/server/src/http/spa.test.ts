@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withTestApp } from '../test-support/test-app.ts';
+import { PRODUCTION_ENV, withTestApp } from '../test-support/test-app.ts';
 
 /**
  * A web build of its own, laid out as apps/web/vite.config.ts writes one (a `.br` and a `.gz`
@@ -64,5 +64,31 @@ describe('the SPA precompressed', () => {
       expect(plain.body, url).toBe(INDEX);
       expect(plain.headers['cache-control'], url).toBe('no-cache');
     }
+  });
+});
+
+describe('the SPA source maps', () => {
+  const MAP = '{"version":3,"sources":["../../src/main.tsx"],"mappings":""}';
+  const files = { 'index.html': INDEX, 'assets/index-abc123.js': SCRIPT, 'assets/index-abc123.js.map': MAP };
+  const dist = fakeWebDist(files);
+  const production = withTestApp('sqlite', { ...PRODUCTION_ENV, WEB_DIST: dist });
+  const development = withTestApp('sqlite', { WEB_DIST: dist });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  it('are not served in production, in any encoding, while the script itself is (decision 0023)', async () => {
+    for (const encoding of [undefined, 'gzip', 'br']) {
+      const headers = encoding ? { 'accept-encoding': encoding } : {};
+      const map = await production.app.inject({ method: 'GET', url: '/content/assets/index-abc123.js.map', headers });
+      expect(map.statusCode, encoding).toBe(404);
+      expect(map.body, encoding).not.toContain('mappings');
+      const script = await production.app.inject({ method: 'GET', url: '/content/assets/index-abc123.js', headers });
+      expect(script.statusCode, encoding).toBe(200);
+    }
+  });
+
+  it('are served outside production, for the browser developer tools', async () => {
+    const res = await development.app.inject({ method: 'GET', url: '/content/assets/index-abc123.js.map' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(MAP);
   });
 });

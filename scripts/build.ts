@@ -1,0 +1,154 @@
+/**
+ * The production build's server half (`npm run build`, after the SPA's `npm run build:web`;
+ * decision 0023). Writes `dist/`, a directory that runs on its own:
+ *
+ *   dist/server/main.js (+ .map)          the server, one ES module; @sso/contracts inlined
+ *   dist/server/sqlite-checkpointer.mjs   the SQLite checkpointer's worker (db/sqlite.ts loads it by URL)
+ *   dist/config/                          the client registry and the simulators' demo data (config.ts defaults)
+ *   dist/web/                             the built SPA (config.ts's WEB_DIST default)
+ *   dist/package.json, package-lock.json  exactly the server's npm dependencies, at the root lock's versions
+ *
+ * Every npm package stays external and is installed in dist by `npm ci --omit=dev`.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { releaseLock, type Lockfile, type ReleaseManifest } from './release-lock.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const OUT = join(ROOT, 'dist');
+const SERVER = 'apps/server';
+
+interface PackageJson {
+  name: string;
+  version: string;
+  engines?: Record<string, string>;
+  workspaces?: string[];
+  dependencies?: Record<string, string>;
+  /** npm's approvals of install scripts (`npm install-scripts`): the native builds, such as better-sqlite3's. */
+  allowScripts?: Record<string, boolean>;
+}
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
+
+/** `@scope/name/sub/path` -> `@scope/name`, `name/sub` -> `name`. */
+const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+const rootPackage = readJson<PackageJson>('package.json');
+const workspaceDirs = new Map((rootPackage.workspaces ?? []).map((dir) => [readJson<PackageJson>(`${dir}/package.json`).name, dir]));
+
+/**
+ * The npm packages the server may import at run time, each with its range and the workspace that
+ * declares it: the server's own dependencies, and those of the workspace packages it inlines.
+ */
+function runtimeDependencies(): Map<string, { range: string; workspace: string }> {
+  const found = new Map<string, { range: string; workspace: string }>();
+  const add = (workspace: string) => {
+    for (const [name, range] of Object.entries(readJson<PackageJson>(`${workspace}/package.json`).dependencies ?? {})) {
+      const inlined = workspaceDirs.get(name);
+      if (inlined !== undefined) {
+        add(inlined);
+        continue;
+      }
+      const before = found.get(name);
+      if (before !== undefined && before.range !== range) {
+        throw new Error(`${name} is ${before.range} in ${before.workspace} but ${range} in ${workspace}: give both the same range`);
+      }
+      found.set(name, before ?? { range, workspace });
+    }
+  };
+  add(SERVER);
+  return found;
+}
+
+/** Workspace packages are bundled; every npm package stays an import, and must be one the server declares. */
+function externals(allowed: ReadonlySet<string>): Plugin {
+  return {
+    name: 'runtime-dependencies',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (isBuiltin(args.path)) return { path: args.path, external: true };
+        const name = packageName(args.path);
+        if (workspaceDirs.has(name)) return undefined;
+        if (allowed.has(name)) return { path: args.path, external: true };
+        return { errors: [{ text: `${name} is imported but is not a dependency of ${SERVER} (nor of a workspace package it inlines): add it to ${SERVER}/package.json` }] };
+      });
+    },
+  };
+}
+
+/** The npm packages a bundle imports. */
+const importedPackages = (metafile: Metafile) =>
+  Object.values(metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => packageName(i.path)));
+
+async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> {
+  const common: BuildOptions = {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Stack traces point into the TypeScript sources under `node --enable-source-maps`; the map
+    // lies beside the server, never under the SPA's directory, so nothing serves it.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    // Bundling renames clashing top-level names: keep the names that error classes and logs show.
+    keepNames: true,
+    // config.ts finds config/ and the SPA beside the bundle rather than in the repository.
+    define: { BUILT_LAYOUT: 'true' },
+    logLevel: 'warning',
+    plugins: [externals(allowed)],
+  };
+  const bundle = async (entry: string, outfile: string) =>
+    importedPackages((await build({ ...common, entryPoints: [join(ROOT, SERVER, entry)], outfile: join(OUT, outfile), metafile: true })).metafile);
+  const server = await bundle('src/main.ts', 'server/main.js');
+  // A worker thread of its own, loaded by URL beside the module that starts it (db/sqlite.ts).
+  const worker = await bundle('src/db/sqlite-checkpointer.mjs', 'server/sqlite-checkpointer.mjs');
+  return new Set([...server, ...worker]);
+}
+
+async function main() {
+  const webDist = join(ROOT, 'apps/web/dist');
+  if (!existsSync(join(webDist, 'index.html'))) throw new Error('apps/web/dist has no index.html: run `npm run build:web` first (`npm run build` does both)');
+
+  const declared = runtimeDependencies();
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const imported = await bundleServer(new Set(declared.keys()));
+  const unused = [...declared.keys()].filter((name) => !imported.has(name));
+  if (unused.length > 0) throw new Error(`declared but never imported by the server: ${unused.join(', ')}; remove them from its dependencies`);
+
+  cpSync(join(ROOT, 'config'), join(OUT, 'config'), { recursive: true });
+  // Vite's manifest (.vite/) is read by the benchmark from apps/web/dist, never by the server.
+  cpSync(webDist, join(OUT, 'web'), { recursive: true, filter: (path) => !relative(webDist, path).startsWith('.vite') });
+
+  const names = [...imported].sort();
+  const manifest: ReleaseManifest & { private: true; type: 'module'; scripts: Record<string, string> } = {
+    name: `${rootPackage.name}-server`,
+    version: rootPackage.version,
+    private: true,
+    type: 'module',
+    ...(rootPackage.engines ? { engines: rootPackage.engines } : {}),
+    scripts: { start: 'node --enable-source-maps server/main.js' },
+    dependencies: Object.fromEntries(names.map((name) => [name, declared.get(name)?.range as string])),
+  };
+  const lock = releaseLock(
+    readJson<Lockfile>('package-lock.json'),
+    manifest,
+    Object.fromEntries(names.map((name) => [name, declared.get(name)?.workspace as string])),
+  );
+  // The root's approvals of install scripts, for the packages the release installs.
+  const installed = new Set(Object.keys(lock.packages).map((location) => location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length)));
+  const allowScripts = Object.fromEntries(Object.entries(rootPackage.allowScripts ?? {}).filter(([name]) => installed.has(name)));
+  writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ ...manifest, allowScripts }, null, 2)}\n`);
+  writeFileSync(join(OUT, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+  process.stdout.write(
+    `built ${relative(ROOT, OUT)}/: server/main.js, config/, web/, package.json with ${names.length} dependencies (${Object.keys(lock.packages).length - 1} packages in its lock)\n`,
+  );
+}
+
+main().catch((e: unknown) => {
+  console.error(`build failed: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The production build from a fresh clone, as a release is made and run (decision 0023, README
+# "Production"): clone HEAD, `npm ci`, `npm run build`, copy dist/ out of the clone, `npm ci --omit=dev`
+# there, start it with NODE_ENV=production on a free port, and read the discovery document (RFC 8414).
+# Only committed work is checked: the clone is of HEAD. Run by `npm run test:all` (CI) after `npm test`;
+# alone: `npm run test:production`. It takes 2-5 minutes, most of it better-sqlite3's native build.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/sso-production-smoke-XXXXXX")
+server_pid=""
+
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+step() { echo "production smoke: $* (${SECONDS} s)"; }
+fail() {
+  echo "production smoke FAILED: $*" >&2
+  if [ -s "$work/server.log" ]; then
+    echo "--- last lines of the server's log:" >&2
+    tail -n 30 "$work/server.log" >&2
+  fi
+  exit 1
+}
+
+step "cloning HEAD ($(git -C "$repo" rev-parse --short HEAD)) into $work"
+git clone --quiet --no-local "$repo" "$work/clone" || fail "git clone of $repo"
+cd "$work/clone"
+
+# The build runs no install script (vite, esbuild and tsx need none): the native packages are built
+# once, in the release below, where they run. The npm cache serves the packages already fetched.
+step "npm ci (the clone)"
+npm ci --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null || fail "npm ci in the fresh clone (does package-lock.json match package.json?)"
+
+step "npm run build"
+npm run build --silent >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log" >&2; fail "npm run build"; }
+
+# The release leaves the repository, so that nothing can be found in the clone's node_modules.
+cp -R dist "$work/release"
+cd "$work/release"
+step "npm ci --omit=dev (the release)"
+# node-gyp compiles better-sqlite3's two sources at once on every core (about half the time on two).
+JOBS="${JOBS:-max}" npm ci --omit=dev --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null || fail "npm ci --omit=dev in dist/ (is dist/package-lock.json in step with dist/package.json?)"
+for tool in vite esbuild tsx typescript vitest react eslint; do
+  [ ! -e "node_modules/$tool" ] || fail "the release installed $tool, which is build or test tooling"
+done
+
+# The smallest production configuration (apps/server/src/config.ts): a staging system (the simulators),
+# a mail server that is never reached, and the client registry with secrets of its own.
+port=$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")
+issuer="https://sso.smoke.example"
+node -e "
+  const { createHash, randomBytes } = require('node:crypto');
+  const fs = require('node:fs');
+  const clients = JSON.parse(fs.readFileSync('config/clients.json', 'utf8'));
+  const own = clients.map((c) => (c.secret_sha256 ? { ...c, secret_sha256: createHash('sha256').update(randomBytes(32).toString('hex')).digest('hex') } : c));
+  fs.writeFileSync(process.argv[1], JSON.stringify(own));
+" "$work/clients.json"
+
+step "starting the release with NODE_ENV=production on port $port"
+env -i PATH="$PATH" HOME="$HOME" \
+  NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_ORIGIN="$issuer" \
+  DATABASE_URL="sqlite:$work/sso.db" SMTP_URL=smtp://127.0.0.1:9 \
+  LOOKUP_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
+  RECAPTCHA_SECRET=smoke-only-recaptcha-secret ALLOW_SIMULATORS=staging \
+  CLIENTS_FILE="$work/clients.json" LOG_LEVEL=warn \
+  node --enable-source-maps server/main.js >"$work/server.log" 2>&1 &
+server_pid=$!
+
+origin="http://127.0.0.1:$port"
+healthy() { node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$origin/api/health"; }
+for _ in $(seq 1 60); do
+  kill -0 "$server_pid" 2>/dev/null || fail "the production server exited at start"
+  healthy && break
+  sleep 0.5
+done
+healthy || fail "the production server did not answer /api/health within 30 s"
+
+step "reading the discovery document"
+node -e "
+  const [origin, issuer] = process.argv.slice(1);
+  const fail = (m) => { console.error('production smoke FAILED: ' + m); process.exit(1); };
+  (async () => {
+    const res = await fetch(origin + '/.well-known/oauth-authorization-server');
+    if (res.status !== 200) fail('/.well-known/oauth-authorization-server answered ' + res.status);
+    const doc = await res.json();
+    if (doc.issuer !== issuer) fail('issuer is ' + JSON.stringify(doc.issuer) + ', not PUBLIC_ORIGIN ' + issuer);
+    for (const name of ['authorization_endpoint', 'token_endpoint', 'revocation_endpoint', 'introspection_endpoint']) {
+      if (typeof doc[name] !== 'string' || !doc[name].startsWith(issuer + '/')) fail(name + ' is ' + JSON.stringify(doc[name]) + ', not under the issuer');
+    }
+    // The built SPA is served, its source maps are not.
+    const page = await fetch(origin + '/content/');
+    if (page.status !== 200 || !(await page.text()).includes('<div id=\"root\">')) fail('/content/ is not the built SPA (' + page.status + ')');
+    const map = require('node:fs').readdirSync('web/assets').find((f) => f.endsWith('.js.map'));
+    if (!map) fail('the build wrote no source map to check');
+    const served = await fetch(origin + '/content/assets/' + map);
+    if (served.status !== 404) fail('/content/assets/' + map + ' answered ' + served.status + ' in production, not 404');
+    console.log('production smoke: issuer ' + doc.issuer + ', ' + Object.keys(doc).length + ' fields; /content/ 200; source map 404');
+  })().catch((e) => fail(e.message));
+" "$origin" "$issuer" || fail "the discovery document"
+
+kill -TERM "$server_pid"
+wait "$server_pid" || fail "the production server did not stop cleanly on SIGTERM"
+server_pid=""
+step "passed"
