@@ -155,5 +155,13 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   open_link_failed: 'オープン会員連携の失敗',
   login_tel_changed: 'ログイン用携帯電話番号の登録',
   withdrawn: '退会',
+  passkey_added: 'パスキーの登録',
+  passkey_renamed: 'パスキーの名前の変更',
+  passkey_removed: 'パスキーの削除',
+  passkey_revoked: 'メールのリンクによるパスキーの無効化（ログアウトしました）',
+  passkey_reauth: 'パスキーによる本人確認',
+  passkey_required: 'パスキーによる本人確認を必須に設定',
+  passkey_optional: 'パスキーによる本人確認の必須を解除',
+  login_new_device: '新しい端末からのログイン',
 };
 export const activityLabel = (event: string) => ACTIVITY_LABELS[event] ?? 'その他の操作';

@@ -78,6 +78,14 @@ export const LIMITS = {
    * (the password at login or at /api/auth/reauth) newer than this (docs/decisions/0012-fresh-proof.md).
    */
   freshProofMaxAgeMs: 5 * 60 * 1000,
+  /** A WebAuthn challenge lives this long, single use, bound to the browser or session that asked (decision 0024). */
+  passkeyChallengeTtlMs: 5 * 60 * 1000,
+  /** The link of the "passkey added" mail that removes the passkey again works this long (decision 0024). */
+  passkeyRevokeLinkTtlMs: 30 * 24 * 60 * 60 * 1000,
+  /** A passkey sign-in's ticket for the authorize step: long enough to read the additional terms (decision 0024). */
+  passkeyLoginTicketTtlMs: 10 * 60 * 1000,
+  /** Passkeys a member may hold. */
+  passkeysPerMember: 20,
 } as const;
 
 /**

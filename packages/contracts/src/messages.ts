@@ -183,6 +183,30 @@ export const UPGRADE_MESSAGES = {
   pinWrong: '暗証番号が正しくありません。もう一度ご入力ください。',
 } as const;
 
+/** Passkeys (docs/decisions/0024-passkeys.md): the settings, the sign-in and the step-up. */
+export const PASSKEY_MESSAGES = {
+  title: 'パスキー',
+  lead: 'パスキーを登録すると、パスワードを入力せずに、この端末の指紋・顔認証や画面ロックでログインできます。フィッシングサイトでは使えないため、より安全です。',
+  add: 'パスキーを登録する',
+  loginButton: 'パスキーでログイン',
+  reauthButton: 'パスキーで確認する',
+  /** An assertion the server cannot accept: unknown, another member's, a wrong site, a replayed or stale challenge. Never says which. */
+  notAccepted: 'パスキーを確認できませんでした。もう一度お試しいただくか、パスワードでログインしてください。',
+  /** The browser's ceremony ended without an answer (cancelled, timed out, no passkey on the device). */
+  cancelled: 'パスキーの操作が完了しませんでした。もう一度お試しください。',
+  unsupported: 'ご利用のブラウザはパスキーに対応していません。',
+  notFound: '対象のパスキーが見つかりません。一覧からやり直してください。',
+  alreadyRegistered: 'このパスキーは既に登録されています。',
+  none: '登録されているパスキーはありません。',
+  requireNeedsPasskey: 'パスキーを登録してから設定してください。',
+  /** The fresh-proof refusal of a member who chose to require a passkey (RFC 9470 challenge). */
+  freshProofPasskeyNeeded: 'ご本人確認のため、パスキーで確認してください。',
+  requireLabel: '重要なお手続きの本人確認にパスキーを必須にする',
+  synced: '同期されたパスキー',
+  deviceBound: 'この端末のみのパスキー',
+  revoked: 'パスキーを無効にし、すべての端末でログアウトしました。パスワードを変更することをおすすめします。',
+} as const;
+
 /** Other texts (SPEC.md section 8). */
 export const TEXTS = {
   loading: 'データを読み込んでいます...',
