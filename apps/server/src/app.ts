@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
@@ -17,6 +18,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { registerAccountRoutes } from './modules/account/routes.ts';
 import { registerAccountChangeRoutes } from './modules/account-change/routes.ts';
 import { registerActivityRoutes } from './modules/activity/routes.ts';
+import { registerPasskeyRoutes } from './modules/passkeys/routes.ts';
 import { registerFreshProofRoutes } from './modules/fresh-proof/routes.ts';
 import { registerProfileRoutes } from './modules/profile/routes.ts';
 import { loadClients, type ClientRegistry } from './modules/oauth/clients.ts';
@@ -114,6 +116,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerSecurityHeaders(app, config, clients.all().flatMap((c) => c.redirect_uris));
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
+  // The passkey sign-in's browser binding and the sign-in notice's device cookie (decision 0024).
+  await app.register(cookie);
 
   const deps = {
     db: db.kysely,
@@ -125,6 +129,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     recaptcha,
     issuer: config.publicOrigin,
     loginAddressFailures: config.loginAddressFailures,
+    loginNotice: config.loginNotice,
     notifier: messaging.notifier,
     cardMaster,
     netAnswer,
@@ -134,6 +139,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerAccountRoutes(app, deps);
   registerAccountChangeRoutes(app, deps);
   registerFreshProofRoutes(app, deps);
+  registerPasskeyRoutes(app, deps);
   registerProfileRoutes(app, deps);
   registerActivityRoutes(app, deps);
   registerSignupRoutes(app, deps);

@@ -68,6 +68,7 @@ const schema = z.object({
   OUT_OF_SERVICE: bool.default(false),
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full'], { error: 'must be normal or full' }).default('normal'),
   LOGIN_ADDRESS_FAILURES: z.coerce.number({ error: 'must be a whole number (0: no limit)' }).int().min(0, { error: 'must be a whole number (0: no limit)' }).default(LIMITS.loginFailuresPerAddress),
+  LOGIN_NOTICE: bool.default(true),
   LOOKUP_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
   MONITORING_SCRIPT_ORIGINS: origins.default([]),
@@ -107,6 +108,8 @@ export interface Config {
   outOfService: boolean;
   /** Failed logins allowed from one network address in 15 minutes (decision 0007; 0: no limit). */
   loginAddressFailures: number;
+  /** A sign-in from a browser the member has not used before mails the member a notice (decision 0024). */
+  loginNotice: boolean;
   /** The key of the keyed digests of card numbers and login ids (lib/secrets.ts lookupDigest). */
   lookupKey: string;
   /** Origins of the analytics tag container's scripts and hits, allowed by the CSP only when set. */
@@ -182,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     outOfService: e.OUT_OF_SERVICE,
     loginAddressFailures: e.LOGIN_ADDRESS_FAILURES,
+    loginNotice: e.LOGIN_NOTICE,
     lookupKey: e.LOOKUP_KEY ?? DEVELOPMENT_LOOKUP_KEY,
     analyticsScriptOrigins: e.ANALYTICS_SCRIPT_ORIGINS,
     monitoringScriptOrigins: e.MONITORING_SCRIPT_ORIGINS,

@@ -32,7 +32,8 @@ export const telChangeOtpRequestSchema = numberlessOtpRequestSchema;
 /** POST /api/auth/password/change (Bearer; SPEC.md section 3): the current password is checked. */
 export const passwordChangeRequestSchema = z
   .object({
-    current_password: z.string({ error: M.required }).min(1, { error: M.required }).max(256),
+    /** Empty when the session holds a fresh proof instead, a passkey's (decision 0024). */
+    current_password: z.string().max(256).default(''),
     password: newPassword('open'),
     password_check: z.string({ error: M.required }).min(1, { error: M.required }),
   })

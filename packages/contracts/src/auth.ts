@@ -58,7 +58,8 @@ export type AuthorizeCheckResponse = z.infer<typeof authorizeCheckResponseSchema
  */
 export const authorizeFormSchema = z.object({
   user_mail: requiredText(),
-  user_pass: requiredText(),
+  /** Empty only beside a passkey sign-in's ticket (decision 0024): without a live ticket the post is refused. */
+  user_pass: z.string().max(256).default(''),
   login_ticket: z.string().max(128).optional(),
   recaptcha_token: z.string().max(4096).optional(),
   terms: z.union([z.string(), z.array(z.string())]).optional(),

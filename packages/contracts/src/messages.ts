@@ -197,6 +197,7 @@ export const PASSKEY_MESSAGES = {
   unsupported: 'ご利用のブラウザはパスキーに対応していません。',
   notFound: '対象のパスキーが見つかりません。一覧からやり直してください。',
   alreadyRegistered: 'このパスキーは既に登録されています。',
+  tooMany: '登録できるパスキーの数の上限に達しています。使わなくなったパスキーを削除してから登録してください。',
   none: '登録されているパスキーはありません。',
   requireNeedsPasskey: 'パスキーを登録してから設定してください。',
   /** The fresh-proof refusal of a member who chose to require a passkey (RFC 9470 challenge). */

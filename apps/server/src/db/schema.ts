@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Kysely table types. Times are epoch milliseconds in BIGINT columns, flags are 0/1 integers, so one schema fits SQLite and PostgreSQL. */
 export interface UsersTable {
   id: string;
@@ -22,6 +24,8 @@ export interface UsersTable {
   updated_at: number;
   /** The profile's phone (SPEC.md section 3, "Profile"): never a login id, not unique (migration 0013). */
   profile_tel: string | null;
+  /** 1: only a passkey proves a sensitive change, never the password (decision 0024). */
+  require_passkey: Generated<number>;
 }
 
 export interface TermAcceptancesTable {
@@ -287,6 +291,32 @@ export interface OutboxTable {
   created_at: number;
 }
 
+/** A member's passkey (WebAuthn credential; decision 0024). Ids and keys are base64url. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports, as the browser reported them at registration. */
+  transports: string;
+  /** 'singleDevice' or 'multiDevice' (WebAuthn's backup eligibility, BE): fixed for the credential's life. */
+  device_type: string;
+  /** 1: backed up to a sync fabric (WebAuthn's BS flag), as of its last use. */
+  backed_up: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A browser the member has signed in from: a keyed digest of its random device cookie (decision 0024). */
+export interface MemberDevicesTable {
+  user_id: string;
+  device_hash: string;
+  first_seen_at: number;
+  last_seen_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   term_acceptances: TermAcceptancesTable;
@@ -306,4 +336,6 @@ export interface Database {
   direct_logins: DirectLoginsTable;
   member_flows: MemberFlowsTable;
   point_transfers: PointTransfersTable;
+  passkeys: PasskeysTable;
+  member_devices: MemberDevicesTable;
 }

@@ -47,16 +47,11 @@ export const insufficientScopeError = (scope: string) =>
  * Step Up Authentication Challenge; decision 0012): 401 with `insufficient_user_authentication` and
  * the `max_age` a proof may have, so that a client asks the member again instead of refreshing.
  */
-export const freshProofError = (maxAgeMs: number) =>
-  new AppError(
-    RESULT.ACCESS_DENIED,
-    ACCOUNT_MESSAGES.freshProofNeeded,
-    401,
-    undefined,
-    {
-      challenge: `Bearer error="insufficient_user_authentication", error_description="a recent proof of presence is required", max_age=${Math.floor(maxAgeMs / 1000)}`,
-    },
-  );
+export const freshProofError = (maxAgeMs: number, message: string = ACCOUNT_MESSAGES.freshProofNeeded, details?: Record<string, unknown>) =>
+  new AppError(RESULT.ACCESS_DENIED, message, 401, undefined, {
+    challenge: `Bearer error="insufficient_user_authentication", error_description="a recent proof of presence is required", max_age=${Math.floor(maxAgeMs / 1000)}`,
+    ...(details ? { details } : {}),
+  });
 export const validationError = (errors: ValidationError[]) =>
   new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);
 /** 902: the SPA shows the message and clears the OTP or PIN field (SPEC.md section 8). */

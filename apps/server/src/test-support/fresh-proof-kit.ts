@@ -8,7 +8,8 @@ export const reauth = (t: TestApp, access: string, password: string) => call(t, 
 export const FRESH_PROOF_NEEDED = {
   status: 401,
   challenge: 'Bearer error="insufficient_user_authentication", error_description="a recent proof of presence is required", max_age=300',
-  body: { result_code: 300, result_message: 'ご本人確認のため、現在のパスワードを入力してください。' },
+  // The member has no passkey, and so needs none (decision 0024).
+  body: { result_code: 300, result_message: 'ご本人確認のため、現在のパスワードを入力してください。', passkey: false, passkey_required: false },
 };
 
 /** A response as the fresh-proof refusal is compared: status, challenge and body. */

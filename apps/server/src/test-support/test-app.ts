@@ -71,6 +71,8 @@ export async function createTestApp(
     WEB_DIST: '/nonexistent',
     // Each test app has its own SMTP sink on a free port, so that test files can run in parallel.
     SMTP_SINK_PORT: '0',
+    // The sign-in notice mails every inject() login (no device cookie): off but where a test is about it.
+    LOGIN_NOTICE: 'false',
     ...env,
   });
   const clock = new ManualClock(Date.now());

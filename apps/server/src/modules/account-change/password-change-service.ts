@@ -26,7 +26,8 @@ export async function changePassword(
   input: z.infer<typeof passwordChangeRequestSchema>,
   context: ChangeContext,
 ): Promise<BaseResponse> {
-  await checkCurrentPassword(deps, user, input.current_password, context);
+  // Empty: the route has checked the session's fresh proof instead (decision 0024).
+  if (input.current_password !== '') await checkCurrentPassword(deps, user, input.current_password, context);
   const now = deps.clock.now();
   const newHash = await hashPassword(input.password);
   await deps.db.transaction().execute(async (trx) => {

@@ -42,9 +42,12 @@ export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountC
     confirmTelChange(deps, user, input, { device }),
   );
 
-  memberPost(app, deps, '/api/auth/password/change', SCOPES.accountWrite, passwordChangeRequestSchema, ({ user, input, device }) =>
-    changePassword(deps, user, input, { device }),
-  );
+  // The current password proves the member, or, left empty, the session's fresh proof does (a passkey,
+  // decision 0024); a member who required a passkey needs that proof either way.
+  memberPost(app, deps, '/api/auth/password/change', SCOPES.accountWrite, passwordChangeRequestSchema, async (call) => {
+    if (call.input.current_password === '' || Number(call.user.require_passkey) === 1) await requireFreshProof(deps, call);
+    return changePassword(deps, call.user, call.input, { device: call.device });
+  });
 
   memberPost(app, deps, '/api/auth/cancel', SCOPES.accountWrite, noBody, async (call) => {
     await requireFreshProof(deps, call);

@@ -12,6 +12,8 @@ import type { UserRow } from '../account/user-repo.ts';
 import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
 import { deleteMemberCards } from '../cards/card-repo.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
+import { deleteMemberPasskeys } from '../passkeys/passkey-repo.ts';
+import { forgetMemberDevices } from '../account/device-repo.ts';
 
 /**
  * POST /api/auth/cancel (SPEC.md sections 2, 4 and 7; docs/withdrawal.md). One transaction:
@@ -40,6 +42,9 @@ export async function endLogin(trx: Kysely<Database>, user: Pick<UserRow, 'id' |
   await deleteMemberCards(trx, user.id);
   await deletePointAccounts(trx, user.id);
   await endMemberSessions(trx, user.id, now);
+  // Its passkeys sign in no one any more, and its browsers are forgotten (decision 0024).
+  await deleteMemberPasskeys(trx, user.id);
+  await forgetMemberDevices(trx, user.id);
   // The freed login ids start a new member with a clean slate of login failures.
   await clearLoginFailures(trx, user);
   return true;

@@ -26,16 +26,36 @@ import { findActiveUserByLoginId, type UserRow } from './user-repo.ts';
  */
 const bindingOf = (user: Pick<UserRow, 'password_hash'>, clientId: string) => lookupDigest(`login-ticket:${clientId} ${user.password_hash}`);
 
-export const issueLoginTicket = (db: Kysely<Database>, user: Pick<UserRow, 'id' | 'password_hash'>, clientId: string, now: number): Promise<string> =>
-  issueToken(db, { purpose: 'login_ticket', subject: user.id, now, binding: bindingOf(user, clientId) });
+/**
+ * How the member proved who they are at the login step: the password, or a passkey (decision 0024).
+ * A passkey sign-in's ticket is of its own purpose, `passkey_ticket`, which lives long enough for the
+ * additional terms to be read (the SPA holds no password to fall back on), and its token says so by
+ * its prefix, so that redeeming it looks up one purpose only.
+ */
+export type LoginProof = 'password' | 'passkey';
+const PASSKEY_PREFIX = 'pk.';
 
-/** The member a live ticket of this id and client stands for, the ticket used up; undefined: the authorize step checks for itself. */
+export const issueLoginTicket = async (
+  db: Kysely<Database>,
+  user: Pick<UserRow, 'id' | 'password_hash'>,
+  clientId: string,
+  now: number,
+  proof: LoginProof = 'password',
+): Promise<string> => {
+  const purpose = proof === 'passkey' ? 'passkey_ticket' : 'login_ticket';
+  const token = await issueToken(db, { purpose, subject: user.id, now, binding: bindingOf(user, clientId) });
+  return proof === 'passkey' ? `${PASSKEY_PREFIX}${token}` : token;
+};
+
+/** The member a live ticket of this id and client stands for and how they proved it, the ticket used up; undefined: the authorize step checks for itself. */
 export async function redeemLoginTicket(
   deps: { db: Kysely<Database>; clock: Clock },
   p: { ticket: string; rawId: string; clientId: string },
-): Promise<UserRow | undefined> {
-  const ticket = await redeemToken(deps.db, 'login_ticket', sha256(p.ticket), deps.clock.now());
+): Promise<{ user: UserRow; proof: LoginProof } | undefined> {
+  const proof: LoginProof = p.ticket.startsWith(PASSKEY_PREFIX) ? 'passkey' : 'password';
+  const token = proof === 'passkey' ? p.ticket.slice(PASSKEY_PREFIX.length) : p.ticket;
+  const ticket = await redeemToken(deps.db, proof === 'passkey' ? 'passkey_ticket' : 'login_ticket', sha256(token), deps.clock.now());
   if (ticket === undefined) return undefined;
   const user = await findActiveUserByLoginId(deps.db, parseLoginId(p.rawId));
-  return user && ticket.subject === user.id && ticket.binding === bindingOf(user, p.clientId) ? user : undefined;
+  return user && ticket.subject === user.id && ticket.binding === bindingOf(user, p.clientId) ? { user, proof } : undefined;
 }

@@ -120,3 +120,8 @@ export async function claimOpenMember(db: Kysely<Database>, userId: string, now:
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** Whether only a passkey proves a sensitive change for the member (decision 0024). */
+export async function setRequirePasskey(db: Kysely<Database>, userId: string, required: boolean, now: number): Promise<void> {
+  await db.updateTable('users').set({ require_passkey: required ? 1 : 0, updated_at: now }).where('id', '=', userId).execute();
+}

@@ -60,7 +60,17 @@ export type ActivityEvent =
   | 'numberless_added'
   /** A failed open-account link; a login mobile number proven by SMS code (decision 0014). */
   | 'open_link_failed'
-  | 'login_tel_changed';
+  | 'login_tel_changed'
+  /** Passkeys (decision 0024): added, renamed, deleted, disabled from the mail's link, used as a fresh proof, required or not. */
+  | 'passkey_added'
+  | 'passkey_renamed'
+  | 'passkey_removed'
+  | 'passkey_revoked'
+  | 'passkey_reauth'
+  | 'passkey_required'
+  | 'passkey_optional'
+  /** A sign-in from a browser the member had not signed in from before; the member was mailed (decision 0024). */
+  | 'login_new_device';
 
 // Compiled once (prepared-query.ts): every login writes a row.
 const rowInsert = preparedQuery((db, p: ActivityLogTable) =>

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { BaseResponse } from '@sso/contracts/common';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { unauthorizedError } from '../../lib/app-error.ts';
+import { retryable, unauthorizedError } from '../../lib/app-error.ts';
 import type { MemberCall } from '../account/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -22,6 +22,8 @@ export async function reauthenticate(
   call: MemberCall<{ password: string }>,
 ): Promise<BaseResponse> {
   const { user, token, input, device } = call;
+  // A member who required a passkey proves presence by a passkey only (decision 0024): the password is not even checked.
+  if (Number(user.require_passkey) === 1) throw retryable(PASSKEY_MESSAGES.freshProofPasskeyNeeded);
   await checkCurrentPassword(deps, user, input.password, { device, clientId: token.clientId });
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {

@@ -1,4 +1,8 @@
+import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
+import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import type { Database } from '../../db/schema.ts';
+import { countMemberPasskeys } from '../passkeys/passkey-repo.ts';
 import { freshProofError } from '../../lib/app-error.ts';
 import type { MemberCall } from '../account/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -17,11 +21,14 @@ import type { Clock } from '../../lib/clock.ts';
  *     return theChange(deps, call);
  *   }
  */
-export async function requireFreshProof(deps: { clock: Clock }, call: Pick<MemberCall<unknown>, 'token'>): Promise<void> {
+export async function requireFreshProof(deps: { clock: Clock; db: Kysely<Database> }, call: Pick<MemberCall<unknown>, 'token' | 'user'>): Promise<void> {
   // Read off the token's row, fetched for the Bearer check anyway: no query of its own.
   const { provedAt } = call.token;
   const now = deps.clock.now();
-  if (provedAt === null || now - provedAt > LIMITS.freshProofMaxAgeMs) {
-    throw freshProofError(LIMITS.freshProofMaxAgeMs);
-  }
+  if (provedAt !== null && now - provedAt <= LIMITS.freshProofMaxAgeMs) return;
+  // The refusal says how the member can prove it (decision 0024): a passkey when they have one, and
+  // only a passkey when they chose so (then no password ever stamps the session: authorize-service.ts).
+  const required = Number(call.user.require_passkey) === 1;
+  const passkey = required || (await countMemberPasskeys(deps.db, call.user.id)) > 0;
+  throw freshProofError(LIMITS.freshProofMaxAgeMs, required ? PASSKEY_MESSAGES.freshProofPasskeyNeeded : undefined, { passkey, passkey_required: required });
 }

@@ -9,17 +9,20 @@ import { refusesMember } from '../account/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
 import { redeemLoginTicket } from '../account/login-ticket.ts';
+import { noteSignIn, type SignInNoticeDeps } from '../account/new-device-notice.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from './clients.ts';
 import { insertCode } from './code-repo.ts';
 import { grantedScope } from './granted-scope.ts';
 import { portalReturnParams } from './portal-return.ts';
 
-export interface AuthorizeDeps extends CredentialDeps {
+export interface AuthorizeDeps extends CredentialDeps, SignInNoticeDeps {
   clients: ClientRegistry;
   issuer: string;
   /** The login form's reCAPTCHA, checked here when no live ticket of the login step came with it (decision 0011). */
   recaptcha: RecaptchaVerifier;
+  /** LOGIN_NOTICE: a sign-in from a new browser mails the member (decision 0024). */
+  loginNotice?: boolean;
 }
 
 /** RFC 6749 section 4.1.2 success and 4.1.2.1 error redirects, with the RFC 9207 `iss` parameter. */
@@ -120,8 +123,8 @@ export async function authorize(
   target: { client: OAuthClient; redirectUri: string },
   rawQuery: Record<string, unknown>,
   form: z.infer<typeof authorizeFormSchema> | undefined,
-  /** The coarse device of the request (lib/device.ts), for the activity log, and its network address. */
-  origin: { device: string | null; address: string },
+  /** The coarse device of the request (lib/device.ts), for the activity log, its network address, and its device cookie (account/new-device-notice.ts). */
+  origin: { device: string | null; address: string; deviceCookie?: string },
 ): Promise<string> {
   const state = stateOf(rawQuery);
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
@@ -136,8 +139,12 @@ export async function authorize(
   // The login step's ticket spares the password's second hash (login-ticket.ts). Without a live one this
   // post is a login of its own, and passes what the login step does: reCAPTCHA first (SPEC.md
   // section 7), before anything is counted or hashed, then the password (decision 0011).
-  let user = form.login_ticket ? await redeemLoginTicket(deps, { ticket: form.login_ticket, rawId: form.user_mail, clientId }) : undefined;
+  // A passkey sign-in's ticket comes without a password (decision 0024): it is the only way in without one.
+  const held = form.login_ticket ? await redeemLoginTicket(deps, { ticket: form.login_ticket, rawId: form.user_mail, clientId }) : undefined;
+  let user = held?.user;
+  const proof = held?.proof ?? 'password';
   if (!user) {
+    if (!form.user_pass) return fail('access_denied', 'login failed');
     if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return fail('access_denied', 'recaptcha failed');
     const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId, ...origin });
     if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
@@ -156,11 +163,19 @@ export async function authorize(
   }
 
   const codeChallenge = q.query.code_challenge;
-  // The password was checked here, or at the login step whose ticket was redeemed just now: the session starts proved (decision 0012).
-  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt: now };
+  // The password was checked here, or at the login step whose ticket was redeemed just now, or a passkey
+  // was: the session starts proved (decision 0012); by the password only for a member who has not
+  // required a passkey (decision 0024).
+  const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
+  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
-  return location ?? fail('access_denied', 'login failed');
+  if (location === undefined) return fail('access_denied', 'login failed');
+  if (origin.deviceCookie && location !== cardholdersOnlyPage(deps.issuer)) {
+    const signedIn = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };
+    deps.background.run('sign-in notice', () => noteSignIn(deps, signedIn));
+  }
+  return location;
 }
 
 /**

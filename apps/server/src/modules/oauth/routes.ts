@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { authorizeCheckRequestSchema, authorizeFormSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
@@ -12,6 +12,7 @@ import { authorize, authorizeRequestProblem, resolveClient, type AuthorizeDeps }
 import { authenticateClient } from './client-auth.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 import { passwordGrant } from '../direct-login/redeem-service.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, deviceCookieValue } from '../account/new-device-notice.ts';
 
 const optional = z.string().max(4096).optional();
 const tokenRequestSchema = z.object({
@@ -31,6 +32,25 @@ const tokenRequestSchema = z.object({
 // token_type_hint is accepted and not needed: a token names its grant (tokens.ts findToken).
 const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_type_hint: optional, client_id: optional, client_secret: optional });
 
+/**
+ * The browser's device cookie (account/new-device-notice.ts; decision 0024), set when it has none:
+ * undefined while the sign-in notice is off (LOGIN_NOTICE=false).
+ */
+function readDeviceCookie(deps: AuthorizeDeps, request: FastifyRequest, reply: FastifyReply): string | undefined {
+  if (!deps.loginNotice) return undefined;
+  const cookie = deviceCookieValue(request.cookies[DEVICE_COOKIE]);
+  if (cookie.isNew) {
+    reply.setCookie(DEVICE_COOKIE, cookie.value, {
+      path: '/api/auth',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.issuer.startsWith('https:'),
+      maxAge: DEVICE_COOKIE_MAX_AGE_S,
+    });
+  }
+  return cookie.value;
+}
+
 /** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662, 8414). */
 export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
   app.post('/api/auth/authorize', async (request, reply) => {
@@ -39,7 +59,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
     const form = authorizeFormSchema.safeParse(request.body ?? {});
     const device = describeDevice(request.headers['user-agent']);
-    const location = await authorize(deps, target, query, form.success ? form.data : undefined, { device, address: request.ip ?? '' });
+    const deviceCookie = readDeviceCookie(deps, request, reply);
+    const location = await authorize(deps, target, query, form.success ? form.data : undefined, { device, address: request.ip ?? '', deviceCookie });
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
   });
 

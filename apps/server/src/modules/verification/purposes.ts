@@ -28,7 +28,19 @@ export type VerificationPurpose =
    * The login step's ticket for the authorize step; subject the member's id, bound to the client
    * and the password hash (modules/account/login-ticket.ts).
    */
-  | 'login_ticket';
+  | 'login_ticket'
+  /**
+   * WebAuthn challenges (decision 0024), stored as the SHA-256 of the challenge: a sign-in's, bound
+   * to the browser that asked (its passkey cookie), and a registration's and a step-up's, subject the
+   * session (token family) that asked.
+   */
+  | 'passkey_login'
+  | 'passkey_register'
+  | 'passkey_reauth'
+  /** A passkey sign-in's ticket for the authorize step, like the login step's (modules/account/login-ticket.ts). */
+  | 'passkey_ticket'
+  /** The link of the "passkey added" mail that removes that passkey (subject the passkey's id). */
+  | 'passkey_revoke';
 
 /** Whose run of wrong answers locks a purpose's check, and for how long (decision 0004). */
 export interface SecretLock {
@@ -89,6 +101,11 @@ export const PURPOSES: { readonly [P in VerificationPurpose]: PurposeRule } = {
   password_reset: { secret: 'single-use token', ttlMs: LIMITS.passwordResetValidMinutes * 60_000, onePerSubject: true },
   direct_login: { secret: 'single-use token', ttlMs: LIMITS.directLoginTokenTtlMs, onePerSubject: false },
   login_ticket: { secret: 'single-use token', ttlMs: LIMITS.loginTicketTtlMs, onePerSubject: false },
+  passkey_login: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },
+  passkey_register: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },
+  passkey_reauth: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },
+  passkey_ticket: { secret: 'single-use token', ttlMs: LIMITS.passkeyLoginTicketTtlMs, onePerSubject: false },
+  passkey_revoke: { secret: 'single-use token', ttlMs: LIMITS.passkeyRevokeLinkTtlMs, onePerSubject: false },
 };
 
 /** The rule of a purpose whose secret is a tried code (a programming error otherwise). */

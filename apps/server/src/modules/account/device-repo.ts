@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** The SQL of `member_devices` (decision 0024): the browsers a member has signed in from. */
+
+/**
+ * Records a sign-in from a device (a keyed digest of its cookie): true when the member had not signed
+ * in from it before. One statement, so that parallel sign-ins from one new device say "new" once.
+ */
+export async function noteMemberDevice(db: Kysely<Database>, p: { userId: string; deviceHash: string; now: number }): Promise<boolean> {
+  const inserted = await db
+    .insertInto('member_devices')
+    .values({ user_id: p.userId, device_hash: p.deviceHash, first_seen_at: p.now, last_seen_at: p.now })
+    .onConflict((oc) => oc.columns(['user_id', 'device_hash']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return true;
+  await db.updateTable('member_devices').set({ last_seen_at: p.now }).where('user_id', '=', p.userId).where('device_hash', '=', p.deviceHash).execute();
+  return false;
+}
+
+/** Forgets a member's devices (a withdrawal). */
+export async function forgetMemberDevices(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom('member_devices').where('user_id', '=', userId).execute();
+}

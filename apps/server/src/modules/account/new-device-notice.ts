@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import { PRODUCT_NAME } from '@sso/contracts/terms';
+import type { Database } from '../../db/schema.ts';
+import { japanTime } from '../../lib/japan-time.ts';
+import { lookupDigest, randomToken } from '../../lib/secrets.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { composeMail } from '../notifications/compose-mail.ts';
+import type { Notifier, OutgoingMessage } from '../notifications/notifier.ts';
+import { noteMemberDevice } from './device-repo.ts';
+
+/**
+ * The sign-in notice (decision 0024): a browser carries a random device cookie (DEVICE_COOKIE, HttpOnly,
+ * 400 days); a sign-in (by password or passkey) from a browser the member has not signed in from
+ * before mails the member the time, the device and the way to the activity log, as Japanese card
+ * companies do, and logs `login_new_device`. The member's first sign-in after the sign-up, from the
+ * browser that signed up, is no news: the sign-up records its browser without a notice.
+ */
+export const DEVICE_COOKIE = 'sso_device';
+export const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
+
+/** A well-formed device cookie's value, or a new one for a browser without. */
+export const deviceCookieValue = (cookie: string | undefined): { value: string; isNew: boolean } =>
+  cookie && /^[A-Za-z0-9_-]{43}$/.test(cookie) ? { value: cookie, isNew: false } : { value: randomToken(32), isNew: true };
+
+const deviceHashOf = (cookieValue: string) => lookupDigest(`device:${cookieValue}`);
+
+export function newDeviceLoginMail(to: string, p: { at: number; device: string | null; activitiesUrl: string }): OutgoingMessage {
+  return composeMail(to, `【${PRODUCT_NAME}】新しい端末からのログインのお知らせ`, [
+    `${PRODUCT_NAME}に、これまでご利用のない端末からログインがありました。`,
+    [`日時：${japanTime(p.at)}`, `端末：${p.device ?? '不明'}`].join('\n'),
+    { label: 'ご利用履歴は次のURLからご確認いただけます。', url: p.activitiesUrl },
+    `お心当たりのない場合は、第三者がお客さまのパスワードを利用した可能性があります。パスワードを変更し、${PRODUCT_NAME}のお問い合わせ窓口までご連絡ください。`,
+  ]);
+}
+
+export interface SignInNoticeDeps {
+  db: Kysely<Database>;
+  notifier: Notifier;
+  issuer: string;
+}
+
+/** A member's sign-in from the browser with this device cookie: a new browser is logged and mailed about; `quiet` records it only (the sign-up's own). */
+export async function noteSignIn(
+  deps: SignInNoticeDeps,
+  p: { userId: string; email: string; deviceCookie: string; device: string | null; clientId: string; now: number; quiet?: boolean },
+): Promise<void> {
+  const isNew = await noteMemberDevice(deps.db, { userId: p.userId, deviceHash: deviceHashOf(p.deviceCookie), now: p.now });
+  if (!isNew || p.quiet) return;
+  await logActivity(deps.db, { userId: p.userId, event: 'login_new_device', clientId: p.clientId, device: p.device, at: p.now });
+  await deps.notifier.send(newDeviceLoginMail(p.email, { at: p.now, device: p.device, activitiesUrl: `${deps.issuer}/content/user/activities` }));
+}

@@ -1,0 +1,103 @@
+import type { z } from 'zod';
+import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
+import type {
+  PasskeyListResponse,
+  passkeyDeleteRequestSchema,
+  passkeyRenameRequestSchema,
+  passkeyRequireRequestSchema,
+  passkeyRevokeRequestSchema,
+} from '@sso/contracts/passkeys';
+import type { BaseResponse } from '@sso/contracts/common';
+import { RESULT } from '@sso/contracts/result-codes';
+import { linkInvalidError, retryable } from '../../lib/app-error.ts';
+import { sha256 } from '../../lib/secrets.ts';
+import type { MemberCall } from '../account/member-post.ts';
+import { setRequirePasskey } from '../account/member-repo.ts';
+import { findActiveUserById } from '../account/user-repo.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { endMemberSessions } from '../sessions/end-sessions.ts';
+import { endSecrets, redeemToken } from '../verification/one-time-secret.ts';
+import { passkeyRemovedMail } from './mails.ts';
+import { passkeyView, type PasskeyDeps } from './passkey-deps.ts';
+import { countMemberPasskeys, deletePasskey, memberPasskey, memberPasskeys, passkeyById, renamePasskey } from './passkey-repo.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+const notFound = () => retryable(PASSKEY_MESSAGES.notFound);
+
+/** POST /api/auth/passkeys (Bearer): the member's passkeys and whether a passkey is required (decision 0024). */
+export async function listPasskeys(deps: PasskeyDeps, call: MemberCall<unknown>): Promise<PasskeyListResponse> {
+  const rows = await memberPasskeys(deps.db, call.user.id);
+  return { ...ok, passkeys: rows.map(passkeyView), require_passkey: Number(call.user.require_passkey) === 1 };
+}
+
+/** POST /api/auth/passkey/rename (Bearer): another member's passkey, or none, is 902 notFound alike. */
+export async function renameMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.infer<typeof passkeyRenameRequestSchema>>): Promise<BaseResponse> {
+  if (!(await renamePasskey(deps.db, call.user.id, call.input.id, call.input.name))) throw notFound();
+  await logActivity(deps.db, { userId: call.user.id, event: 'passkey_renamed', clientId: call.clientId, device: call.device, at: deps.clock.now() });
+  return ok;
+}
+
+/**
+ * Removes a passkey in the caller's transaction: its mail link ends with it, and a member who required
+ * a passkey and has none left goes back to the password as the fresh proof, so that nobody is locked
+ * out of their own account (decision 0024: losing every passkey never locks a member out).
+ */
+async function removePasskey(db: Kysely<Database>, userId: string, id: string, now: number): Promise<boolean> {
+  if (!(await deletePasskey(db, userId, id))) return false;
+  await endSecrets(db, [id], now);
+  if ((await countMemberPasskeys(db, userId)) === 0) await setRequirePasskey(db, userId, false, now);
+  return true;
+}
+
+/** POST /api/auth/passkey/delete (Bearer, fresh proof): removes it, logs it, and mails the member. */
+export async function deleteMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.infer<typeof passkeyDeleteRequestSchema>>): Promise<BaseResponse> {
+  const now = deps.clock.now();
+  const passkey = await memberPasskey(deps.db, call.user.id, call.input.id);
+  if (!passkey) throw notFound();
+  const removed = await deps.db.transaction().execute(async (trx) => {
+    if (!(await removePasskey(trx, call.user.id, passkey.id, now))) return false;
+    await logActivity(trx, { userId: call.user.id, event: 'passkey_removed', clientId: call.clientId, device: call.device, at: now });
+    return true;
+  });
+  if (!removed) throw notFound();
+  await deps.notifier.send(passkeyRemovedMail(call.user.email, { name: passkey.name, at: now, device: call.device }));
+  return ok;
+}
+
+/** POST /api/auth/passkey/require (Bearer, fresh proof): only a passkey proves a sensitive change from now on, or the password again. */
+export async function requirePasskey(deps: PasskeyDeps, call: MemberCall<z.infer<typeof passkeyRequireRequestSchema>>): Promise<BaseResponse> {
+  const now = deps.clock.now();
+  const { required } = call.input;
+  if (required && (await countMemberPasskeys(deps.db, call.user.id)) === 0) throw retryable(PASSKEY_MESSAGES.requireNeedsPasskey);
+  await deps.db.transaction().execute(async (trx) => {
+    await setRequirePasskey(trx, call.user.id, required, now);
+    await logActivity(trx, { userId: call.user.id, event: required ? 'passkey_required' : 'passkey_optional', clientId: call.clientId, device: call.device, at: now });
+  });
+  return ok;
+}
+
+/**
+ * POST /api/auth/passkey/revoke (public): the link of the "passkey added" mail (decision 0024). The
+ * mailbox's owner, signed in or not, removes that passkey, and every session of the member ends with
+ * it, the one who added it included. Unknown, used, expired or a passkey already gone: 902 linkInvalid.
+ */
+export async function revokePasskeyByLink(
+  deps: PasskeyDeps,
+  input: z.infer<typeof passkeyRevokeRequestSchema>,
+  context: { device: string | null },
+): Promise<BaseResponse> {
+  const now = deps.clock.now();
+  const link = await redeemToken(deps.db, 'passkey_revoke', sha256(input.token), now);
+  const passkey = link && (await passkeyById(deps.db, link.subject));
+  const user = passkey && (await findActiveUserById(deps.db, passkey.user_id));
+  if (!passkey || !user) throw linkInvalidError();
+  await deps.db.transaction().execute(async (trx) => {
+    await removePasskey(trx, user.id, passkey.id, now);
+    await endMemberSessions(trx, user.id, now);
+    await logActivity(trx, { userId: user.id, event: 'passkey_revoked', device: context.device, at: now });
+  });
+  await deps.notifier.send(passkeyRemovedMail(user.email, { name: passkey.name, at: now, device: context.device }));
+  return ok;
+}

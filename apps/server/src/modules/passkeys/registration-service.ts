@@ -1,0 +1,105 @@
+import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { z } from 'zod';
+import { LIMITS } from '@sso/contracts/constants';
+import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
+import type { passkeyRegisterRequestSchema, CeremonyOptionsResponse, Passkey } from '@sso/contracts/passkeys';
+import { RESULT } from '@sso/contracts/result-codes';
+import { uniqueViolation } from '../../db/unique-violation.ts';
+import { retryable } from '../../lib/app-error.ts';
+import { newId } from '../../lib/secrets.ts';
+import type { MemberCall } from '../account/member-post.ts';
+import { logActivity } from '../activity/activity-repo.ts';
+import { issueToken } from '../verification/one-time-secret.ts';
+import { keepChallenge, takeChallenge } from './ceremony.ts';
+import { passkeyAddedMail } from './mails.ts';
+import { passkeyView, rpOf, type PasskeyDeps } from './passkey-deps.ts';
+import { countMemberPasskeys, insertPasskey, memberPasskeys } from './passkey-repo.ts';
+import { transportsOf } from './assertion.ts';
+import { userHandleBytes } from './relying-party.ts';
+
+const notAccepted = () => retryable(PASSKEY_MESSAGES.notAccepted);
+
+/**
+ * POST /api/auth/passkey/register/options (Bearer, fresh proof; decision 0024): the creation options
+ * of a discoverable credential with user verification required, excluding the member's passkeys, and
+ * a challenge kept for this session (token family).
+ */
+export async function registrationOptions(deps: PasskeyDeps, call: MemberCall<unknown>): Promise<CeremonyOptionsResponse> {
+  const rp = rpOf(deps);
+  const own = await memberPasskeys(deps.db, call.user.id);
+  if (own.length >= LIMITS.passkeysPerMember) throw retryable(PASSKEY_MESSAGES.tooMany);
+  const options = await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userID: userHandleBytes(call.user.id),
+    userName: call.user.email,
+    userDisplayName: call.user.email,
+    timeout: LIMITS.passkeyChallengeTtlMs,
+    attestationType: 'none',
+    excludeCredentials: own.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+  });
+  await keepChallenge(deps.db, { purpose: 'passkey_register', challenge: options.challenge, subject: call.token.familyId, now: deps.clock.now() });
+  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, options: options as unknown as Record<string, unknown> };
+}
+
+/**
+ * POST /api/auth/passkey/register (Bearer, fresh proof): the browser's registration answer over this
+ * session's challenge, checked by @simplewebauthn/server (origin, relying party, user verification,
+ * the attestation's format). The passkey is stored with its name, logged, and mailed to the member
+ * with a link that removes it again (decision 0024).
+ */
+export async function registerPasskey(
+  deps: PasskeyDeps,
+  call: MemberCall<z.infer<typeof passkeyRegisterRequestSchema>>,
+): Promise<{ result_code: number; result_message: string; passkey: Passkey }> {
+  const now = deps.clock.now();
+  const rp = rpOf(deps);
+  const answer = call.input.credential as unknown as RegistrationResponseJSON;
+  const kept = await takeChallenge(deps.db, 'passkey_register', call.input.credential, now);
+  if (!kept || kept.subject !== call.token.familyId) throw notAccepted();
+  let info;
+  try {
+    const verified = await verifyRegistrationResponse({
+      response: answer,
+      expectedChallenge: kept.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+    });
+    if (!verified.verified) throw notAccepted();
+    info = verified.registrationInfo;
+  } catch {
+    throw notAccepted();
+  }
+  const row = {
+    id: newId(),
+    user_id: call.user.id,
+    credential_id: info.credential.id,
+    public_key: isoBase64URL.fromBuffer(info.credential.publicKey),
+    counter: info.credential.counter,
+    transports: JSON.stringify(info.credential.transports ?? []),
+    device_type: info.credentialDeviceType,
+    backed_up: info.credentialBackedUp ? 1 : 0,
+    name: call.input.name,
+    created_at: now,
+    last_used_at: null,
+  };
+  let revokeToken = '';
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      if ((await countMemberPasskeys(trx, call.user.id)) >= LIMITS.passkeysPerMember) throw retryable(PASSKEY_MESSAGES.tooMany);
+      await insertPasskey(trx, row);
+      await logActivity(trx, { userId: call.user.id, event: 'passkey_added', clientId: call.clientId, device: call.device, at: now });
+      revokeToken = await issueToken(trx, { purpose: 'passkey_revoke', subject: row.id, now });
+    });
+  } catch (err) {
+    // The same credential twice, this member's or another's (the id is unique): one answer for both.
+    if (uniqueViolation(err)) throw retryable(PASSKEY_MESSAGES.alreadyRegistered);
+    throw err;
+  }
+  const revokeUrl = `${deps.issuer}/content/passkey/revoke?token=${encodeURIComponent(revokeToken)}`;
+  await deps.notifier.send(passkeyAddedMail(call.user.email, { name: row.name, at: now, device: call.device, revokeUrl }));
+  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, passkey: passkeyView(row) };
+}

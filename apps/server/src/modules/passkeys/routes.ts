@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { noBody } from '../account/member-post.ts';
+import {
+  passkeyDeleteRequestSchema,
+  passkeyLoginOptionsRequestSchema,
+  passkeyLoginRequestSchema,
+  passkeyReauthRequestSchema,
+  passkeyRegisterRequestSchema,
+  passkeyRenameRequestSchema,
+  passkeyRequireRequestSchema,
+  passkeyRevokeRequestSchema,
+} from '@sso/contracts/passkeys';
+import { SCOPES } from '@sso/contracts/scopes';
+import { parseOr901 } from '../../http/parse.ts';
+import { describeDevice } from '../../lib/device.ts';
+import { randomToken } from '../../lib/secrets.ts';
+import { memberPost } from '../account/member-post.ts';
+import { requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
+import { passkeyLogin, passkeyLoginOptions, type PasskeyLoginDeps } from './login-service.ts';
+import { deleteMemberPasskey, listPasskeys, renameMemberPasskey, requirePasskey, revokePasskeyByLink } from './manage-service.ts';
+import { passkeyReauth, passkeyReauthOptions } from './reauth-service.ts';
+import { registerPasskey, registrationOptions } from './registration-service.ts';
+
+/**
+ * The browser a passkey sign-in's challenge is kept for (decision 0024): an HttpOnly, SameSite=Strict
+ * cookie of 256 random bits, sent only to the sign-in's two endpoints, set when the browser has none.
+ */
+const PASSKEY_COOKIE = 'sso_passkey';
+const COOKIE_PATH = '/api/auth/passkey/login';
+const wellFormed = (v: string | undefined): v is string => v !== undefined && /^[A-Za-z0-9_-]{43}$/.test(v);
+
+function browserCookie(deps: PasskeyLoginDeps, request: FastifyRequest, reply: FastifyReply): string {
+  const held = request.cookies[PASSKEY_COOKIE];
+  if (wellFormed(held)) return held;
+  const value = randomToken(32);
+  reply.setCookie(PASSKEY_COOKIE, value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: deps.issuer.startsWith('https:') });
+  return value;
+}
+
+/** Passkeys (decision 0024): the sign-in (public), the settings and the step-up (Bearer, first-party clients only: account:write), and the mail's revoke link. */
+export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDeps): void {
+  app.post(`${COOKIE_PATH}/options`, async (request, reply) => {
+    const input = parseOr901(passkeyLoginOptionsRequestSchema, request.body);
+    const answer = await passkeyLoginOptions(deps, { clientId: input.client_id, browserCookie: browserCookie(deps, request, reply) });
+    return reply.header('Cache-Control', 'no-store').send(answer);
+  });
+  app.post(COOKIE_PATH, async (request, reply) => {
+    const input = parseOr901(passkeyLoginRequestSchema, request.body);
+    const held = request.cookies[PASSKEY_COOKIE];
+    const answer = await passkeyLogin(deps, input, { browserCookie: wellFormed(held) ? held : undefined, address: request.ip ?? '' });
+    return reply.header('Cache-Control', 'no-store').send(answer);
+  });
+  app.post('/api/auth/passkey/revoke', async (request, reply) => {
+    const input = parseOr901(passkeyRevokeRequestSchema, request.body);
+    return reply.header('Cache-Control', 'no-store').send(await revokePasskeyByLink(deps, input, { device: describeDevice(request.headers['user-agent']) }));
+  });
+
+  memberPost(app, deps, '/api/auth/passkeys', SCOPES.accountWrite, noBody, (call) => listPasskeys(deps, call));
+  // Adding a way to sign in, and taking one away, need a fresh proof of the member (decision 0012).
+  memberPost(app, deps, '/api/auth/passkey/register/options', SCOPES.accountWrite, noBody, async (call) => {
+    await requireFreshProof(deps, call);
+    return registrationOptions(deps, call);
+  });
+  memberPost(app, deps, '/api/auth/passkey/register', SCOPES.accountWrite, passkeyRegisterRequestSchema, async (call) => {
+    await requireFreshProof(deps, call);
+    return registerPasskey(deps, call);
+  });
+  memberPost(app, deps, '/api/auth/passkey/rename', SCOPES.accountWrite, passkeyRenameRequestSchema, (call) => renameMemberPasskey(deps, call));
+  memberPost(app, deps, '/api/auth/passkey/delete', SCOPES.accountWrite, passkeyDeleteRequestSchema, async (call) => {
+    await requireFreshProof(deps, call);
+    return deleteMemberPasskey(deps, call);
+  });
+  memberPost(app, deps, '/api/auth/passkey/require', SCOPES.accountWrite, passkeyRequireRequestSchema, async (call) => {
+    await requireFreshProof(deps, call);
+    return requirePasskey(deps, call);
+  });
+  memberPost(app, deps, '/api/auth/reauth/passkey/options', SCOPES.accountWrite, noBody, (call) => passkeyReauthOptions(deps, call));
+  memberPost(app, deps, '/api/auth/reauth/passkey', SCOPES.accountWrite, passkeyReauthRequestSchema, (call) => passkeyReauth(deps, call));
+}
