@@ -2,6 +2,7 @@
  * The benchmark of docs/performance.md: the hot paths of the product (password login, refresh grant,
  * introspection, /api/user, the card list), each taking turns with one of two ceilings on the same
  * machine (a bare Fastify route, a bare argon2id verify loop), and the budgets as ratios of the two;
+ * the passkey sign-in in turns with the password login, and its challenge rows per sign-in;
  * the same paths on a second server whose database holds `--growth` members, in turns with the
  * first; the password hashes per login; the JavaScript of the SPA's login route; Lighthouse on the
  * login and Top pages. `--seconds` is each source's time per comparison, in rounds of half of it.
@@ -18,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { boundBudget, growthBudget, notMeasured, ratioBudget, okPerSecond, type BudgetResult } from './lib/budgets.ts';
 import { seedFiller } from './lib/filler.ts';
 import { hashesPerLogin } from './lib/hashes.ts';
+import { challengeRowsPerSignIn } from './lib/passkey-rows.ts';
 import { lighthouseScores, type PageScore } from './lib/lighthouse.ts';
 import { routeJavaScript } from './lib/spa-size.ts';
 import { argon2Verify, bareFastify, type Ceiling } from './lib/ceilings.ts';
@@ -168,6 +170,9 @@ interface Compared extends Turns {
 interface ProductRun {
   /** Each operation (a) in turns with its ceiling (b), in the order of PHASES. */
   ceilings: Compared[];
+  /** The passkey sign-in (a) in turns with the password login (b), and the challenge rows per sign-in. */
+  passkey: Compared;
+  challengeRows: { written: number; live: number; signIns: number };
   /** Growth: each operation on the small (a) and on the grown database (b), in turns. */
   growth: Compared[] | undefined;
   tokenBytes: number;
@@ -195,6 +200,22 @@ async function measureAgainstCeilings(http: HttpClient, pool: MemberPool, tokenB
     await ceilings.argon2.stop();
   }
 }
+
+/**
+ * The passkey sign-in in turns with the password login (decision 0024): the same hand-off with an
+ * ECDSA signature checked where the password login hashes with argon2id.
+ */
+async function measurePasskeyAgainstLogin(http: HttpClient, pool: MemberPool, errors: Map<string, number>): Promise<Compared> {
+  say('passkey sign-in in turns with the password login …');
+  const label = PASSKEY_LABEL;
+  const turns = await takeTurns(
+    { label, next: mixedJobs(http, pool, { passkeySignIn: 1 }) },
+    { label: 'login (authorize POST), in turns with the passkey sign-in', next: mixedJobs(http, pool, { authorize: 1 }) },
+    errors,
+  );
+  return { ...turns, label };
+}
+const PASSKEY_LABEL = 'passkey sign-in (options, assertion, authorize POST)';
 
 /** A system under load with its members: the small database or the grown one. */
 interface Side {
@@ -263,6 +284,8 @@ async function measureProduct(): Promise<ProductRun> {
     const tokenBytes = await tokenResponseBytes(http, seeded[0] as Member);
     const pool = new MemberPool(seeded);
     const ceilings = await measureAgainstCeilings(http, pool, tokenBytes, errors);
+    const passkey = await measurePasskeyAgainstLogin(http, pool, errors);
+    const challengeRows = await challengeRowsPerSignIn({ databaseUrl: bench.system.databaseUrl, http, member: seeded[0] as Member });
     let lighthouse: ProductRun['lighthouse'];
     if (!args['no-lighthouse']) {
       say('Lighthouse on the login and Top pages …');
@@ -277,7 +300,7 @@ async function measureProduct(): Promise<ProductRun> {
         await grown.stop();
       }
     }
-    return { ceilings, growth: growthRows, tokenBytes, errors, lighthouse };
+    return { ceilings, passkey, challengeRows, growth: growthRows, tokenBytes, errors, lighthouse };
   } finally {
     await http.close();
     await bench.stop();
@@ -326,6 +349,14 @@ async function main(): Promise<number> {
     boundBudget({ budget: 'exactly one password hash per login', value: hashes, bound: 1, kind: 'exactly', shown: `${hashes} argon2id verifications per login (login step + authorize step)` }),
     ratioBudget({ budget: 'refresh ≥ 12% of bare Fastify, p99 < 25 ms', ...ratio(refreshed), share: 0.12, p99Ms: 25 }),
     ratioBudget({ budget: 'introspection ≥ 30% of bare Fastify, p99 < 25 ms', ...ratio(introspected), share: 0.3, p99Ms: 25 }),
+    ratioBudget({ budget: 'passkey sign-in ≥ 10× the password login, p99 < 50 ms', ...ratio(product.passkey), share: 10, p99Ms: 50 }),
+    boundBudget({
+      budget: 'one challenge row written and used up per passkey sign-in',
+      value: product.challengeRows.live === 0 ? product.challengeRows.written : Number.NaN,
+      bound: 1,
+      kind: 'exactly',
+      shown: `${product.challengeRows.written} rows written and ${product.challengeRows.live} left unused per sign-in (${product.challengeRows.signIns} sign-ins)`,
+    }),
     product.growth
       ? growthBudget({ budget: `growth: ${members} vs ${growth} members within 20%`, changes: product.growth.map((c) => ({ label: c.label, change: change(c) })), share: 0.2 })
       : notMeasured('growth: 1,000 vs 1,000,000 members within 20%', 'skipped (--growth 0)'),
@@ -340,6 +371,7 @@ async function main(): Promise<number> {
     ]);
   const all = [
     ...lines(product.ceilings, (c) => `${(c.ratio * 100).toFixed(1)}% of its ceiling`),
+    ...lines([product.passkey], (c) => `${c.ratio.toFixed(1)}× the password login`),
     ...lines(product.growth ?? [], (c) => `${growth} members: ${(change(c) * 100).toFixed(1)}%`),
   ];
   const figures = markdownTable(
@@ -369,7 +401,23 @@ async function main(): Promise<number> {
   const base = `${args.out}${machine.date.slice(0, 16).replace(':', '')}-${database}`;
   writeFileSync(`${base}.md`, text);
   const lighthouse = product.lighthouse instanceof Error ? { error: product.lighthouse.message } : product.lighthouse;
-  const json = { machine, database, members, growth, workers, seconds, rounds: ROUNDS, tokenBytes: product.tokenBytes, ceilings: product.ceilings, growth_comparison: product.growth, hashes, lighthouse, budgets };
+  const json = {
+    machine,
+    database,
+    members,
+    growth,
+    workers,
+    seconds,
+    rounds: ROUNDS,
+    tokenBytes: product.tokenBytes,
+    ceilings: product.ceilings,
+    passkey: product.passkey,
+    challenge_rows: product.challengeRows,
+    growth_comparison: product.growth,
+    hashes,
+    lighthouse,
+    budgets,
+  };
   writeFileSync(`${base}.json`, `${JSON.stringify(json, null, 2)}\n`);
   say(`written: ${base}.md, ${base}.json`);
   return 0;

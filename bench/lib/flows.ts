@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { basicAuth, bearer, type HttpAnswer, type HttpClient } from './http.ts';
 import { OK, failed, type Outcome } from './stats.ts';
+import type { SoftAuthenticator } from '../../apps/server/src/test-support/soft-authenticator.ts';
 
 /**
  * The member operations the load tools drive, each as the SPA or a partner sends it over HTTP
@@ -13,6 +14,11 @@ import { OK, failed, type Outcome } from './stats.ts';
 export interface Member {
   email: string;
   password: string;
+  /** The member's browser: its device cookie (a returning browser, decision 0024) and its passkey cookie. */
+  deviceCookie: string;
+  passkeyCookie: string;
+  /** The member's passkey, on a software authenticator of the bench's origin. */
+  authenticator: SoftAuthenticator;
   /** The terminal the member's token family is bound to; a refresh must name it. */
   terminalId: string;
   access: string;
@@ -49,7 +55,7 @@ const takeTokens = (m: Member, a: HttpAnswer): Outcome => {
 };
 
 /** The login form's POST to the authorize endpoint with a PKCE S256 challenge (RFC 7636) of `verifier`. */
-async function postAuthorize(http: HttpClient, m: Member, verifier: string): Promise<{ code?: string; redirectUri: string; failure?: Outcome }> {
+async function postAuthorize(http: HttpClient, m: Member, verifier: string, ticket?: string): Promise<{ code?: string; redirectUri: string; failure?: Outcome }> {
   const redirectUri = `${http.origin}/content/oauth/callback`;
   const query = new URLSearchParams({
     client_id: SPA_CLIENT_ID,
@@ -60,7 +66,11 @@ async function postAuthorize(http: HttpClient, m: Member, verifier: string): Pro
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   });
-  const authorized = await http.post(`/api/auth/authorize?${query.toString()}`, { form: { user_mail: m.email, user_pass: m.password, recaptcha_token: 'bench' } });
+  const authorized = await http.post(
+    `/api/auth/authorize?${query.toString()}`,
+    { form: { user_mail: m.email, user_pass: m.password, recaptcha_token: 'bench', ...(ticket ? { login_ticket: ticket } : {}) } },
+    { cookie: `sso_device=${m.deviceCookie}` },
+  );
   const params = authorized.location ? new URL(authorized.location).searchParams : undefined;
   const code = params?.get('code') ?? undefined;
   if (authorized.status !== 303 || !code) return { redirectUri, failure: failed(`authorize HTTP ${authorized.status} ${params?.get('error') ?? ''}`.trim()) };
@@ -95,6 +105,22 @@ export const login: Operation = async (http, m) => {
   return takeTokens(m, exchanged);
 };
 
+/**
+ * The passkey sign-in (decision 0024) as the login page runs it: the challenge for this browser, the
+ * authenticator's assertion, the login step's answer with its ticket, and the authorize form's POST
+ * with the ticket and no password, answered with a single-use code (not exchanged, as `authorize`).
+ */
+export const passkeySignIn: Operation = async (http, m) => {
+  const browser = { cookie: `sso_passkey=${m.passkeyCookie}` };
+  const asked = await http.post('/api/auth/passkey/login/options', { json: { client_id: SPA_CLIENT_ID } }, browser);
+  const options = parse(asked).options as Record<string, unknown> | undefined;
+  if (asked.status !== 200 || !options) return failed(`options ${httpKind(asked)}`);
+  const answered = await http.post('/api/auth/passkey/login', { json: { client_id: SPA_CLIENT_ID, credential: m.authenticator.authenticate(options) } }, browser);
+  const j = parse(answered);
+  if (answered.status !== 200 || typeof j.login_ticket !== 'string' || typeof j.id !== 'string') return failed(`passkey ${httpKind(answered)}`);
+  return (await postAuthorize(http, { ...m, email: j.id, password: '' }, randomBytes(32).toString('base64url'), j.login_ticket)).failure ?? OK;
+};
+
 /** The refresh grant: the next link of the member's rotation chain (RFC 6749 section 6). */
 export const refresh: Operation = async (http, m) =>
   takeTokens(
@@ -122,5 +148,5 @@ export const cards = memberRead('/api/subuser/cards', (j) => Array.isArray(j.sai
 /** The member's own record (POST /api/user). */
 export const user = memberRead('/api/user', (j) => typeof j.user_id === 'string', 'user answer without user_id');
 
-export const OPERATIONS = { login, authorize, refresh, introspect, cards, user } satisfies Record<string, Operation>;
+export const OPERATIONS = { login, authorize, passkeySignIn, refresh, introspect, cards, user } satisfies Record<string, Operation>;
 export type OperationName = keyof typeof OPERATIONS;

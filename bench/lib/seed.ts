@@ -10,6 +10,9 @@ import { audienceOf } from '../../apps/server/src/modules/oauth/audience.ts';
 import { loadClients } from '../../apps/server/src/modules/oauth/clients.ts';
 import { insertFamily } from '../../apps/server/src/modules/oauth/token-repo.ts';
 import { issuePair } from '../../apps/server/src/modules/oauth/tokens.ts';
+import { insertPasskey } from '../../apps/server/src/modules/passkeys/passkey-repo.ts';
+import { userHandleOf } from '../../apps/server/src/modules/passkeys/relying-party.ts';
+import { SoftAuthenticator } from '../../apps/server/src/test-support/soft-authenticator.ts';
 import { ROOT } from '../../e2e/support/server.ts';
 import type { Member } from './flows.ts';
 
@@ -19,8 +22,9 @@ import type { Member } from './flows.ts';
  * issuePair): a sign-up over HTTP costs an argon2id hash and several steps per member, which would
  * make seeding a thousand members take minutes. Every member shares one password hashed once with
  * the server's hashPassword, has accepted the SPA client's terms (so that a login is issued a code),
- * owns one card (so that the card list has a row to read), and holds a live token family of the
- * SPA client bound to its own terminal, as after a login. Addresses carry a per-run tag, so several
+ * owns one card (so that the card list has a row to read), holds a live token family of the
+ * SPA client bound to its own terminal, as after a login, and a passkey on a software authenticator
+ * with the browser cookies of a returning browser. Addresses carry a per-run tag, so several
  * seedings of one database do not collide.
  */
 export interface SeedOptions {
@@ -77,7 +81,24 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope, audience, created_at: now, revoked_at: null, proved_at: null });
           const tokens = await issuePair(trx, familyId, null, scope, now);
           if (!tokens.refresh_token) throw new Error('issuePair answered no refresh token');
-          members.push({ email, password: LOAD_PASSWORD, terminalId, access: tokens.access_token, refresh: tokens.refresh_token });
+          // A passkey on a software authenticator (decision 0024), stored as a registration stores it.
+          const authenticator = new SoftAuthenticator(o.origin);
+          const credential = authenticator.mint(userHandleOf(id));
+          await insertPasskey(trx, {
+            id: randomUUID(),
+            user_id: id,
+            credential_id: credential.id,
+            public_key: Buffer.from(credential.publicKeyCose).toString('base64url'),
+            counter: 0,
+            transports: '["internal","hybrid"]',
+            device_type: 'multiDevice',
+            backed_up: 1,
+            name: 'bench',
+            created_at: now,
+            last_used_at: null,
+          });
+          const browser = { deviceCookie: randomBytes(32).toString('base64url'), passkeyCookie: randomBytes(32).toString('base64url'), authenticator };
+          members.push({ email, password: LOAD_PASSWORD, terminalId, access: tokens.access_token, refresh: tokens.refresh_token, ...browser });
         }
       });
     }

@@ -33,6 +33,8 @@ export interface CeremonyKnobs {
   challenge?: string;
   /** The WebAuthn type in clientDataJSON (default webauthn.get / webauthn.create). */
   type?: string;
+  /** At registration: the credential id to use (base64url) instead of a new random one. */
+  credentialId?: string;
 }
 
 export interface SoftCredential {
@@ -63,8 +65,11 @@ export class SoftAuthenticator {
     return Buffer.from(JSON.stringify({ type: knobs.type ?? type, challenge: knobs.challenge ?? challenge, origin: knobs.origin ?? this.origin, crossOrigin: false }));
   }
 
-  /** Answers `navigator.credentials.create()` for the server's creation options (attestation "none"). */
-  register(options: Record<string, unknown>, knobs: CeremonyKnobs = {}): Record<string, unknown> {
+  /**
+   * A new credential for the user handle (base64url), kept by this authenticator: its id and its COSE
+   * public key (ES256), as a registration stores them. The benchmark seeds passkeys so, without a ceremony.
+   */
+  mint(userHandle: string, credentialId?: string, counter = 0): { id: string; publicKeyCose: Uint8Array } {
     const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
     const cose = new Map<number, number | Uint8Array>([
@@ -74,8 +79,16 @@ export class SoftAuthenticator {
       [-2, new Uint8Array(Buffer.from(jwk.x!, 'base64url'))],
       [-3, new Uint8Array(Buffer.from(jwk.y!, 'base64url'))],
     ]);
-    const credentialId = randomBytes(32);
+    const id = credentialId ?? b64u(randomBytes(32));
+    this.credentials.push({ id, privateKey, publicKey, userHandle, counter });
+    return { id, publicKeyCose: isoCBOR.encode(cose) };
+  }
+
+  /** Answers `navigator.credentials.create()` for the server's creation options (attestation "none"). */
+  register(options: Record<string, unknown>, knobs: CeremonyKnobs = {}): Record<string, unknown> {
     const counter = knobs.counter ?? 0;
+    const { id, publicKeyCose } = this.mint((options.user as { id: string }).id, knobs.credentialId, counter);
+    const credentialId = Buffer.from(id, 'base64url');
     const authData = Buffer.concat([
       sha256(knobs.rpId ?? this.rpId),
       Buffer.from([this.flags(AT, knobs)]),
@@ -83,7 +96,7 @@ export class SoftAuthenticator {
       Buffer.alloc(16),
       Buffer.from([0, credentialId.length]),
       credentialId,
-      Buffer.from(isoCBOR.encode(cose)),
+      Buffer.from(publicKeyCose),
     ]);
     const attestation: Parameters<typeof isoCBOR.encode>[0] = new Map<string, Parameters<typeof isoCBOR.encode>[0]>([
       ['fmt', 'none'],
@@ -91,9 +104,6 @@ export class SoftAuthenticator {
       ['authData', new Uint8Array(authData)],
     ]);
     const attestationObject = isoCBOR.encode(attestation);
-    const user = options.user as { id: string };
-    const id = b64u(credentialId);
-    this.credentials.push({ id, privateKey, publicKey, userHandle: user.id, counter });
     return {
       id,
       rawId: id,
