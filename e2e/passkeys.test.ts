@@ -1,0 +1,125 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { documentScreen } from './support/browser.ts';
+import { logIn, pagePerTest, withSystem } from './support/journey.ts';
+import { readMailbox, waitForCode } from './support/mailbox.ts';
+import { openFromPortal } from './support/portal.ts';
+
+const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
+const PASSKEY_NAME = '仕事用のパソコン';
+
+/**
+ * A platform authenticator with user verification in this page's Chromium, by the DevTools protocol
+ * (WebAuthn.addVirtualAuthenticator): the device's screen lock always says yes. Its credentials live
+ * as long as the page.
+ */
+async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+}
+
+/**
+ * Passkeys in Chromium (decision 0024): a card member adds a passkey in the settings, logs out,
+ * signs in with it from the login page with no password (the SPA's own login and a partner's
+ * authorize URL), proves a portal app's session with it before an e-mail change, deletes it, and it
+ * no longer signs in.
+ */
+describe('passkeys in Chromium', () => {
+  const env = withSystem();
+  const j = pagePerTest(env);
+
+  const partnerAuthorize = (clientId: string, state: string) =>
+    `/content/authorize?${new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: `${env.system.origin}/dev/partner/${clientId}/callback`,
+      state,
+      scope: 'openid',
+      response_type: 'code',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    }).toString()}`;
+
+  async function logOut() {
+    await j.page.getByRole('button', { name: 'ログアウト' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+  }
+
+  async function signInWithPasskey() {
+    await j.page.getByRole('button', { name: 'パスキーでログイン' }).click();
+  }
+
+  /** The refusals the journey provokes (a refused passkey, 400; a fresh-proof challenge, 401) are what it expects. */
+  const expectRefusals = () =>
+    j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400') && !e.includes('status of 401')));
+
+  it('adds a passkey, signs in with it without a password, proves a session with it, deletes it, and then it signs in no more', async () => {
+    await addVirtualAuthenticator(j.page);
+    await j.page.goto('/content/user/passkeys');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await logIn(j.page, CARD.email, CARD.password);
+    await j.page.waitForURL(/\/content\/user\/passkeys$/);
+    await expect.poll(() => j.page.getByText('登録されているパスキーはありません。').count()).toBe(1);
+    await documentScreen(j.page, 'passkeys-empty');
+
+    // Register: the password login is a fresh proof, so no prompt; the member names it.
+    await j.page.getByRole('button', { name: 'パスキーを登録する' }).click();
+    const name = j.page.getByLabel('パスキーの名前');
+    await name.waitFor();
+    await name.fill(PASSKEY_NAME);
+    await documentScreen(j.page, 'passkeys-name');
+    await j.page.getByRole('button', { name: '登録する', exact: true }).click();
+    await expect.poll(() => j.page.getByText(PASSKEY_NAME).count()).toBeGreaterThan(0);
+    await documentScreen(j.page, 'passkeys-list');
+    const mail = (await readMailbox(env.system.origin)).find((m) => m.to === CARD.email && m.text.includes('パスキーが登録されました'));
+    expect(mail?.text).toContain('/content/passkey/revoke?token=');
+
+    // The SPA's own login: the passkey, no password typed.
+    await logOut();
+    await documentScreen(j.page, 'login-passkey');
+    await signInWithPasskey();
+    await j.page.waitForURL(/\/content\/top$/);
+    await logOut();
+
+    // A partner's authorize URL: the same hand-off as a password login, the code to the partner.
+    await j.page.goto(partnerAuthorize('SIAP004', 'passkey-state'));
+    await signInWithPasskey();
+    await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback' || url.pathname === '/content/accept/additional_terms');
+    if (new URL(j.page.url()).pathname === '/content/accept/additional_terms') {
+      await j.page.getByLabel('利用規約を確認、同意しました').check();
+      await j.page.getByRole('button', { name: '同意する' }).click();
+      await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback');
+    }
+    const back = new URL(j.page.url()).searchParams;
+    expect(back.get('code')).toBeTruthy();
+    expect(back.get('state')).toBe('passkey-state');
+
+    // A portal app's session (a direct login, not proved): the e-mail change asks for a proof, the passkey gives it.
+    await openFromPortal(j.page, env.system.origin, CARD);
+    await j.page.goto('/content/user/email');
+    const fresh = 'card.passkey@example.com';
+    await j.page.getByLabel('新しいメールアドレス').fill(fresh);
+    await j.page.getByRole('button', { name: '送信する' }).click();
+    const dialog = j.page.getByRole('dialog', { name: 'ご本人確認' });
+    await dialog.waitFor();
+    await documentScreen(j.page, 'fresh-proof-passkey');
+    await dialog.getByRole('button', { name: 'パスキーで確認する' }).click();
+    await j.page.waitForURL(/\/content\/user\/email\/otp$/);
+    expect(await waitForCode(env.system.origin, 'mail', fresh)).toMatch(/^\d{6}$/);
+
+    // Delete it: the list is empty, and the passkey no longer signs in.
+    await j.page.goto('/content/user/passkeys');
+    await expect.poll(() => j.page.getByText(PASSKEY_NAME).count()).toBeGreaterThan(0);
+    await j.page.getByRole('button', { name: `${PASSKEY_NAME}を削除` }).click();
+    await j.page.getByRole('dialog').getByRole('button', { name: '削除する' }).click();
+    await expect.poll(() => j.page.getByText('登録されているパスキーはありません。').count()).toBe(1);
+    await logOut();
+    await signInWithPasskey();
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'パスキーを確認できませんでした。' }).count()).toBe(1);
+    await documentScreen(j.page, 'login-passkey-refused');
+    expect(j.page.url()).toContain('/content/authorize?');
+    expectRefusals();
+  });
+});
