@@ -8,7 +8,7 @@ import {
 } from '@sso/contracts/account';
 import { memberPost, noBody } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
-import { requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
+import { afterFreshProof, requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';
 import { changePassword } from './password-change-service.ts';
 import { confirmTelChange, requestTelChange } from './tel-change-service.ts';
@@ -22,10 +22,9 @@ import { withdraw } from './withdraw-service.ts';
  */
 export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps): void {
   // Sensitive changes need a fresh proof of presence on the session (decision 0012).
-  memberPost(app, deps, '/api/auth/email/change', SCOPES.accountWrite, emailChangeRequestSchema, async (call) => {
-    await requireFreshProof(deps, call);
-    return requestEmailChange(deps, call.user, call.input, call.token.familyId);
-  });
+  memberPost(app, deps, '/api/auth/email/change', SCOPES.accountWrite, emailChangeRequestSchema, afterFreshProof(deps, (call) =>
+    requestEmailChange(deps, call.user, call.input, call.token.familyId),
+  ));
 
   // The Bearer token names the session: only the one that asked for the change may confirm it (decision 0012).
   memberPost(app, deps, '/api/auth/email/change/otp', SCOPES.accountWrite, emailChangeOtpRequestSchema, ({ token, input, device }) =>
@@ -34,10 +33,9 @@ export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountC
 
   // The login mobile number (decision 0014): both steps need the member's Bearer token; adding a login
   // identifier needs the session's fresh proof (decision 0012).
-  memberPost(app, deps, '/api/auth/tel/change', SCOPES.accountWrite, telChangeRequestSchema, async (call) => {
-    await requireFreshProof(deps, call);
-    return requestTelChange(deps, call.user, call.input);
-  });
+  memberPost(app, deps, '/api/auth/tel/change', SCOPES.accountWrite, telChangeRequestSchema, afterFreshProof(deps, (call) =>
+    requestTelChange(deps, call.user, call.input),
+  ));
   memberPost(app, deps, '/api/auth/tel/change/otp', SCOPES.accountWrite, telChangeOtpRequestSchema, ({ user, input, device }) =>
     confirmTelChange(deps, user, input, { device }),
   );
@@ -49,8 +47,7 @@ export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountC
     return changePassword(deps, call.user, call.input, { device: call.device });
   });
 
-  memberPost(app, deps, '/api/auth/cancel', SCOPES.accountWrite, noBody, async (call) => {
-    await requireFreshProof(deps, call);
-    return withdraw(deps, call.user, { device: call.device });
-  });
+  memberPost(app, deps, '/api/auth/cancel', SCOPES.accountWrite, noBody, afterFreshProof(deps, (call) =>
+    withdraw(deps, call.user, { device: call.device }),
+  ));
 }

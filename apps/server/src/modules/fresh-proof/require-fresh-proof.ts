@@ -32,3 +32,11 @@ export async function requireFreshProof(deps: { clock: Clock; db: Kysely<Databas
   const passkey = required || (await countMemberPasskeys(deps.db, call.user.id)) > 0;
   throw freshProofError(LIMITS.freshProofMaxAgeMs, required ? PASSKEY_MESSAGES.freshProofPasskeyNeeded : undefined, { passkey, passkey_required: required });
 }
+
+/** A member endpoint's handler behind the guard: `memberPost(app, deps, url, scope, schema, afterFreshProof(deps, (call) => …))`. */
+export const afterFreshProof =
+  <I, R>(deps: { clock: Clock; db: Kysely<Database> }, handler: (call: MemberCall<I>) => Promise<R>) =>
+  async (call: MemberCall<I>): Promise<R> => {
+    await requireFreshProof(deps, call);
+    return handler(call);
+  };

@@ -15,7 +15,7 @@ import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import { memberPost } from '../account/member-post.ts';
-import { requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
+import { afterFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { passkeyLogin, passkeyLoginOptions, type PasskeyLoginDeps } from './login-service.ts';
 import { deleteMemberPasskey, listPasskeys, renameMemberPasskey, requirePasskey, revokePasskeyByLink } from './manage-service.ts';
 import { passkeyReauth, passkeyReauthOptions } from './reauth-service.ts';
@@ -57,23 +57,11 @@ export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDe
 
   memberPost(app, deps, '/api/auth/passkeys', SCOPES.accountWrite, noBody, (call) => listPasskeys(deps, call));
   // Adding a way to sign in, and taking one away, need a fresh proof of the member (decision 0012).
-  memberPost(app, deps, '/api/auth/passkey/register/options', SCOPES.accountWrite, noBody, async (call) => {
-    await requireFreshProof(deps, call);
-    return registrationOptions(deps, call);
-  });
-  memberPost(app, deps, '/api/auth/passkey/register', SCOPES.accountWrite, passkeyRegisterRequestSchema, async (call) => {
-    await requireFreshProof(deps, call);
-    return registerPasskey(deps, call);
-  });
+  memberPost(app, deps, '/api/auth/passkey/register/options', SCOPES.accountWrite, noBody, afterFreshProof(deps, (call) => registrationOptions(deps, call)));
+  memberPost(app, deps, '/api/auth/passkey/register', SCOPES.accountWrite, passkeyRegisterRequestSchema, afterFreshProof(deps, (call) => registerPasskey(deps, call)));
   memberPost(app, deps, '/api/auth/passkey/rename', SCOPES.accountWrite, passkeyRenameRequestSchema, (call) => renameMemberPasskey(deps, call));
-  memberPost(app, deps, '/api/auth/passkey/delete', SCOPES.accountWrite, passkeyDeleteRequestSchema, async (call) => {
-    await requireFreshProof(deps, call);
-    return deleteMemberPasskey(deps, call);
-  });
-  memberPost(app, deps, '/api/auth/passkey/require', SCOPES.accountWrite, passkeyRequireRequestSchema, async (call) => {
-    await requireFreshProof(deps, call);
-    return requirePasskey(deps, call);
-  });
+  memberPost(app, deps, '/api/auth/passkey/delete', SCOPES.accountWrite, passkeyDeleteRequestSchema, afterFreshProof(deps, (call) => deleteMemberPasskey(deps, call)));
+  memberPost(app, deps, '/api/auth/passkey/require', SCOPES.accountWrite, passkeyRequireRequestSchema, afterFreshProof(deps, (call) => requirePasskey(deps, call)));
   memberPost(app, deps, '/api/auth/reauth/passkey/options', SCOPES.accountWrite, noBody, (call) => passkeyReauthOptions(deps, call));
   memberPost(app, deps, '/api/auth/reauth/passkey', SCOPES.accountWrite, passkeyReauthRequestSchema, (call) => passkeyReauth(deps, call));
 }
