@@ -63,6 +63,9 @@ export function ceremonyMessage(e: CeremonyFailed): string {
   return PASSKEY_MESSAGES.cancelled;
 }
 
+/** What a screen says of a failure the browser's ceremony ended in; undefined for any other failure (the server's, the network's). */
+export const ceremonyFailureMessage = (e: unknown): string | undefined => (e instanceof CeremonyFailed ? ceremonyMessage(e) : undefined);
+
 /**
  * Signs in or proves presence with a passkey (navigator.credentials.get): the server's options as
  * given (`optionsJSON`). `autofill` starts a conditional ceremony, offered in the autofill of an
