@@ -89,6 +89,8 @@ export const routes: RouteObject[] = [
               { path: '/user/password', ...titled('パスワード変更'), ...screen(() => import('../features/account-change/password-change-page.tsx'), 'PasswordChangePage') },
               { path: '/user/profile', ...titled('プロフィール変更'), ...screen(() => import('../features/account-change/profile-change-page.tsx'), 'ProfileChangePage') },
               { path: '/user/profile/done', ...titled('プロフィール変更完了'), ...screen(() => import('../features/account-change/profile-change-done-page.tsx'), 'ProfileChangeDonePage') },
+              // Passkeys (docs/decisions/0024-passkeys.md): not a SPEC.md route.
+              { path: '/user/passkeys', ...titled('パスキー'), ...screen(() => import('../features/passkeys/passkeys-page.tsx'), 'PasskeysPage') },
               // Cards (SPEC.md section 2, "Card routes").
               { path: '/subusers/all', ...titled('カード一覧'), ...screen(() => import('../features/cards/all-cards-page.tsx'), 'AllCardsPage') },
               { path: '/subusers/unactivated', ...titled('有効化が必要なカード'), ...screen(() => import('../features/cards/unactivated-cards-page.tsx'), 'UnactivatedCardsPage') },
