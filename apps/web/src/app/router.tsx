@@ -72,6 +72,8 @@ export const routes: RouteObject[] = [
           { path: '/recover/mail/sent', ...titled('パスワード再設定メール送信'), ...screen(() => import('../features/recover/recover-mail-sent-page.tsx'), 'RecoverMailSentPage') },
           { path: '/recover/password', ...titled('新しいパスワードの設定'), ...screen(() => import('../features/recover/recover-password-page.tsx'), 'RecoverPasswordPage') },
           { path: '/recover/password/done', ...titled('パスワードの再設定完了'), ...screen(() => import('../features/recover/recover-password-done-page.tsx'), 'RecoverPasswordDonePage') },
+          // The link of the "passkey added" mail (decision 0024): public, it works without a login.
+          { path: '/passkey/revoke', ...titled('パスキーの無効化'), ...screen(() => import('../features/passkeys/passkey-revoke-page.tsx'), 'PasskeyRevokePage') },
           {
             // The guard is lazy too: it brings the query cache of the protected screens.
             ...screen(() => import('./require-login.tsx'), 'RequireLogin'),
