@@ -29,10 +29,14 @@ export type TelChangeResponse = z.infer<typeof telChangeResponseSchema>;
 /** POST /api/auth/tel/change/otp (Bearer): the SMS code and the register_token, as every member flow's code. */
 export const telChangeOtpRequestSchema = numberlessOtpRequestSchema;
 
-/** POST /api/auth/password/change (Bearer; SPEC.md section 3): the current password is checked. */
+/**
+ * POST /api/auth/password/change (Bearer; SPEC.md section 3): the current password is checked. It
+ * may be empty when the session holds a fresh proof (decision 0024: a member proves presence with a
+ * passkey instead); empty without one, the server answers the fresh-proof challenge (decision 0012).
+ */
 export const passwordChangeRequestSchema = z
   .object({
-    current_password: z.string({ error: M.required }).min(1, { error: M.required }).max(256),
+    current_password: z.string().max(256).default(''),
     password: newPassword('open'),
     password_check: z.string({ error: M.required }).min(1, { error: M.required }),
   })
