@@ -23,7 +23,7 @@ describe('what the passkey list shows (decision 0024)', () => {
 });
 
 describe('the name a new passkey is offered', () => {
-  it('names the system and the browser, the specific marks before the general ones', () => {
+  it('names the browser and the platform as the activity log names a device, the specific marks before the general ones', () => {
     const ua = {
       chromeWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
       edgeWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
@@ -34,14 +34,14 @@ describe('the name a new passkey is offered', () => {
       firefoxMac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.7; rv:132.0) Gecko/20100101 Firefox/132.0',
       safariMac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
     };
-    expect(defaultPasskeyName(ua.chromeWindows)).toBe('WindowsのChrome');
-    expect(defaultPasskeyName(ua.edgeWindows)).toBe('WindowsのEdge');
-    expect(defaultPasskeyName(ua.safariIphone)).toBe('iPhoneのSafari');
-    expect(defaultPasskeyName(ua.chromeIphone)).toBe('iPhoneのChrome');
-    expect(defaultPasskeyName(ua.chromeAndroid)).toBe('AndroidのChrome');
-    expect(defaultPasskeyName(ua.samsungAndroid)).toBe('AndroidのSamsung Internet');
-    expect(defaultPasskeyName(ua.firefoxMac)).toBe('MacのFirefox');
-    expect(defaultPasskeyName(ua.safariMac)).toBe('MacのSafari');
+    expect(defaultPasskeyName(ua.chromeWindows)).toBe('Chrome / Windows');
+    expect(defaultPasskeyName(ua.edgeWindows)).toBe('Edge / Windows');
+    expect(defaultPasskeyName(ua.safariIphone)).toBe('Safari / iPhone');
+    expect(defaultPasskeyName(ua.chromeIphone)).toBe('Chrome / iPhone');
+    expect(defaultPasskeyName(ua.chromeAndroid)).toBe('Chrome / Android');
+    expect(defaultPasskeyName(ua.samsungAndroid)).toBe('Samsung Internet / Android');
+    expect(defaultPasskeyName(ua.firefoxMac)).toBe('Firefox / Mac');
+    expect(defaultPasskeyName(ua.safariMac)).toBe('Safari / Mac');
   });
 
   it('falls back to what it knows, else 「パスキー」', () => {

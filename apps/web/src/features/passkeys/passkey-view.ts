@@ -21,37 +21,40 @@ export function passkeyFacts(p: Passkey): PasskeyFacts {
   };
 }
 
-/** Platforms by their user-agent marks, the more specific first (an iPad's Safari says "Macintosh"; Android says "Linux"). */
-const SYSTEMS: [RegExp, string][] = [
-  [/iPhone/, 'iPhone'],
-  [/iPad/, 'iPad'],
-  [/Android/, 'Android'],
-  [/CrOS/, 'Chromebook'],
-  [/Windows/, 'Windows'],
-  [/Macintosh|Mac OS X/, 'Mac'],
-  [/Linux/, 'Linux'],
-];
-/** Browsers by their marks, the more specific first (Edge, Opera and Samsung Internet also say "Chrome"; Chrome also says "Safari"). */
+/**
+ * The browser and the platform by their user-agent marks, as the activity log names a device
+ * ("Chrome / Windows", the server's lib/device.ts): the more specific first (Edge, Opera and Samsung
+ * Internet also say "Chrome", Chrome also says "Safari"; an iPhone says "like Mac OS X", Android "Linux").
+ */
 const BROWSERS: [RegExp, string][] = [
-  [/Edg(e|A|iOS)?\//, 'Edge'],
-  [/OPR\//, 'Opera'],
-  [/SamsungBrowser\//, 'Samsung Internet'],
-  [/Firefox\/|FxiOS\//, 'Firefox'],
-  [/Chrome\/|CriOS\//, 'Chrome'],
-  [/Safari\//, 'Safari'],
+  [/\bEdg(e|A|iOS)?\//, 'Edge'],
+  [/\bOPR\/|\bOpera\b/, 'Opera'],
+  [/\bSamsungBrowser\//, 'Samsung Internet'],
+  [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
+  [/\bChrome\/|\bCriOS\//, 'Chrome'],
+  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+];
+const PLATFORMS: [RegExp, string][] = [
+  [/\biPhone\b|\biPod\b/, 'iPhone'],
+  [/\biPad\b/, 'iPad'],
+  [/\bAndroid\b/, 'Android'],
+  [/\bWindows\b/, 'Windows'],
+  [/\bCrOS\b/, 'ChromeOS'],
+  [/\bMacintosh\b|\bMac OS X\b/, 'Mac'],
+  [/\bLinux\b/, 'Linux'],
 ];
 
 const first = (marks: [RegExp, string][], userAgent: string) => marks.find(([mark]) => mark.test(userAgent))?.[1];
 
 /**
- * The name a new passkey is offered ("WindowsのChrome"): the system and the browser it was made on,
- * which the member may change; 「パスキー」 when neither is known. Within PASSKEY_NAME_MAX. No
- * full-width brackets: the field's NFKC on blur (ui/input-normalise.ts) would change them.
+ * The name a new passkey is offered: the browser and the platform it was made on, written as the
+ * activity log writes a device ("Chrome / Windows"), so that the member recognises it there; the
+ * one of them that is known, else 「パスキー」. The member may change it. Within PASSKEY_NAME_MAX.
  */
 export function defaultPasskeyName(userAgent: string): string {
   const browser = first(BROWSERS, userAgent);
-  const system = first(SYSTEMS, userAgent);
-  const name = browser && system ? `${system}の${browser}` : (browser ?? system ?? PASSKEY_MESSAGES.title);
+  const platform = first(PLATFORMS, userAgent);
+  const name = browser && platform ? `${browser} / ${platform}` : (browser ?? platform ?? PASSKEY_MESSAGES.title);
   return name.slice(0, PASSKEY_NAME_MAX);
 }
 

@@ -35,14 +35,14 @@ describe('the passkey settings (decision 0024)', () => {
   it('lists each passkey with its registration time, its last use or 未使用, and its kind, and offers the registration', () => {
     const html = rendered({
       passkeys: [
-        { id: 'p1', name: 'iPhoneのSafari', created_at: AT, last_used_at: AT + 60 * 60 * 1000, synced: true },
+        { id: 'p1', name: 'Safari / iPhone', created_at: AT, last_used_at: AT + 60 * 60 * 1000, synced: true },
         { id: 'p2', name: 'セキュリティキー', created_at: AT, last_used_at: null, synced: false },
       ],
       require_passkey: false,
     });
     expect(html).toContain('<h1>パスキー</h1>');
     expect(html).toContain(PASSKEY_MESSAGES.lead);
-    expect(html).toContain('iPhoneのSafari');
+    expect(html).toContain('Safari / iPhone');
     expect(html).toContain('<time dateTime="2026-11-23T14:05+09:00">2026年11月23日 14:05</time>');
     expect(html).toContain('<time dateTime="2026-11-23T15:05+09:00">2026年11月23日 15:05</time>');
     expect(html).toContain(`<dd>${PASSKEY_SCREEN_TEXTS.unused}</dd>`);
