@@ -3,7 +3,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { showFailure } from '../lib/failure-view.ts';
 import { reauthenticate, reauthenticateWithPasskey, withFreshProof, type ProofOutcome } from '../lib/fresh-proof.ts';
 import { toResult, type FreshProofNeeded } from '../lib/result.ts';
-import { CeremonyFailed, ceremonyMessage } from '../lib/webauthn.ts';
+import { ceremonyFailureMessage } from '../lib/webauthn.ts';
 import { FreshProofDialog } from './fresh-proof-dialog.tsx';
 import { usePendingAction } from './use-pending-action.ts';
 
@@ -70,7 +70,8 @@ export function useFreshProof() {
       finish(true);
     } catch (e) {
       // The browser ended the ceremony (cancelled, timed out, no passkey here): the prompt stays for another try.
-      if (e instanceof CeremonyFailed) return setMessage(ceremonyMessage(e));
+      const ceremony = ceremonyFailureMessage(e);
+      if (ceremony) return setMessage(ceremony);
       const result = toResult(e);
       if (result.result_code === RESULT.CREDENTIALS) return setMessage(result.result_message);
       showFailure(e, { setMessage });
