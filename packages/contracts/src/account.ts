@@ -29,7 +29,11 @@ export type TelChangeResponse = z.infer<typeof telChangeResponseSchema>;
 /** POST /api/auth/tel/change/otp (Bearer): the SMS code and the register_token, as every member flow's code. */
 export const telChangeOtpRequestSchema = numberlessOtpRequestSchema;
 
-/** POST /api/auth/password/change (Bearer; SPEC.md section 3): the current password is checked. */
+/**
+ * POST /api/auth/password/change (Bearer; SPEC.md section 3): the current password is checked. It
+ * may be empty when the session holds a fresh proof (decision 0024: a member proves presence with a
+ * passkey instead); empty without one, the server answers the fresh-proof challenge (decision 0012).
+ */
 export const passwordChangeRequestSchema = z
   .object({
     /** Empty when the session holds a fresh proof instead, a passkey's (decision 0024). */

@@ -202,6 +202,10 @@ export const PASSKEY_MESSAGES = {
   requireNeedsPasskey: 'パスキーを登録してから設定してください。',
   /** The fresh-proof refusal of a member who chose to require a passkey (RFC 9470 challenge). */
   freshProofPasskeyNeeded: 'ご本人確認のため、パスキーで確認してください。',
+  /** The password change's current password, which a fresh proof by passkey makes unnecessary. */
+  currentPasswordHint: '（パスキーで本人確認する場合は入力不要）',
+  /** The fresh-proof prompt of a member with a passkey who may still use the password. */
+  freshProofEither: 'ご本人確認のため、パスキーで確認するか、現在のパスワードを入力してください。',
   requireLabel: '重要なお手続きの本人確認にパスキーを必須にする',
   synced: '同期されたパスキー',
   deviceBound: 'この端末のみのパスキー',

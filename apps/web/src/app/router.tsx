@@ -72,6 +72,8 @@ export const routes: RouteObject[] = [
           { path: '/recover/mail/sent', ...titled('パスワード再設定メール送信'), ...screen(() => import('../features/recover/recover-mail-sent-page.tsx'), 'RecoverMailSentPage') },
           { path: '/recover/password', ...titled('新しいパスワードの設定'), ...screen(() => import('../features/recover/recover-password-page.tsx'), 'RecoverPasswordPage') },
           { path: '/recover/password/done', ...titled('パスワードの再設定完了'), ...screen(() => import('../features/recover/recover-password-done-page.tsx'), 'RecoverPasswordDonePage') },
+          // The link of the "passkey added" mail (decision 0024): public, it works without a login.
+          { path: '/passkey/revoke', ...titled('パスキーの無効化'), ...screen(() => import('../features/passkeys/passkey-revoke-page.tsx'), 'PasskeyRevokePage') },
           {
             // The guard is lazy too: it brings the query cache of the protected screens.
             ...screen(() => import('./require-login.tsx'), 'RequireLogin'),
@@ -89,6 +91,8 @@ export const routes: RouteObject[] = [
               { path: '/user/password', ...titled('パスワード変更'), ...screen(() => import('../features/account-change/password-change-page.tsx'), 'PasswordChangePage') },
               { path: '/user/profile', ...titled('プロフィール変更'), ...screen(() => import('../features/account-change/profile-change-page.tsx'), 'ProfileChangePage') },
               { path: '/user/profile/done', ...titled('プロフィール変更完了'), ...screen(() => import('../features/account-change/profile-change-done-page.tsx'), 'ProfileChangeDonePage') },
+              // Passkeys (docs/decisions/0024-passkeys.md): not a SPEC.md route.
+              { path: '/user/passkeys', ...titled('パスキー'), ...screen(() => import('../features/passkeys/passkeys-page.tsx'), 'PasskeysPage') },
               // Cards (SPEC.md section 2, "Card routes").
               { path: '/subusers/all', ...titled('カード一覧'), ...screen(() => import('../features/cards/all-cards-page.tsx'), 'AllCardsPage') },
               { path: '/subusers/unactivated', ...titled('有効化が必要なカード'), ...screen(() => import('../features/cards/unactivated-cards-page.tsx'), 'UnactivatedCardsPage') },

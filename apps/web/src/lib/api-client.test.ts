@@ -65,6 +65,25 @@ describe('api client', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(navigations).toEqual([]);
     expect(getTokenRecord()).toMatchObject({ accessToken: 'old-access', refreshToken: 'old-refresh' });
+    // No passkey named in the challenge: the prompt asks for the password, as before decision 0024.
+    expect(failure).toMatchObject({ passkey: false, passkeyRequired: false });
+  });
+
+  it('carries the ways of proof the challenge names (decision 0024): the member has a passkey, the member requires one', async () => {
+    const challenge = (body: object) =>
+      vi.fn(async () =>
+        new Response(JSON.stringify({ result_code: 300, result_message: 'ご本人確認のため、パスキーで確認してください。', ...body }), {
+          status: 401,
+          headers: { 'content-type': 'application/json', 'WWW-Authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' },
+        }),
+      );
+    vi.stubGlobal('fetch', challenge({ passkey: true, passkey_required: true }));
+    expect(await apiPost('/api/auth/cancel', { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: true, passkeyRequired: true });
+    vi.stubGlobal('fetch', challenge({ passkey: true, passkey_required: false }));
+    expect(await apiPost('/api/auth/cancel', { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: true, passkeyRequired: false });
+    // Only a true counts: anything else keeps the password.
+    vi.stubGlobal('fetch', challenge({ passkey: 'yes', passkey_required: 1 }));
+    expect(await apiPost('/api/auth/cancel', { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: false, passkeyRequired: false });
   });
 
   it('does not retry a request a second time', async () => {

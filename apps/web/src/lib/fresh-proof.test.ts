@@ -22,6 +22,15 @@ describe('withFreshProof', () => {
     expect(action).toHaveBeenCalledTimes(2);
   });
 
+  it('gives the prompt the server\'s challenge, with the ways of proof it names (decision 0024)', async () => {
+    const challenge = new FreshProofNeeded({ result_code: 300, result_message: 'x', passkey: true, passkey_required: true }, 401);
+    const action = vi.fn<() => Promise<string>>().mockRejectedValueOnce(challenge).mockResolvedValueOnce('after proof');
+    const ask = vi.fn(async (_challenge: FreshProofNeeded) => true);
+    await withFreshProof(action, ask);
+    expect(ask).toHaveBeenCalledWith(challenge);
+    expect(ask.mock.calls[0]?.[0]).toMatchObject({ passkey: true, passkeyRequired: true });
+  });
+
   it('gives up without running the action again when the member cancels', async () => {
     const action = vi.fn<() => Promise<string>>().mockRejectedValue(needed());
     expect(await withFreshProof(action, async () => false)).toEqual({ done: false });

@@ -15,9 +15,23 @@ export class ApiFailure extends Error {
 /**
  * The server asks for a fresh proof of presence before a sensitive change: a 401 whose challenge is
  * RFC 9470's `insufficient_user_authentication` (decision 0012). The token is fine, so it is not
- * refreshed; the screen asks for the password (lib/use-fresh-proof.ts) and tries again.
+ * refreshed; the screen asks for the proof (ui/use-fresh-proof.tsx) and tries again. The body says
+ * how the member can prove it (decision 0024): `passkey`, the member has a passkey, which the prompt
+ * offers first; `passkey_required`, the member chose to require one, so the password is not accepted.
  */
-export class FreshProofNeeded extends ApiFailure {}
+export class FreshProofNeeded extends ApiFailure {
+  /** The member has a passkey: the prompt offers it first. */
+  readonly passkey: boolean;
+  /** The member requires a passkey for sensitive changes: the prompt asks for no password. */
+  readonly passkeyRequired: boolean;
+
+  constructor(result: BaseResponse & { passkey?: unknown; passkey_required?: unknown }, status = 401) {
+    super(result, status);
+    // Only a true from the server counts: an older server's answer (no flags) keeps the password prompt.
+    this.passkey = result.passkey === true;
+    this.passkeyRequired = result.passkey_required === true;
+  }
+}
 
 /** Result code used for failures that carry no server result code; it routes to /500 (SPEC.md section 4). */
 export const UNEXPECTED_CODE = 500;

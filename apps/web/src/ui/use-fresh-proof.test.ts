@@ -1,17 +1,20 @@
 import type { FormEvent, ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_MESSAGES, CLIENT_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES, CLIENT_MESSAGES, PASSKEY_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 
 vi.mock('react', async (importOriginal) => (await import('./test-hook-harness.ts')).withHarness(await importOriginal<object>()));
 const reauthenticate = vi.fn<(password: string) => Promise<unknown>>();
+const reauthenticateWithPasskey = vi.fn<() => Promise<unknown>>();
 vi.mock('../lib/fresh-proof.ts', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   reauthenticate: (password: string) => reauthenticate(password),
+  reauthenticateWithPasskey: () => reauthenticateWithPasskey(),
 }));
 
 const { render, shownTexts } = await import('./test-hook-harness.ts');
 const { ApiFailure, FreshProofNeeded } = await import('../lib/result.ts');
+const { CeremonyFailed } = await import('../lib/webauthn.ts');
 const { useFreshProof } = await import('./use-fresh-proof.tsx');
 const { FreshProofDialog } = await import('./fresh-proof-dialog.tsx');
 
@@ -20,10 +23,10 @@ const CHALLENGE = { result_code: RESULT.ACCESS_DENIED, result_message: '' };
 const WRONG = { result_code: RESULT.RETRYABLE, result_message: 'パスワードが正しくありません。' };
 
 /** An action the server first refuses with the step-up challenge (RFC 9470), then carries out. */
-function sensitiveAction() {
+function sensitiveAction(challenge: object = CHALLENGE) {
   let calls = 0;
   return vi.fn(async () => {
-    if (calls++ === 0) throw new FreshProofNeeded(CHALLENGE, 401);
+    if (calls++ === 0) throw new FreshProofNeeded({ ...CHALLENGE, ...challenge }, 401);
     return 'changed';
   });
 }
@@ -32,9 +35,9 @@ function sensitiveAction() {
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Mounts the hook and asks for a proof; `dialog()` is the prompt's latest props. */
-async function prompted() {
+async function prompted(challenge?: object) {
   const view = render(useFreshProof, undefined);
-  const outcome = view.output.withProof(sensitiveAction());
+  const outcome = view.output.withProof(sensitiveAction(challenge));
   await settle();
   const dialog = () => (view.output.prompt as ReactElement<DialogProps>).props;
   expect(dialog().open).toBe(true);
@@ -55,6 +58,7 @@ function heldCheck() {
 describe('the fresh-proof prompt (decision 0012)', () => {
   beforeEach(() => {
     reauthenticate.mockReset();
+    reauthenticateWithPasskey.mockReset();
     vi.stubGlobal('window', { addEventListener: vi.fn(), removeEventListener: vi.fn() });
   });
   afterEach(() => void vi.unstubAllGlobals());
@@ -93,6 +97,48 @@ describe('the fresh-proof prompt (decision 0012)', () => {
   });
 });
 
+describe('the fresh-proof prompt with a passkey (decision 0024)', () => {
+  beforeEach(() => {
+    reauthenticate.mockReset();
+    reauthenticateWithPasskey.mockReset();
+    vi.stubGlobal('window', { addEventListener: vi.fn(), removeEventListener: vi.fn() });
+  });
+  afterEach(() => void vi.unstubAllGlobals());
+
+  it('asks for the password alone when the challenge names no passkey', async () => {
+    const { dialog } = await prompted();
+    expect(dialog()).toMatchObject({ passkey: false, passkeyRequired: false });
+  });
+
+  it('offers the passkey the challenge names, and runs the action again once the passkey proved presence', async () => {
+    const { dialog, answer } = await prompted({ passkey: true, passkey_required: false });
+    expect(dialog()).toMatchObject({ passkey: true, passkeyRequired: false });
+    reauthenticateWithPasskey.mockResolvedValue({ result_code: RESULT.OK });
+    await dialog().onPasskey?.();
+    await settle();
+    expect(reauthenticateWithPasskey).toHaveBeenCalledTimes(1);
+    expect(reauthenticate).not.toHaveBeenCalled();
+    expect(dialog().open).toBe(false);
+    expect(answer()).toBe('changed');
+  });
+
+  it('keeps the prompt with the server\'s message when the passkey is refused, and with the cancelled message when the browser ended the ceremony', async () => {
+    const { dialog, answer } = await prompted({ passkey: true, passkey_required: true });
+    expect(dialog().passkeyRequired).toBe(true);
+    reauthenticateWithPasskey.mockRejectedValueOnce(new ApiFailure({ result_code: RESULT.CREDENTIALS, result_message: PASSKEY_MESSAGES.notAccepted }, 400));
+    await dialog().onPasskey?.();
+    await settle();
+    expect(dialog().open).toBe(true);
+    expect(dialog().message).toBe(PASSKEY_MESSAGES.notAccepted);
+    reauthenticateWithPasskey.mockRejectedValueOnce(new CeremonyFailed(Object.assign(new Error('cancelled'), { name: 'NotAllowedError' })));
+    await dialog().onPasskey?.();
+    await settle();
+    expect(dialog().open).toBe(true);
+    expect(dialog().message).toBe(PASSKEY_MESSAGES.cancelled);
+    expect(answer()).toBeUndefined();
+  });
+});
+
 describe('the fresh-proof dialog (SPEC.md section 8)', () => {
   const form = (view: { output: ReactElement }) =>
     (view.output as ReactElement<{ children: ReactElement<{ onSubmit: (e: FormEvent) => void; children: ReactElement[] }> }>).props
@@ -115,5 +161,35 @@ describe('the fresh-proof dialog (SPEC.md section 8)', () => {
     const view = render(FreshProofDialog, { open: true, message: WRONG.result_message, pending: false, onSubmit: vi.fn(async () => undefined), onCancel: vi.fn() });
     expect(shownTexts(view.output)).toContain(WRONG.result_message);
     expect(shownTexts(view.output)).not.toContain(CLIENT_MESSAGES['C99-000400']);
+  });
+
+  const childrenOf = (view: { output: ReactElement }) => form(view).props.children.filter(Boolean);
+  const hasPassword = (children: ReactElement[]) => children.some((c) => (c.props as { type?: string }).type === 'password');
+
+  it('offers 「パスキーで確認する」 before the password field to a member with a passkey', () => {
+    const view = render(FreshProofDialog, { open: true, message: undefined, pending: false, passkey: true, onSubmit: vi.fn(async () => undefined), onPasskey: vi.fn(async () => undefined), onCancel: vi.fn() });
+    const children = childrenOf(view);
+    const passkeyAt = children.findIndex((c) => shownTexts(c).includes(PASSKEY_MESSAGES.reauthButton));
+    const passwordAt = children.findIndex((c) => (c.props as { type?: string }).type === 'password');
+    expect(passkeyAt).toBeGreaterThan(0);
+    expect(passwordAt).toBeGreaterThan(passkeyAt);
+    expect(shownTexts(view.output)).toContain(PASSKEY_MESSAGES.freshProofEither);
+  });
+
+  it('asks for no password from a member who requires a passkey', () => {
+    const onSubmit = vi.fn(async () => undefined);
+    const view = render(FreshProofDialog, { open: true, message: undefined, pending: false, passkey: true, passkeyRequired: true, onSubmit, onPasskey: vi.fn(async () => undefined), onCancel: vi.fn() });
+    expect(hasPassword(childrenOf(view))).toBe(false);
+    expect(shownTexts(view.output)).toContain(PASSKEY_MESSAGES.freshProofPasskeyNeeded);
+    expect(shownTexts(view.output)).toContain(PASSKEY_MESSAGES.reauthButton);
+    expect(shownTexts(view.output)).not.toContain('確認する');
+    form(view).props.onSubmit(submitEvent);
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('shows no passkey button to a member without one', () => {
+    const view = render(FreshProofDialog, { open: true, message: undefined, pending: false, onSubmit: vi.fn(async () => undefined), onPasskey: vi.fn(async () => undefined), onCancel: vi.fn() });
+    expect(shownTexts(view.output)).not.toContain(PASSKEY_MESSAGES.reauthButton);
+    expect(hasPassword(childrenOf(view))).toBe(true);
   });
 });

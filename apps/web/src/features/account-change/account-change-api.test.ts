@@ -72,6 +72,20 @@ describe('account change calls', () => {
     expect(passwordChangeRequestSchema.safeParse(call!.body).success).toBe(true);
   });
 
+  it('may send an empty current password, for a session that proves presence otherwise (decision 0024)', async () => {
+    const fetchMock = ok();
+    vi.stubGlobal('fetch', fetchMock);
+    const fields = { current_password: '', password: 'New-pass1!', password_check: 'New-pass1!' };
+    await changePassword(fields);
+    const [call] = sent(fetchMock);
+    expect(call!.body).toEqual(fields);
+    expect(passwordChangeRequestSchema.safeParse(call!.body).success).toBe(true);
+    // Left out, it is empty; it is still bounded, and the new password still checked.
+    expect(passwordChangeRequestSchema.parse({ password: 'New-pass1!', password_check: 'New-pass1!' }).current_password).toBe('');
+    expect(passwordChangeRequestSchema.safeParse({ ...fields, current_password: 'x'.repeat(257) }).success).toBe(false);
+    expect(passwordChangeRequestSchema.safeParse({ ...fields, password_check: 'Other-pass1!' }).success).toBe(false);
+  });
+
   it('sends the profile with dry_run 1 for the confirm mode and 0 for the change, as the contract accepts them', async () => {
     const fetchMock = ok();
     vi.stubGlobal('fetch', fetchMock);

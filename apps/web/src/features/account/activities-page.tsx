@@ -4,7 +4,7 @@ import { Button } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
 import { useActivitiesQuery } from './activities-api.ts';
 import { pageFromSearch, pageLinks } from './activities-paging.ts';
-import { formatJapanTime, japanIsoTime } from './activity-time.ts';
+import { formatJapanTime, japanIsoTime } from '../../lib/japan-time.ts';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import styles from './activities.module.css';
 

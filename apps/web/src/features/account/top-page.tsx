@@ -90,6 +90,9 @@ function Settings({ isOpenMember }: { isOpenMember: boolean }) {
         <li>
           <Link to="/user/password" onClick={toTop}>パスワード変更</Link>
         </li>
+        <li>
+          <Link to="/user/passkeys" onClick={toTop}>パスキー</Link>
+        </li>
         {isOpenMember && (
           <li>
             <Link to="/user/profile" onClick={toTop}>プロフィール変更</Link>

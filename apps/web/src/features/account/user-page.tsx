@@ -70,6 +70,9 @@ function UserContent({ email, loginTel, isOpenMember }: { email: string; loginTe
           <Link to="/user/password" className={buttonClass('secondary')} onClick={notFromTop}>
             パスワードを変更する
           </Link>
+          <Link to="/user/passkeys" className={buttonClass('secondary')} onClick={notFromTop}>
+            パスキーの管理
+          </Link>
           {isOpenMember && (
             <Link to="/user/profile" className={buttonClass('secondary')} onClick={notFromTop}>
               プロフィールを変更する

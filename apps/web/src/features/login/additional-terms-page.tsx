@@ -6,14 +6,16 @@ import { TermDocuments } from '../../ui/term-documents.tsx';
 import { TermsAgreement } from '../../ui/terms-agreement.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { agreeAndAuthorize } from './login-api.ts';
-import { getLoginContext } from './login-context.ts';
+import { canAuthorize, getLoginContext } from './login-context.ts';
 
 /**
  * Additional terms (SPEC.md section 2, "Terms agreement"): the terms the login answer listed, a
- * required agreement, then the authorize hand-off with the login held in memory (SPEC.md section 4).
+ * required agreement, then the authorize hand-off with the login held in memory (SPEC.md section 4),
+ * by password or by passkey (login-continuation.ts).
  * The login step's ticket lives about a minute; a member who reads longer is let in by a fresh
  * reCAPTCHA token posted with the form, with which the server checks the password itself
- * (docs/decisions/0011-login-proof-and-account-lock.md). When no token can be had, the network
+ * (docs/decisions/0011-login-proof-and-account-lock.md); a passkey's ticket lives long enough to read
+ * them (LIMITS.passkeyLoginTicketTtlMs, decision 0024). When no token can be had, the network
  * message (C99-000700) is shown and nothing is posted (SPEC.md section 7).
  */
 export function AdditionalTermsPage() {
@@ -22,7 +24,7 @@ export function AdditionalTermsPage() {
 
   const submit = useCallback(async (): Promise<ActionOutcome> => {
     // The hidden login fields must still be there (SPEC.md section 2).
-    if (!context?.fields.user_mail || !context.fields.user_pass) return;
+    if (!context || !canAuthorize(context.fields)) return;
     setMessage(undefined);
     try {
       await agreeAndAuthorize(context);

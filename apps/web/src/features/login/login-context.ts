@@ -1,6 +1,7 @@
 /**
  * The login context held while the member reads additional terms: in memory only, never in
- * storage or history state, because it holds the password. A reload loses it (back to Welcome).
+ * storage or history state, because it holds the password (or, after a passkey, the login ticket
+ * that stands for it: decision 0024). A reload loses it (back to Welcome).
  */
 export interface LoginContext {
   /** The hidden fields of the authorize form: the login held in memory and its ticket. */
@@ -17,6 +18,9 @@ export const authorizeFields = (id: string, password: string, ticket: string | u
   user_pass: password,
   ...(ticket ? { login_ticket: ticket } : {}),
 });
+
+/** The authorize form can log in with these fields: the id, and the password or the login ticket that stands for it (decision 0024). */
+export const canAuthorize = (fields: AuthorizeFields | undefined): boolean => Boolean(fields?.user_mail && (fields.user_pass || fields.login_ticket));
 
 let context: LoginContext | undefined;
 

@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { checkAuthorize } from '../../lib/authorize-check.ts';
 import { LINKS } from '../../lib/links.ts';
 import { authorizeParams, ensureOAuthClient, saveSession } from '../../lib/records.ts';
@@ -69,5 +70,27 @@ describe('a partner\'s link the authorize endpoint would refuse (RFC 6749 sectio
     expect(render(partner)).toContain('type="password"');
     vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new Error('not asked'))));
     expect(render(authorizeParams(await ensureOAuthClient()).toString())).toContain('type="password"');
+  });
+});
+
+describe('the passkey sign-in on the login page (decision 0024)', () => {
+  beforeEach(() => void stubBrowserGlobals());
+
+  it('offers 「パスキーでログイン」 in a browser with WebAuthn, and nothing in one without', async () => {
+    const own = authorizeParams(await ensureOAuthClient()).toString();
+    vi.stubGlobal('PublicKeyCredential', undefined);
+    expect(render(own)).not.toContain(PASSKEY_MESSAGES.loginButton);
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+    const html = render(own);
+    expect(html).toContain(`${PASSKEY_MESSAGES.loginButton}</button>`);
+    // The id field says "webauthn" only once the browser said it offers passkeys in its autofill.
+    expect(html).toContain('autoComplete="username"');
+    vi.unstubAllGlobals();
+  });
+
+  it('offers no passkey while a partner\'s link is being checked', () => {
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+    expect(render(authorize('SIAP999'))).not.toContain(PASSKEY_MESSAGES.loginButton);
+    vi.unstubAllGlobals();
   });
 });

@@ -1,13 +1,9 @@
 import { useCallback, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
-import { toResult } from '../../lib/result.ts';
-import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
-import { goToCardholdersOnly, goToError } from '../../lib/navigation.ts';
+import { CLIENT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
-import { getSession, saveSession } from '../../lib/records.ts';
+import { getSession } from '../../lib/records.ts';
 import { useAuthorizeCheck } from '../../lib/authorize-check.ts';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { Alert } from '../../ui/alert.tsx';
@@ -15,18 +11,20 @@ import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { login } from './login-api.ts';
-import { authorizeFields, setLoginContext } from './login-context.ts';
+import { continueLogin } from './login-continuation.ts';
+import { showLoginFailure } from './login-failure.ts';
 import { useLoginForm, type LoginForm } from './login-form.ts';
+import { usePasskeyLogin } from './use-passkey-login.ts';
 import styles from './login.module.css';
 import { WaitingPage } from '../../ui/waiting-page.tsx';
 
 /** Server validation keys mapped to this form's fields (SPEC.md section 5). */
 const FIELD_OF: Record<string, keyof LoginForm> = { id: 'user_mail', user_mail: 'user_mail', password: 'user_pass', user_pass: 'user_pass' };
 
-/** Answers shown on the login page itself (SPEC.md section 8); others go to the error routes. */
-const SHOWN_HERE: number[] = [RESULT.CREDENTIALS, RESULT.LOCKED, RESULT.RECAPTCHA, RESULT.CLIENT_SPECIAL];
-
-/** Login (SPEC.md sections 2 and 4): e-mail or mobile number and password, then the authorize hand-off. */
+/**
+ * Login (SPEC.md sections 2 and 4): e-mail or mobile number and password, or a passkey (decision
+ * 0024: the button and the id field's autofill), then the authorize hand-off.
+ */
 export function LoginPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
@@ -42,33 +40,16 @@ export function LoginPage() {
       const clientId = authorize.get('client_id') ?? '';
       try {
         const res = await login(form.user_mail, form.user_pass, clientId);
-        saveSession({ comesFrom: clientId });
-        const fields = authorizeFields(form.user_mail, form.user_pass, res.login_ticket);
-        if (res.terms.length === 0) {
-          submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, authorize, fields);
-          return 'leaving';
-        }
-        // The password stays in memory only, never in storage or history state.
-        setLoginContext({ fields, terms: res.terms, authorize });
-        void navigate('/accept/additional_terms');
-        return 'leaving';
+        const step = { id: form.user_mail, password: form.user_pass, ticket: res.login_ticket, terms: res.terms };
+        return continueLogin(step, authorize, () => void navigate('/accept/additional_terms'));
       } catch (e) {
-        const { result_code, result_message, validation_errors, reference } = toResult(e);
-        if (result_code === RESULT.VALIDATION) {
-          for (const v of validation_errors ?? []) {
-            const name = FIELD_OF[v.key];
-            if (name) setError(name, v.message);
-          }
-          setMessage(CLIENT_MESSAGES['C99-000400']);
-        } else if (SHOWN_HERE.includes(result_code)) {
-          setMessage(result_message);
-        } else if (result_code === RESULT.ACCESS_DENIED) {
-          // A service the member may not use (SPEC.md section 6, cardholders only): the page that says so and the way on.
-          goToCardholdersOnly(result_message);
-          return 'leaving';
-        } else {
-          goToError(result_code, result_message, reference);
-        }
+        return showLoginFailure(e, {
+          setMessage,
+          setFieldError: (key, text) => {
+            const name = FIELD_OF[key];
+            if (name) setError(name, text);
+          },
+        });
       }
     },
     [authorize, navigate, setError],
@@ -76,6 +57,8 @@ export function LoginPage() {
   const { pending, run } = usePendingAction(submit);
   // The fields are invalid here (SPEC.md section 8, C99-000400), as on every other form.
   const showInvalid = useCallback(() => setMessage(CLIENT_MESSAGES['C99-000400']), []);
+  // Offered once the page offers the login: not while a partner's link is being checked.
+  const passkey = usePasskeyLogin(verdict === 'ok' ? authorize : undefined, setMessage);
 
   // No OAuth parameters in the query and no saved client: Welcome creates one and comes back.
   if (!authorize) return <Navigate to="/" replace />;
@@ -98,7 +81,7 @@ export function LoginPage() {
           label="メールアドレスまたは携帯電話番号"
           type="text"
           inputMode="email"
-          autoComplete="username"
+          autoComplete={passkey.autofill ? 'username webauthn' : 'username'}
           {...field('user_mail')}
         />
         <Field
@@ -112,6 +95,13 @@ export function LoginPage() {
           ログイン
         </Button>
       </form>
+      {passkey.supported && (
+        <div className={styles.passkey}>
+          <Button type="button" variant="secondary" pending={passkey.pending} onClick={passkey.signIn}>
+            {PASSKEY_MESSAGES.loginButton}
+          </Button>
+        </div>
+      )}
       <ul className={styles.links}>
         <li>
           <Link to={query ? `/signup/card?${query}` : '/signup/card'}>カードで新規登録</Link>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatJapanTime, japanIsoTime } from './activity-time.ts';
+import { formatJapanTime, japanIsoTime } from './japan-time.ts';
 
-describe('activity time in Japan time', () => {
+describe('times in Japan time', () => {
   it('shows a UTC instant as the Japanese wall-clock time', () => {
     expect(formatJapanTime(Date.UTC(2026, 10, 23, 5, 5))).toBe('2026年11月23日 14:05');
     expect(japanIsoTime(Date.UTC(2026, 10, 23, 5, 5))).toBe('2026-11-23T14:05+09:00');

@@ -4,8 +4,8 @@ const JAPAN_OFFSET_MS = 9 * 60 * 60 * 1000;
 const two = (n: number) => String(n).padStart(2, '0');
 
 /**
- * An activity's time in Japan time, whatever the browser's time zone ("2026年11月23日
- * 14:05"). Shifting by the fixed offset and reading the UTC parts avoids depending on the
+ * A time (an activity's, a passkey's) in Japan time, whatever the browser's time zone
+ * ("2026年11月23日 14:05"). Shifting by the fixed offset and reading the UTC parts avoids depending on the
  * browser's time zone data, as japanDate of the contracts does.
  */
 export function formatJapanTime(epochMs: number): string {

@@ -1,0 +1,35 @@
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+import { goToCardholdersOnly, goToError } from '../../lib/navigation.ts';
+import { toResult } from '../../lib/result.ts';
+import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+
+/** Answers shown on the login page itself (SPEC.md section 8); others go to the error routes. */
+const SHOWN_HERE: number[] = [RESULT.CREDENTIALS, RESULT.LOCKED, RESULT.RECAPTCHA, RESULT.CLIENT_SPECIAL];
+
+export interface LoginFailureView {
+  setMessage: (message: string | undefined) => void;
+  /** Shows a server validation error (901) on the login field it names, if the form has one. */
+  setFieldError?: (key: string, message: string) => void;
+}
+
+/**
+ * A failed login step, by password or by passkey (SPEC.md section 8): 901 puts the validation
+ * errors on the fields with the generic message; credentials (200), lock (203), reCAPTCHA (205) and
+ * the network show the server's message on the page; access denied (300) is a service the member
+ * may not use (SPEC.md section 6, cardholders only), whose page says so; anything else the error routes.
+ */
+export function showLoginFailure(e: unknown, view: LoginFailureView): ActionOutcome {
+  const { result_code, result_message, validation_errors, reference } = toResult(e);
+  if (result_code === RESULT.VALIDATION) {
+    for (const v of validation_errors ?? []) view.setFieldError?.(v.key, v.message);
+    view.setMessage(CLIENT_MESSAGES['C99-000400']);
+  } else if (SHOWN_HERE.includes(result_code)) {
+    view.setMessage(result_message);
+  } else if (result_code === RESULT.ACCESS_DENIED) {
+    goToCardholdersOnly(result_message);
+    return 'leaving';
+  } else {
+    goToError(result_code, result_message, reference);
+  }
+}

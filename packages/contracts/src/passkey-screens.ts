@@ -1,0 +1,35 @@
+/**
+ * The wording of the passkey settings (/user/passkeys) and of the revocation link's screen
+ * (/passkey/revoke), docs/decisions/0024-passkeys.md. The passkey messages both apps use (the
+ * server's answers, the sign-in, the step-up) are PASSKEY_MESSAGES in messages.ts; these words only
+ * those two screens show, and they live apart because messages.ts is part of the login route's
+ * JavaScript (every page uses its frame texts), which has a budget (bench/lib/spa-size.ts): here
+ * they load with the screens that show them.
+ */
+export const PASSKEY_SCREEN_TEXTS = {
+  listHeading: '登録済みのパスキー',
+  createdAt: '登録日時',
+  lastUsedAt: '最終利用',
+  unused: '未使用',
+  kind: '種類',
+  nameLabel: 'パスキーの名前',
+  /** After the browser made the passkey: the member names it before it is registered. */
+  nameLead: 'パスキーを作成しました。あとで見分けられるように名前を付けて、「登録する」を押してください。',
+  rename: '名前を変更',
+  renameLabel: '新しい名前',
+  remove: '削除',
+  removeConfirm: '削除する',
+  removeTitle: 'パスキーを削除しますか？',
+  removeText: '削除したパスキーでは、ログインや本人確認ができなくなります。',
+  limitReached: 'パスキーはこれ以上登録できません。不要なパスキーを削除してから登録してください。',
+  requireHeading: '本人確認の設定',
+  requireHint: '必須にすると、メールアドレスやパスワードの変更、退会などの本人確認で、パスワードは使えなくなります。',
+  registered: 'パスキーを登録しました。',
+  renamed: 'パスキーの名前を変更しました。',
+  removed: 'パスキーを削除しました。',
+  requireSaved: '本人確認の設定を保存しました。',
+  /** The revocation screen: what the link of the "passkey added" mail does. */
+  revokeLead: 'お知らせメールに記載されたパスキーを無効にし、すべての端末でログアウトします。',
+  revokeHint: 'お心当たりのないパスキーが登録された場合は、無効にしたあと、パスワードを変更してください。',
+  revokeButton: 'このパスキーを無効にする',
+} as const;
