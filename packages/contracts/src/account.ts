@@ -36,7 +36,6 @@ export const telChangeOtpRequestSchema = numberlessOtpRequestSchema;
  */
 export const passwordChangeRequestSchema = z
   .object({
-    /** Empty when the session holds a fresh proof instead, a passkey's (decision 0024). */
     current_password: z.string().max(256).default(''),
     password: newPassword('open'),
     password_check: z.string({ error: M.required }).min(1, { error: M.required }),
