@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentScreen, expectAccessible } from './support/browser.ts';
-import { logIn, pagePerTest, withSystem } from './support/journey.ts';
+import { logIn, pagePerTest, partnerAuthorizePath, withSystem } from './support/journey.ts';
 import { waitForLink } from './support/mailbox.ts';
 
 const REFUSED = 'LINE公式アカウントサービスは、当社のクレジットカードをお持ちの方のみご利用いただけます。';
@@ -16,16 +16,7 @@ describe('the line answer is for cardholders only, in Chromium', () => {
   const env = withSystem();
   const j = pagePerTest(env);
   /** The SPA's login for the line answer's request, as the partner sends the member there. */
-  const lineAuthorize = () =>
-    `/content/authorize?${new URLSearchParams({
-      client_id: 'SIAP002',
-      redirect_uri: `${env.system.origin}/dev/partner/SIAP002/callback`,
-      state: 'line-state',
-      scope: 'openid',
-      response_type: 'code',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    }).toString()}`;
+  const lineAuthorize = () => partnerAuthorizePath(env.system.origin, 'SIAP002', 'line-state');
   /** The browser logs the refusals' HTTP 400 answers; they are what the test expects. */
   const expect400s = () => j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400')));
 

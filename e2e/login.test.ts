@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentScreen, expectAccessible, screenshot } from './support/browser.ts';
-import { fillLogin, logIn as logInAs, openPage, withSystem } from './support/journey.ts';
+import { fillLogin, logIn as logInAs, openPage, partnerAuthorizePath, withSystem } from './support/journey.ts';
 
 const EMAIL = 'demo.card@example.com';
 
@@ -104,16 +104,7 @@ describe('login journey in Chromium', () => {
 describe('partner login with additional terms', () => {
   const env = withSystem();
   /** The SPA's authorize page for a partner's request, as the partner sends the member there. */
-  const partnerAuthorize = (clientId: string, state: string) =>
-    `/content/authorize?${new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: `${env.system.origin}/dev/partner/${clientId}/callback`,
-      state,
-      scope: 'openid',
-      response_type: 'code',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    }).toString()}`;
+  const partnerAuthorize = (clientId: string, state: string) => partnerAuthorizePath(env.system.origin, clientId, state);
 
   it('asks the member to accept the line answer terms, then hands the code to the partner', async () => {
     const { context, page } = await openPage(env, { width: 375, height: 800 });

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { documentScreen } from './support/browser.ts';
-import { logIn, pagePerTest, withSystem } from './support/journey.ts';
+import { logIn, pagePerTest, partnerAuthorizePath, withSystem } from './support/journey.ts';
 import { readMailbox, waitForCode } from './support/mailbox.ts';
 import { openFromPortal } from './support/portal.ts';
 
@@ -31,16 +31,7 @@ describe('passkeys in Chromium', () => {
   const env = withSystem();
   const j = pagePerTest(env);
 
-  const partnerAuthorize = (clientId: string, state: string) =>
-    `/content/authorize?${new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: `${env.system.origin}/dev/partner/${clientId}/callback`,
-      state,
-      scope: 'openid',
-      response_type: 'code',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    }).toString()}`;
+  const partnerAuthorize = (clientId: string, state: string) => partnerAuthorizePath(env.system.origin, clientId, state);
 
   async function logOut() {
     await j.page.getByRole('button', { name: 'ログアウト' }).click();
@@ -112,7 +103,7 @@ describe('passkeys in Chromium', () => {
     // Delete it: the list is empty, and the passkey no longer signs in.
     await j.page.goto('/content/user/passkeys');
     await expect.poll(() => j.page.getByText(PASSKEY_NAME).count()).toBeGreaterThan(0);
-    await j.page.getByRole('button', { name: `${PASSKEY_NAME}を削除` }).click();
+    await j.page.getByRole('button', { name: `「${PASSKEY_NAME}」を削除` }).click();
     await j.page.getByRole('dialog').getByRole('button', { name: '削除する' }).click();
     await expect.poll(() => j.page.getByText('登録されているパスキーはありません。').count()).toBe(1);
     await logOut();

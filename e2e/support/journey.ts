@@ -72,3 +72,18 @@ export async function logInAt(page: Page, path: string, id: string, password: st
   await logIn(page, id, password);
   await page.waitForURL(new RegExp(`/content${path.replace(/[?]/g, '\\?')}$`));
 }
+
+/**
+ * The SPA's login URL as a partner sends a member there (SPEC.md section 2): the partner's demo
+ * callback as redirect URI, `openid`, and a fixed PKCE S256 challenge (RFC 7636).
+ */
+export const partnerAuthorizePath = (origin: string, clientId: string, state: string): string =>
+  `/content/authorize?${new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: `${origin}/dev/partner/${clientId}/callback`,
+    state,
+    scope: 'openid',
+    response_type: 'code',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }).toString()}`;
