@@ -16,7 +16,7 @@
 import { execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { boundBudget, growthBudget, notMeasured, ratioBudget, okPerSecond, type BudgetResult } from './lib/budgets.ts';
+import { boundBudget, growthBudget, notMeasured, ratioBudget, type BudgetResult } from './lib/budgets.ts';
 import { seedFiller } from './lib/filler.ts';
 import { hashesPerLogin } from './lib/hashes.ts';
 import { challengeRowsPerSignIn } from './lib/passkey-rows.ts';
@@ -26,12 +26,12 @@ import { argon2Verify, bareFastify, type Ceiling } from './lib/ceilings.ts';
 import { refresh, type Member, type OperationName } from './lib/flows.ts';
 import { databaseKind, positiveNumber, runMain, say } from './lib/cli.ts';
 import { httpClient, type HttpClient } from './lib/http.ts';
-import { closedLoop, type LoadResult, type NextJob } from './lib/load.ts';
+import { closedLoop } from './lib/load.ts';
+import { ROUNDS, takeTurns, type Turns } from './lib/turns.ts';
 import { describeMachine, machineLine } from './lib/machine.ts';
 import { MemberPool, mixedJobs } from './lib/members.ts';
 import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { seedMembers } from './lib/seed.ts';
-import type { OpSummary } from './lib/stats.ts';
 import { startBenchSystem } from './lib/system.ts';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { isTermKey } from '@sso/contracts/terms';
@@ -59,6 +59,7 @@ const workers = Math.round(positiveNumber('workers', args.workers));
 const database = databaseKind(args.database);
 const durationMs = seconds * 1000;
 const warmupMs = Math.min(2000, durationMs / 2);
+const timing = { workers, durationMs, warmupMs };
 
 /**
  * The product's operations, in the order of the table: `label` is what docs/performance.md calls
@@ -76,21 +77,6 @@ const PHASES: readonly { op: OperationName; label: string; ceiling: CeilingName 
 type CeilingName = 'bare' | 'argon2';
 const CEILING_LABEL: Record<CeilingName, string> = { bare: 'ceiling: bare Fastify', argon2: 'ceiling: argon2id verify' };
 
-interface Row {
-  label: string;
-  summary: OpSummary;
-  perSecond: number;
-}
-
-/** One row of the table from a load result of one operation. */
-function rowOf(label: string, r: LoadResult): Row {
-  const s = r.recorder.summary().find((x) => x.op !== 'all') ?? (r.recorder.summary()[0] as OpSummary);
-  const perSecond = okPerSecond(s, r.durationMs / 1000);
-  say(`  ${label}: ${perSecond.toFixed(1)} ok/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, ${s.errors} errors`);
-  for (const [kind, n] of r.recorder.errors) say(`    ${kind}: ${n}`);
-  return { label, summary: s, perSecond };
-}
-
 /** The size of a real token response, for the bare route to answer as much: one refresh, read through a wrapper. */
 async function tokenResponseBytes(http: HttpClient, m: Member): Promise<number> {
   let bytes = 0;
@@ -105,61 +91,6 @@ async function tokenResponseBytes(http: HttpClient, m: Member): Promise<number> 
   const outcome = await refresh(sizing, m);
   if (!outcome.ok) throw new Error(`sizing refresh failed: ${outcome.kind}`);
   return bytes;
-}
-
-/** What the closed loop drives in one turn: an operation of a server, or a ceiling. */
-interface Source {
-  label: string;
-  next: NextJob;
-}
-
-/** Rounds per source in a comparison. */
-const ROUNDS = 5;
-
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const medianRow = (rounds: Row[]): Row => [...rounds].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)] as Row;
-
-/** Two sources taken in turns: the median round of each, and the median of the rounds' ratios a/b. */
-interface Turns {
-  a: Row;
-  b: Row;
-  /** The median over the rounds of a's rate over b's rate in the same round. */
-  ratio: number;
-  /** Each round's ratio, for the record. */
-  ratios: number[];
-}
-
-/**
- * Two sources compared by taking turns: both are warmed, then they run in ROUNDS rounds of half the
- * operation time each, the order swapped every round (each turn after a short warm-up). The figure
- * that counts is the median of the rounds' ratios: each round's two turns are seconds apart, so a
- * change of the machine's load between rounds cancels out of that round's ratio. Measured one after
- * the other, minutes apart, figures of this machine moved by more than the budgets' margins: the bare
- * route by 40% within one run, and the same server answered 5,417 introspections a second in one
- * 10-second phase and 7,692 in rounds a few minutes later (08:29 UTC). The medians of each side's
- * rounds, compared instead, broke on a step in the machine's load in the middle of a run (10:52: card
- * list rounds at 3,000 ok/s, then at 4,700, gave the two databases medians 31% apart while no round's
- * ratio but the one across the step was more than 5% from 1).
- */
-async function takeTurns(a: Source, b: Source, errors: Map<string, number>): Promise<Turns> {
-  const roundMs = durationMs / 2;
-  for (const s of [a, b]) await closedLoop({ workers, durationMs: warmupMs, next: s.next });
-  const rounds = new Map<Source, Row[]>([
-    [a, []],
-    [b, []],
-  ]);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const source of round % 2 === 0 ? [a, b] : [b, a]) {
-      await closedLoop({ workers, durationMs: warmupMs / 2, next: source.next });
-      const r = await closedLoop({ workers, durationMs: roundMs, next: source.next });
-      rounds.get(source)?.push(rowOf(`${source.label}, round ${round + 1}`, r));
-      for (const [k, n] of r.recorder.errors) errors.set(k, (errors.get(k) ?? 0) + n);
-    }
-  }
-  const ra = rounds.get(a) ?? [];
-  const rb = rounds.get(b) ?? [];
-  const ratios = ra.map((r, i) => r.perSecond / (rb[i]?.perSecond ?? Number.NaN));
-  return { a: { ...medianRow(ra), label: a.label }, b: { ...medianRow(rb), label: b.label }, ratio: median(ratios), ratios };
 }
 
 /** Each operation in turns with another source: the operation's side is `a`. */
@@ -191,6 +122,7 @@ async function measureAgainstCeilings(http: HttpClient, pool: MemberPool, tokenB
         { label, next: mixedJobs(http, pool, { [op]: 1 }) },
         { label: `${CEILING_LABEL[ceiling]}, in turns with ${label}`, next: ceilings[ceiling].next },
         errors,
+        timing,
       );
       compared.push({ ...turns, label });
     }
@@ -240,6 +172,7 @@ async function measureSideBySide(small: Side, grown: Side, errors: Map<string, n
       { label: `${label}, ${members} members`, next: mixedJobs(small.http, small.pool, { [op]: 1 }) },
       { label: `${label}, ${growth} members`, next: mixedJobs(grown.http, grown.pool, { [op]: 1 }) },
       errors,
+      timing,
     );
     compared.push({ ...turns, label });
   }

@@ -56,6 +56,10 @@ export const validationError = (errors: ValidationError[]) =>
   new AppError(RESULT.VALIDATION, SERVER_MESSAGES.validation, 400, errors);
 /** 902: the SPA shows the message and clears the OTP or PIN field (SPEC.md section 8). */
 export const retryable = (message: string) => new AppError(RESULT.RETRYABLE, message);
+/** 203 in a flow's own words: too many wrong answers locked it for a while (SPEC.md section 8, decision 0004). */
+export const lockedWith = (message: string) => new AppError(RESULT.LOCKED, message);
+/** 300 in the words of the refusal: the member may not do this (SPEC.md section 8, "Access denied"). */
+export const deniedWith = (message: string) => new AppError(RESULT.ACCESS_DENIED, message);
 /** 902 for an activation or reset link that is unknown, expired, used or replaced (SPEC.md section 8). */
 export const linkInvalidError = () => new AppError(RESULT.RETRYABLE, ACCOUNT_MESSAGES.linkInvalid, 400);
 

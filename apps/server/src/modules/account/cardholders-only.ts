@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import { isCardholdersOnly } from '@sso/contracts/client-origin';
 import { SERVICE_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../lib/app-error.ts';
+import { deniedWith } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { revokeUserClientFamilies } from '../oauth/token-repo.ts';
 import { hasCards } from '../cards/card-repo.ts';
@@ -22,7 +21,7 @@ export async function refusesMember(db: Kysely<Database>, userId: string, client
 }
 
 /** 300 access denied (SPEC.md section 8) with the message the member reads and the way on. */
-export const cardholdersOnlyError = () => new AppError(RESULT.ACCESS_DENIED, SERVICE_MESSAGES.cardholdersOnly);
+export const cardholdersOnlyError = () => deniedWith(SERVICE_MESSAGES.cardholdersOnly);
 
 /** Throws cardholdersOnlyError when the rule refuses the member the client. */
 export async function requireCardholder(db: Kysely<Database>, userId: string, clientId: string): Promise<void> {

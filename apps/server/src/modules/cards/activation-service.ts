@@ -1,15 +1,14 @@
 import type { CardResultResponse } from '@sso/contracts/cards';
 import { isUnactivated, LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
-import { AppError, retryable } from '../../lib/app-error.ts';
+import { lockedWith, retryable } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
 import { updateMemberCard } from './card-repo.ts';
 import { ownCard, type CardCaller, type CardDeps } from './card-service.ts';
 import { cardResultOf } from './card-view.ts';
 
-export const activationLocked = () => new AppError(RESULT.LOCKED, CARD_MESSAGES.activationLocked);
+export const activationLocked = () => lockedWith(CARD_MESSAGES.activationLocked);
 /** Wrong activation keys of one card (decision 0006), whichever member or form (key or mobile) they came by. */
 export const activationLockKey = (esid: string) => `card-activation:${esid}`;
 

@@ -4,7 +4,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { uniqueViolation } from '../../db/unique-violation.ts';
-import { AppError, retryable } from '../../lib/app-error.ts';
+import { AppError, lockedWith, retryable } from '../../lib/app-error.ts';
 import { lookupDigest, newId } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -17,7 +17,7 @@ import { cardResultOf } from './card-view.ts';
 export type CardByNumber = z.infer<typeof cardAddFormSchema>;
 export type CardAddInput = { card_token: string } | CardByNumber;
 
-export const addLocked = () => new AppError(RESULT.LOCKED, CARD_MESSAGES.addLocked);
+export const addLocked = () => lockedWith(CARD_MESSAGES.addLocked);
 /** Failed adds by number of one member (decision 0006): LIMITS.cardAddFailuresBeforeLock lock them for LIMITS.signupLockMs. */
 export const memberAddLockKey = (userId: string) => `card-add:${userId}`;
 

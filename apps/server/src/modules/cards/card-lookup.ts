@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { LIMITS, type SubuserStatus } from '@sso/contracts/constants';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { cardSignupRequestSchema } from '@sso/contracts/signup';
 import type { Database } from '../../db/schema.ts';
-import { AppError, retryable } from '../../lib/app-error.ts';
+import { AppError, lockedWith, retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CardMaster, CardRecord } from '../../ports/card-master.ts';
 import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
@@ -22,7 +21,7 @@ export const cardLockKey = (cardHash: string) => `signup-card:${cardHash}`;
 /** Wrong OTPs and PINs of one card, across its flows (the sign-up's and the upgrade's: modules/verification/purposes.ts). */
 export const verifyLockKey = (cardHash: string) => `signup-verify:${cardHash}`;
 /** 203: the card number's checks, or its holder's codes and PIN, are locked for LIMITS.signupLockMs. */
-export const cardLocked = () => new AppError(RESULT.LOCKED, SIGNUP_MESSAGES.locked);
+export const cardLocked = () => lockedWith(SIGNUP_MESSAGES.locked);
 
 /** The card fields of a card check: the sign-up's, and the upgrade's (decision 0016). */
 export type CardFields = Pick<z.infer<typeof cardSignupRequestSchema>, 'cardnumber' | 'cc_month' | 'cc_year' | 'cvc'>;

@@ -3,15 +3,14 @@ import type { BaseResponse } from '@sso/contracts/common';
 import type { netAnswerAddRequestSchema } from '@sso/contracts/cards';
 import { LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
-import { AppError, retryable } from '../../lib/app-error.ts';
+import { lockedWith, retryable } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
 import { updateMemberCard } from './card-repo.ts';
 import { ownCard, type CardCaller, type CardDeps } from './card-service.ts';
 import { OK } from './card-view.ts';
 
-export const netAnswerLocked = () => new AppError(RESULT.LOCKED, CARD_MESSAGES.netAnswerLocked);
+export const netAnswerLocked = () => lockedWith(CARD_MESSAGES.netAnswerLocked);
 /** Wrong Net Answer id/password pairs of one member (decision 0006). */
 export const netAnswerLockKey = (userId: string) => `na-link:${userId}`;
 

@@ -15,7 +15,7 @@ import { CARD_MESSAGES, DIRECT_LOGIN_MESSAGES, SERVER_MESSAGES } from '@sso/cont
 import { RESULT } from '@sso/contracts/result-codes';
 import type { ServiceLink } from '@sso/contracts/user';
 import type { Database } from '../../db/schema.ts';
-import { AppError, unauthorizedError } from '../../lib/app-error.ts';
+import { retryable, unauthorizedError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { NetAnswer } from '../../ports/net-answer.ts';
@@ -53,7 +53,6 @@ export interface BearerMember {
 const withinScope = (member: BearerMember, target: OAuthClient): boolean => target.scopes.every((s) => member.scopes.includes(s));
 
 const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
-const refused = (message: string) => new AppError(RESULT.RETRYABLE, message, 400);
 
 /**
  * Issues a direct-login one-time token (decision 0006): 256 random bits, stored only as SHA-256,
@@ -122,7 +121,7 @@ export async function userOnetimeToken(
 ): Promise<z.infer<typeof userOnetimeTokenResponseSchema>> {
   const client = deps.clients.get(input.client_id || WEB_CLIENT_ID);
   if (!client || (clientOrigin(client.client_id) !== 'web' && client.client_id !== member.clientId) || !withinScope(member, client)) {
-    throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+    throw retryable(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   }
   const codeChallenge = challengeFor(client, input);
   const token = await issueToken(deps, { userId: member.userId, familyId: member.familyId, client, sourceClientId: member.clientId, subuserId: null, codeChallenge });
@@ -141,9 +140,9 @@ export async function serviceDirectLogin(
   input: z.infer<typeof directLoginScRequestSchema>,
 ): Promise<DirectLoginTokenResponse> {
   const client = deps.clients.get(input.client_id);
-  if (!handsOffTo(client) || !client.service_link || !withinScope(member, client)) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+  if (!handsOffTo(client) || !client.service_link || !withinScope(member, client)) throw retryable(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   const codeChallenge = challengeFor(client, input);
-  if (input.subuser_id && !(await findMemberCard(deps.db, member.userId, input.subuser_id))) throw refused(CARD_MESSAGES.cardNotFound);
+  if (input.subuser_id && !(await findMemberCard(deps.db, member.userId, input.subuser_id))) throw retryable(CARD_MESSAGES.cardNotFound);
   const token = await issueToken(deps, {
     userId: member.userId,
     familyId: member.familyId,
@@ -165,9 +164,9 @@ export async function preauthDirectLogin(
   input: z.infer<typeof preauthDirectLoginRequestSchema>,
 ): Promise<DirectLoginUrlResponse> {
   const client = deps.clients.get(input.client_id);
-  if (!handsOffTo(client)) throw refused(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
+  if (!handsOffTo(client)) throw retryable(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   const grant = await findLiveDirectLogin(deps.db, sha256(input.onetime_token), deps.clock.now());
-  if (!grant || grant.client_id !== client.client_id) throw refused(DIRECT_LOGIN_MESSAGES.tokenInvalid);
+  if (!grant || grant.client_id !== client.client_id) throw retryable(DIRECT_LOGIN_MESSAGES.tokenInvalid);
   // A card removed since the token was issued: the member is told here, not at the partner (SPEC.md section 6).
   await requireCardholder(deps.db, grant.user_id, client.client_id);
   return { ...ok, direct_login_url: directLoginUrl(client, input.onetime_token) };
@@ -184,8 +183,8 @@ export async function netAnswerDirectLogin(
   input: z.infer<typeof directLoginNaRequestSchema>,
 ): Promise<DirectLoginUrlResponse> {
   const card = await findMemberCard(deps.db, userId, input.subuser_id);
-  if (!card || card.status !== 'active') throw refused(CARD_MESSAGES.cardNotFound);
-  if (!card.na_id) throw refused(CARD_MESSAGES.netAnswerRequired);
+  if (!card || card.status !== 'active') throw retryable(CARD_MESSAGES.cardNotFound);
+  if (!card.na_id) throw retryable(CARD_MESSAGES.netAnswerRequired);
   // Net Answer is a partner service too: its terms first, as at authorize (decision 0013).
   const netAnswer = deps.clients.get(CLIENT_IDS.netAnswer);
   if (netAnswer) await requireAcceptedTerms(deps.db, userId, netAnswer);

@@ -5,7 +5,7 @@ import { DIRECT_LOGIN_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages'
 import { RESULT } from '@sso/contracts/result-codes';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
-import { AppError, validationError } from '../../lib/app-error.ts';
+import { AppError, retryable, validationError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { requireCardholder } from '../account/cardholders-only.ts';
@@ -42,7 +42,7 @@ export async function acceptPartnerTerms(
   input: z.infer<typeof directLoginTermsAcceptRequestSchema>,
 ): Promise<{ result_code: number; result_message: string; terms: string[] }> {
   const client = deps.clients.get(input.client_id);
-  if (!client) throw new AppError(RESULT.RETRYABLE, DIRECT_LOGIN_MESSAGES.serviceUnavailable, 400);
+  if (!client) throw retryable(DIRECT_LOGIN_MESSAGES.serviceUnavailable);
   // No terms of a service the member may not use are recorded (SPEC.md section 6): 300.
   await requireCardholder(deps.db, userId, client.client_id);
   const keys = [...new Set(input.terms)];

@@ -3,7 +3,8 @@ import { LIMITS } from '@sso/contracts/constants';
 import { LINK_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { linkOpenRequestSchema, linkOpenResponseSchema } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
-import { AppError, retryable } from '../../lib/app-error.ts';
+import type { AppError } from '../../lib/app-error.ts';
+import { deniedWith, lockedWith, retryable } from '../../lib/app-error.ts';
 import { constantTimeEqual } from '../../lib/secrets.ts';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -20,7 +21,7 @@ export type LinkContext = LoginOrigin;
 type LinkInput = z.infer<ReturnType<typeof linkOpenRequestSchema>>;
 
 const notMatched = () => retryable(LINK_MESSAGES.notMatched);
-const linkLocked = () => new AppError(RESULT.LOCKED, LINK_MESSAGES.locked);
+const linkLocked = () => lockedWith(LINK_MESSAGES.locked);
 /** Failed matches of one card member. */
 const lockKey = (userId: string) => `open-link:${userId}`;
 /**
@@ -52,7 +53,7 @@ export async function linkOpenAccount(
   input: LinkInput,
   context: LinkContext,
 ): Promise<z.infer<typeof linkOpenResponseSchema>> {
-  if (user.member_type !== 'card') throw new AppError(RESULT.ACCESS_DENIED, LINK_MESSAGES.cardMembersOnly);
+  if (user.member_type !== 'card') throw deniedWith(LINK_MESSAGES.cardMembersOnly);
   if ((await deps.pointLedger.balances(user.id)).open !== null) throw retryable(LINK_MESSAGES.alreadyLinked);
   const open = await matchOpenMember(deps, user, input, context);
   const now = deps.clock.now();

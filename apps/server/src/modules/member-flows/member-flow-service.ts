@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
 import { ACCOUNT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { Database, MemberFlowKind } from '../../db/schema.ts';
-import { AppError, retryable } from '../../lib/app-error.ts';
+import type { AppError } from '../../lib/app-error.ts';
+import { deniedWith, lockedWith, retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { passCheck, startFlow } from '../verification/flow.ts';
@@ -35,9 +35,9 @@ export interface FlowContext {
 }
 
 /** 300: an unknown, expired, replaced or finished register_token, or another member's (SPEC.md section 8). */
-export const memberFlowExpired = () => new AppError(RESULT.ACCESS_DENIED, ACCOUNT_MESSAGES.changeExpired);
+export const memberFlowExpired = () => deniedWith(ACCOUNT_MESSAGES.changeExpired);
 /** 203: the member's lock of the flow's codes (verification/purposes.ts). */
-export const memberFlowLocked = () => new AppError(RESULT.LOCKED, ACCOUNT_MESSAGES.changeLocked);
+export const memberFlowLocked = () => lockedWith(ACCOUNT_MESSAGES.changeLocked);
 
 /**
  * Starts a member flow: earlier waiting flows of the same member and kind are replaced (their

@@ -9,7 +9,7 @@ import type {
 } from '@sso/contracts/points';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
-import { AppError, retryable } from '../../lib/app-error.ts';
+import { AppError, deniedWith, lockedWith, retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
@@ -43,8 +43,8 @@ interface TransferData {
 
 const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
 /** 300, as the other flows answer an unknown, expired, replaced or finished register_token (SPEC.md section 8). */
-const transferExpired = () => new AppError(RESULT.ACCESS_DENIED, POINT_MESSAGES.transferExpired);
-const transferLocked = () => new AppError(RESULT.LOCKED, POINT_MESSAGES.transferLocked);
+const transferExpired = () => deniedWith(POINT_MESSAGES.transferExpired);
+const transferLocked = () => lockedWith(POINT_MESSAGES.transferLocked);
 const flowData = (flow: MemberFlowRow) => JSON.parse(flow.data_json) as TransferData;
 
 /**

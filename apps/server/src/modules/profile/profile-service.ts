@@ -3,10 +3,9 @@ import type { z } from 'zod';
 import type { profileChangeRequestSchema, ProfileResponse } from '@sso/contracts/account';
 import type { ValidationError } from '@sso/contracts/common';
 import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, validationError } from '../../lib/app-error.ts';
+import { deniedWith, validationError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { updateProfile } from '../account/profile-repo.ts';
@@ -21,7 +20,7 @@ type Profile = Omit<ProfileResponse, 'result_code' | 'result_message'>;
 export const READONLY_PROFILE_FIELDS = ['birthday'] as const;
 
 /** Only open members have a profile to see and change (SPEC.md section 1; section 8: 300 sends the SPA to Top). */
-const profileForOpenMembersError = () => new AppError(RESULT.ACCESS_DENIED, ACCOUNT_MESSAGES.profileForOpenMembers, 400);
+const profileForOpenMembersError = () => deniedWith(ACCOUNT_MESSAGES.profileForOpenMembers);
 
 /** The profile of an open member (SPEC.md section 3, "Profile"); undefined for a card member. */
 export function profileOf(user: UserRow): Profile | undefined {

@@ -2,7 +2,7 @@ import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
 import type { SignupState } from '../../db/schema.ts';
-import { AppError } from '../../lib/app-error.ts';
+import { deniedWith } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
@@ -18,7 +18,7 @@ export interface SignupDeps extends AuthorizeDeps {
 }
 
 /** SPEC.md section 8: 300 for an unknown, expired or finished register_token, or a step out of order. */
-export const signupExpired = () => new AppError(RESULT.ACCESS_DENIED, SIGNUP_MESSAGES.flowExpired);
+export const signupExpired = () => deniedWith(SIGNUP_MESSAGES.flowExpired);
 
 /** The card the sign-up keeps (cards/card-lookup.ts flowCardOf). */
 export const flowCard = (flow: FlowRow) => JSON.parse(flow.card_json) as FlowCard;

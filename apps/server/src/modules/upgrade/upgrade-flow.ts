@@ -3,7 +3,7 @@ import { CARD_MESSAGES, SERVER_MESSAGES, UPGRADE_MESSAGES } from '@sso/contracts
 import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
-import { AppError, retryable } from '../../lib/app-error.ts';
+import { deniedWith, retryable } from '../../lib/app-error.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
 import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { memberFlowExpired, passMemberFlowCheck, type MemberFlowDeps } from '../member-flows/member-flow-service.ts';
@@ -18,7 +18,7 @@ export interface UpgradeDeps extends MemberFlowDeps {
 export const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
 
 /** 300: the upgrade is for active open members only (a card member adds cards at /api/subuser/card/add). */
-export const openMembersOnly = () => new AppError(RESULT.ACCESS_DENIED, UPGRADE_MESSAGES.openMembersOnly);
+export const openMembersOnly = () => deniedWith(UPGRADE_MESSAGES.openMembersOnly);
 
 /**
  * Ends a numberless or upgrade flow whose check passed by linking its cards: in ONE transaction the

@@ -1,0 +1,132 @@
+/**
+ * Two checkouts of the product in turns on this machine (docs/performance.md, "Before and after"):
+ * this one and `--against`, another checkout (a `git worktree` of an older commit, with its
+ * node_modules and its SPA built), each its own server on its own SQLite database with its own load
+ * members, seeded by its own code. Each hot path of bench.ts (password login, refresh grant,
+ * introspection, /api/user, card list) runs on one server, then the other, in rounds (lib/turns.ts),
+ * and the figure is the median of the rounds' ratios, this checkout's rate over the other's. A ceiling
+ * measured minutes apart moves by more than a change is worth on these shared machines; two servers
+ * in turns seconds apart do not. Run it with
+ *
+ *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build:web)
+ *   npm run bench:compare -- --against /tmp/before [--seconds 6] [--workers 16] [--members 1000]
+ *
+ * It prints a table and writes it to bench/results/<date>T<hhmm>-compare.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { positiveNumber, runMain, say } from './lib/cli.ts';
+import type { Member, OperationName } from './lib/flows.ts';
+import { httpClient, type HttpClient } from './lib/http.ts';
+import { describeMachine, machineLine } from './lib/machine.ts';
+import { MemberPool, mixedJobs } from './lib/members.ts';
+import { errorTable, markdownTable, ms } from './lib/report.ts';
+import { seedMembers } from './lib/seed.ts';
+import { startBenchSystem, type BenchSystem } from './lib/system.ts';
+import { takeTurns, type Turns } from './lib/turns.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    against: { type: 'string' },
+    members: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '6' },
+    workers: { type: 'string', default: '16' },
+    /** The share either way within which two figures count as the same. */
+    within: { type: 'string', default: '0.05' },
+    out: { type: 'string', default: new URL('./results/', import.meta.url).pathname },
+  },
+});
+
+const OPERATIONS: readonly { op: OperationName; label: string }[] = [
+  { op: 'authorize', label: 'login (authorize POST)' },
+  { op: 'refresh', label: 'refresh grant' },
+  { op: 'introspect', label: 'introspection (SIAP004)' },
+  { op: 'user', label: '/api/user' },
+  { op: 'cards', label: 'card list' },
+];
+
+interface Side {
+  name: string;
+  bench: BenchSystem;
+  http: HttpClient;
+  pool: MemberPool;
+}
+
+/** A checkout's server with its members, seeded by that checkout's own code (its schema is its own). */
+async function startSide(name: string, root: string | undefined, members: number, workers: number): Promise<Side> {
+  const system: { startBenchSystem: typeof startBenchSystem } = root ? await import(pathToFileURL(`${root}/bench/lib/system.ts`).href) : { startBenchSystem };
+  const seed: { seedMembers: typeof seedMembers } = root ? await import(pathToFileURL(`${root}/bench/lib/seed.ts`).href) : { seedMembers };
+  const bench = await system.startBenchSystem('sqlite');
+  const seeded: Member[] = await seed.seedMembers({ databaseUrl: bench.system.databaseUrl, origin: bench.system.origin, count: members });
+  say(`${name}: ${seeded.length} members on ${bench.system.origin}`);
+  return { name, bench, http: httpClient(bench.system.origin, workers), pool: new MemberPool(seeded) };
+}
+
+async function main(): Promise<number> {
+  if (!args.against) throw new Error('--against <path of another checkout> is required');
+  const against = resolve(args.against);
+  const seconds = positiveNumber('seconds', args.seconds);
+  const workers = Math.round(positiveNumber('workers', args.workers));
+  const members = Math.round(positiveNumber('members', args.members));
+  const within = positiveNumber('within', args.within);
+  const timing = { workers, durationMs: seconds * 1000, warmupMs: Math.min(2000, (seconds * 1000) / 2) };
+  const machine = describeMachine();
+  say(`compare: this checkout against ${against}, ${members} members each, ${workers} connections, ${seconds} s per operation\nmachine: ${machineLine(machine)}`);
+
+  const ours = await startSide('this checkout', undefined, members, workers);
+  let theirs: Side | undefined;
+  const errors = new Map<string, number>();
+  const compared: (Turns & { label: string })[] = [];
+  try {
+    theirs = await startSide(against, against, members, workers);
+    for (const { op, label } of OPERATIONS) {
+      const turns = await takeTurns(
+        { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }) },
+        { label: `${label}, ${against}`, next: mixedJobs(theirs.http, theirs.pool, { [op]: 1 }) },
+        errors,
+        timing,
+      );
+      compared.push({ ...turns, label });
+    }
+  } finally {
+    for (const side of [ours, theirs]) {
+      await side?.http.close();
+      await side?.bench.stop();
+    }
+  }
+
+  const verdict = (ratio: number) => (Math.abs(ratio - 1) <= within ? `within ±${within * 100}%` : ratio > 1 ? 'faster' : 'slower');
+  const table = markdownTable(
+    ['operation', 'this checkout ok/s (median round)', 'other ok/s', 'median of the rounds\' ratios', 'rounds', 'p99 ms (this / other)', 'verdict'],
+    compared.map((c) => [
+      c.label,
+      c.a.perSecond.toFixed(1),
+      c.b.perSecond.toFixed(1),
+      c.ratio.toFixed(3),
+      c.ratios.map((r) => r.toFixed(2)).join(', '),
+      `${ms(c.a.summary.p99)} / ${ms(c.b.summary.p99)}`,
+      verdict(c.ratio),
+    ]),
+  );
+  const text = [
+    `# Comparison ${machine.date.slice(0, 16)} UTC: this checkout against ${against}`,
+    '',
+    `Machine: ${machineLine(machine)}.`,
+    `Run: two servers on SQLite, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${seconds / 2} s a round, the order swapped every round; a ratio is this checkout's rate over the other's.`,
+    '',
+    table,
+    '',
+    errorTable(errors),
+    '',
+  ].join('\n');
+  say(`\n${text}`);
+  mkdirSync(args.out, { recursive: true });
+  const file = `${args.out}${machine.date.slice(0, 16).replace(':', '')}-compare.md`;
+  writeFileSync(file, text);
+  say(`written: ${file}`);
+  return 0;
+}
+
+runMain(main);

@@ -1,0 +1,83 @@
+import { okPerSecond } from './budgets.ts';
+import { say } from './cli.ts';
+import { closedLoop, type LoadResult, type NextJob } from './load.ts';
+import { ms } from './report.ts';
+import type { OpSummary } from './stats.ts';
+
+/** One row of a figures table: a source's rate and latencies over one stretch of load. */
+export interface Row {
+  label: string;
+  summary: OpSummary;
+  perSecond: number;
+}
+
+/** One row of the table from a load result of one operation. */
+export function rowOf(label: string, r: LoadResult): Row {
+  const s = r.recorder.summary().find((x) => x.op !== 'all') ?? (r.recorder.summary()[0] as OpSummary);
+  const perSecond = okPerSecond(s, r.durationMs / 1000);
+  say(`  ${label}: ${perSecond.toFixed(1)} ok/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, ${s.errors} errors`);
+  for (const [kind, n] of r.recorder.errors) say(`    ${kind}: ${n}`);
+  return { label, summary: s, perSecond };
+}
+
+/** What the closed loop drives in one turn: an operation of a server, or a ceiling. */
+export interface Source {
+  label: string;
+  next: NextJob;
+}
+
+/** Rounds per source in a comparison. */
+export const ROUNDS = 5;
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const medianRow = (rounds: Row[]): Row => [...rounds].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)] as Row;
+
+/** Two sources taken in turns: the median round of each, and the median of the rounds' ratios a/b. */
+export interface Turns {
+  a: Row;
+  b: Row;
+  /** The median over the rounds of a's rate over b's rate in the same round. */
+  ratio: number;
+  /** Each round's ratio, for the record. */
+  ratios: number[];
+}
+
+/** How long each source runs: the closed loop's connections, a round's two halves, and the warm-up. */
+export interface TurnTiming {
+  workers: number;
+  durationMs: number;
+  warmupMs: number;
+}
+
+/**
+ * Two sources compared by taking turns: both are warmed, then they run in ROUNDS rounds of half the
+ * operation time each, the order swapped every round (each turn after a short warm-up). The figure
+ * that counts is the median of the rounds' ratios: each round's two turns are seconds apart, so a
+ * change of the machine's load between rounds cancels out of that round's ratio. Measured one after
+ * the other, minutes apart, figures of this machine moved by more than the budgets' margins: the bare
+ * route by 40% within one run, and the same server answered 5,417 introspections a second in one
+ * 10-second phase and 7,692 in rounds a few minutes later (08:29 UTC). The medians of each side's
+ * rounds, compared instead, broke on a step in the machine's load in the middle of a run (10:52: card
+ * list rounds at 3,000 ok/s, then at 4,700, gave the two databases medians 31% apart while no round's
+ * ratio but the one across the step was more than 5% from 1).
+ */
+export async function takeTurns(a: Source, b: Source, errors: Map<string, number>, t: TurnTiming): Promise<Turns> {
+  const roundMs = t.durationMs / 2;
+  for (const s of [a, b]) await closedLoop({ workers: t.workers, durationMs: t.warmupMs, next: s.next });
+  const rounds = new Map<Source, Row[]>([
+    [a, []],
+    [b, []],
+  ]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const source of round % 2 === 0 ? [a, b] : [b, a]) {
+      await closedLoop({ workers: t.workers, durationMs: t.warmupMs / 2, next: source.next });
+      const r = await closedLoop({ workers: t.workers, durationMs: roundMs, next: source.next });
+      rounds.get(source)?.push(rowOf(`${source.label}, round ${round + 1}`, r));
+      for (const [k, n] of r.recorder.errors) errors.set(k, (errors.get(k) ?? 0) + n);
+    }
+  }
+  const ra = rounds.get(a) ?? [];
+  const rb = rounds.get(b) ?? [];
+  const ratios = ra.map((r, i) => r.perSecond / (rb[i]?.perSecond ?? Number.NaN));
+  return { a: { ...medianRow(ra), label: a.label }, b: { ...medianRow(rb), label: b.label }, ratio: median(ratios), ratios };
+}
