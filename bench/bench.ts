@@ -144,6 +144,7 @@ async function measurePasskeyAgainstLogin(http: HttpClient, pool: MemberPool, er
     { label, next: mixedJobs(http, pool, { passkeySignIn: 1 }) },
     { label: 'login (authorize POST), in turns with the passkey sign-in', next: mixedJobs(http, pool, { authorize: 1 }) },
     errors,
+    timing,
   );
   return { ...turns, label };
 }
