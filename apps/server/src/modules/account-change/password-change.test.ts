@@ -86,7 +86,6 @@ describe.each(DIALECTS)('password change (%s)', (dialect) => {
       [
         {},
         [
-          { key: 'current_password', message: '入力してください' },
           { key: 'password', message: '入力してください' },
           { key: 'password_check', message: '入力してください' },
         ],
