@@ -223,7 +223,7 @@ describe('Top page timing', () => {
       await new Promise((r) => setTimeout(r, 8000));
       await route.continue().catch(() => undefined);
     });
-    await page.getByRole('button', { name: 'ログイン' }).click();
+    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
     await page.waitForURL(/\/content\/top$/);
     await expect.poll(() => page.getByText('データを読み込んでいます...').count()).toBe(1);
     const started = Date.now();

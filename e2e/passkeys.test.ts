@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { documentScreen } from './support/browser.ts';
-import { logIn, pagePerTest, partnerAuthorizePath, withSystem } from './support/journey.ts';
+import { documentScreen, screenshot } from './support/browser.ts';
+import { logIn, openPage, pagePerTest, partnerAuthorizePath, withSystem } from './support/journey.ts';
 import { readMailbox, waitForCode } from './support/mailbox.ts';
 import { openFromPortal } from './support/portal.ts';
 
@@ -36,6 +36,8 @@ describe('passkeys in Chromium', () => {
   async function logOut() {
     await j.page.getByRole('button', { name: 'ログアウト' }).click();
     await j.page.waitForURL(/\/content\/authorize\?/);
+    await j.page.getByRole('button', { name: 'パスキーでログイン' }).waitFor();
+    await j.page.waitForLoadState('networkidle');
   }
 
   async function signInWithPasskey() {
@@ -47,6 +49,12 @@ describe('passkeys in Chromium', () => {
     j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400') && !e.includes('status of 401')));
 
   it('adds a passkey, signs in with it without a password, proves a session with it, deletes it, and then it signs in no more', async () => {
+    // Chromium's virtual authenticator answers the id field's autofill (conditional mediation) at
+    // once, as if the member had picked the passkey there: this journey takes the explicit button, in
+    // a browser without the autofill; the next one takes the autofill.
+    await j.page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+    });
     await addVirtualAuthenticator(j.page);
     await j.page.goto('/content/user/passkeys');
     await j.page.waitForURL(/\/content\/authorize\?/);
@@ -111,6 +119,68 @@ describe('passkeys in Chromium', () => {
     await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'パスキーを確認できませんでした。' }).count()).toBe(1);
     await documentScreen(j.page, 'login-passkey-refused');
     expect(j.page.url()).toContain('/content/authorize?');
+    expectRefusals();
+  });
+
+  it('signs in from the id field\'s autofill (conditional mediation) with no button pressed and no password', async () => {
+    await addVirtualAuthenticator(j.page);
+    await j.page.goto('/content/user/passkeys');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    // The id field offers passkeys in its autofill.
+    await expect.poll(() => j.page.getByLabel('メールアドレスまたは携帯電話番号').getAttribute('autocomplete')).toBe('username webauthn');
+    await logIn(j.page, CARD.email, CARD.password);
+    await j.page.waitForURL(/\/content\/user\/passkeys$/);
+    await j.page.getByRole('button', { name: 'パスキーを登録する' }).click();
+    await j.page.getByLabel('パスキーの名前').fill('自動入力用');
+    await j.page.getByRole('button', { name: '登録する', exact: true }).click();
+    await expect.poll(() => j.page.getByText('自動入力用').count()).toBeGreaterThan(0);
+    await j.page.getByRole('button', { name: 'ログアウト' }).click();
+    // The login page's waiting ceremony is answered (the virtual authenticator picks the passkey), and the member is in.
+    await j.page.waitForURL(/\/content\/top$/);
+    await expect.poll(() => j.page.getByRole('button', { name: 'ログアウト' }).count()).toBe(1);
+  });
+
+  it('removes a passkey from the link of the mail about it, without signing in, and the passkey signs in no more', async () => {
+    await j.page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+    });
+    await addVirtualAuthenticator(j.page);
+    await j.page.goto('/content/user/passkeys');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await logIn(j.page, CARD.email, CARD.password);
+    await j.page.waitForURL(/\/content\/user\/passkeys$/);
+    await j.page.getByRole('button', { name: 'パスキーを登録する' }).click();
+    await j.page.getByLabel('パスキーの名前').fill('知らない端末');
+    await j.page.getByRole('button', { name: '登録する', exact: true }).click();
+    await expect.poll(() => j.page.getByText('知らない端末').count()).toBeGreaterThan(0);
+
+    // The mailbox's owner opens the link in another browser, signed in nowhere.
+    let link: string | undefined;
+    await expect
+      .poll(async () => {
+        const mails = (await readMailbox(env.system.origin)).filter((m) => m.to === CARD.email && m.text.includes('知らない端末'));
+        link = /https?:\/\/\S+\/content\/passkey\/revoke\?token=[A-Za-z0-9_%-]+/.exec(mails[0]?.text ?? '')?.[0];
+        return link;
+      })
+      .toBeTruthy();
+    const other = await openPage(env, { width: 375, height: 800 });
+    await other.page.goto(link!);
+    await expect.poll(() => other.page.getByRole('button', { name: 'このパスキーを無効にする' }).count()).toBe(1);
+    await documentScreen(other.page, 'passkey-revoke');
+    await other.page.getByRole('button', { name: 'このパスキーを無効にする' }).click();
+    await expect.poll(() => other.page.getByRole('status').filter({ hasText: 'パスキーを無効にし、すべての端末でログアウトしました。' }).count()).toBe(1);
+    await documentScreen(other.page, 'passkey-revoke-done');
+    expect(other.consoleErrors).toEqual([]);
+    await other.context.close();
+
+    // The member's own browser: the session is gone (the next page asks to log in again), and so is the passkey.
+    await j.page.goto('/content/top');
+    await expect.poll(() => j.page.getByText('操作を継続できません。お手数ですが再ログインしてください。').count()).toBeGreaterThan(0);
+    await screenshot(j.page, 'passkey-revoked-session');
+    await j.page.goto('/content/');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await j.page.getByRole('button', { name: 'パスキーでログイン' }).click();
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'パスキーを確認できませんでした。' }).count()).toBe(1);
     expectRefusals();
   });
 });

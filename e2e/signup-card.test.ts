@@ -106,7 +106,7 @@ describe('card sign-up in Chromium', () => {
     await j.page.waitForURL(/\/content\/authorize\?/);
     await j.page.getByLabel('メールアドレスまたは携帯電話番号').fill(email);
     await j.page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
-    await j.page.getByRole('button', { name: 'ログイン' }).click();
+    await j.page.getByRole('button', { name: 'ログイン', exact: true }).click();
     await j.page.waitForURL(/\/content\/top$/);
   });
 

@@ -59,7 +59,7 @@ export async function fillLogin(page: Page, id: string, password: string): Promi
 
 export async function logIn(page: Page, id: string, password: string): Promise<void> {
   await fillLogin(page, id, password);
-  await page.getByRole('button', { name: 'ログイン' }).click();
+  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
 }
 
 /**
