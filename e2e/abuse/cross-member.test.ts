@@ -5,7 +5,7 @@ import { basicAuth, DEMO_CARD, DEMO_OPEN, NET_ANSWER_AUTH, post, refresh, type A
 import { routesInSource, wantsBearer } from './support/cross-member-routes.ts';
 import { openSystemDb } from './support/db.ts';
 import {
-  callAs, directSession, flowWithCode, foreignData, logIn, ok, pointsOf, readIds, readViews, rowsOf, signUpWithPinCard,
+  addPasskey, callAs, directSession, flowWithCode, foreignData, logIn, ok, pointsOf, readIds, readViews, rowsOf, signUpWithPinCard,
   type Member, type Session,
 } from './support/members.ts';
 
@@ -38,6 +38,18 @@ const OPEN_DETAILS = { email: DEMO_OPEN.user, last_name_kana: 'ヤマダ', first
 const A_NEW_TEL = '08055550001';
 /** A mobile number that holds no numberless card: the start answers alike and sends nothing. */
 const NO_CARD_TEL = '09099990000';
+
+/** A WebAuthn answer naming a credential, over a challenge nobody gave: no signature or attestation to check. */
+const webauthnAnswer = (credentialId: string, type: string) => ({
+  id: credentialId,
+  rawId: credentialId,
+  type: 'public-key',
+  response: {
+    clientDataJSON: Buffer.from(JSON.stringify({ type, challenge: 'bm8tY2hhbGxlbmdl', origin: 'http://localhost', crossOrigin: false })).toString('base64url'),
+    ...(type === 'webauthn.get' ? { authenticatorData: 'AA', signature: 'AA' } : { attestationObject: 'AA' }),
+  },
+  clientExtensionResults: {},
+});
 
 /** Every Bearer endpoint (the first test checks this list against the running server). */
 const TABLE: Record<string, Case> = {
@@ -89,6 +101,15 @@ const TABLE: Record<string, Case> = {
   // The victim's password proves nothing on the attacker's session (902; one failure on the attacker's own login throttle).
   '/api/auth/reauth': { bodies: (v) => [{ ...extra(v), password: v.password }] },
   '/api/link/open': { bodies: () => [OPEN_DETAILS] },
+  // Passkeys (decision 0024): the victim's passkey by its id or its credential is another member's, answered as none (902).
+  '/api/auth/passkeys': ownData,
+  '/api/auth/passkey/register/options': ownData,
+  '/api/auth/passkey/register': { bodies: (v) => v.passkeys.map((p) => ({ name: 'x', credential: webauthnAnswer(p.credentialId, 'webauthn.create') })) },
+  '/api/auth/passkey/rename': { bodies: (v) => v.passkeys.map((p) => ({ id: p.id, name: '乗っ取り' })) },
+  '/api/auth/passkey/delete': { bodies: (v) => v.passkeys.map((p) => ({ id: p.id })) },
+  '/api/auth/passkey/require': { own: true, bodies: (v) => [{ ...extra(v), required: false }] },
+  '/api/auth/reauth/passkey/options': ownData,
+  '/api/auth/reauth/passkey': { bodies: (v) => v.passkeys.map((p) => ({ credential: webauthnAnswer(p.credentialId, 'webauthn.get') })) },
   // Withdraws the caller: run last, by itself.
   '/api/auth/cancel': ownData,
 };
@@ -124,8 +145,10 @@ async function memberA(): Promise<Member> {
     String((await call('/api/auth/user_onetime_token')).onetime_token),
     String((await call('/api/subuser/direct_login/sc', { client_id: 'SIAP002', subuser_id: card })).onetime_token),
   ];
+  const passkeys = [await addPasskey(o, spa)];
   const ids = await readIds(o, spa);
   return {
+    passkeys,
     name: 'A', email: DEMO_CARD.user, password: DEMO_CARD.password, spa, others, registerTokens, onetimeTokens, ...ids, points: await pointsOf(db.kysely, ids.userId),
     card: { cardnumber: '4541000000000101', cvc: '123' },
     activation: { key: '123456', tel: DEMO_CARD.mobile, naId: 'demo-na-card' },
@@ -149,8 +172,10 @@ async function memberB(): Promise<Member> {
     ),
   ];
   const onetimeTokens = [String((await ok(callAs(o, spa.access, '/api/auth/user_onetime_token'))).onetime_token)];
+  const passkeys = [await addPasskey(o, spa)];
   const ids = await readIds(o, spa);
   return {
+    passkeys,
     name: 'B', email, password, spa, others, registerTokens, onetimeTokens, ...ids, points: await pointsOf(db.kysely, ids.userId),
     card: { cardnumber: '3528000000000003', cvc: '123' },
     activation: { key: '000201', tel: '09022220202', naId: 'na-holder2' },

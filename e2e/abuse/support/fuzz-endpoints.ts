@@ -31,6 +31,16 @@ const authorizeQuery = (c: FuzzContext): Fields => ({
 const otp = () => ({ onetime_password: '123456', register_token: secret() });
 const profile = { last_name: '山田', first_name: '花子', last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', sex: '2', birthday: '19900101', tel: '09000000002', postal_code: '1700013', email_flg: false };
 const newPassword = { password: 'Fuzz-pass12', password_check: 'Fuzz-pass12' };
+/** WebAuthn answers in the browser's JSON form, over no challenge the server gave (decision 0024). */
+const clientData = (type: string) => Buffer.from(JSON.stringify({ type, challenge: secret(), origin: 'http://localhost', crossOrigin: false })).toString('base64url');
+const assertion = () => {
+  const id = secret();
+  return { id, rawId: id, type: 'public-key', response: { clientDataJSON: clientData('webauthn.get'), authenticatorData: secret(), signature: secret(), userHandle: secret() }, clientExtensionResults: {} };
+};
+const registration = () => {
+  const id = secret();
+  return { id, rawId: id, type: 'public-key', response: { clientDataJSON: clientData('webauthn.create'), attestationObject: secret(), transports: ['internal'] }, clientExtensionResults: {} };
+};
 
 /** Percent-encodes the UTF-8 of any text, lone surrogates included (as U+FFFD): a path a client can send. */
 const encodePath = (s: string) => [...Buffer.from(s)].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0').toUpperCase()}`)).join('');
@@ -94,6 +104,19 @@ export const FUZZ_TABLE: Endpoint[] = [
   { method: 'POST', route: '/api/auth/cancel', group: 'account', expect: 'result', caller: 'victim' },
   { method: 'POST', route: '/api/auth/password/forgot', group: 'account', expect: 'result', caller: 'none', valid: () => [{ email: 'demo.card@example.com' }, { email: 'fuzz.nobody@example.com' }] },
   { method: 'POST', route: '/api/auth/password/reset', group: 'account', expect: 'result', caller: 'none', argon2: true, valid: () => [{ onetime_token: secret(), ...newPassword }] },
+
+  // Passkeys (decision 0024): answers of no authenticator, ids of no passkey; the ceremony's JSON is the library's to refuse.
+  { method: 'POST', route: '/api/auth/passkey/login/options', group: 'passkeys', expect: 'result', caller: 'none', valid: () => [{ client_id: 'SIAP009' }, { client_id: 'SIAP004' }] },
+  { method: 'POST', route: '/api/auth/passkey/login', group: 'passkeys', expect: 'result', caller: 'none', valid: () => [{ client_id: 'SIAP009', credential: assertion() }] },
+  { method: 'POST', route: '/api/auth/passkey/revoke', group: 'passkeys', expect: 'result', caller: 'none', valid: () => [{ token: secret() }] },
+  { method: 'POST', route: '/api/auth/passkeys', group: 'passkeys', expect: 'result', caller: 'card' },
+  { method: 'POST', route: '/api/auth/passkey/register/options', group: 'passkeys', expect: 'result', caller: 'card' },
+  { method: 'POST', route: '/api/auth/passkey/register', group: 'passkeys', expect: 'result', caller: 'card', valid: () => [{ name: 'ファズ', credential: registration() }] },
+  { method: 'POST', route: '/api/auth/passkey/rename', group: 'passkeys', expect: 'result', caller: 'card', valid: () => [{ id: secret(), name: 'ファズ' }] },
+  { method: 'POST', route: '/api/auth/passkey/delete', group: 'passkeys', expect: 'result', caller: 'card', valid: () => [{ id: secret() }] },
+  { method: 'POST', route: '/api/auth/passkey/require', group: 'passkeys', expect: 'result', caller: 'card', valid: () => [{ required: false }, { required: true }] },
+  { method: 'POST', route: '/api/auth/reauth/passkey/options', group: 'passkeys', expect: 'result', caller: 'card' },
+  { method: 'POST', route: '/api/auth/reauth/passkey', group: 'passkeys', expect: 'result', caller: 'card', valid: () => [{ credential: assertion() }] },
 
   // Card sign-up and its steps (no Bearer: the register_token carries the flow).
   { method: 'POST', route: '/api/signup/card', group: 'signup', expect: 'result', caller: 'none', argon2: true, valid: (c) => [

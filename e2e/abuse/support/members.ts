@@ -4,6 +4,7 @@ import { WEB_SCOPE } from '@sso/contracts/scopes';
 import type { Database } from '../../../apps/server/src/db/schema.ts';
 import { readMailbox } from '../../support/mailbox.ts';
 import { authorize, codeOf, exchange, pkce, post, spaClient, type Answer, type Tokens } from './client.ts';
+import { SoftAuthenticator } from '../../../apps/server/src/test-support/soft-authenticator.ts';
 
 /**
  * Members of a running system set up over HTTP as they would be by hand (README "Demo data", "Demo
@@ -39,6 +40,8 @@ export interface Member {
   masks: string[];
   /** Cards waiting to be added (card_token = the card's esid). */
   cardTokens: string[];
+  /** The member's passkeys: their ids in the settings, and their WebAuthn credential ids (decision 0024). */
+  passkeys: { id: string; credentialId: string }[];
   registerTokens: FlowToken[];
   onetimeTokens: string[];
   /** The number and security code of one of the member's cards (README), as an open member would name it at /api/auth/register. */
@@ -165,6 +168,17 @@ export async function readViews(origin: string, access: string): Promise<Member[
   return Object.fromEntries(VIEW_PATHS.map((p, i) => [p, answers[i]]));
 }
 
+/**
+ * Adds a passkey to the member's account from their fresh session (decision 0024), on a software
+ * authenticator of the system's origin: its settings id and its WebAuthn credential id.
+ */
+export async function addPasskey(origin: string, spa: Session): Promise<{ id: string; credentialId: string }> {
+  const options = (await ok(callAs(origin, spa.access, '/api/auth/passkey/register/options'))).options as Record<string, unknown>;
+  const credential = new SoftAuthenticator(origin).register(options);
+  const added = await ok(callAs(origin, spa.access, '/api/auth/passkey/register', { name: 'abuse', credential }));
+  return { id: String((added.passkey as { id: string }).id), credentialId: String(credential.id) };
+}
+
 /** Reads a member's ids from their own answers (cards, waiting cards, user id). */
 export async function readIds(origin: string, spa: Session) {
   const views = await readViews(origin, spa.access);
@@ -190,6 +204,7 @@ export function foreignData(answer: Answer, victim: Member, attacker: Member): s
     victim.email, victim.userId, ...victim.subuserIds, ...victim.esids, ...victim.masks, ...victim.cardTokens,
     ...victim.registerTokens.map((t) => t.token), ...victim.onetimeTokens, ...victim.ownClients,
     ...[victim.spa, ...victim.others].flatMap((s) => [s.access, s.refresh]),
+    ...victim.passkeys.flatMap((p) => [p.id, p.credentialId]),
   ].filter((m) => m.length >= 6);
   const found: string[] = [];
   const walk = (v: unknown, key: string): void => {
@@ -208,7 +223,7 @@ export async function pointsOf(db: Kysely<Database>, userId: string): Promise<Re
 }
 
 /** The tables whose rows belong to a member by user_id. */
-const MEMBER_TABLES = ['users', 'term_acceptances', 'auth_codes', 'token_families', 'activity_log', 'sub_users', 'point_accounts', 'email_changes', 'direct_logins', 'member_flows', 'point_transfers'];
+const MEMBER_TABLES = ['users', 'term_acceptances', 'auth_codes', 'token_families', 'activity_log', 'sub_users', 'point_accounts', 'email_changes', 'direct_logins', 'member_flows', 'point_transfers', 'passkeys', 'member_devices'];
 
 const sorted = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
 

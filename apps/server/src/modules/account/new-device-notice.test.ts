@@ -8,13 +8,13 @@ import { DIALECTS } from '../../test-support/test-db.ts';
 const SUBJECT = '新しい端末からのログインのお知らせ';
 
 /** The login form's post from a browser holding `cookie` (or none): the answer and the device cookie it sets. */
-async function loginFrom(t: TestApp, p: { email: string; password: string; cookie?: string; ticket?: string }) {
+async function loginFrom(t: TestApp, p: { email: string; password: string; cookie?: string; ticket?: string; headers?: Record<string, string> }) {
   const form = new URLSearchParams({ user_mail: p.email, user_pass: p.password, recaptcha_token: 'test' });
   if (p.ticket) form.set('login_ticket', p.ticket);
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/auth/authorize?${authorizeQuery()}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA, ...(p.cookie ? { cookie: p.cookie } : {}) },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA, ...(p.cookie ? { cookie: p.cookie } : {}), ...p.headers },
     payload: form.toString(),
   });
   expect(new URL(res.headers.location as string).searchParams.get('code'), String(res.headers.location)).toBeTruthy();
@@ -51,6 +51,15 @@ describe.each(DIALECTS)('new-device sign-in notice (%s)', (dialect) => {
     await waitForMails(t.app, member.email, 3);
     expect(await notices(t, member.email)).toHaveLength(3);
     expect(await eventRows(t, member.id, 'login_new_device')).toHaveLength(3);
+  });
+
+  it('sets no cookie on a cross-site post (a login CSRF leaves nothing in the browser), and tells the member of it as of a new device', async () => {
+    const member = await loggedInMember(t);
+    await waitForMails(t.app, member.email, 1);
+    const crossSite = await loginFrom(t, { ...member, headers: { 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' } });
+    expect(crossSite.res.headers['set-cookie']).toBeUndefined();
+    await waitForMails(t.app, member.email, 2);
+    expect(await notices(t, member.email)).toHaveLength(2);
   });
 
   it('counts a passkey sign-in as a sign-in', async () => {

@@ -12,8 +12,7 @@ import { noteMemberDevice } from './device-repo.ts';
  * The sign-in notice (decision 0024): a browser carries a random device cookie (DEVICE_COOKIE, HttpOnly,
  * 400 days); a sign-in (by password or passkey) from a browser the member has not signed in from
  * before mails the member the time, the device and the way to the activity log, as Japanese card
- * companies do, and logs `login_new_device`. The member's first sign-in after the sign-up, from the
- * browser that signed up, is no news: the sign-up records its browser without a notice.
+ * companies do, and logs `login_new_device`.
  */
 export const DEVICE_COOKIE = 'sso_device';
 export const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
@@ -39,13 +38,17 @@ export interface SignInNoticeDeps {
   issuer: string;
 }
 
-/** A member's sign-in from the browser with this device cookie: a new browser is logged and mailed about; `quiet` records it only (the sign-up's own). */
+/**
+ * A member's sign-in from the browser with this device cookie: a browser not seen before is logged
+ * and mailed about. A browser that cannot be known (null: no cookie can be read or set) is a new one
+ * every time, and is not remembered.
+ */
 export async function noteSignIn(
   deps: SignInNoticeDeps,
-  p: { userId: string; email: string; deviceCookie: string; device: string | null; clientId: string; now: number; quiet?: boolean },
+  p: { userId: string; email: string; deviceCookie: string | null; device: string | null; clientId: string; now: number },
 ): Promise<void> {
-  const isNew = await noteMemberDevice(deps.db, { userId: p.userId, deviceHash: deviceHashOf(p.deviceCookie), now: p.now });
-  if (!isNew || p.quiet) return;
+  const isNew = p.deviceCookie === null || (await noteMemberDevice(deps.db, { userId: p.userId, deviceHash: deviceHashOf(p.deviceCookie), now: p.now }));
+  if (!isNew) return;
   await logActivity(deps.db, { userId: p.userId, event: 'login_new_device', clientId: p.clientId, device: p.device, at: p.now });
   await deps.notifier.send(newDeviceLoginMail(p.email, { at: p.now, device: p.device, activitiesUrl: `${deps.issuer}/content/user/activities` }));
 }

@@ -33,7 +33,7 @@ export async function requireFreshProof(deps: { clock: Clock; db: Kysely<Databas
   throw freshProofError(LIMITS.freshProofMaxAgeMs, required ? PASSKEY_MESSAGES.freshProofPasskeyNeeded : undefined, { passkey, passkey_required: required });
 }
 
-/** A member endpoint's handler behind the guard: `memberPost(app, deps, url, scope, schema, afterFreshProof(deps, (call) => …))`. */
+/** A member endpoint's handler behind the guard: memberPost takes `afterFreshProof(deps, (call) => theChange(deps, call))` as its handler. */
 export const afterFreshProof =
   <I, R>(deps: { clock: Clock; db: Kysely<Database> }, handler: (call: MemberCall<I>) => Promise<R>) =>
   async (call: MemberCall<I>): Promise<R> => {

@@ -123,8 +123,12 @@ export async function authorize(
   target: { client: OAuthClient; redirectUri: string },
   rawQuery: Record<string, unknown>,
   form: z.infer<typeof authorizeFormSchema> | undefined,
-  /** The coarse device of the request (lib/device.ts), for the activity log, its network address, and its device cookie (account/new-device-notice.ts). */
-  origin: { device: string | null; address: string; deviceCookie?: string },
+  /**
+   * The coarse device of the request (lib/device.ts), for the activity log, its network address, and
+   * its device cookie (account/new-device-notice.ts): null for a browser that cannot be known, undefined
+   * while the sign-in notice is off.
+   */
+  origin: { device: string | null; address: string; deviceCookie?: string | null },
 ): Promise<string> {
   const state = stateOf(rawQuery);
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
@@ -171,7 +175,7 @@ export async function authorize(
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   if (location === undefined) return fail('access_denied', 'login failed');
-  if (origin.deviceCookie && location !== cardholdersOnlyPage(deps.issuer)) {
+  if (origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
     const signedIn = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };
     deps.background.run('sign-in notice', () => noteSignIn(deps, signedIn));
   }

@@ -34,10 +34,13 @@ const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_typ
 
 /**
  * The browser's device cookie (account/new-device-notice.ts; decision 0024), set when it has none:
- * undefined while the sign-in notice is off (LOGIN_NOTICE=false).
+ * undefined while the sign-in notice is off (LOGIN_NOTICE=false). A cross-site post (a login CSRF,
+ * or any page but the SPA) is no browser of the member's: it is set nothing (RFC 9700 section 4.7:
+ * a forged login leaves no state in the browser) and its sign-in is one from an unknown device (null).
  */
-function readDeviceCookie(deps: AuthorizeDeps, request: FastifyRequest, reply: FastifyReply): string | undefined {
+function readDeviceCookie(deps: AuthorizeDeps, request: FastifyRequest, reply: FastifyReply): string | null | undefined {
   if (!deps.loginNotice) return undefined;
+  if (request.headers['sec-fetch-site'] === 'cross-site') return null;
   const cookie = deviceCookieValue(request.cookies[DEVICE_COOKIE]);
   if (cookie.isNew) {
     reply.setCookie(DEVICE_COOKIE, cookie.value, {

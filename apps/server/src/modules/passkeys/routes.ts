@@ -39,12 +39,12 @@ function browserCookie(deps: PasskeyLoginDeps, request: FastifyRequest, reply: F
 
 /** Passkeys (decision 0024): the sign-in (public), the settings and the step-up (Bearer, first-party clients only: account:write), and the mail's revoke link. */
 export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDeps): void {
-  app.post(`${COOKIE_PATH}/options`, async (request, reply) => {
+  app.post('/api/auth/passkey/login/options', async (request, reply) => {
     const input = parseOr901(passkeyLoginOptionsRequestSchema, request.body);
     const answer = await passkeyLoginOptions(deps, { clientId: input.client_id, browserCookie: browserCookie(deps, request, reply) });
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
-  app.post(COOKIE_PATH, async (request, reply) => {
+  app.post('/api/auth/passkey/login', async (request, reply) => {
     const input = parseOr901(passkeyLoginRequestSchema, request.body);
     const held = request.cookies[PASSKEY_COOKIE];
     const answer = await passkeyLogin(deps, input, { browserCookie: wellFormed(held) ? held : undefined, address: request.ip ?? '' });
