@@ -139,7 +139,8 @@ describe('member self-service in Chromium', () => {
     await openSetting('パスワード変更');
     await j.page.waitForURL(/\/content\/user\/password$/);
     await documentScreen(j.page, 'user-password');
-    await j.page.getByLabel('現在のパスワード').fill('Demo1234');
+    // The field of the form, not the fresh-proof prompt's (closed, hidden) one of the same name.
+    await j.page.getByRole('textbox', { name: '現在のパスワード' }).fill('Demo1234');
     await j.page.getByLabel('新しいパスワード', { exact: true }).fill(NEW_OPEN_PASSWORD);
     await j.page.getByLabel('新しいパスワード（確認用）').fill(NEW_OPEN_PASSWORD);
     await j.page.getByRole('button', { name: '変更する' }).click();

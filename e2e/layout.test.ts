@@ -171,7 +171,8 @@ describe('headers in Chromium', () => {
     });
     await j.page.getByLabel('メールアドレスまたは携帯電話番号').fill('demo.card@example.com');
     await j.page.getByLabel('パスワード', { exact: true }).fill('Wrong-pass1');
-    const button = j.page.getByRole('button', { name: 'ログイン', exact: true });
+    // The login button by its name, pending or not (「パスキーでログイン」 stands beside it).
+    const button = j.page.getByRole('button', { name: /^ログイン(（処理中…）)?$/ });
     await button.click();
     await expect.poll(() => button.getAttribute('aria-busy')).toBe('true');
     expect(await button.textContent()).toBe('ログイン（処理中…）');
