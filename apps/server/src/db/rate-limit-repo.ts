@@ -19,6 +19,9 @@ const hit = preparedQuery((db, p: { key: string; now: number; lapsed: number }) 
     )
     .returning('count'),
 );
+const current = preparedQuery((db, p: { key: string; lapsed: number }) =>
+  db.selectFrom('rate_limits').select('count').where('key', '=', p.key).where('window_start', '>', p.lapsed),
+);
 const unhit = preparedQuery((db, p: { key: string }) =>
   db
     .updateTable('rate_limits')
@@ -41,4 +44,10 @@ export async function hitRateLimit(db: Kysely<Database>, key: string, now: numbe
 /** Takes back one event counted by `hitRateLimit` (an attempt that turned out not to count, such as a success). */
 export async function unhitRateLimit(db: Kysely<Database>, key: string): Promise<void> {
   await unhit(db, { key });
+}
+
+/** The events counted for a key in its current window, without counting one (0 when its window has run out). */
+export async function rateLimitCount(db: Kysely<Database>, key: string, now: number, windowMs: number): Promise<number> {
+  const row = (await current(db, { key, lapsed: now - windowMs })).rows[0];
+  return row ? Number(row.count) : 0;
 }

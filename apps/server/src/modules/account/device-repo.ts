@@ -5,17 +5,23 @@ import type { Database } from '../../db/schema.ts';
 
 /**
  * Records a sign-in from a device (a keyed digest of its cookie): true when the member had not signed
- * in from it before. One statement, so that parallel sign-ins from one new device say "new" once.
+ * in from it before. A known device costs one update; a new one an insert that does nothing when a
+ * parallel sign-in from it inserted first, so that one new device is new once.
  */
 export async function noteMemberDevice(db: Kysely<Database>, p: { userId: string; deviceHash: string; now: number }): Promise<boolean> {
+  const seen = await db
+    .updateTable('member_devices')
+    .set({ last_seen_at: p.now })
+    .where('user_id', '=', p.userId)
+    .where('device_hash', '=', p.deviceHash)
+    .executeTakeFirst();
+  if (Number(seen.numUpdatedRows) === 1) return false;
   const inserted = await db
     .insertInto('member_devices')
     .values({ user_id: p.userId, device_hash: p.deviceHash, first_seen_at: p.now, last_seen_at: p.now })
     .onConflict((oc) => oc.columns(['user_id', 'device_hash']).doNothing())
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return true;
-  await db.updateTable('member_devices').set({ last_seen_at: p.now }).where('user_id', '=', p.userId).where('device_hash', '=', p.deviceHash).execute();
-  return false;
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
 /** Forgets a member's devices (a withdrawal). */

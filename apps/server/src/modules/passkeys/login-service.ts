@@ -4,7 +4,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { CeremonyOptionsResponse, PasskeyLoginResponse, passkeyLoginRequestSchema } from '@sso/contracts/passkeys';
 import { RESULT } from '@sso/contracts/result-codes';
-import { hitRateLimit, unhitRateLimit } from '../../db/rate-limit-repo.ts';
+import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
 import { AppError, lockedError, validationError } from '../../lib/app-error.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
 import { requireCardholder } from '../account/cardholders-only.ts';
@@ -70,9 +70,10 @@ async function assertedMember(deps: PasskeyLoginDeps, p: { clientId: string; bro
 }
 
 /**
- * POST /api/auth/passkey/login. Counted, before any work, on the network address's failures that the
- * password login counts too (decision 0007), and taken back on success; a refused assertion is result
- * 200 with one message, whatever was wrong.
+ * POST /api/auth/passkey/login. An address past the failures the password login counts too (decision
+ * 0007) is refused before any work; a refused assertion counts on it. Unlike a password, an assertion
+ * cannot be guessed, so parallel failures need not be counted before they are checked: a success
+ * writes nothing there. A refused assertion is result 200 with one message, whatever was wrong.
  */
 export async function passkeyLogin(
   deps: PasskeyLoginDeps,
@@ -83,11 +84,13 @@ export async function passkeyLogin(
   const now = deps.clock.now();
   const limit = deps.loginAddressFailures ?? LIMITS.loginFailuresPerAddress;
   const bucket = addressKey(origin.address);
-  if (limit > 0 && (await hitRateLimit(deps.db, bucket, now, LIMITS.loginLockMs)) > limit) throw lockedError();
+  if (limit > 0 && (await rateLimitCount(deps.db, bucket, now, LIMITS.loginLockMs)) >= limit) throw lockedError();
   const answer = input.credential as unknown as AuthenticationResponseJSON;
   const user = origin.browserCookie ? await assertedMember(deps, { clientId: client.client_id, browserCookie: origin.browserCookie, answer, now }) : undefined;
-  if (!user) throw notAccepted();
-  if (limit > 0) await unhitRateLimit(deps.db, bucket);
+  if (!user) {
+    if (limit > 0) await hitRateLimit(deps.db, bucket, now, LIMITS.loginLockMs);
+    throw notAccepted();
+  }
   // Before the terms and the ticket, as at the password's login step (SPEC.md section 6).
   await requireCardholder(deps.db, user.id, client.client_id);
   const login_ticket = await issueLoginTicket(deps.db, user, client.client_id, now, 'passkey');

@@ -154,3 +154,19 @@ describe.each(DIALECTS)('passkey sign-in (%s)', (dialect) => {
     expect(await eventRows(t, member.id, 'login_failed')).toEqual([]);
   });
 });
+
+/** Failed passkey sign-ins count on the network address's failures, as wrong passwords do (decision 0007). */
+describe('passkey sign-in from an address with too many failures', () => {
+  const t = withTestApp('sqlite', { LOGIN_ADDRESS_FAILURES: '3' });
+
+  it('refuses the address with 203 after three refused assertions, even a right one, and a success counts nothing', async () => {
+    const { authenticator } = await memberWithPasskey(t);
+    const browser = new LoginBrowser();
+    for (let i = 0; i < 5; i++) expect((await browser.signIn(t, authenticator)).json().result_code).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await browser.signIn(t, authenticator, 'SIAP009', { rpId: 'phish.example' })).json()).toEqual(REFUSED);
+    const locked = await browser.signIn(t, authenticator);
+    expect(locked.json().result_code).toBe(203);
+    t.clock.advance(15 * 60_000 + 1);
+    expect((await browser.signIn(t, authenticator)).json().result_code).toBe(0);
+  });
+});
