@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
@@ -116,8 +115,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerSecurityHeaders(app, config, clients.all().flatMap((c) => c.redirect_uris));
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
-  // The passkey sign-in's browser binding and the sign-in notice's device cookie (decision 0024).
-  await app.register(cookie);
 
   const deps = {
     db: db.kysely,

@@ -6,6 +6,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { OAuthError, validationError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
+import { readCookie, setCookie } from '../../http/cookies.ts';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { authorize, authorizeRequestProblem, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
@@ -41,9 +42,9 @@ const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_typ
 function readDeviceCookie(deps: AuthorizeDeps, request: FastifyRequest, reply: FastifyReply): string | null | undefined {
   if (!deps.loginNotice) return undefined;
   if (request.headers['sec-fetch-site'] === 'cross-site') return null;
-  const cookie = deviceCookieValue(request.cookies[DEVICE_COOKIE]);
+  const cookie = deviceCookieValue(readCookie(request, DEVICE_COOKIE));
   if (cookie.isNew) {
-    reply.setCookie(DEVICE_COOKIE, cookie.value, {
+    setCookie(reply, DEVICE_COOKIE, cookie.value, {
       path: '/api/auth',
       httpOnly: true,
       sameSite: 'lax',

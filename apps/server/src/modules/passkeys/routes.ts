@@ -11,6 +11,7 @@ import {
   passkeyRevokeRequestSchema,
 } from '@sso/contracts/passkeys';
 import { SCOPES } from '@sso/contracts/scopes';
+import { readCookie, setCookie } from '../../http/cookies.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { randomToken } from '../../lib/secrets.ts';
@@ -30,10 +31,10 @@ const COOKIE_PATH = '/api/auth/passkey/login';
 const wellFormed = (v: string | undefined): v is string => v !== undefined && /^[A-Za-z0-9_-]{43}$/.test(v);
 
 function browserCookie(deps: PasskeyLoginDeps, request: FastifyRequest, reply: FastifyReply): string {
-  const held = request.cookies[PASSKEY_COOKIE];
+  const held = readCookie(request, PASSKEY_COOKIE);
   if (wellFormed(held)) return held;
   const value = randomToken(32);
-  reply.setCookie(PASSKEY_COOKIE, value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: deps.issuer.startsWith('https:') });
+  setCookie(reply, PASSKEY_COOKIE, value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: deps.issuer.startsWith('https:') });
   return value;
 }
 
@@ -46,7 +47,7 @@ export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDe
   });
   app.post('/api/auth/passkey/login', async (request, reply) => {
     const input = parseOr901(passkeyLoginRequestSchema, request.body);
-    const held = request.cookies[PASSKEY_COOKIE];
+    const held = readCookie(request, PASSKEY_COOKIE);
     const answer = await passkeyLogin(deps, input, { browserCookie: wellFormed(held) ? held : undefined, address: request.ip ?? '' });
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
