@@ -11,6 +11,8 @@ import { loadClients } from '../../apps/server/src/modules/oauth/clients.ts';
 import { insertFamily } from '../../apps/server/src/modules/oauth/token-repo.ts';
 import { issuePair } from '../../apps/server/src/modules/oauth/tokens.ts';
 import { insertPasskey } from '../../apps/server/src/modules/passkeys/passkey-repo.ts';
+import { noteMemberDevice } from '../../apps/server/src/modules/account/device-repo.ts';
+import { deviceHashOf } from '../../apps/server/src/modules/account/new-device-notice.ts';
 import { userHandleOf } from '../../apps/server/src/modules/passkeys/relying-party.ts';
 import { SoftAuthenticator } from '../../apps/server/src/test-support/soft-authenticator.ts';
 import { ROOT } from '../../e2e/support/server.ts';
@@ -24,7 +26,7 @@ import type { Member } from './flows.ts';
  * the server's hashPassword, has accepted the SPA client's terms (so that a login is issued a code),
  * owns one card (so that the card list has a row to read), holds a live token family of the
  * SPA client bound to its own terminal, as after a login, and a passkey on a software authenticator
- * with the browser cookies of a returning browser. Addresses carry a per-run tag, so several
+ * with the cookies of a browser it has signed in from before. Addresses carry a per-run tag, so several
  * seedings of one database do not collide.
  */
 export interface SeedOptions {
@@ -97,7 +99,9 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
             created_at: now,
             last_used_at: null,
           });
+          // A returning browser: the member has signed in from it before, so a login mails no notice.
           const browser = { deviceCookie: randomBytes(32).toString('base64url'), passkeyCookie: randomBytes(32).toString('base64url'), authenticator };
+          await noteMemberDevice(trx, { userId: id, deviceHash: deviceHashOf(browser.deviceCookie), now });
           members.push({ email, password: LOAD_PASSWORD, terminalId, access: tokens.access_token, refresh: tokens.refresh_token, ...browser });
         }
       });

@@ -21,7 +21,8 @@ export const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
 export const deviceCookieValue = (cookie: string | undefined): { value: string; isNew: boolean } =>
   cookie && /^[A-Za-z0-9_-]{43}$/.test(cookie) ? { value: cookie, isNew: false } : { value: randomToken(32), isNew: true };
 
-const deviceHashOf = (cookieValue: string) => lookupDigest(`device:${cookieValue}`);
+/** How `member_devices` knows a browser: a keyed digest of its device cookie. */
+export const deviceHashOf = (cookieValue: string) => lookupDigest(`device:${cookieValue}`);
 
 export function newDeviceLoginMail(to: string, p: { at: number; device: string | null; activitiesUrl: string }): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】新しい端末からのログインのお知らせ`, [
