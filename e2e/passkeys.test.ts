@@ -44,6 +44,32 @@ describe('passkeys in Chromium', () => {
     await j.page.getByRole('button', { name: 'パスキーでログイン' }).click();
   }
 
+  /** Takes the autofill away: a browser that offers passkeys only on the button (see the first journey). */
+  const withoutAutofill = () =>
+    j.page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+    });
+
+  /** Opens the passkey settings logged out, and logs in with the password at the login page the guard sends to (after `atLogin`). */
+  async function logInToSettings(atLogin: () => Promise<void> = async () => undefined) {
+    await j.page.goto('/content/user/passkeys');
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await atLogin();
+    await logIn(j.page, CARD.email, CARD.password);
+    await j.page.waitForURL(/\/content\/user\/passkeys$/);
+  }
+
+  /** Registers a passkey on the virtual authenticator from the settings, under `name` (after `named`, e.g. a screenshot). */
+  async function registerPasskey(name: string, named: () => Promise<void> = async () => undefined) {
+    await j.page.getByRole('button', { name: 'パスキーを登録する' }).click();
+    const field = j.page.getByLabel('パスキーの名前');
+    await field.waitFor();
+    await field.fill(name);
+    await named();
+    await j.page.getByRole('button', { name: '登録する', exact: true }).click();
+    await expect.poll(() => j.page.getByText(name).count()).toBeGreaterThan(0);
+  }
+
   /** The refusals the journey provokes (a refused passkey, 400; a fresh-proof challenge, 401) are what it expects. */
   const expectRefusals = () =>
     j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400') && !e.includes('status of 401')));
@@ -52,25 +78,14 @@ describe('passkeys in Chromium', () => {
     // Chromium's virtual authenticator answers the id field's autofill (conditional mediation) at
     // once, as if the member had picked the passkey there: this journey takes the explicit button, in
     // a browser without the autofill; the next one takes the autofill.
-    await j.page.addInitScript(() => {
-      PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
-    });
+    await withoutAutofill();
     await addVirtualAuthenticator(j.page);
-    await j.page.goto('/content/user/passkeys');
-    await j.page.waitForURL(/\/content\/authorize\?/);
-    await logIn(j.page, CARD.email, CARD.password);
-    await j.page.waitForURL(/\/content\/user\/passkeys$/);
+    await logInToSettings();
     await expect.poll(() => j.page.getByText('登録されているパスキーはありません。').count()).toBe(1);
     await documentScreen(j.page, 'passkeys-empty');
 
     // Register: the password login is a fresh proof, so no prompt; the member names it.
-    await j.page.getByRole('button', { name: 'パスキーを登録する' }).click();
-    const name = j.page.getByLabel('パスキーの名前');
-    await name.waitFor();
-    await name.fill(PASSKEY_NAME);
-    await documentScreen(j.page, 'passkeys-name');
-    await j.page.getByRole('button', { name: '登録する', exact: true }).click();
-    await expect.poll(() => j.page.getByText(PASSKEY_NAME).count()).toBeGreaterThan(0);
+    await registerPasskey(PASSKEY_NAME, () => documentScreen(j.page, 'passkeys-name'));
     await documentScreen(j.page, 'passkeys-list');
     const mail = (await readMailbox(env.system.origin)).find((m) => m.to === CARD.email && m.text.includes('パスキーが登録されました'));
     expect(mail?.text).toContain('/content/passkey/revoke?token=');
@@ -124,16 +139,9 @@ describe('passkeys in Chromium', () => {
 
   it('signs in from the id field\'s autofill (conditional mediation) with no button pressed and no password', async () => {
     await addVirtualAuthenticator(j.page);
-    await j.page.goto('/content/user/passkeys');
-    await j.page.waitForURL(/\/content\/authorize\?/);
     // The id field offers passkeys in its autofill.
-    await expect.poll(() => j.page.getByLabel('メールアドレスまたは携帯電話番号').getAttribute('autocomplete')).toBe('username webauthn');
-    await logIn(j.page, CARD.email, CARD.password);
-    await j.page.waitForURL(/\/content\/user\/passkeys$/);
-    await j.page.getByRole('button', { name: 'パスキーを登録する' }).click();
-    await j.page.getByLabel('パスキーの名前').fill('自動入力用');
-    await j.page.getByRole('button', { name: '登録する', exact: true }).click();
-    await expect.poll(() => j.page.getByText('自動入力用').count()).toBeGreaterThan(0);
+    await logInToSettings(() => expect.poll(() => j.page.getByLabel('メールアドレスまたは携帯電話番号').getAttribute('autocomplete')).toBe('username webauthn'));
+    await registerPasskey('自動入力用');
     await j.page.getByRole('button', { name: 'ログアウト' }).click();
     // The login page's waiting ceremony is answered (the virtual authenticator picks the passkey), and the member is in.
     await j.page.waitForURL(/\/content\/top$/);
@@ -141,18 +149,10 @@ describe('passkeys in Chromium', () => {
   });
 
   it('removes a passkey from the link of the mail about it, without signing in, and the passkey signs in no more', async () => {
-    await j.page.addInitScript(() => {
-      PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
-    });
+    await withoutAutofill();
     await addVirtualAuthenticator(j.page);
-    await j.page.goto('/content/user/passkeys');
-    await j.page.waitForURL(/\/content\/authorize\?/);
-    await logIn(j.page, CARD.email, CARD.password);
-    await j.page.waitForURL(/\/content\/user\/passkeys$/);
-    await j.page.getByRole('button', { name: 'パスキーを登録する' }).click();
-    await j.page.getByLabel('パスキーの名前').fill('知らない端末');
-    await j.page.getByRole('button', { name: '登録する', exact: true }).click();
-    await expect.poll(() => j.page.getByText('知らない端末').count()).toBeGreaterThan(0);
+    await logInToSettings();
+    await registerPasskey('知らない端末');
 
     // The mailbox's owner opens the link in another browser, signed in nowhere.
     let link: string | undefined;

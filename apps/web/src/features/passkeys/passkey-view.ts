@@ -2,6 +2,7 @@ import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { PASSKEY_SCREEN_TEXTS } from '@sso/contracts/passkey-screens';
 import type { Passkey } from '@sso/contracts/passkeys';
 import { PASSKEY_NAME_MAX } from '@sso/contracts/passkeys';
+import { deviceParts } from '@sso/contracts/device';
 import { formatJapanTime, japanIsoTime } from '../../lib/japan-time.ts';
 
 /** What the list shows of a passkey, its times in Japan time as the activity log shows them. */
@@ -22,38 +23,12 @@ export function passkeyFacts(p: Passkey): PasskeyFacts {
 }
 
 /**
- * The browser and the platform by their user-agent marks, as the activity log names a device
- * ("Chrome / Windows", the server's lib/device.ts): the more specific first (Edge, Opera and Samsung
- * Internet also say "Chrome", Chrome also says "Safari"; an iPhone says "like Mac OS X", Android "Linux").
- */
-const BROWSERS: [RegExp, string][] = [
-  [/\bEdg(e|A|iOS)?\//, 'Edge'],
-  [/\bOPR\/|\bOpera\b/, 'Opera'],
-  [/\bSamsungBrowser\//, 'Samsung Internet'],
-  [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
-  [/\bChrome\/|\bCriOS\//, 'Chrome'],
-  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
-];
-const PLATFORMS: [RegExp, string][] = [
-  [/\biPhone\b|\biPod\b/, 'iPhone'],
-  [/\biPad\b/, 'iPad'],
-  [/\bAndroid\b/, 'Android'],
-  [/\bWindows\b/, 'Windows'],
-  [/\bCrOS\b/, 'ChromeOS'],
-  [/\bMacintosh\b|\bMac OS X\b/, 'Mac'],
-  [/\bLinux\b/, 'Linux'],
-];
-
-const first = (marks: [RegExp, string][], userAgent: string) => marks.find(([mark]) => mark.test(userAgent))?.[1];
-
-/**
  * The name a new passkey is offered: the browser and the platform it was made on, written as the
  * activity log writes a device ("Chrome / Windows"), so that the member recognises it there; the
  * one of them that is known, else 「パスキー」. The member may change it. Within PASSKEY_NAME_MAX.
  */
 export function defaultPasskeyName(userAgent: string): string {
-  const browser = first(BROWSERS, userAgent);
-  const platform = first(PLATFORMS, userAgent);
+  const { browser, platform } = deviceParts(userAgent);
   const name = browser && platform ? `${browser} / ${platform}` : (browser ?? platform ?? PASSKEY_MESSAGES.title);
   return name.slice(0, PASSKEY_NAME_MAX);
 }
