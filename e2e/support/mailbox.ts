@@ -16,8 +16,10 @@ export async function readMailbox(origin: string): Promise<MailboxEntry[]> {
 }
 
 /**
- * Waits for a message of `kind` to `to` newer than the `after` count of such messages, and returns
- * the first match of `pattern` in its text: what a member would read and use.
+ * Waits for a message of `kind` to `to` newer than the `after` count of such messages whose text
+ * matches `pattern`, and returns the match in the newest such message: what a member would read and
+ * use. Other mail that arrives meanwhile (a sign-in notice, decision 0024) is passed over, as the
+ * member would pass over it.
  */
 export async function waitForMatch(origin: string, kind: 'sms' | 'mail', to: string, pattern: RegExp, after = 0): Promise<string> {
   let found: string | undefined;
@@ -25,7 +27,10 @@ export async function waitForMatch(origin: string, kind: 'sms' | 'mail', to: str
     .poll(
       async () => {
         const mine = (await readMailbox(origin)).filter((m) => m.kind === kind && m.to === to);
-        found = mine.length > after ? pattern.exec(mine[0]?.text ?? '')?.[0] : undefined;
+        found = mine
+          .slice(0, Math.max(0, mine.length - after))
+          .map((m) => pattern.exec(m.text)?.[0])
+          .find((match) => match !== undefined);
         return found;
       },
       { timeout: 10_000 },
