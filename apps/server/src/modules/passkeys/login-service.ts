@@ -14,7 +14,7 @@ import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
 import { checkAssertion } from './assertion.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
-import { rpOf, type PasskeyDeps } from './passkey-deps.ts';
+import { ceremonyOptions, OK, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { passkeyByCredentialId } from './passkey-repo.ts';
 import { userHandleOf } from './relying-party.ts';
 
@@ -54,7 +54,7 @@ export async function passkeyLoginOptions(deps: PasskeyLoginDeps, p: { clientId:
     binding: clientBinding(client.client_id),
     now: deps.clock.now(),
   });
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, options: options as unknown as Record<string, unknown> };
+  return ceremonyOptions(options);
 }
 
 /** The active member whose passkey signed this browser's challenge for this client; undefined for anything else, alike. */
@@ -94,5 +94,5 @@ export async function passkeyLogin(
   // Before the terms and the ticket, as at the password's login step (SPEC.md section 6).
   await requireCardholder(deps.db, user.id, client.client_id);
   const login_ticket = await issueLoginTicket(deps.db, user, client.client_id, now, 'passkey');
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, terms: await outstandingTerms(deps.db, user.id, client), login_ticket, id: user.email };
+  return { ...OK, terms: await outstandingTerms(deps.db, user.id, client), login_ticket, id: user.email };
 }

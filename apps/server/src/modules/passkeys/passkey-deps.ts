@@ -1,28 +1,29 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import type { PasskeyRow } from './passkey-repo.ts';
 import { relyingPartyOf, type RelyingParty } from './relying-party.ts';
-import type { Passkey } from '@sso/contracts/passkeys';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import type { CeremonyOptionsResponse, Passkey } from '@sso/contracts/passkeys';
+import { RESULT } from '@sso/contracts/result-codes';
 
 /** What the passkey services need: the database, the time, the mail, and the relying party of PUBLIC_ORIGIN. */
 export interface PasskeyDeps {
   db: Kysely<Database>;
   clock: Clock;
   notifier: Notifier;
-  background: Background;
   issuer: string;
 }
 
-const parties = new Map<string, RelyingParty>();
-/** The relying party of the issuer, worked out once. */
-export const rpOf = (deps: Pick<PasskeyDeps, 'issuer'>): RelyingParty => {
-  let rp = parties.get(deps.issuer);
-  if (!rp) parties.set(deps.issuer, (rp = relyingPartyOf(deps.issuer)));
-  return rp;
-};
+/** The relying party of the issuer (PUBLIC_ORIGIN). */
+export const rpOf = (deps: Pick<PasskeyDeps, 'issuer'>): RelyingParty => relyingPartyOf(deps.issuer);
+
+/** The answer of a passkey endpoint that went through (SPEC.md section 3: result 0). */
+export const OK = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+
+/** A ceremony's options as the browser library takes them (`optionsJSON`), in the answer that carries them. */
+export const ceremonyOptions = (options: object): CeremonyOptionsResponse => ({ ...OK, options: options as Record<string, unknown> });
 
 /** A passkey as the settings list it (packages/contracts/src/passkeys.ts). */
 export const passkeyView = (row: PasskeyRow): Passkey => ({

@@ -2,16 +2,15 @@ import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '
 import type { z } from 'zod';
 import type { BaseResponse } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
-import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type { CeremonyOptionsResponse, passkeyReauthRequestSchema } from '@sso/contracts/passkeys';
-import { RESULT } from '@sso/contracts/result-codes';
 import { retryable, unauthorizedError } from '../../lib/app-error.ts';
 import type { MemberCall } from '../account/member-post.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { markProved } from '../oauth/token-repo.ts';
 import { checkAssertion, transportsOf } from './assertion.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
-import { rpOf, type PasskeyDeps } from './passkey-deps.ts';
+import { ceremonyOptions, OK, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { memberPasskeys, passkeyByCredentialId } from './passkey-repo.ts';
 
 const notAccepted = () => retryable(PASSKEY_MESSAGES.notAccepted);
@@ -30,7 +29,7 @@ export async function passkeyReauthOptions(deps: PasskeyDeps, call: MemberCall<u
     allowCredentials: own.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
   });
   await keepChallenge(deps.db, { purpose: 'passkey_reauth', challenge: options.challenge, subject: call.token.familyId, now: deps.clock.now() });
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, options: options as unknown as Record<string, unknown> };
+  return ceremonyOptions(options);
 }
 
 /**
@@ -48,5 +47,5 @@ export async function passkeyReauth(deps: PasskeyDeps, call: MemberCall<z.infer<
   if (!(await checkAssertion({ db: deps.db, rp: rpOf(deps) }, { answer, challenge: kept.challenge, passkey, now }))) throw notAccepted();
   if (!(await markProved(deps.db, call.token.familyId, now))) throw unauthorizedError();
   await logActivity(deps.db, { userId: call.user.id, event: 'passkey_reauth', clientId: call.clientId, device: call.device, at: now });
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+  return OK;
 }

@@ -2,9 +2,8 @@ import { generateRegistrationOptions, verifyRegistrationResponse, type Registrat
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
-import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type { passkeyRegisterRequestSchema, CeremonyOptionsResponse, Passkey } from '@sso/contracts/passkeys';
-import { RESULT } from '@sso/contracts/result-codes';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { retryable } from '../../lib/app-error.ts';
 import { newId } from '../../lib/secrets.ts';
@@ -13,7 +12,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { issueToken } from '../verification/one-time-secret.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
 import { passkeyAddedMail } from './mails.ts';
-import { passkeyView, rpOf, type PasskeyDeps } from './passkey-deps.ts';
+import { ceremonyOptions, OK, passkeyView, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { countMemberPasskeys, insertPasskey, memberPasskeys } from './passkey-repo.ts';
 import { transportsOf } from './assertion.ts';
 import { userHandleBytes } from './relying-party.ts';
@@ -41,7 +40,7 @@ export async function registrationOptions(deps: PasskeyDeps, call: MemberCall<un
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
   });
   await keepChallenge(deps.db, { purpose: 'passkey_register', challenge: options.challenge, subject: call.token.familyId, now: deps.clock.now() });
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, options: options as unknown as Record<string, unknown> };
+  return ceremonyOptions(options);
 }
 
 /**
@@ -101,5 +100,5 @@ export async function registerPasskey(
   }
   const revokeUrl = `${deps.issuer}/content/passkey/revoke?token=${encodeURIComponent(revokeToken)}`;
   await deps.notifier.send(passkeyAddedMail(call.user.email, { name: row.name, at: now, device: call.device, revokeUrl }));
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, passkey: passkeyView(row) };
+  return { ...OK, passkey: passkeyView(row) };
 }
