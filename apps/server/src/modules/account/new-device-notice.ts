@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { PRODUCT_NAME } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
 import { japanTime } from '../../lib/japan-time.ts';
-import { lookupDigest, randomToken } from '../../lib/secrets.ts';
+import { lookupDigest } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { composeMail } from '../notifications/compose-mail.ts';
 import type { Notifier, OutgoingMessage } from '../notifications/notifier.ts';
@@ -16,10 +16,6 @@ import { noteMemberDevice } from './device-repo.ts';
  */
 export const DEVICE_COOKIE = 'sso_device';
 export const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
-
-/** A well-formed device cookie's value, or a new one for a browser without. */
-export const deviceCookieValue = (cookie: string | undefined): { value: string; isNew: boolean } =>
-  cookie && /^[A-Za-z0-9_-]{43}$/.test(cookie) ? { value: cookie, isNew: false } : { value: randomToken(32), isNew: true };
 
 /** How `member_devices` knows a browser: a keyed digest of its device cookie. */
 export const deviceHashOf = (cookieValue: string) => lookupDigest(`device:${cookieValue}`);

@@ -6,14 +6,14 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { OAuthError, validationError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
-import { readCookie, setCookie } from '../../http/cookies.ts';
+import { randomCookie } from '../../http/cookies.ts';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { authorize, authorizeRequestProblem, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
 import { authenticateClient } from './client-auth.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 import { passwordGrant } from '../direct-login/redeem-service.ts';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, deviceCookieValue } from '../account/new-device-notice.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from '../account/new-device-notice.ts';
 
 const optional = z.string().max(4096).optional();
 const tokenRequestSchema = z.object({
@@ -42,17 +42,7 @@ const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_typ
 function readDeviceCookie(deps: AuthorizeDeps, request: FastifyRequest, reply: FastifyReply): string | null | undefined {
   if (!deps.loginNotice) return undefined;
   if (request.headers['sec-fetch-site'] === 'cross-site') return null;
-  const cookie = deviceCookieValue(readCookie(request, DEVICE_COOKIE));
-  if (cookie.isNew) {
-    setCookie(reply, DEVICE_COOKIE, cookie.value, {
-      path: '/api/auth',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: deps.issuer.startsWith('https:'),
-      maxAge: DEVICE_COOKIE_MAX_AGE_S,
-    });
-  }
-  return cookie.value;
+  return randomCookie(request, reply, DEVICE_COOKIE, { path: '/api/auth', sameSite: 'lax', secure: deps.issuer.startsWith('https:'), maxAge: DEVICE_COOKIE_MAX_AGE_S });
 }
 
 /** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662, 8414). */

@@ -11,10 +11,9 @@ import {
   passkeyRevokeRequestSchema,
 } from '@sso/contracts/passkeys';
 import { SCOPES } from '@sso/contracts/scopes';
-import { readCookie, setCookie } from '../../http/cookies.ts';
+import { heldRandomCookie, randomCookie } from '../../http/cookies.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { randomToken } from '../../lib/secrets.ts';
 import { memberPost } from '../account/member-post.ts';
 import { afterFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { passkeyLogin, passkeyLoginOptions, type PasskeyLoginDeps } from './login-service.ts';
@@ -28,15 +27,8 @@ import { registerPasskey, registrationOptions } from './registration-service.ts'
  */
 const PASSKEY_COOKIE = 'sso_passkey';
 const COOKIE_PATH = '/api/auth/passkey/login';
-const wellFormed = (v: string | undefined): v is string => v !== undefined && /^[A-Za-z0-9_-]{43}$/.test(v);
-
-function browserCookie(deps: PasskeyLoginDeps, request: FastifyRequest, reply: FastifyReply): string {
-  const held = readCookie(request, PASSKEY_COOKIE);
-  if (wellFormed(held)) return held;
-  const value = randomToken(32);
-  setCookie(reply, PASSKEY_COOKIE, value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: deps.issuer.startsWith('https:') });
-  return value;
-}
+const browserCookie = (deps: PasskeyLoginDeps, request: FastifyRequest, reply: FastifyReply): string =>
+  randomCookie(request, reply, PASSKEY_COOKIE, { path: COOKIE_PATH, sameSite: 'strict', secure: deps.issuer.startsWith('https:') });
 
 /** Passkeys (decision 0024): the sign-in (public), the settings and the step-up (Bearer, first-party clients only: account:write), and the mail's revoke link. */
 export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDeps): void {
@@ -47,8 +39,7 @@ export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDe
   });
   app.post('/api/auth/passkey/login', async (request, reply) => {
     const input = parseOr901(passkeyLoginRequestSchema, request.body);
-    const held = readCookie(request, PASSKEY_COOKIE);
-    const answer = await passkeyLogin(deps, input, { browserCookie: wellFormed(held) ? held : undefined, address: request.ip ?? '' });
+    const answer = await passkeyLogin(deps, input, { browserCookie: heldRandomCookie(request, PASSKEY_COOKIE), address: request.ip ?? '' });
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
   app.post('/api/auth/passkey/revoke', async (request, reply) => {
