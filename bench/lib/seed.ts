@@ -80,7 +80,7 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           await insertMemberCard(trx, id, benchCard(`BENCH${n}`), now);
           const familyId = randomUUID();
           const terminalId = `bench-terminal-${n}`;
-          await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope, audience, created_at: now, revoked_at: null, proved_at: null });
+          await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope, audience, created_at: now, revoked_at: null, proved_at: null, auth_time: now, amr: 'pwd', sso_session_id: null });
           const tokens = await issuePair(trx, familyId, null, scope, now);
           if (!tokens.refresh_token) throw new Error('issuePair answered no refresh token');
           // A passkey on a software authenticator (decision 0024), stored as a registration stores it.

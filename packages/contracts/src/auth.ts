@@ -28,6 +28,12 @@ export const authorizeQuerySchema = z.object({
   response_type: z.literal('code'),
   code_challenge: z.string().regex(PKCE_CHALLENGE_PATTERN),
   code_challenge_method: z.literal('S256'),
+  /** OpenID Connect Core 1.0 section 3.1.2.1: echoed in the ID token, binding it to this request. */
+  nonce: z.string().min(1).max(512).optional(),
+  /** OpenID Connect Core 1.0 section 3.1.2.1: `none` (no screen; `login_required` without a session), `login` (the password again). */
+  prompt: z.enum(['none', 'login', 'consent', 'select_account']).optional(),
+  /** OpenID Connect Core 1.0 section 3.1.2.1: seconds since the member last authenticated, beyond which they authenticate again. */
+  max_age: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
 });
 export type AuthorizeQuery = z.infer<typeof authorizeQuerySchema>;
 

@@ -56,6 +56,8 @@ export const signupAuthorizeSchema = z.object({
   state: z.string().max(1024).default(''),
   code_challenge: z.string().regex(/^[A-Za-z0-9\-_]{43}$/),
   code_challenge_method: z.literal('S256'),
+  /** The OpenID Connect request's nonce, for the ID token of the code the sign-up ends with. */
+  nonce: z.string().min(1).max(512).optional(),
 });
 export type SignupAuthorize = z.infer<typeof signupAuthorizeSchema>;
 

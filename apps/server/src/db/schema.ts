@@ -55,6 +55,14 @@ export interface AuthCodesTable {
   family_id: string | null;
   /** When the member proved presence for this code (the login's password check); null: not at all (decision 0012). */
   proved_at: number | null;
+  /** When the member authenticated for this session, in ms (OpenID Connect `auth_time`); null: before migration 0015. */
+  auth_time: number | null;
+  /** How, space-separated OpenID Connect `amr` values (RFC 8176: pwd, otp, hwk, swk); null: before migration 0015. */
+  amr: string | null;
+  /** The SSO session the member authenticated in, ended with it; null: none (a sign-up, a direct login, an older row). */
+  sso_session_id: string | null;
+  /** The authorization request's `nonce`, for the ID token (OpenID Connect Core 1.0 section 3.1.2.1). */
+  nonce: string | null;
 }
 
 export interface TokenFamiliesTable {
@@ -70,6 +78,12 @@ export interface TokenFamiliesTable {
   revoked_at: number | null;
   /** When the session's member last proved presence (login password, /api/auth/reauth); null: never (decision 0012). */
   proved_at: number | null;
+  /** When the member authenticated for this session, in ms (OpenID Connect `auth_time`); null: before migration 0015. */
+  auth_time: number | null;
+  /** How, space-separated OpenID Connect `amr` values (RFC 8176: pwd, otp, hwk, swk); null: before migration 0015. */
+  amr: string | null;
+  /** The SSO session the member authenticated in, ended with it; null: none (a sign-up, a direct login, an older row). */
+  sso_session_id: string | null;
 }
 
 /**

@@ -94,6 +94,10 @@ export async function redeemDirectLogin(
       revoked_at: null,
       // A one-time token proves the app's session, not the member's presence (decision 0012).
       proved_at: null,
+      // Nor does it authenticate the member: no OpenID Connect authentication context.
+      auth_time: null,
+      amr: null,
+      sso_session_id: null,
     });
     const tokens = await issuePair(trx, familyId, null, scope, now);
     const memberType = (await hasCards(trx, userId)) ? ('na' as const) : ('open' as const);

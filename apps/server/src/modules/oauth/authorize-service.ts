@@ -171,7 +171,8 @@ export async function authorize(
   // was: the session starts proved (decision 0012); by the password only for a member who has not
   // required a passkey (decision 0024).
   const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
-  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt };
+  const context = { authTime: now, amr: proof === 'passkey' ? ['hwk'] : ['pwd'], nonce: q.query.nonce ?? null, ssoSessionId: null };
+  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   if (location === undefined) return fail('access_denied', 'login failed');
@@ -180,6 +181,19 @@ export async function authorize(
     deps.background.run('sign-in notice', () => noteSignIn(deps, signedIn));
   }
   return location;
+}
+
+/**
+ * How and when the member authenticated, carried from the code to the session and its ID tokens
+ * (OpenID Connect Core 1.0 section 2: `auth_time`, `amr` values of RFC 8176), with the request's
+ * `nonce` and the SSO session it came from (migration 0015).
+ */
+export interface AuthenticationContext {
+  /** ms */
+  authTime: number;
+  amr: string[];
+  nonce: string | null;
+  ssoSessionId: string | null;
 }
 
 /**
@@ -208,7 +222,7 @@ export async function issueCodeRedirect(
     passwordHash?: string;
     /** The esid of the card a sign-up just registered: the card a portal app returns to (decision 0020). */
     registeredEsid?: string;
-  },
+  } & AuthenticationContext,
 ): Promise<string | undefined> {
   const now = deps.clock.now();
   // Run inside the caller's transaction: the member's row is held until the code is in (member-hold-repo.ts).
@@ -228,6 +242,10 @@ export async function issueCodeRedirect(
     consumed_at: null,
     family_id: null,
     proved_at: p.provedAt,
+    auth_time: p.authTime,
+    amr: p.amr.join(' '),
+    nonce: p.nonce,
+    sso_session_id: p.ssoSessionId,
   });
   await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, device: p.device, at: now });
   const portal = await portalReturnParams(deps.db, { clientId: p.client.client_id, userId: p.userId, registeredEsid: p.registeredEsid });

@@ -18,6 +18,10 @@ const codeInsert = preparedQuery((db, p: AuthCodeRow) =>
     consumed_at: p.consumed_at,
     family_id: p.family_id,
     proved_at: p.proved_at,
+    auth_time: p.auth_time,
+    amr: p.amr,
+    nonce: p.nonce,
+    sso_session_id: p.sso_session_id,
   }),
 );
 

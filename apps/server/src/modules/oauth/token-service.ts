@@ -54,6 +54,9 @@ export async function exchangeCode(
       created_at: now,
       revoked_at: null,
       proved_at: code.proved_at,
+      auth_time: code.auth_time,
+      amr: code.amr,
+      sso_session_id: code.sso_session_id,
     });
     return { kind: 'tokens' as const, tokens: await issuePair(trx, familyId, null, code.scope, now) };
   });

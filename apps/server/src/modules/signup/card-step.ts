@@ -86,8 +86,8 @@ export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, 
   const secret = plan.send ? await newCode() : { code: '', hash: await hashSecret(pinSecret(card.pin ?? '', card.bankAccountLast4, stored.bankAccountRequired)) };
   const registerToken = randomToken();
   const now = deps.clock.now();
-  const { response_type, client_id, redirect_uri, state, code_challenge, code_challenge_method } = input;
-  const authorize: SignupAuthorize = { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method };
+  const { response_type, client_id, redirect_uri, state, code_challenge, code_challenge_method, nonce } = input;
+  const authorize: SignupAuthorize = { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, nonce };
   const flow: FlowRow = {
     id: newId(),
     token_hash: sha256(registerToken),

@@ -115,7 +115,9 @@ export async function authorizeSignup(
   const location = await deps.db.transaction().execute(async (trx) => {
     if (!(await advanceSignupFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;
     // A sign-up proves the card and the mailbox, not the password at the keyboard now: its session starts unproved (decision 0012).
-    const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null };
+    // It authenticates the member by the one-time password or PIN just passed (RFC 8176 `otp`); the request's nonce went with the sign-up.
+    const context = { authTime: now, amr: ['otp'], nonce: asked.nonce ?? null, ssoSessionId: null };
+    const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null, ...context };
     // A portal app returns to the card this sign-up registered (decision 0020).
     return issueCodeRedirect({ ...deps, db: trx }, { ...issue, registeredEsid: flowCard(flow).esid });
   });
