@@ -80,7 +80,8 @@ describe.each(DIALECTS)('the OpenAPI document against real answers (%s)', (diale
       const others = ALL_SCOPES.filter((s) => s !== scope).join(' ');
       const access = (await loginTokens(t.app, { scope: others })).access_token;
       for (const [key] of bearerOperations.filter(([, op]) => bearerScopeOf(op) === scope)) {
-        const res = await t.app.inject({ method: 'POST', url: key.split(' ')[1]!, headers: bearer(access), payload: {} });
+        const [method, url] = key.split(' ') as ['GET' | 'POST', string];
+        const res = await t.app.inject({ method, url, headers: bearer(access), ...(method === 'POST' ? { payload: {} } : {}) });
         check(key, res, 403);
         const challenge = res.headers['www-authenticate'];
         if (challenge !== `Bearer error="insufficient_scope", scope="${scope}"`) wrong.push(`${key} (${scope}): challenge ${String(challenge)}`);
