@@ -13,6 +13,7 @@ import { registerDevCors, registerSecurityHeaders } from './http/security-header
 import { registerSpa } from './http/spa.ts';
 import { registerOutOfService } from './http/out-of-service.ts';
 import { registerHealth } from './http/health.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerAccountRoutes } from './modules/account/routes.ts';
 import { registerAccountChangeRoutes } from './modules/account-change/routes.ts';
@@ -151,6 +152,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
   registerHealth(app, db);
+  // The API's OpenAPI 3.1 document, generated from the contracts' route catalogue.
+  registerOpenApi(app, config.publicOrigin);
   await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production' });
   return app;
 }

@@ -173,6 +173,7 @@ export const FUZZ_TABLE: Endpoint[] = [
 
   // Pages: the SPA, its deep links and files, and the development pages.
   { method: 'GET', route: '/api/health', group: 'pages', expect: 'json', caller: 'none' },
+  { method: 'GET', route: '/api/openapi.json', group: 'pages', expect: 'json', caller: 'none' },
   { method: 'GET', route: '/', group: 'pages', expect: 'page', caller: 'none' },
   { method: 'GET', route: '/content', group: 'pages', expect: 'page', caller: 'none' },
   { method: 'GET', route: '/content/', group: 'pages', expect: 'page', caller: 'none' },

@@ -14,9 +14,22 @@ export const baseResponseSchema = z.object({
 });
 export type BaseResponse = z.infer<typeof baseResponseSchema>;
 
+/**
+ * A member-API failure (SPEC.md section 8): the result-code body, and what a few refusals add: the
+ * terms a hand-off still needs accepted (902, decision 0013), and how the member can give the fresh
+ * proof a sensitive change asks for (401, decisions 0012 and 0024).
+ */
+export const failureResponseSchema = baseResponseSchema.extend({
+  terms: z.array(z.string()).optional(),
+  passkey: z.boolean().optional(),
+  passkey_required: z.boolean().optional(),
+});
+
 /** RFC 6749 section 5.2 error body, used by the OAuth endpoints. */
 export const oauthErrorSchema = z.object({
   error: z.string(),
   error_description: z.string().optional(),
+  /** The support reference of a 5xx answer the server logged, as in the result-code body. */
+  reference: z.string().optional(),
 });
 export type OAuthError = z.infer<typeof oauthErrorSchema>;

@@ -3,6 +3,7 @@ import { baseResponseSchema } from './common.ts';
 import { PKCE_CHALLENGE_PATTERN } from './fields.ts';
 import { serviceLinkSchema } from './user.ts';
 import { tokenResponseSchema } from './auth.ts';
+import { DIRECT_LOGIN_TARGETS, isDirectLoginTarget } from './constants.ts';
 
 const bounded = (max: number) => z.string().min(1).max(max);
 
@@ -64,3 +65,17 @@ export const termsRequiredResponseSchema = baseResponseSchema.extend({ terms: z.
 /** POST /api/subuser/direct_login/terms_accept (Bearer, JSON): the member accepts the service's terms; the answer lists those still outstanding. */
 export const directLoginTermsAcceptRequestSchema = z.object({ client_id: bounded(64), terms: z.array(bounded(64)).min(1).max(16) });
 export const directLoginTermsAcceptResponseSchema = baseResponseSchema.extend({ terms: z.array(z.string()) });
+
+/** GET /api/redirect/user_one_time_token (SPEC.md section 7): the token, one of the seven targets (SPEC.md section 2), and the state to carry. */
+export const directRedirectQuerySchema = z.object({
+  one_time_token: z.string().min(1).max(256).regex(/^[A-Za-z0-9_-]+$/),
+  target: z.string().max(64).refine(isDirectLoginTarget).describe(`one of ${Object.keys(DIRECT_LOGIN_TARGETS).join(', ')}`),
+  param: z.string().max(1024).default(''),
+});
+
+/** GET /api/redirect/resume_app (SPEC.md section 4): back to a portal app with client_id, state and esid. */
+export const resumeAppQuerySchema = z.object({
+  client_id: z.string().min(1).max(64),
+  state: z.string().max(1024).default(''),
+  esid: z.string().max(64).default(''),
+});

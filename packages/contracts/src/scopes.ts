@@ -28,6 +28,23 @@ export const SCOPES = {
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
 
+/**
+ * What each scope allows, in the words a partner's developer reads them (the OpenAPI document's
+ * OAuth flow, docs/partners.md): the same as the comments above and decision 0010's table.
+ */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  openid: 'The sign-in: the client learns who the member is. No API endpoint needs it alone.',
+  'user:read': 'The member and their attributes (/api/user, /api/user/attribute, /api/user/profile).',
+  'account:write': 'Account management: e-mail, password, login mobile number, passkeys, profile, withdrawal, ending a partner session.',
+  'activity:read': "The member's activity log.",
+  'cards:read': 'The card list and the cards waiting to be added.',
+  'cards:write': "Adding, activating, enabling, refreshing and removing cards; an open member's card upgrade.",
+  'link:write': 'Joining an open account to the card member.',
+  'points:read': 'The point balances.',
+  'points:transfer': 'Moving the open points to a card.',
+  direct_login: 'Handing the member to another client: direct-login one-time tokens, the Net Answer direct-login URL.',
+};
+
 /** Every scope that exists, as the metadata's `scopes_supported` lists them (RFC 8414 section 2). */
 export const ALL_SCOPES: readonly Scope[] = Object.values(SCOPES);
 

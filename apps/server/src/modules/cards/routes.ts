@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import {
   cardActivateRequestSchema,
   cardAddFormSchema,
@@ -11,6 +10,7 @@ import {
   subuserRevokeRequestSchema,
   updateRelevantTokensRequestSchema,
 } from '@sso/contracts/cards';
+import { cardRefreshRequestSchema } from '@sso/contracts/oauth-endpoints';
 import { memberPost, noBody } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
@@ -20,15 +20,6 @@ import { addCard, type CardAddInput } from './card-add-service.ts';
 import { enableCard, listCards, listWaitingCards, openSubuser, refreshCards, removeCards, type CardDeps } from './card-service.ts';
 import { linkNetAnswer } from './net-answer-link-service.ts';
 import { refreshCardSession, revokeMemberSession } from './session-service.ts';
-
-const optional = z.string().max(4096).optional();
-/** The card refresh's form (RFC 6749 section 6), as the token endpoint reads it. */
-const cardRefreshRequestSchema = z.object({
-  refresh_token: z.string().min(1).max(4096),
-  client_id: optional,
-  client_secret: optional,
-  terminal_id: z.string().max(128).optional(),
-});
 
 const [cardTokenSchema] = cardAddRequestSchema.options;
 

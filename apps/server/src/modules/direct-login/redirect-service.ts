@@ -1,20 +1,7 @@
-import { z } from 'zod';
-import { isDirectLoginTarget } from '@sso/contracts/constants';
+import { directRedirectQuerySchema, resumeAppQuerySchema } from '@sso/contracts/direct-login';
 import { sha256 } from '../../lib/secrets.ts';
 import type { IssueDeps } from './issue-service.ts';
 import { findLiveDirectLogin } from './repo.ts';
-
-const directQuerySchema = z.object({
-  one_time_token: z.string().min(1).max(256).regex(/^[A-Za-z0-9_-]+$/),
-  target: z.string().max(64).refine(isDirectLoginTarget),
-  param: z.string().max(1024).default(''),
-});
-
-const resumeQuerySchema = z.object({
-  client_id: z.string().min(1).max(64),
-  state: z.string().max(1024).default(''),
-  esid: z.string().max(64).default(''),
-});
 
 /**
  * GET /api/redirect/user_one_time_token (SPEC.md section 7; decision 0006): a target outside the
@@ -23,7 +10,7 @@ const resumeQuerySchema = z.object({
  * came from, when the token is live) and `state` = param. The token is not used here.
  */
 export async function directCallbackLocation(deps: Pick<IssueDeps, 'db' | 'clock'>, query: unknown): Promise<string | undefined> {
-  const parsed = directQuerySchema.safeParse(query ?? {});
+  const parsed = directRedirectQuerySchema.safeParse(query ?? {});
   if (!parsed.success) return undefined;
   const { one_time_token: token, target, param } = parsed.data;
   const grant = await findLiveDirectLogin(deps.db, sha256(token), deps.clock.now());
@@ -39,7 +26,7 @@ export async function directCallbackLocation(deps: Pick<IssueDeps, 'db' | 'clock
  * back, to that URI; anything else answers undefined (the 400 page).
  */
 export function resumeAppLocation(deps: Pick<IssueDeps, 'clients'>, query: unknown): string | undefined {
-  const parsed = resumeQuerySchema.safeParse(query ?? {});
+  const parsed = resumeAppQuerySchema.safeParse(query ?? {});
   if (!parsed.success) return undefined;
   const client = deps.clients.get(parsed.data.client_id);
   if (!client?.resume_uri) return undefined;

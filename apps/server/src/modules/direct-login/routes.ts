@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
 import {
   directLoginNaRequestSchema,
   directLoginScRequestSchema,
@@ -7,6 +6,7 @@ import {
   preauthDirectLoginRequestSchema,
   userOnetimeTokenRequestSchema,
 } from '@sso/contracts/direct-login';
+import { directLoginGrantRequestSchema } from '@sso/contracts/oauth-endpoints';
 import { OAuthError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { memberPost, type MemberCall } from '../account/member-post.ts';
@@ -27,19 +27,6 @@ import { passwordGrant } from './redeem-service.ts';
 import { directCallbackLocation, resumeAppLocation } from './redirect-service.ts';
 
 export type DirectLoginDeps = IssueDeps;
-
-const optional = z.string().max(4096).optional();
-const grantFormSchema = z.object({
-  grant_type: z.string().min(1).max(64),
-  onetime_token: optional,
-  code_verifier: optional,
-  client_id: optional,
-  client_secret: optional,
-  terminal_id: z.string().max(128).optional(),
-  // Present only to be refused (RFC 9700 section 2.4): whatever they hold, the grant is not ROPC.
-  username: z.unknown().optional(),
-  password: z.unknown().optional(),
-});
 
 /** The active member behind the Bearer token, the client it was issued to (the direct login's source) and its scopes. */
 const bearerMember = (call: MemberCall<unknown>): BearerMember => ({ userId: call.user.id, clientId: call.clientId, familyId: call.token.familyId, scopes: call.token.scopes });
@@ -62,7 +49,7 @@ export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLogi
   );
 
   app.post('/api/auth/direct_login/token', { config: { oauth: true } }, async (request, reply) => {
-    const body = parseOrInvalidRequest(grantFormSchema, request.body);
+    const body = parseOrInvalidRequest(directLoginGrantRequestSchema, request.body);
     const client = authenticateClient(deps.clients, request.headers.authorization, body);
     if (body.grant_type !== 'password') throw new OAuthError('unsupported_grant_type', 'grant_type must be password');
     const tokens = await passwordGrant(deps, body, {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { authorizeCheckRequestSchema, authorizeFormSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
+import { tokenLookupRequestSchema, tokenRequestSchema } from '@sso/contracts/oauth-endpoints';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { OAuthError, validationError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
@@ -14,24 +14,6 @@ import { authenticateClient } from './client-auth.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 import { passwordGrant } from '../direct-login/redeem-service.ts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from '../account/new-device-notice.ts';
-
-const optional = z.string().max(4096).optional();
-const tokenRequestSchema = z.object({
-  grant_type: z.string().min(1),
-  code: optional,
-  redirect_uri: optional,
-  code_verifier: optional,
-  refresh_token: optional,
-  client_id: optional,
-  client_secret: optional,
-  terminal_id: z.string().max(128).optional(),
-  onetime_token: optional,
-  // Read only to refuse them: the password grant is never ROPC (RFC 9700 section 2.4).
-  username: z.unknown().optional(),
-  password: z.unknown().optional(),
-});
-// token_type_hint is accepted and not needed: a token names its grant (tokens.ts findToken).
-const tokenBodySchema = z.object({ token: z.string().min(1).max(4096), token_type_hint: optional, client_id: optional, client_secret: optional });
 
 /**
  * The browser's device cookie (account/new-device-notice.ts; decision 0024), set when it has none:
@@ -91,7 +73,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
   });
 
   app.post('/api/auth/revoke', { config: { oauth: true } }, async (request, reply) => {
-    const body = parseOrInvalidRequest(tokenBodySchema, request.body);
+    const body = parseOrInvalidRequest(tokenLookupRequestSchema, request.body);
     const authorization = request.headers.authorization?.startsWith('Basic ') ? request.headers.authorization : undefined;
     const client = authenticateClient(deps.clients, authorization, body);
     await revokeToken(deps, { token: body.token, client, device: describeDevice(request.headers['user-agent']) });
@@ -99,7 +81,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
   });
 
   app.post('/api/subuser/introspect', { config: { oauth: true } }, async (request, reply) => {
-    const body = parseOrInvalidRequest(tokenBodySchema, request.body);
+    const body = parseOrInvalidRequest(tokenLookupRequestSchema, request.body);
     const caller = authenticateClient(deps.clients, request.headers.authorization, body, { requireConfidential: true });
     return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token, caller }));
   });

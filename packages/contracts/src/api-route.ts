@@ -1,0 +1,56 @@
+import { z, type ZodObject, type ZodType } from 'zod';
+import './zod-config.ts';
+import type { Scope } from './scopes.ts';
+
+/** The groups of the OpenAPI document's operations, in the order it lists them. */
+export const API_TAGS = {
+  oauth: 'OAuth 2.0: authorization, tokens, revocation, introspection, metadata (RFC 6749, 7009, 7636, 7662, 8414)',
+  login: 'Login, passkey sign-in and the fresh proof',
+  account: "The member's account (Bearer)",
+  signup: 'Card and open sign-up',
+  recover: 'Password recovery',
+  cards: 'Cards (sub-users)',
+  'direct-login': 'Direct login: hand-offs to partner services by one-time token',
+  points: 'Points and the open-account link',
+  service: 'The service itself: health and this document',
+} as const;
+export type ApiTag = keyof typeof API_TAGS;
+
+/**
+ * One route of the API as the OpenAPI document publishes it (api-catalogue.ts): what it takes,
+ * what it answers, and who may call it. The document is generated from these and the contracts'
+ * schemas (apps/server/src/http/openapi.ts), never written by hand.
+ */
+export interface ApiRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  tag: ApiTag;
+  /** What it does, in English. */
+  summary: string;
+  /** The same in Japanese, where the flow is a member's (SPEC.md's screens). */
+  ja?: string;
+  /** More for the caller: a condition, a decision record. */
+  note?: string;
+  /** A member's access token holding this scope (RFC 6750; decision 0010): the route's declared `config.scope`. */
+  bearer?: Scope;
+  /** The client authenticates (RFC 6749 section 2.3.1): any registered client, or a confidential one only. */
+  client?: 'any' | 'confidential';
+  /** The query parameters, one a property. */
+  query?: ZodObject;
+  /** The body as JSON, or as an HTML form (application/x-www-form-urlencoded). */
+  json?: ZodType;
+  form?: ZodType;
+  /** The answer: 200 with this JSON body, or a 303 redirect whose Location says the outcome. */
+  answer: ZodType | 'redirect';
+  /** Failures answer RFC 6749 section 5.2 error bodies, not result codes: the route's `config.oauth`. */
+  oauth?: true;
+  /** Answers beside the usual ones, by HTTP status (they replace a usual one of the same status). */
+  more?: Record<number, { description: string; schema: ZodType }>;
+}
+
+/** GET /api/openapi.json: an OpenAPI 3.1 document (its own meta-schema says the rest). */
+export const apiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import './zod-config.ts';
+
+/**
+ * The OAuth 2.0 endpoints' forms and answers (RFC 6749, 7009, 7662, 8414): what the server reads
+ * and answers, and what the OpenAPI document (api-catalogue.ts) publishes. Their failures are RFC
+ * 6749 section 5.2 error bodies (common.ts oauthErrorSchema), never result codes.
+ */
+
+const optional = z.string().max(4096).optional();
+/** Client authentication in the form (RFC 6749 section 2.3.1, client_secret_post), beside HTTP Basic. */
+const clientFields = { client_id: optional, client_secret: optional };
+/** The browser or app installation a session is bound to (SPEC.md section 3, "terminalId"). */
+const terminalId = z.string().max(128).optional();
+// Read only to refuse them: the password grant is the direct-login grant, never ROPC (RFC 9700 section 2.4).
+const refused = z.unknown().optional().describe('Never accepted: a request that carries it is refused (RFC 9700 section 2.4)');
+const refusedFields = { username: refused, password: refused };
+
+/** POST /api/auth/token (form; SPEC.md section 7): the code, refresh and direct-login grants. */
+export const tokenRequestSchema = z.object({
+  grant_type: z.string().min(1),
+  code: optional,
+  redirect_uri: optional,
+  code_verifier: optional,
+  refresh_token: optional,
+  ...clientFields,
+  terminal_id: terminalId,
+  onetime_token: optional,
+  ...refusedFields,
+});
+
+/** POST /api/auth/direct_login/token (form; decision 0006): the direct-login grant alone, `grant_type=password`. */
+export const directLoginGrantRequestSchema = z.object({
+  grant_type: z.string().min(1).max(64),
+  onetime_token: optional,
+  code_verifier: optional,
+  ...clientFields,
+  terminal_id: terminalId,
+  ...refusedFields,
+});
+
+/** POST /api/auth/card/refresh_token (form; the card portals): the refresh (RFC 6749 section 6), as the token endpoint reads it. */
+export const cardRefreshRequestSchema = z.object({
+  refresh_token: z.string().min(1).max(4096),
+  ...clientFields,
+  terminal_id: terminalId,
+});
+
+/**
+ * POST /api/auth/revoke (RFC 7009) and /api/subuser/introspect (RFC 7662), form. token_type_hint is
+ * accepted and not needed: a token names its grant.
+ */
+export const tokenLookupRequestSchema = z.object({ token: z.string().min(1).max(4096), token_type_hint: optional, ...clientFields });
+
+/** The revocation's answer: always an empty object, whether or not the token was live (RFC 7009 section 2.2). */
+export const revocationResponseSchema = z.object({}).strict();
+
+/**
+ * The introspection's answer (RFC 7662 section 2.2): `active: false` alone for a token that is not
+ * live or not for the caller (decision 0010), otherwise what the token stands for.
+ */
+export const introspectionResponseSchema = z.union([
+  z.object({ active: z.literal(false) }),
+  z.object({
+    active: z.literal(true),
+    client_id: z.string(),
+    sub: z.string(),
+    scope: z.string(),
+    aud: z.array(z.string()),
+    token_type: z.enum(['Bearer', 'refresh_token']),
+    exp: z.number().int(),
+    iat: z.number().int(),
+    terminal_id: z.string().optional(),
+  }),
+]);
+
+/** GET /.well-known/oauth-authorization-server (RFC 8414 section 2): what standard client libraries read. */
+export const authorizationServerMetadataSchema = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  revocation_endpoint: z.string(),
+  introspection_endpoint: z.string(),
+  response_types_supported: z.array(z.string()),
+  response_modes_supported: z.array(z.string()),
+  grant_types_supported: z.array(z.string()),
+  code_challenge_methods_supported: z.array(z.string()),
+  token_endpoint_auth_methods_supported: z.array(z.string()),
+  revocation_endpoint_auth_methods_supported: z.array(z.string()),
+  introspection_endpoint_auth_methods_supported: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
+  authorization_response_iss_parameter_supported: z.boolean(),
+});
