@@ -15,6 +15,8 @@ export const SESSION_SCREEN_TEXTS = {
   current: 'この端末',
   unknownDevice: '不明な端末',
   startedAt: 'ログイン日時',
+  /** After a time, in a button's accessible name: 「Chrome / Windows（2026年1月2日 10:05にログイン）」をログアウト. */
+  startedSuffix: 'にログイン',
   lastUsedAt: '最終利用',
   lastService: '最終利用サービス',
   logout: 'ログアウト',

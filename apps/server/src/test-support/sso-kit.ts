@@ -55,9 +55,10 @@ export class TestBrowser {
     return lines;
   }
 
-  /** The login form's post (the SPA's hidden form after the password). */
-  async login(t: TestApp, who: { email: string; password: string }, query = requestQuery(), extra: Record<string, string> = {}) {
+  /** The login form's post (the SPA's hidden form after the password, or after a passkey with its ticket). */
+  async login(t: TestApp, who: { email: string; password: string; ticket?: string }, query = requestQuery(), extra: Record<string, string> = {}) {
     const form = new URLSearchParams({ user_mail: who.email, user_pass: who.password, recaptcha_token: 'test' });
+    if (who.ticket) form.set('login_ticket', who.ticket);
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/auth/authorize?${query}`,

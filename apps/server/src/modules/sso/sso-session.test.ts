@@ -3,7 +3,10 @@ import { LIMITS } from '@sso/contracts/constants';
 import { sha256 } from '../../lib/secrets.ts';
 import { bearer, CHALLENGE, TEST_ORIGIN, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
+import { loggedInMember } from '../../test-support/account-change-kit.ts';
+import { addPasskey, LoginBrowser, newAuthenticator } from '../../test-support/passkey-kit.ts';
 import { newMember } from '../../test-support/recover-kit.ts';
+import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';
 import { codeOf, locationOf, loginPageOf, NET_ANSWER_CLIENT, PARTNER, partnerTokens, requestQuery, TestBrowser, WEB, webTokens } from '../../test-support/sso-kit.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -52,6 +55,32 @@ describe.each(DIALECTS)('SSO session (%s)', (dialect) => {
     const stored = JSON.stringify(row);
     expect(stored).not.toContain(secret);
     expect(stored).not.toContain(browser.cookies.get('sso_device'));
+  });
+
+  it('starts with a passkey sign-in (amr hwk) and with the end of a card sign-up (amr otp), which signs the new member in', async () => {
+    const member = await loggedInMember(t);
+    const authenticator = newAuthenticator();
+    expect((await addPasskey(t, member.access_token, authenticator)).json().result_code).toBe(0);
+    const ticket = (await new LoginBrowser().signIn(t, authenticator)).json().login_ticket as string;
+    const browser = new TestBrowser();
+    expect(codeOf(await browser.login(t, { email: member.email, password: '', ticket }))).toBeTruthy();
+    expect((await sessionRows(t, member.id)).filter((r) => r.amr === 'hwk')).toHaveLength(1);
+    expect(codeOf(await browser.authorize(t, requestQuery(PARTNER)))).toBeTruthy();
+
+    const email = newEmail();
+    const { token } = await startSignup(t, CARDS.mail, email, { nonce: 'signup-nonce' });
+    expect((await post(t, '/api/signup/otp', { onetime_password: await codeFor(t, email), register_token: token })).json().result_code).toBe(0);
+    expect((await post(t, '/api/signup/terms_accept', { register_token: token, client_id: 'SIAP009' })).json().result_code).toBe(0);
+    // The kit's hidden form is sent by inject()'s own User-Agent: the new member's browser is that one.
+    const newcomer = new TestBrowser('lightMyRequest');
+    const signedUp = await postSignupAuthorize(t, token);
+    newcomer.keep(signedUp);
+    // The sign-up's own code carries the nonce its request began with.
+    expect(await codeRow(t, codeOf(signedUp))).toMatchObject({ amr: 'otp', nonce: 'signup-nonce' });
+    const res = await newcomer.authorize(t, requestQuery(PARTNER));
+    const code = await codeRow(t, codeOf(res));
+    expect(code).toMatchObject({ amr: 'otp', client_id: PARTNER.clientId });
+    expect((await sessionRows(t, code.user_id)).map((r) => r.amr)).toEqual(['otp']);
   });
 
   it('starts none on a cross-site post (a login CSRF leaves nothing in the browser, RFC 9700 section 4.7)', async () => {
