@@ -37,8 +37,15 @@ export const queryStringOf = (url: string) => {
   return at < 0 ? '' : url.slice(at + 1);
 };
 
-/** The SPA's login page with the request's own query (SPEC.md section 2: the login route carries the authorize parameters). */
-export const loginPage = (issuer: string, rawQueryString: string) => `${issuer}/content/authorize${rawQueryString ? `?${rawQueryString}` : ''}`;
+/**
+ * The SPA's login page with the request's own query (SPEC.md section 2: the login route carries the
+ * authorize parameters), as a URL writes it: what a Location header may not hold is percent-encoded.
+ */
+export function loginPage(issuer: string, rawQueryString: string): string {
+  const url = new URL(`${issuer}/content/authorize`);
+  url.search = rawQueryString;
+  return url.toString();
+}
 
 /** Whether a live session may answer without the member: not for a login or an account choice asked for, nor past `max_age` seconds. */
 function answers(session: SsoSessionRow, query: AuthorizeQuery, now: number): boolean {

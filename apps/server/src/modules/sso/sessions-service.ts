@@ -23,7 +23,7 @@ const OK = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /**
  * POST /api/user/sessions: every live SSO session (a browser: its device, when it began, when and for
- * which service it was last used), and every live session of a service (a token family). The web
+ * which service it was last used; this browser first), and every live session of a service (a token family). The web
  * client's sessions that came from a live browser session are that browser's and are not listed
  * apart; every other one is, the web client's own from a direct login included, so that every live
  * secret acting for the member can be seen and ended here. `current` marks the browser and the
@@ -41,7 +41,8 @@ export async function listSessions(deps: SessionsDeps, call: MemberCall<undefine
   const ofBrowser = (f: { client_id: string; sso_session_id: string | null }) => f.client_id === WEB_CLIENT_ID && f.sso_session_id !== null && browserIds.has(f.sso_session_id);
   return {
     ...OK,
-    browsers: browsers.map((b) => ({
+    // This browser first, then the others as last used.
+    browsers: [...browsers.filter((b) => b.id === currentBrowser), ...browsers.filter((b) => b.id !== currentBrowser)].map((b) => ({
       id: b.id,
       device: b.device,
       created_at: b.created_at,

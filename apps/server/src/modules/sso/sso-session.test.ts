@@ -286,6 +286,10 @@ describe.each(DIALECTS)('SSO session (%s)', (dialect) => {
     expect(res.headers.location).toBeUndefined();
     const bad = locationOf(await browser.authorize(t, requestQuery(PARTNER, { code_challenge: CHALLENGE.slice(1) })));
     expect(bad.searchParams.get('error')).toBe('invalid_request');
+    // A query as no client writes it goes on to the login page written as a URL, never a 500.
+    const raw = await t.app.inject({ method: 'GET', url: `/api/auth/authorize?${requestQuery(PARTNER)}&prompt=login&nonce="<日本>"&x=%zz`, headers: new TestBrowser().headers() });
+    expect(raw.statusCode).toBe(303);
+    expect(String(raw.headers.location)).toMatch(/^http:\/\/sso\.test\/content\/authorize\?[\x21-\x7e]+$/);
   });
 });
 
