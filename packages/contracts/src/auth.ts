@@ -89,6 +89,9 @@ export const authorizeSessionFormSchema = z.object({
   terms: z.union([z.string(), z.array(z.string())]).optional(),
 });
 
+/** POST /api/auth/logout (decision 0026): the client logging out, for the activity log; anything else is ignored, a logout always answers 0. */
+export const logoutRequestSchema = z.object({ client_id: z.string().max(64).optional() });
+
 /** Token response (SPEC.md section 3; RFC 6749 section 5.1). */
 export const tokenResponseSchema = z.object({
   access_token: z.string(),

@@ -95,7 +95,7 @@ export class TestBrowser {
 
   /** The SPA's logout call. */
   async logout(t: TestApp) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: this.headers(), payload: {} });
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: this.headers(), payload: { client_id: 'SIAP009' } });
     this.keep(res);
     return res;
   }

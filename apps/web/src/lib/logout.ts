@@ -12,7 +12,7 @@ import { clearOAuthClient, clearTokens, getTokenRecord, markSilentLoginTried } f
  */
 export async function logOut(navigate: NavigateFunction): Promise<void> {
   const t = getTokenRecord();
-  await apiPost('/api/auth/logout', { json: {}, refreshOn401: false }).catch(() => undefined);
+  await apiPost('/api/auth/logout', { json: { client_id: t.clientId }, refreshOn401: false }).catch(() => undefined);
   if (t.refreshToken && t.clientId) {
     await apiPost('/api/auth/revoke', {
       auth: true,

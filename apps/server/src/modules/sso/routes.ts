@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { logoutRequestSchema } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { SCOPES } from '@sso/contracts/scopes';
@@ -33,7 +34,9 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   // site's post is no logout of the member's (it carries no SameSite=Lax cookie anyway) and is given nothing.
   app.post('/api/auth/logout', async (request, reply) => {
     if (request.headers['sec-fetch-site'] !== 'cross-site') {
-      await logoutBrowser(deps, browserOf(request));
+      const asked = logoutRequestSchema.safeParse(request.body ?? {});
+      const client = asked.success && asked.data.client_id ? deps.clients.get(asked.data.client_id) : undefined;
+      await logoutBrowser(deps, browserOf(request), client?.client_id ?? null);
       clearSsoCookie(reply, secure);
     }
     return reply.header('Cache-Control', 'no-store').send({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok });

@@ -264,8 +264,8 @@ describe.each(DIALECTS)('SSO session (%s)', (dialect) => {
     expect((await stale.authorize(t, requestQuery(PARTNER))).headers.location).toBe(loginPageOf(requestQuery(PARTNER)));
     expect((await browser.authorize(t, requestQuery(PARTNER))).headers.location).toBe(loginPageOf(requestQuery(PARTNER)));
     expect(codeOf(await other.authorize(t, requestQuery(PARTNER)))).toBeTruthy();
-    const events = await t.testDb.db.kysely.selectFrom('activity_log').select('event').where('user_id', '=', member.id).where('event', '=', 'logout').execute();
-    expect(events).toHaveLength(1);
+    const events = await t.testDb.db.kysely.selectFrom('activity_log').select(['event', 'client_id']).where('user_id', '=', member.id).where('event', '=', 'logout').execute();
+    expect(events).toEqual([{ event: 'logout', client_id: 'SIAP009' }]);
   });
 
   it('ends the session of another member who signed in before in the same browser, with its tokens', async () => {
