@@ -268,6 +268,18 @@ describe.each(DIALECTS)('SSO session (%s)', (dialect) => {
     expect(events).toEqual([{ event: 'logout', client_id: 'SIAP009' }]);
   });
 
+  it('is not ended by another site\'s post to the logout, nor by a logout without the browser\'s device cookie', async () => {
+    const { browser, tokens } = await signedIn(t);
+    const forged = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: browser.headers({ 'sec-fetch-site': 'cross-site' }), payload: {} });
+    expect(forged.json().result_code).toBe(0);
+    expect(forged.headers['set-cookie']).toBeUndefined();
+    const stolen = new TestBrowser();
+    stolen.cookies.set('sso_session', browser.cookies.get('sso_session')!);
+    expect((await stolen.logout(t)).json().result_code).toBe(0);
+    expect(await isLive(t, tokens.access_token)).toBe(true);
+    expect(codeOf(await browser.authorize(t, requestQuery(PARTNER)))).toBeTruthy();
+  });
+
   it('ends the session of another member who signed in before in the same browser, with its tokens', async () => {
     const first = await signedIn(t);
     const second = await newMember(t);
