@@ -123,9 +123,10 @@ describe('partner login with additional terms', () => {
     expect(landed.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(landed.searchParams.get('state')).toBe('partner-state');
 
-    // Reloading the terms screen without the in-memory login context goes back to Welcome.
+    // Reloading the terms screen without the in-memory login context goes back to Welcome, which finds
+    // the browser's SSO session of that login and logs the SPA in silently (decision 0026).
     await page.goto('/content/accept/additional_terms');
-    await page.waitForURL(/\/content\/authorize\?/);
+    await page.waitForURL(/\/content\/top$/);
     await context.close();
   });
 

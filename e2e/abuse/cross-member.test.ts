@@ -101,6 +101,9 @@ const TABLE: Record<string, Case> = {
   // The victim's password proves nothing on the attacker's session (902; one failure on the attacker's own login throttle).
   '/api/auth/reauth': { bodies: (v) => [{ ...extra(v), password: v.password }] },
   '/api/link/open': { bodies: () => [OPEN_DETAILS] },
+  // The signed-in browsers and services (decision 0026): the caller's own list; another member's session id ends nothing (RFC 7009 section 2.2).
+  '/api/user/sessions': ownData,
+  '/api/user/sessions/end': { own: true, bodies: (v) => v.sessions.map(({ kind, id }) => ({ kind, id })) },
   // Passkeys (decision 0024): the victim's passkey by its id or its credential is another member's, answered as none (902).
   '/api/auth/passkeys': ownData,
   '/api/auth/passkey/register/options': ownData,

@@ -32,6 +32,7 @@ import { registerPointRoutes } from './modules/points/routes.ts';
 import { registerLinkRoutes } from './modules/link/routes.ts';
 import { registerUpgradeRoutes } from './modules/upgrade/routes.ts';
 import { registerPartnerDemoRoutes } from './modules/partner-demo/routes.ts';
+import { registerSsoRoutes } from './modules/sso/routes.ts';
 import type { NetAnswer } from './ports/net-answer.ts';
 import { loadNetAnswerSimulator, type NetAnswerSimulator } from './ports/net-answer-simulator.ts';
 import type { PointLedger } from './ports/point-ledger.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     pointLedger,
   };
   registerOAuthRoutes(app, deps);
+  registerSsoRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerAccountChangeRoutes(app, deps);
   registerFreshProofRoutes(app, deps);

@@ -83,6 +83,13 @@ export const FUZZ_TABLE: Endpoint[] = [
     { ...authorizeQuery(c), code_challenge_method: 'plain' },
   ] },
   { method: 'POST', route: '/api/signup/authorize', group: 'authorize', expect: 'page', caller: 'none', body: 'form', query: (c) => [authorizeQuery(c)], valid: () => [{ register_token: secret() }] },
+  // The authorization endpoint's GET and the browser's logout (decision 0026): without a session cookie, the SPA's login page, login_required or the 400 page.
+  { method: 'GET', route: '/api/auth/authorize', group: 'authorize', expect: 'page', caller: 'none', query: (c) => [
+    authorizeQuery(c),
+    { ...authorizeQuery(c), prompt: 'none', nonce: 'fuzz-nonce' },
+    { ...authorizeQuery(c), prompt: 'login', max_age: '0' },
+  ] },
+  { method: 'POST', route: '/api/auth/logout', group: 'authorize', expect: 'result', caller: 'none' },
   { method: 'POST', route: '/api/auth/login', group: 'account', expect: 'result', caller: 'none', argon2: true, valid: () => [
     { id: 'demo.card@example.com', password: 'Wrong-pass1', recaptcha_token: 'fuzz', client_id: 'SIAP009', times: 0 },
     { id: '09000000001', password: 'Wrong-pass1', recaptcha_token: 'fuzz', client_id: 'SIAP009', times: 1 },
@@ -94,6 +101,9 @@ export const FUZZ_TABLE: Endpoint[] = [
   { method: 'POST', route: '/api/user/profile', group: 'account', expect: 'result', caller: 'open' },
   { method: 'POST', route: '/api/user/profile/change', group: 'account', expect: 'result', caller: 'open', valid: () => [{ ...profile, dry_run: 1 }, { ...profile, dry_run: 0 }] },
   { method: 'POST', route: '/api/user/activities', group: 'account', expect: 'result', caller: 'card', valid: () => [{ page: 1 }, { page: 3 }] },
+  // The signed-in browsers and services (decision 0026): ids of no session, which end nothing.
+  { method: 'POST', route: '/api/user/sessions', group: 'account', expect: 'result', caller: 'card' },
+  { method: 'POST', route: '/api/user/sessions/end', group: 'account', expect: 'result', caller: 'card', valid: () => [{ kind: 'browser', id: secret() }, { kind: 'service', id: secret() }] },
   { method: 'POST', route: '/api/auth/email/change', group: 'account', expect: 'result', caller: 'open', valid: () => [{ email: 'fuzz.new@example.com' }] },
   { method: 'POST', route: '/api/auth/email/change/otp', group: 'account', expect: 'result', caller: 'open', valid: () => [{ otp_email: '123456', register_token: secret() }] },
   { method: 'POST', route: '/api/auth/reauth', group: 'account', expect: 'result', caller: 'card', argon2: true, valid: () => [{ password: 'Wrong-pass1' }] },

@@ -42,6 +42,8 @@ export interface Member {
   cardTokens: string[];
   /** The member's passkeys: their ids in the settings, and their WebAuthn credential ids (decision 0024). */
   passkeys: { id: string; credentialId: string }[];
+  /** The member's signed-in browsers and services, as their list names them (decision 0026). */
+  sessions: { kind: 'browser' | 'service'; id: string }[];
   registerTokens: FlowToken[];
   onetimeTokens: string[];
   /** The number and security code of one of the member's cards (README), as an open member would name it at /api/auth/register. */
@@ -184,8 +186,10 @@ export async function readIds(origin: string, spa: Session) {
   const views = await readViews(origin, spa.access);
   const cards = (views['/api/subuser/cards']?.saison_subusers ?? []) as { subuser_id: string; esid: string; card_number_mask: string }[];
   const waiting = (views['/api/subuser/card/tokens']?.card_tokens ?? []) as { card_token: string; card_number_mask: string }[];
+  const listed = (await ok(callAs(origin, spa.access, '/api/user/sessions'))) as { browsers?: { id: string }[]; services?: { id: string }[] };
   return {
     views,
+    sessions: [...(listed.browsers ?? []).map((b) => ({ kind: 'browser' as const, id: b.id })), ...(listed.services ?? []).map((f) => ({ kind: 'service' as const, id: f.id }))],
     userId: String(views['/api/user']?.user_id),
     subuserIds: cards.map((c) => c.subuser_id),
     esids: cards.map((c) => c.esid),
@@ -205,6 +209,7 @@ export function foreignData(answer: Answer, victim: Member, attacker: Member): s
     ...victim.registerTokens.map((t) => t.token), ...victim.onetimeTokens, ...victim.ownClients,
     ...[victim.spa, ...victim.others].flatMap((s) => [s.access, s.refresh]),
     ...victim.passkeys.flatMap((p) => [p.id, p.credentialId]),
+    ...victim.sessions.map((s) => s.id),
   ].filter((m) => m.length >= 6);
   const found: string[] = [];
   const walk = (v: unknown, key: string): void => {
@@ -223,7 +228,7 @@ export async function pointsOf(db: Kysely<Database>, userId: string): Promise<Re
 }
 
 /** The tables whose rows belong to a member by user_id. */
-const MEMBER_TABLES = ['users', 'term_acceptances', 'auth_codes', 'token_families', 'activity_log', 'sub_users', 'point_accounts', 'email_changes', 'direct_logins', 'member_flows', 'point_transfers', 'passkeys', 'member_devices'];
+const MEMBER_TABLES = ['users', 'term_acceptances', 'auth_codes', 'token_families', 'activity_log', 'sub_users', 'point_accounts', 'email_changes', 'direct_logins', 'member_flows', 'point_transfers', 'passkeys', 'member_devices', 'sso_sessions'];
 
 const sorted = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
 

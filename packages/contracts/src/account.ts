@@ -167,5 +167,6 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   passkey_required: 'パスキーによる本人確認を必須に設定',
   passkey_optional: 'パスキーによる本人確認の必須を解除',
   login_new_device: '新しい端末からのログイン',
+  sso_session_ended: 'ブラウザのログイン状態の解除',
 };
 export const activityLabel = (event: string) => ACTIVITY_LABELS[event] ?? 'その他の操作';

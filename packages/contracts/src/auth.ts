@@ -53,7 +53,16 @@ export const authorizeCheckRequestSchema = z.record(z.string(), z.unknown());
  * endpoint itself would answer (`error`, `error_description`, `state`, RFC 9207 `iss`), which the
  * SPA follows at once instead of showing the form.
  */
-export const authorizeCheckResponseSchema = baseResponseSchema.extend({ redirect_to: z.string().optional() });
+export const authorizeCheckResponseSchema = baseResponseSchema.extend({
+  redirect_to: z.string().optional(),
+  /**
+   * The browser's SSO session can complete the request (docs/decisions/0026-sso-session.md): the
+   * member is not asked for the password; `terms` lists the client's terms they have still to accept
+   * (SPEC.md section 4, "Login": with terms the additional-terms screen first). Absent: the form shows.
+   */
+  session: z.boolean().optional(),
+  terms: z.array(z.string()).optional(),
+});
 export type AuthorizeCheckResponse = z.infer<typeof authorizeCheckResponseSchema>;
 
 /**
@@ -70,6 +79,18 @@ export const authorizeFormSchema = z.object({
   recaptcha_token: z.string().max(4096).optional(),
   terms: z.union([z.string(), z.array(z.string())]).optional(),
 });
+
+/**
+ * The form the SPA posts to /api/auth/authorize when the browser's SSO session completes the request
+ * (decision 0026): nothing secret, the session is the HttpOnly cookie; `terms` as above.
+ */
+export const authorizeSessionFormSchema = z.object({
+  continue_session: z.literal('1'),
+  terms: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+/** POST /api/auth/logout (decision 0026): the client logging out, for the activity log; anything else is ignored, a logout always answers 0. */
+export const logoutRequestSchema = z.object({ client_id: z.string().max(64).optional() });
 
 /** Token response (SPEC.md section 3; RFC 6749 section 5.1). */
 export const tokenResponseSchema = z.object({

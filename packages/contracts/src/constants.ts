@@ -86,6 +86,16 @@ export const LIMITS = {
   passkeyLoginTicketTtlMs: 10 * 60 * 1000,
   /** Passkeys a member may hold. */
   passkeysPerMember: 20,
+  /**
+   * The browser's SSO session (docs/decisions/0026-sso-session.md): automatic login lasts 90 days from
+   * the last access to a site that needs the ID (SPEC.md section 9), the session's last use at the
+   * authorize endpoint; never longer than 180 days from the login that started it, after which the
+   * member types the password again.
+   */
+  ssoSessionIdleMs: 90 * 24 * 60 * 60 * 1000,
+  ssoSessionMaxMs: 180 * 24 * 60 * 60 * 1000,
+  /** A session's last use is written at most this often (and when it is used for another service): no write on every authorize. */
+  ssoSessionTouchMs: 60 * 1000,
 } as const;
 
 /**

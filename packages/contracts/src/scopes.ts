@@ -8,7 +8,7 @@ export const SCOPES = {
   openid: 'openid',
   /** The member and their attributes (/api/user, /api/user/attribute, /api/user/profile): what a partner needs to know. */
   userRead: 'user:read',
-  /** Account management: e-mail, password, profile change, withdrawal, ending a partner's session. */
+  /** Account management: e-mail, password, profile change, withdrawal, ending a partner's session, the signed-in browsers and services (decision 0026). */
   accountWrite: 'account:write',
   /** The member's activity log. */
   activityRead: 'activity:read',

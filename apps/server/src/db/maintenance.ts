@@ -11,7 +11,7 @@ export const WITHDRAWN_LOG_RETENTION_MS = 365 * DAY;
  * long so that a late replay is still recognised), login and sign-up throttles whose lock or run
  * has lapsed, sign-up flows, pending open sign-ups and one-time secrets past their expiry,
  * rate-limit counters whose window has ended, outbox messages a day after delivery or a week
- * after they were given up, e-mail changes, direct-login grants and member flows past their expiry, and the activity log of members
+ * after they were given up, e-mail changes, direct-login grants and member flows past their expiry, SSO sessions a day after they lapsed or ended, and the activity log of members
  * withdrawn more than WITHDRAWN_LOG_RETENTION_MS ago (docs/withdrawal.md).
  */
 export async function purgeExpired(db: Kysely<Database>, now: number): Promise<void> {
@@ -31,6 +31,9 @@ export async function purgeExpired(db: Kysely<Database>, now: number): Promise<v
   await db.deleteFrom('email_changes').where('expires_at', '<', now).execute();
   await db.deleteFrom('direct_logins').where('expires_at', '<', now).execute();
   await db.deleteFrom('member_flows').where('expires_at', '<', now).execute();
+  // SSO sessions a day after they lapsed or ended (decision 0026).
+  await db.deleteFrom('sso_sessions').where('expires_at', '<', now - DAY).execute();
+  await db.deleteFrom('sso_sessions').where('ended_at', '<', now - DAY).execute();
   // The 'withdrawn' row dates the withdrawal; it goes with the rest of the member's log.
   const withdrawnLongAgo = db
     .selectFrom('activity_log')

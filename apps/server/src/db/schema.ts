@@ -331,6 +331,29 @@ export interface MemberDevicesTable {
   last_seen_at: number;
 }
 
+/**
+ * A browser's SSO session (migration 0017, decision 0026): `id` is the OpenID Connect `sid`; the cookie's
+ * secret is kept as its SHA-256 only, the browser binding as a keyed digest of its device cookie.
+ */
+export interface SsoSessionsTable {
+  id: string;
+  user_id: string;
+  secret_hash: string;
+  browser_hash: string;
+  /** The browser's coarse description (lib/device.ts) when the session began; a request from another kind of browser is refused. */
+  device: string | null;
+  /** When and how the member last authenticated in it (ms; RFC 8176 values, space-separated). */
+  auth_time: number;
+  amr: string;
+  created_at: number;
+  last_used_at: number;
+  /** The client it was last used for. */
+  last_client_id: string | null;
+  /** 90 days from the last use, never beyond 180 days from created_at (LIMITS.ssoSessionIdleMs, ssoSessionMaxMs). */
+  expires_at: number;
+  ended_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   term_acceptances: TermAcceptancesTable;
@@ -352,4 +375,5 @@ export interface Database {
   point_transfers: PointTransfersTable;
   passkeys: PasskeysTable;
   member_devices: MemberDevicesTable;
+  sso_sessions: SsoSessionsTable;
 }

@@ -93,6 +93,8 @@ export const routes: RouteObject[] = [
               { path: '/user/profile/done', ...titled('プロフィール変更完了'), ...screen(() => import('../features/account-change/profile-change-done-page.tsx'), 'ProfileChangeDonePage') },
               // Passkeys (docs/decisions/0024-passkeys.md): not a SPEC.md route.
               { path: '/user/passkeys', ...titled('パスキー'), ...screen(() => import('../features/passkeys/passkeys-page.tsx'), 'PasskeysPage') },
+              // The signed-in browsers and services (docs/decisions/0026-sso-session.md): not a SPEC.md route.
+              { path: '/user/sessions', ...titled('ログイン中の端末とサービス'), ...screen(() => import('../features/sessions/sessions-page.tsx'), 'SessionsPage') },
               // Cards (SPEC.md section 2, "Card routes").
               { path: '/subusers/all', ...titled('カード一覧'), ...screen(() => import('../features/cards/all-cards-page.tsx'), 'AllCardsPage') },
               { path: '/subusers/unactivated', ...titled('有効化が必要なカード'), ...screen(() => import('../features/cards/unactivated-cards-page.tsx'), 'UnactivatedCardsPage') },

@@ -5,11 +5,14 @@ import { apiPost } from './api-client.ts';
 import { authorizeParams, getOAuthClient } from './records.ts';
 import { ApiFailure } from './result.ts';
 
-/** 'leaving': the partner's own error redirect is being followed. */
-export type AuthorizeVerdict = 'checking' | 'ok' | 'refused' | 'leaving';
+/**
+ * 'leaving': the partner's own error redirect is being followed. `session`: the browser's SSO session
+ * completes the request without the password, after the terms it lists (decision 0026).
+ */
+export type AuthorizeVerdict = 'checking' | 'ok' | 'refused' | 'leaving' | { session: string[] };
 
-/** The server's answer: the form, the page saying the link is not valid, or the partner's error redirect. */
-type Answer = 'ok' | 'refused' | { redirectTo: string };
+/** The server's answer: the form, the page saying the link is not valid, the partner's error redirect, or the session. */
+type Answer = 'ok' | 'refused' | { redirectTo: string } | { session: string[] };
 
 /** What the server said of each request in this page's life: a return is answered at once. */
 const verdicts = new Map<string, Answer>();
@@ -20,13 +23,15 @@ const verdicts = new Map<string, Answer>();
  * (an unknown client_id or unregistered redirect_uri, never redirected to: RFC 6749 section
  * 4.1.2.1); a known client's other mistake comes with the endpoint's own error redirect to the
  * client. A network failure or an outage lets the form show, and the authorize endpoint still
- * refuses or redirects as it would have.
+ * refuses or redirects as it would have. A request the browser's SSO session completes is answered
+ * `session` with the terms to accept first (decision 0026).
  */
 export async function checkAuthorize(params: URLSearchParams): Promise<Answer> {
   let answer: Answer = 'ok';
   try {
     const res = await apiPost<AuthorizeCheckResponse>('/api/auth/authorize/check', { json: Object.fromEntries(params) });
     if (typeof res.redirect_to === 'string' && res.redirect_to) answer = { redirectTo: res.redirect_to };
+    else if (res.session === true) answer = { session: Array.isArray(res.terms) ? res.terms : [] };
   } catch (e) {
     if (e instanceof ApiFailure && e.result.result_code === RESULT.VALIDATION) answer = 'refused';
   }
@@ -51,7 +56,7 @@ export function useAuthorizeCheck(params: URLSearchParams | undefined): Authoriz
   const key = params?.toString();
   const known = key === undefined || isOwnClient(key) ? 'ok' : verdicts.get(key);
   const [, setAnswered] = useState(0);
-  const redirectTo = typeof known === 'object' ? known.redirectTo : undefined;
+  const redirectTo = typeof known === 'object' && 'redirectTo' in known ? known.redirectTo : undefined;
   useEffect(() => {
     // A document navigation: the partner's redirect URI is another site.
     if (redirectTo !== undefined) globalThis.location.assign(redirectTo);
@@ -67,5 +72,5 @@ export function useAuthorizeCheck(params: URLSearchParams | undefined): Authoriz
     };
   }, [key, known]);
   if (known === undefined) return 'checking';
-  return typeof known === 'object' ? 'leaving' : known;
+  return typeof known === 'object' && 'redirectTo' in known ? 'leaving' : known;
 }

@@ -129,6 +129,13 @@ export function isLoggedIn(): boolean {
   return Boolean(t?.accessToken && t.refreshToken);
 }
 
+/**
+ * Whether this tab has tried the silent login from the browser's SSO session (decision 0026): once per
+ * tab, session storage being the tab's (SPEC.md section 3).
+ */
+export const silentLoginTried = () => readRecord<boolean>('silentLogin') === true;
+export const markSilentLoginTried = () => writeRecord('silentLogin', true);
+
 export const getSession = () => readRecord<SessionRecord>('session') ?? {};
 export const saveSession = (s: SessionRecord) => writeRecord('session', { ...getSession(), ...s });
 

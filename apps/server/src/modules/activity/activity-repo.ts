@@ -70,7 +70,9 @@ export type ActivityEvent =
   | 'passkey_required'
   | 'passkey_optional'
   /** A sign-in from a browser the member had not signed in from before; the member was mailed (decision 0024). */
-  | 'login_new_device';
+  | 'login_new_device'
+  /** A browser's SSO session ended: by the member from the list of signed-in browsers, or by a login as another member in that browser (decision 0026). */
+  | 'sso_session_ended';
 
 // Compiled once (prepared-query.ts): every login writes a row.
 const rowInsert = preparedQuery((db, p: ActivityLogTable) =>

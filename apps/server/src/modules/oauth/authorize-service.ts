@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely';
 import { CARDHOLDERS_ONLY_PATH, LIMITS } from '@sso/contracts/constants';
 import type { z } from 'zod';
 import { authorizeQuerySchema, type AuthorizeQuery, type authorizeFormSchema } from '@sso/contracts/auth';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
+import type { Database } from '../../db/schema.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -34,7 +36,7 @@ export function redirectTo(uri: string, params: Record<string, string>, state: s
   return url.toString();
 }
 
-const stateOf = (rawQuery: Record<string, unknown>) => (typeof rawQuery.state === 'string' ? rawQuery.state : '');
+export const stateOf = (rawQuery: Record<string, unknown>) => (typeof rawQuery.state === 'string' ? rawQuery.state : '');
 
 /**
  * RFC 6749 section 4.1.2.1: an error of a request whose client and redirect URI are known goes back
@@ -109,7 +111,7 @@ export function authorizeRequestProblem(clients: ClientRegistry, issuer: string,
  * the SPA's page that says so in Japanese and offers the way on. Never the partner: its redirect
  * URI would show the member an OAuth error they can do nothing with.
  */
-const cardholdersOnlyPage = (issuer: string) => `${issuer}/content${CARDHOLDERS_ONLY_PATH}`;
+export const cardholdersOnlyPage = (issuer: string) => `${issuer}/content${CARDHOLDERS_ONLY_PATH}`;
 
 const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
@@ -124,11 +126,12 @@ export async function authorize(
   rawQuery: Record<string, unknown>,
   form: z.infer<typeof authorizeFormSchema> | undefined,
   /**
-   * The coarse device of the request (lib/device.ts), for the activity log, its network address, and
-   * its device cookie (account/new-device-notice.ts): null for a browser that cannot be known, undefined
-   * while the sign-in notice is off.
+   * The coarse device of the request (lib/device.ts), for the activity log, its network address, its
+   * device cookie (account/new-device-notice.ts; null for a browser that cannot be known: a cross-site
+   * post), mailed about while the sign-in notice is on, and the browser's SSO session the login starts
+   * or renews (modules/sso, decision 0026).
    */
-  origin: { device: string | null; address: string; deviceCookie?: string | null },
+  origin: { device: string | null; address: string; deviceCookie?: string | null; session?: SessionStart },
 ): Promise<string> {
   const state = stateOf(rawQuery);
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
@@ -158,29 +161,46 @@ export async function authorize(
   // Before the terms: a member refused the service is told so, not asked to accept its terms.
   if (await refusesMember(deps.db, user.id, clientId)) return cardholdersOnlyPage(deps.issuer);
 
-  const agreed = new Set(asList(form.terms));
-  for (const key of target.client.terms) {
-    if (agreed.has(key) && isTermKey(key)) await recordTermAcceptance(deps.db, user.id, key, TERM_VERSIONS[key], now);
-  }
-  if ((await outstandingTerms(deps.db, user.id, target.client)).length > 0) {
-    return fail('access_denied', 'terms of use not accepted');
-  }
+  if (!(await acceptTerms(deps, user.id, target.client, form.terms, now))) return fail('access_denied', 'terms of use not accepted');
 
   const codeChallenge = q.query.code_challenge;
   // The password was checked here, or at the login step whose ticket was redeemed just now, or a passkey
   // was: the session starts proved (decision 0012); by the password only for a member who has not
   // required a passkey (decision 0024).
   const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
-  const context = { authTime: now, amr: proof === 'passkey' ? ['hwk'] : ['pwd'], nonce: q.query.nonce ?? null, ssoSessionId: null };
+  // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
+  const context = { authTime: now, amr: proof === 'passkey' ? ['hwk'] : ['pwd'], nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
   const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   if (location === undefined) return fail('access_denied', 'login failed');
-  if (origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
+  if (deps.loginNotice && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
     const signedIn = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };
     deps.background.run('sign-in notice', () => noteSignIn(deps, signedIn));
   }
   return location;
+}
+
+/**
+ * Records the client's terms the member agreed to (the additional-terms screen's `terms`, SPEC.md
+ * section 2) and answers whether none is outstanding any more: the authorization continues only then
+ * (SPEC.md section 4, "Login").
+ */
+export async function acceptTerms(deps: Pick<AuthorizeDeps, 'db'>, userId: string, client: OAuthClient, terms: string | string[] | undefined, now: number): Promise<boolean> {
+  const agreed = new Set(asList(terms));
+  for (const key of client.terms) {
+    if (agreed.has(key) && isTermKey(key)) await recordTermAcceptance(deps.db, userId, key, TERM_VERSIONS[key], now);
+  }
+  return (await outstandingTerms(deps.db, userId, client)).length === 0;
+}
+
+/**
+ * The browser's SSO session a code comes from or starts (modules/sso, decision 0026), decided inside
+ * the code's transaction once the member's row is held (member-hold-repo.ts): the session's id, null
+ * for none, or undefined when the session the request relies on has ended meanwhile (no code then).
+ */
+export interface SessionStart {
+  save(db: Kysely<Database>, p: { userId: string; authTime: number; amr: string[]; clientId: string }): Promise<string | null | undefined>;
 }
 
 /**
@@ -194,6 +214,8 @@ export interface AuthenticationContext {
   amr: string[];
   nonce: string | null;
   ssoSessionId: string | null;
+  /** Decides the SSO session in the code's transaction instead of `ssoSessionId` (SessionStart). */
+  session?: SessionStart | undefined;
 }
 
 /**
@@ -229,6 +251,8 @@ export async function issueCodeRedirect(
   const member = await holdMember(deps.db, p.userId);
   if (!member?.active || (p.passwordHash !== undefined && member.passwordHash !== p.passwordHash)) return undefined;
   if (await refusesMember(deps.db, p.userId, p.client.client_id)) return cardholdersOnlyPage(deps.issuer);
+  const ssoSessionId = p.session ? await p.session.save(deps.db, { userId: p.userId, authTime: p.authTime, amr: p.amr, clientId: p.client.client_id }) : p.ssoSessionId;
+  if (ssoSessionId === undefined) return undefined;
   const code = randomToken();
   await insertCode(deps.db, {
     code_hash: sha256(code),
@@ -245,7 +269,7 @@ export async function issueCodeRedirect(
     auth_time: p.authTime,
     amr: p.amr.join(' '),
     nonce: p.nonce,
-    sso_session_id: p.ssoSessionId,
+    sso_session_id: ssoSessionId,
   });
   await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, device: p.device, at: now });
   const portal = await portalReturnParams(deps.db, { clientId: p.client.client_id, userId: p.userId, registeredEsid: p.registeredEsid });

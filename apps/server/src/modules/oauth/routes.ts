@@ -1,31 +1,20 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authorizeCheckRequestSchema, authorizeFormSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
+import type { FastifyInstance } from 'fastify';
+import { authorizeCheckRequestSchema, authorizeFormSchema, authorizeSessionFormSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { tokenLookupRequestSchema, tokenRequestSchema } from '@sso/contracts/oauth-endpoints';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { OAuthError, validationError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
-import { randomCookie } from '../../http/cookies.ts';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { authorize, authorizeRequestProblem, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
 import { authenticateClient } from './client-auth.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 import { passwordGrant } from '../direct-login/redeem-service.ts';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from '../account/new-device-notice.ts';
-
-/**
- * The browser's device cookie (account/new-device-notice.ts; decision 0024), set when it has none:
- * undefined while the sign-in notice is off (LOGIN_NOTICE=false). A cross-site post (a login CSRF,
- * or any page but the SPA) is no browser of the member's: it is set nothing (RFC 9700 section 4.7:
- * a forged login leaves no state in the browser) and its sign-in is one from an unknown device (null).
- */
-function readDeviceCookie(deps: AuthorizeDeps, request: FastifyRequest, reply: FastifyReply): string | null | undefined {
-  if (!deps.loginNotice) return undefined;
-  if (request.headers['sec-fetch-site'] === 'cross-site') return null;
-  return randomCookie(request, reply, DEVICE_COOKIE, { path: '/api/auth', sameSite: 'lax', secure: deps.issuer.startsWith('https:'), maxAge: DEVICE_COOKIE_MAX_AGE_S });
-}
+import { authorizeSessionForm, queryStringOf, sessionCheck } from '../sso/authorize-from-session.ts';
+import { signInPost } from '../sso/sign-in-post.ts';
+import { browserOf } from '../sso/sso-cookie.ts';
 
 /** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662, 8414). */
 export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
@@ -33,11 +22,16 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = resolveClient(deps.clients, query);
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
+    const done = (location: string) => reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
+    // The browser's SSO session completes the request: the SPA's check said so, nothing secret is posted (decision 0026).
+    const bySession = authorizeSessionFormSchema.safeParse(request.body ?? {});
+    if (bySession.success) return done(await authorizeSessionForm(deps, target, query, queryStringOf(request.url), bySession.data.terms, browserOf(request)));
     const form = authorizeFormSchema.safeParse(request.body ?? {});
-    const device = describeDevice(request.headers['user-agent']);
-    const deviceCookie = readDeviceCookie(deps, request, reply);
-    const location = await authorize(deps, target, query, form.success ? form.data : undefined, { device, address: request.ip ?? '', deviceCookie });
-    return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
+    const post = await signInPost(deps, request, reply);
+    const origin = { device: post.browser.device, address: request.ip ?? '', deviceCookie: post.browser.deviceCookie ?? null, session: post.session };
+    const location = await authorize(deps, target, query, form.success ? form.data : undefined, origin);
+    post.setCookie();
+    return done(location);
   });
 
   // Asked by the SPA before it shows a login or card sign-up form for a partner's request, before the
@@ -46,9 +40,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
   // endpoint's own error redirect, for the SPA to follow (RFC 6749 section 4.1.2.1; decision 0019).
   // Public and read-only, like the 400 page above.
   app.post('/api/auth/authorize/check', async (request, reply) => {
-    const problem = authorizeRequestProblem(deps.clients, deps.issuer, parseOr901(authorizeCheckRequestSchema, request.body));
+    const asked = parseOr901(authorizeCheckRequestSchema, request.body);
+    const problem = authorizeRequestProblem(deps.clients, deps.issuer, asked);
     if (problem && 'param' in problem) throw validationError([{ key: problem.param, message: SERVER_MESSAGES.validation }]);
-    const answer: AuthorizeCheckResponse = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, ...(problem ? { redirect_to: problem.redirectTo } : {}) };
+    const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+    const answer: AuthorizeCheckResponse = problem ? { ...ok, redirect_to: problem.redirectTo } : { ...ok, ...(await sessionCheck(deps, asked, browserOf(request))) };
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
 

@@ -145,6 +145,63 @@ async function revokeFamiliesOf(db: Kysely<Database>, userId: string, clientIds:
   return (await update.returning('client_id').execute()).map((r) => r.client_id);
 }
 
+/**
+ * Revokes the member's sessions (token families, with their grants) that came from the given SSO
+ * sessions (token_families.sso_session_id, decision 0026); returns the client of each that was live.
+ */
+export async function revokeSsoSessionFamilies(db: Kysely<Database>, userId: string, ssoSessionIds: readonly string[], now: number): Promise<string[]> {
+  if (ssoSessionIds.length === 0) return [];
+  const families = db.selectFrom('token_families').select('id').where('user_id', '=', userId).where('sso_session_id', 'in', [...ssoSessionIds]);
+  await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', 'in', families).where('revoked_at', 'is', null).execute();
+  const ended = await db
+    .updateTable('token_families')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('sso_session_id', 'in', [...ssoSessionIds])
+    .where('revoked_at', 'is', null)
+    .returning('client_id')
+    .execute();
+  return ended.map((r) => r.client_id);
+}
+
+/** Revokes one session of the member, with its grants; the client it was of when it was live, else undefined. */
+export async function revokeUserFamily(db: Kysely<Database>, p: { userId: string; familyId: string; now: number }): Promise<string | undefined> {
+  const ended = await db
+    .updateTable('token_families')
+    .set({ revoked_at: p.now })
+    .where('id', '=', p.familyId)
+    .where('user_id', '=', p.userId)
+    .where('revoked_at', 'is', null)
+    .returning('client_id')
+    .executeTakeFirst();
+  if (ended) await db.updateTable('token_grants').set({ revoked_at: p.now }).where('family_id', '=', p.familyId).where('revoked_at', 'is', null).execute();
+  return ended?.client_id;
+}
+
+/**
+ * The member's live sessions (token families not revoked, with a refresh token not yet lapsed), each
+ * with the SSO session it came from and when its last token was issued (its last use), last used first.
+ */
+export async function liveUserFamilies(db: Kysely<Database>, userId: string, now: number) {
+  const rows = await db
+    .selectFrom('token_families as f')
+    .innerJoin('token_grants as g', 'g.family_id', 'f.id')
+    .select(['f.id', 'f.client_id', 'f.created_at', 'f.sso_session_id'])
+    .select((eb) => [eb.fn.max('g.created_at').as('last_used_at'), eb.fn.max('g.refresh_expires_at').as('until')])
+    .where('f.user_id', '=', userId)
+    .where('f.revoked_at', 'is', null)
+    .groupBy(['f.id', 'f.client_id', 'f.created_at', 'f.sso_session_id'])
+    .execute();
+  return rows
+    .map((r) => ({ id: r.id, client_id: r.client_id, created_at: Number(r.created_at), sso_session_id: r.sso_session_id, last_used_at: Number(r.last_used_at), until: Number(r.until) }))
+    .filter((r) => r.until > now)
+    .sort((a, b) => b.last_used_at - a.last_used_at);
+}
+
+/** The SSO session a session (token family) came from, or null. */
+export const familySsoSession = async (db: Kysely<Database>, familyId: string): Promise<string | null> =>
+  (await db.selectFrom('token_families').select('sso_session_id').where('id', '=', familyId).executeTakeFirst())?.sso_session_id ?? null;
+
 /** Whether a session (token family) is still live: not revoked. */
 export async function familyLive(db: Kysely<Database>, familyId: string): Promise<boolean> {
   return (await db.selectFrom('token_families').select('id').where('id', '=', familyId).where('revoked_at', 'is', null).executeTakeFirst()) !== undefined;

@@ -10,12 +10,13 @@ import { onetimeToken, redeem } from '../../test-support/direct-login-kit.ts';
 import { addCard, confirm as confirmTransfer, setOpenPoints, startTransfer } from '../../test-support/points-kit.ts';
 import { newMember, reset, resetToken } from '../../test-support/recover-kit.ts';
 import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';
+import { PARTNER, requestQuery, TestBrowser } from '../../test-support/sso-kit.ts';
 import { cardFields, NUMBERLESS } from '../../test-support/upgrade-kit.ts';
 
 /**
  * The session-ending matrix (ARCHITECTURE.md "Ending is complete"; docs/security.md "Ending a
  * member's sessions"): each event that ends a member's sessions, by each live secret that could
- * still act for the member. Every secret is set up live, the event runs, and then the secret is
+ * still act for the member (an SSO session among them). Every secret is set up live, the event runs, and then the secret is
  * used as its holder would: every cell must be refused, with the answer a dead secret gets. Where the member can still log in (all but
  * the withdrawal), the flows are tried from a fresh session, so that what is refused is the flow
  * and not only the old session.
@@ -61,6 +62,9 @@ const confirmEmailChange = (t: TestApp, change: { access: string; register_token
 async function liveSecrets(t: TestApp, member: Member) {
   const login = { user: member.email, password: member.password };
   const session = await loginTokens(t.app, login);
+  // A browser signed in with its SSO session (decision 0026): a partner's link would complete without the password.
+  const browser = new TestBrowser();
+  await browser.login(t, member);
   const code = await getCode(t.app, login);
   const ticket = await loginTicket(t, member.email, member.password);
   const otherResetLink = await resetLink(t, member.email);
@@ -75,6 +79,7 @@ async function liveSecrets(t: TestApp, member: Member) {
   expect(upgrade.statusCode, upgrade.body).toBe(200);
   return {
     session,
+    browser,
     code,
     ticket,
     otherResetLink,
@@ -120,6 +125,8 @@ const EVENTS: Record<string, (t: TestApp, member: Member, access: string) => Pro
  */
 const REFUSED = {
   'access token': '401 300',
+  // The SPA's login page: the password is asked again.
+  'SSO session': '303 login page',
   'refresh token': '400 invalid_grant',
   'unexchanged code': '400 invalid_grant',
   'login ticket': '303 recaptcha failed',
@@ -137,6 +144,7 @@ const AFTER_WITHDRAWAL = { ...REFUSED, 'point transfer flow': '401 300', 'number
 /** What an answer says: its HTTP status and its result code, OAuth error or redirect error. */
 function outcome(res: { statusCode: number; body: string; headers: Record<string, unknown> }): string {
   const location = typeof res.headers.location === 'string' ? new URL(res.headers.location) : undefined;
+  if (location?.pathname === '/content/authorize') return `${res.statusCode} login page`;
   if (location) return location.searchParams.has('code') ? 'a code' : `${res.statusCode} ${location.searchParams.get('error_description')}`;
   const body = JSON.parse(res.body || '{}') as { result_code?: number; error?: string; access_token?: string };
   return `${res.statusCode} ${body.access_token ? 'tokens' : (body.result_code ?? body.error)}`;
@@ -149,6 +157,7 @@ async function useSecrets(t: TestApp, member: Member, s: Awaited<ReturnType<type
   const refresh = { grant_type: 'refresh_token', refresh_token: s.session.refresh_token, client_id: 'SIAP009', redirect_uri: WEB_REDIRECT, terminal_id: 'terminal-1' };
   return {
     'access token': outcome(await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(s.session.access_token) })),
+    'SSO session': outcome(await s.browser.authorize(t, requestQuery(PARTNER))),
     'refresh token': outcome(await tokenRequest(t.app, refresh)),
     'unexchanged code': outcome(await exchange(t.app, s.code)),
     // With the member's mobile number (an id that survives an e-mail change) and no password the

@@ -7,11 +7,14 @@ import { endWaitingFlows } from '../member-flows/member-flow-repo.ts';
 import { useUpMemberCodes } from '../oauth/code-repo.ts';
 import { revokeUserFamilies } from '../oauth/token-repo.ts';
 import { endMemberSignups } from '../signup/flow-repo.ts';
+import { endSsoSessions } from '../sso/end-sso-sessions.ts';
 import { endPurposeSecrets, endSecrets } from '../verification/one-time-secret.ts';
 
 /** How many live secrets of each kind an ending found (the activity log's detail). */
 export interface EndedSecrets {
   sessions: number;
+  /** The browsers' SSO sessions (decision 0026), by id: the OpenID Connect `sid` values that ended. */
+  ssoSessions: string[];
   codes: number;
   emailChanges: number;
   directLogins: number;
@@ -29,6 +32,8 @@ export interface EndedSecrets {
  * is linked to a card member).
  *
  * - every token family and grant: access and refresh tokens (SPEC.md section 4, "Token revocation");
+ * - every SSO session of the member's browsers (modules/sso/end-sso-sessions.ts, decision 0026): no
+ *   browser completes an authorization request without the password afterwards;
  * - authorization codes not yet exchanged;
  * - pending e-mail changes and their codes;
  * - login tickets and unused password-reset links (a reset uses its own link up before this runs);
@@ -45,6 +50,7 @@ export interface EndedSecrets {
 export async function endMemberSessions(db: Kysely<Database>, userId: string, now: number): Promise<EndedSecrets> {
   await lockMember(db, userId);
   const sessions = await revokeUserFamilies(db, userId, now);
+  const ssoSessions = await endSsoSessions(db, { userId, at: now });
   const codes = await useUpMemberCodes(db, userId, now);
   const emailChanges = await replacePendingChanges(db, userId, now);
   const directLogins = await endDirectLogins(db, userId, now);
@@ -55,6 +61,7 @@ export async function endMemberSessions(db: Kysely<Database>, userId: string, no
   const resets = await endPurposeSecrets(db, userId, 'password_reset', now);
   return {
     sessions,
+    ssoSessions,
     codes,
     emailChanges: emailChanges.length,
     directLogins: directLogins.length,

@@ -11,6 +11,7 @@ import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { resolveClient } from '../oauth/authorize-service.ts';
+import { signInPost } from '../sso/sign-in-post.ts';
 import { startCardSignup } from './card-step.ts';
 import { acceptTerms, authorizeSignup, type TermsDeps } from './complete.ts';
 import { chooseMailDigital } from './mail-digital.ts';
@@ -53,7 +54,10 @@ export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): voi
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = resolveClient(deps.clients, query);
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
-    const location = await authorizeSignup(deps, target, query, request.body, describeDevice(request.headers['user-agent']));
+    // The sign-up signs the new member in: the browser's SSO session starts with the code (decision 0026).
+    const post = await signInPost(deps, request, reply);
+    const location = await authorizeSignup(deps, target, query, request.body, post);
+    post.setCookie();
     return reply.header('Cache-Control', 'no-store').redirect(location, 303);
   });
 }

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { SESSION_SCREEN_TEXTS } from '@sso/contracts/session-screens';
 import type { UserAttributeResponse } from '@sso/contracts/user';
 import { saveSession } from '../../lib/records.ts';
 import { LoadStatus } from '../../ui/load-status.tsx';
@@ -92,6 +93,9 @@ function Settings({ isOpenMember }: { isOpenMember: boolean }) {
         </li>
         <li>
           <Link to="/user/passkeys" onClick={toTop}>パスキー</Link>
+        </li>
+        <li>
+          <Link to="/user/sessions" onClick={toTop}>{SESSION_SCREEN_TEXTS.link}</Link>
         </li>
         {isOpenMember && (
           <li>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { SESSION_SCREEN_TEXTS } from '@sso/contracts/session-screens';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { PASSWORD_MASK } from '../../lib/profile-summary.ts';
 import { saveSession } from '../../lib/records.ts';
@@ -72,6 +73,9 @@ function UserContent({ email, loginTel, isOpenMember }: { email: string; loginTe
           </Link>
           <Link to="/user/passkeys" className={buttonClass('secondary')} onClick={notFromTop}>
             パスキーの管理
+          </Link>
+          <Link to="/user/sessions" className={buttonClass('secondary')} onClick={notFromTop}>
+            {SESSION_SCREEN_TEXTS.link}
           </Link>
           {isOpenMember && (
             <Link to="/user/profile" className={buttonClass('secondary')} onClick={notFromTop}>

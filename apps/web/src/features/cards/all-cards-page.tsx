@@ -3,6 +3,7 @@ import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { buttonClass } from '../../ui/button.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
+import { StatusNotice } from '../../ui/status-notice.tsx';
 import page from '../../ui/page.module.css';
 import { AddCardForm } from './add-card-form.tsx';
 import { useIsOpenMemberQuery } from '../../lib/is-open-member.ts';
@@ -25,11 +26,7 @@ export function AllCardsPage() {
   return (
     <>
       <h1>カード一覧</h1>
-      {notice && (
-        <p role="status" className={styles.notice}>
-          {notice}
-        </p>
-      )}
+      <StatusNotice text={notice} />
       <LoadStatus loading={cards.isPending} error={cards.error ?? waiting.error} />
       {cards.isSuccess && (
         <>

@@ -26,7 +26,9 @@ export async function login(id: string, password: string, clientId: string) {
  * retry helper as the login: a verifier that gives none throws the network failure (C99-000700,
  * SPEC.md section 7) and nothing is posted.
  */
-export function agreeAndAuthorize(context: LoginContext): Promise<void> {
+export async function agreeAndAuthorize(context: LoginContext): Promise<void> {
+  // The browser's SSO session stands for the login: nothing to prove again (decision 0026).
+  if ('continue_session' in context.fields) return submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, context.authorize, { ...context.fields, terms: context.terms });
   return withRecaptchaRetry(
     () => getRecaptchaToken('Authorize'),
     async (token) => submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, context.authorize, { ...context.fields, recaptcha_token: token, terms: context.terms }),

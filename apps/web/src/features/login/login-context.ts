@@ -10,8 +10,13 @@ export interface LoginContext {
   authorize: URLSearchParams;
 }
 
-/** The authorize form's login fields (SPEC.md section 7), with the login step's ticket when it answered one. */
-export type AuthorizeFields = { user_mail: string; user_pass: string; login_ticket?: string };
+/**
+ * The authorize form's login fields (SPEC.md section 7), with the login step's ticket when it answered
+ * one; or, when the browser's SSO session completes the request, nothing but that (decision 0026).
+ */
+export type AuthorizeFields = { user_mail: string; user_pass: string; login_ticket?: string } | { continue_session: '1' };
+
+export const SESSION_FIELDS: AuthorizeFields = { continue_session: '1' };
 
 export const authorizeFields = (id: string, password: string, ticket: string | undefined): AuthorizeFields => ({
   user_mail: id,
@@ -20,7 +25,8 @@ export const authorizeFields = (id: string, password: string, ticket: string | u
 });
 
 /** The authorize form can log in with these fields: the id, and the password or the login ticket that stands for it (decision 0024). */
-export const canAuthorize = (fields: AuthorizeFields | undefined): boolean => Boolean(fields?.user_mail && (fields.user_pass || fields.login_ticket));
+export const canAuthorize = (fields: AuthorizeFields | undefined): boolean =>
+  fields !== undefined && ('continue_session' in fields || Boolean(fields.user_mail && (fields.user_pass || fields.login_ticket)));
 
 let context: LoginContext | undefined;
 

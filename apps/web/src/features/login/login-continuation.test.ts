@@ -66,3 +66,27 @@ describe('a passkey login goes on as a password login (SPEC.md section 4, decisi
     expect(canAuthorize(undefined)).toBe(false);
   });
 });
+
+describe('the browser\'s SSO session goes on without the form (decision 0026)', () => {
+  beforeEach(() => {
+    store.clear();
+    submitAuthorizeForm.mockReset();
+  });
+
+  it('posts nothing secret when no terms are outstanding: the session is the cookie', () => {
+    expect(continueLogin({ session: true, terms: [] }, authorize, vi.fn())).toBe('leaving');
+    expect(submitAuthorizeForm.mock.calls[0]).toEqual(['/api/auth/authorize', authorize, { continue_session: '1' }]);
+    expect(getSession().comesFrom).toBe('SIAP005');
+  });
+
+  it('shows the additional terms first, then posts them with the session and no reCAPTCHA', async () => {
+    const toTerms = vi.fn();
+    continueLogin({ session: true, terms: ['ServiceOnNetAnswer'] }, authorize, toTerms);
+    expect(toTerms).toHaveBeenCalledTimes(1);
+    const context = getLoginContext();
+    expect(canAuthorize(context?.fields)).toBe(true);
+    setRecaptchaPort({ token: async () => { throw new Error('no reCAPTCHA is asked for'); } });
+    await agreeAndAuthorize(context!);
+    expect(submitAuthorizeForm.mock.calls[0]?.[2]).toEqual({ continue_session: '1', terms: ['ServiceOnNetAnswer'] });
+  });
+});

@@ -1,6 +1,6 @@
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
 import { saveSession } from '../../lib/records.ts';
-import { authorizeFields, setLoginContext } from './login-context.ts';
+import { authorizeFields, SESSION_FIELDS, setLoginContext } from './login-context.ts';
 
 /**
  * What the login step answered, by password (/api/auth/login) or by passkey (/api/auth/passkey/login,
@@ -14,15 +14,21 @@ export interface LoginStep {
   terms: string[];
 }
 
+/** The browser's SSO session completes the request, after the outstanding terms (decision 0026). */
+export interface SessionStep {
+  session: true;
+  terms: string[];
+}
+
 /**
- * After the login step, whichever proved the member (SPEC.md section 4, "Login"): the session records
+ * After the login step, whichever proved the member, or the browser's SSO session (SPEC.md section 4, "Login"): the session records
  * the client the member came from; with no outstanding terms the hidden authorize form posts the
  * login at once (SPEC.md section 4, "Authorize hand-off", a portal app's fallback included), else the
  * login is held in memory for the additional terms and `toTerms` goes there. The page is left either way.
  */
-export function continueLogin(step: LoginStep, authorize: URLSearchParams, toTerms: () => void): 'leaving' {
+export function continueLogin(step: LoginStep | SessionStep, authorize: URLSearchParams, toTerms: () => void): 'leaving' {
   saveSession({ comesFrom: authorize.get('client_id') ?? '' });
-  const fields = authorizeFields(step.id, step.password, step.ticket);
+  const fields = 'session' in step ? SESSION_FIELDS : authorizeFields(step.id, step.password, step.ticket);
   if (step.terms.length === 0) {
     submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, authorize, fields);
     return 'leaving';

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { CLIENT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
@@ -23,7 +23,8 @@ const FIELD_OF: Record<string, keyof LoginForm> = { id: 'user_mail', user_mail: 
 
 /**
  * Login (SPEC.md sections 2 and 4): e-mail or mobile number and password, or a passkey (decision
- * 0024: the button and the id field's autofill), then the authorize hand-off.
+ * 0024: the button and the id field's autofill), then the authorize hand-off; no form at all when
+ * the browser's SSO session completes the request (decision 0026).
  */
 export function LoginPage() {
   const navigate = useNavigate();
@@ -55,6 +56,14 @@ export function LoginPage() {
     [authorize, navigate, setError],
   );
   const { pending, run } = usePendingAction(submit);
+  // The browser's SSO session completes the request (decision 0026): the hand-off without the form, once.
+  const session = typeof verdict === 'object' ? verdict.session : undefined;
+  const continued = useRef(false);
+  useEffect(() => {
+    if (!session || !authorize || continued.current) return;
+    continued.current = true;
+    continueLogin({ session: true, terms: session }, authorize, () => void navigate('/accept/additional_terms'));
+  }, [session, authorize, navigate]);
   // The fields are invalid here (SPEC.md section 8, C99-000400), as on every other form.
   const showInvalid = useCallback(() => setMessage(CLIENT_MESSAGES['C99-000400']), []);
   // Offered once the page offers the login: not while a partner's link is being checked.
@@ -65,7 +74,7 @@ export function LoginPage() {
   // A partner's link the authorize endpoint would refuse: told before any password is typed; a
   // known partner's other mistake goes back to it ('leaving', RFC 6749 section 4.1.2.1).
   if (verdict === 'refused') return <Navigate to="/problem/authorize" replace />;
-  if (verdict === 'checking' || verdict === 'leaving') return <WaitingPage heading="ログイン" />;
+  if (verdict === 'checking' || verdict === 'leaving' || session) return <WaitingPage heading="ログイン" />;
 
   const query = search.toString();
   // The app the member arrives from: this request's client, else the one the session came from.

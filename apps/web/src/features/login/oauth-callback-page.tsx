@@ -4,14 +4,17 @@ import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { failLogin, goOnAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { UNEXPECTED_CODE } from '../../lib/result.ts';
-import { getOAuthClient, regenerateOAuthClient } from '../../lib/records.ts';
+import { authorizeParams, getOAuthClient, regenerateOAuthClient } from '../../lib/records.ts';
 import { WaitingPage } from '../../ui/waiting-page.tsx';
 import { exchangeCode } from './code-exchange.ts';
+
+/** The answers of a `prompt=none` request that mean "log in" (OpenID Connect Core 1.0 section 3.1.2.6). */
+const SILENT_LOGIN_ERRORS = new Set(['login_required', 'consent_required', 'interaction_required', 'account_selection_required']);
 
 /**
  * Authorize callback (SPEC.md section 2): checks the state, exchanges the code for tokens
  * (RFC 6749 section 4.1.3 with the PKCE verifier), makes a fresh OAuth client for the next login,
- * then goes to the saved route or Top.
+ * then goes to the saved route or Top. The silent login's "log in" answer goes to the login page.
  */
 export function OAuthCallbackPage() {
   const [search] = useSearchParams();
@@ -20,7 +23,13 @@ export function OAuthCallbackPage() {
     const code = search.get('code');
     if (code && wasSent(code)) return;
     const client = getOAuthClient();
-    if (!code || search.get('error') || !client || search.get('state') !== client.state) {
+    const error = search.get('error');
+    // The silent login found no session it could use (decision 0026): the login page, as Welcome would have gone.
+    if (error && SILENT_LOGIN_ERRORS.has(error) && client && search.get('state') === client.state) {
+      void navigate(`/authorize?${authorizeParams(client).toString()}`, { replace: true });
+      return;
+    }
+    if (!code || error || !client || search.get('state') !== client.state) {
       goToError(UNEXPECTED_CODE, CLIENT_MESSAGES['C99-000999']);
       return;
     }

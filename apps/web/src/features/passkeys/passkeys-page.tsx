@@ -11,6 +11,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
+import { StatusNotice } from '../../ui/status-notice.tsx';
 import page from '../../ui/page.module.css';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
@@ -69,11 +70,7 @@ export function PasskeysPage() {
     <>
       <h1>{M.title}</h1>
       <p className={page.lead}>{M.lead}</p>
-      {notice && (
-        <p role="status" className={styles.notice}>
-          {notice}
-        </p>
-      )}
+      <StatusNotice text={notice} />
       <Alert message={message} />
       <LoadStatus loading={query.isPending} error={query.error} />
       {query.isSuccess && (

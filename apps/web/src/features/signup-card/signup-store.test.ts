@@ -43,6 +43,11 @@ describe('held sign-up response', () => {
     expect(store.size).toBe(1);
   });
 
+  it('keeps an OpenID Connect request\'s nonce to the hand-off, whose query carries it to the server (decision 0026)', () => {
+    const held = holdSignup(answer({ destination_to: 'OtpEmail' }), new URLSearchParams({ ...Object.fromEntries(sent), nonce: 'n-0S6' }));
+    expect(held?.authorize.nonce).toBe('n-0S6');
+  });
+
   it('takes the authorize parameters the server echoed over those sent', () => {
     const held = holdSignup(answer({ destination_to: 'Pin', state: 'echoed', client_id: '' }), sent);
     expect(held?.authorize).toMatchObject({ state: 'echoed', client_id: 'SIAP009' });

@@ -44,7 +44,7 @@ export function stepOf(destination: string | undefined): SignupStep | undefined 
   }
 }
 
-const AUTHORIZE_KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response_type', 'code_challenge', 'code_challenge_method'] as const;
+const AUTHORIZE_KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response_type', 'code_challenge', 'code_challenge_method', 'nonce'] as const;
 
 /**
  * Holds the card sign-up answer and names the step it leads to; an answer that names no known step

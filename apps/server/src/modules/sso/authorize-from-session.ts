@@ -1,0 +1,178 @@
+import type { AuthorizeQuery } from '@sso/contracts/auth';
+import { outstandingTerms } from '../account/credentials-service.ts';
+import { refusesMember } from '../account/cardholders-only.ts';
+import type { OAuthClient } from '../oauth/clients.ts';
+import {
+  acceptTerms,
+  checkAuthorizeQuery,
+  errorRedirect,
+  issueCodeRedirect,
+  resolveClient,
+  stateOf,
+  type AuthorizeDeps,
+  type AuthorizeQueryCheck,
+  type SessionStart,
+} from '../oauth/authorize-service.ts';
+import type { Browser } from './sso-cookie.ts';
+import { liveSsoSession, touchSession } from './sso-sessions.ts';
+import type { SsoSessionRow } from './sso-session-repo.ts';
+import { findSsoSession } from './sso-session-repo.ts';
+
+/**
+ * Authorization from the browser's SSO session (docs/decisions/0026-sso-session.md; OpenID Connect
+ * Core 1.0 section 3.1.2.1): any client's request completes from a live session without the member,
+ * unless it asks for a login (`prompt=login`, `select_account`), its `max_age` is past the session's
+ * authentication, or the member has the client's terms to accept first (SPEC.md section 4, "Login").
+ */
+
+type Target = { client: OAuthClient; redirectUri: string };
+type Checked = Extract<AuthorizeQueryCheck, { ok: true }>;
+
+/** What the session can do for a request: complete it (after `terms`, when any are outstanding), or nothing: the member logs in. */
+export type SessionVerdict = { kind: 'session'; session: SsoSessionRow; terms: string[] } | { kind: 'login' };
+
+/** The query string of a request's URL as it came, which the SPA's login page gets unchanged. */
+export const queryStringOf = (url: string) => {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+};
+
+/**
+ * The SPA's login page with the request's own query (SPEC.md section 2: the login route carries the
+ * authorize parameters), as a URL writes it: what a Location header may not hold is percent-encoded.
+ */
+export function loginPage(issuer: string, rawQueryString: string): string {
+  const url = new URL(`${issuer}/content/authorize`);
+  url.search = rawQueryString;
+  return url.toString();
+}
+
+/** Whether a live session may answer without the member: not for a login or an account choice asked for, nor past `max_age` seconds. */
+function answers(session: SsoSessionRow, query: AuthorizeQuery, now: number): boolean {
+  if (query.prompt === 'login' || query.prompt === 'select_account') return false;
+  return query.max_age === undefined || now - session.auth_time <= query.max_age * 1000;
+}
+
+/** The browser's session's verdict on a checked request. */
+export async function sessionVerdict(deps: AuthorizeDeps, client: OAuthClient, query: AuthorizeQuery, browser: Browser): Promise<SessionVerdict> {
+  const session = await liveSsoSession(deps, browser);
+  if (!session || !answers(session, query, deps.clock.now())) return { kind: 'login' };
+  return { kind: 'session', session, terms: await outstandingTerms(deps.db, session.user_id, client) };
+}
+
+/**
+ * A `prompt=none` request the session cannot complete without showing a screen: its OpenID Connect
+ * error (`login_required`, `consent_required` for outstanding terms); undefined when it can.
+ */
+export function silentError(verdict: SessionVerdict): { error: string; description: string } | undefined {
+  if (verdict.kind === 'login') return { error: 'login_required', description: 'the member must log in' };
+  if (verdict.terms.length > 0) return { error: 'consent_required', description: 'the member must accept the terms of use' };
+  return undefined;
+}
+
+/**
+ * The code from the session, in one transaction with the member's row held (issueCodeRedirect): the
+ * session is read again there, so that an ending event that got in first is seen and no code is
+ * issued from the ended session; its use is recorded (touchSession). The code carries the session's
+ * authentication (`auth_time`, `amr`), the request's `nonce`, and no proof of presence (decision 0012:
+ * nobody typed anything).
+ */
+async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, rawQuery: Record<string, unknown>, session: SsoSessionRow, browser: Browser) {
+  const stillLive: SessionStart = {
+    save: async (db) => {
+      const now = deps.clock.now();
+      const row = await findSsoSession(db, session.id);
+      if (!row || row.ended_at !== null || row.expires_at <= now) return undefined;
+      await touchSession({ db, clock: deps.clock }, row, target.client.client_id);
+      return row.id;
+    },
+  };
+  const issue = {
+    client: target.client,
+    redirectUri: target.redirectUri,
+    codeChallenge: q.query.code_challenge,
+    scope: q.scope,
+    userId: session.user_id,
+    state: stateOf(rawQuery),
+    device: browser.device,
+    provedAt: null,
+    authTime: session.auth_time,
+    amr: session.amr.split(' ').filter(Boolean),
+    nonce: q.query.nonce ?? null,
+    ssoSessionId: null,
+    session: stillLive,
+  };
+  return deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, issue));
+}
+
+/**
+ * GET /api/auth/authorize, the authorization endpoint (RFC 6749 section 3.1; OpenID Connect Core 1.0
+ * section 3.1.2): the client and redirect URI are checked by the caller (resolveClient), the rest as
+ * the form's post checks it (checkAuthorizeQuery). With a session that may answer: the code, or
+ * the SPA's login page, which shows the outstanding terms first. Without one: the SPA's login page
+ * (SPEC.md section 2), or for `prompt=none` the error (`login_required`, `consent_required`, and
+ * `access_denied` for a service the member may not use, whose page would be a screen).
+ */
+export async function authorizeFromSession(
+  deps: AuthorizeDeps,
+  target: Target,
+  rawQuery: Record<string, unknown>,
+  rawQueryString: string,
+  browser: Browser,
+): Promise<string> {
+  const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
+  const q = checkAuthorizeQuery(target.client, rawQuery);
+  if (!q.ok) return fail(q.error, q.description);
+  const silent = q.query.prompt === 'none';
+  const verdict = await sessionVerdict(deps, target.client, q.query, browser);
+  const problem = silentError(verdict);
+  if (problem || verdict.kind === 'login') return silent && problem ? fail(problem.error, problem.description) : loginPage(deps.issuer, rawQueryString);
+  if (silent && (await refusesMember(deps.db, verdict.session.user_id, target.client.client_id))) return fail('access_denied', 'the service is for cardholders only');
+  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
+  if (location !== undefined) return location;
+  return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
+}
+
+/**
+ * POST /api/auth/authorize with `continue_session` (decision 0026): the SPA's hidden form after its
+ * check said the session completes the request, with the terms the member agreed to on the
+ * additional-terms screen. A session that can no longer answer sends the member to the login page
+ * (for `prompt=none`, `login_required`); terms still outstanding are refused as the login's are.
+ */
+export async function authorizeSessionForm(
+  deps: AuthorizeDeps,
+  target: Target,
+  rawQuery: Record<string, unknown>,
+  rawQueryString: string,
+  terms: string | string[] | undefined,
+  browser: Browser,
+): Promise<string> {
+  const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
+  const q = checkAuthorizeQuery(target.client, rawQuery);
+  if (!q.ok) return fail(q.error, q.description);
+  const verdict = await sessionVerdict(deps, target.client, q.query, browser);
+  if (verdict.kind === 'login') return q.query.prompt === 'none' ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
+  if (!(await acceptTerms(deps, verdict.session.user_id, target.client, terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
+  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
+  return location ?? loginPage(deps.issuer, rawQueryString);
+}
+
+/**
+ * What the SPA's check before the login form (/api/auth/authorize/check, decision 0019) adds for a
+ * request the authorize endpoint takes: `session` when the browser's session completes it, with the
+ * terms to accept first; for `prompt=none`, the error redirect when it cannot (the SPA follows it);
+ * nothing when the form shows.
+ */
+export async function sessionCheck(
+  deps: AuthorizeDeps,
+  rawQuery: Record<string, unknown>,
+  browser: Browser,
+): Promise<{ session: true; terms: string[] } | { redirect_to: string } | Record<string, never>> {
+  const target = resolveClient(deps.clients, rawQuery);
+  const q = target && checkAuthorizeQuery(target.client, rawQuery);
+  if (!target || !q?.ok) return {};
+  const verdict = await sessionVerdict(deps, target.client, q.query, browser);
+  const problem = silentError(verdict);
+  if (q.query.prompt === 'none' && problem) return { redirect_to: errorRedirect(deps.issuer, target.redirectUri, rawQuery, problem.error, problem.description) };
+  return verdict.kind === 'session' ? { session: true, terms: verdict.terms } : {};
+}

@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { revokeSsoSessionFamilies } from '../oauth/token-repo.ts';
+import { endSsoSessionRows } from './sso-session-repo.ts';
+
+/**
+ * Ends the member's SSO sessions, the given ones or every one (`sessionIds` undefined), and with each
+ * the sessions of every client that came from it (token_families.sso_session_id): an ended browser
+ * session leaves no token it issued acting for the member (ARCHITECTURE.md "Ending is complete";
+ * docs/decisions/0026-sso-session.md). Runs inside the caller's transaction; returns the ids of the
+ * sessions that were live (the OpenID Connect `sid` values a back-channel logout names).
+ */
+export async function endSsoSessions(db: Kysely<Database>, p: { userId: string; sessionIds?: string[]; at: number }): Promise<string[]> {
+  const ended = await endSsoSessionRows(db, { userId: p.userId, ids: p.sessionIds, now: p.at });
+  await revokeSsoSessionFamilies(db, p.userId, ended, p.at);
+  return ended;
+}

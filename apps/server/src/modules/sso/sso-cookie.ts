@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LIMITS } from '@sso/contracts/constants';
+import { heldRandomCookie, randomCookie, readCookie, setCookie } from '../../http/cookies.ts';
+import { describeDevice } from '../../lib/device.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from '../account/new-device-notice.ts';
+
+/**
+ * The SSO session's cookie (docs/decisions/0026-sso-session.md): `<session id>.<256-bit secret>`,
+ * HttpOnly, SameSite=Lax (a partner's link, a top-level GET, carries it; another site's post does
+ * not), Secure when the issuer is https, on path /api/auth, where the authorize endpoints (GET and
+ * POST), their check, the logout and OpenID Connect's end_session are. It lives as long as the
+ * session may (LIMITS.ssoSessionMaxMs); the server decides the sliding expiry.
+ */
+export const SSO_COOKIE = 'sso_session';
+const PATH = '/api/auth';
+const VALUE = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
+
+const attributes = (secure: boolean) => ({ path: PATH, sameSite: 'lax' as const, secure, httpOnly: true });
+
+/**
+ * The browser a request comes from, as far as its SSO session goes: the session cookie it holds
+ * (well-formed, else none), its device cookie (account/new-device-notice.ts), to which a session is
+ * bound, and the kind of browser it says it is (lib/device.ts).
+ */
+export interface Browser {
+  session: { id: string; secret: string } | undefined;
+  /** undefined: the browser holds none; null: a cross-site post, whose browser is not the member's (RFC 9700 section 4.7). */
+  deviceCookie: string | null | undefined;
+  device: string | null;
+}
+
+const heldSession = (request: FastifyRequest): Browser['session'] => {
+  const match = VALUE.exec(readCookie(request, SSO_COOKIE) ?? '');
+  return match ? { id: match[1]!, secret: match[2]! } : undefined;
+};
+
+const isCrossSite = (request: FastifyRequest) => request.headers['sec-fetch-site'] === 'cross-site';
+
+/** The browser of a request that reads its session and sets nothing (the GET authorize endpoint, the check, the logout). */
+export function browserOf(request: FastifyRequest): Browser {
+  return { session: heldSession(request), deviceCookie: heldRandomCookie(request, DEVICE_COOKIE), device: describeDevice(request.headers['user-agent']) };
+}
+
+/**
+ * The browser of a login (the authorize form's post, the end of a sign-up), which may start a session:
+ * its device cookie, set now when it has none. A cross-site post (a login CSRF, or any page but the
+ * SPA) is set nothing and starts no session: a forged login leaves no state in the browser (RFC 9700
+ * section 4.7); its device cookie is null.
+ */
+export function signInBrowserOf(request: FastifyRequest, reply: FastifyReply, secure: boolean): Browser {
+  const held = browserOf(request);
+  if (isCrossSite(request)) return { ...held, deviceCookie: null };
+  const deviceCookie = randomCookie(request, reply, DEVICE_COOKIE, { path: PATH, sameSite: 'lax', secure, maxAge: DEVICE_COOKIE_MAX_AGE_S });
+  return { ...held, deviceCookie };
+}
+
+/** Gives the browser its session's cookie. */
+export function setSsoCookie(reply: FastifyReply, value: string, secure: boolean): void {
+  setCookie(reply, SSO_COOKIE, value, { ...attributes(secure), maxAge: Math.floor(LIMITS.ssoSessionMaxMs / 1000) });
+}
+
+/** Takes the session's cookie away (a logout). */
+export function clearSsoCookie(reply: FastifyReply, secure: boolean): void {
+  setCookie(reply, SSO_COOKIE, '', { ...attributes(secure), maxAge: 0 });
+}
+
+export const ssoCookieValue = (id: string, secret: string) => `${id}.${secret}`;
