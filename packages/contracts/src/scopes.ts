@@ -24,6 +24,16 @@ export const SCOPES = {
   pointsTransfer: 'points:transfer',
   /** Handing the member to another client: one-time tokens for direct login, Net Answer's direct-login URL. */
   directLogin: 'direct_login',
+  /**
+   * OpenID Connect Core 1.0 section 5.4: the claims the userinfo endpoint and the ID token may carry,
+   * beside `sub` (docs/decisions/0025-openid-provider.md). `profile`: the names (kanji and kana),
+   * birthdate, gender, updated_at.
+   */
+  profile: 'profile',
+  /** `email`, `email_verified`. */
+  email: 'email',
+  /** `phone_number` (E.164), `phone_number_verified`. */
+  phone: 'phone',
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
