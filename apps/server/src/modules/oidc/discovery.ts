@@ -2,13 +2,12 @@ import { ACR_VALUES } from '@sso/contracts/constants';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { SIGNING_KEYS } from './signing-keys.ts';
 
-/** Where this server's OpenID Connect endpoints are, below the issuer. */
-export const OIDC_PATHS = {
-  authorize: '/api/auth/authorize',
-  jwks: '/api/auth/jwks',
-  userinfo: '/api/auth/userinfo',
-  endSession: '/api/auth/end_session',
-} as const;
+// Where this server's OpenID Connect endpoints are, below the issuer (each a constant of its own: the
+// abuse suite reads the routes from the source, e2e/abuse/support/cross-member-routes.ts).
+export const AUTHORIZE_PATH = '/api/auth/authorize';
+export const JWKS_PATH = '/api/auth/jwks';
+export const USERINFO_PATH = '/api/auth/userinfo';
+export const END_SESSION_PATH = '/api/auth/end_session';
 
 /** The claims the ID token and userinfo may carry (OpenID Connect Core 1.0 sections 2 and 5.1; modules/oidc/userinfo.ts). */
 const CLAIMS = [
@@ -27,13 +26,13 @@ export function providerMetadata(issuer: string) {
   return {
     issuer,
     // The login form's POST and the SSO session's GET (decision 0025).
-    authorization_endpoint: `${issuer}${OIDC_PATHS.authorize}`,
+    authorization_endpoint: `${issuer}${AUTHORIZE_PATH}`,
     token_endpoint: `${issuer}/api/auth/token`,
     revocation_endpoint: `${issuer}/api/auth/revoke`,
     introspection_endpoint: `${issuer}/api/subuser/introspect`,
-    jwks_uri: `${issuer}${OIDC_PATHS.jwks}`,
-    userinfo_endpoint: `${issuer}${OIDC_PATHS.userinfo}`,
-    end_session_endpoint: `${issuer}${OIDC_PATHS.endSession}`,
+    jwks_uri: `${issuer}${JWKS_PATH}`,
+    userinfo_endpoint: `${issuer}${USERINFO_PATH}`,
+    end_session_endpoint: `${issuer}${END_SESSION_PATH}`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     // The password grant is the direct-login grant, not RFC 6749 section 4.3: it is not advertised (RFC 9700 section 2.4).

@@ -1,6 +1,6 @@
 import { LOGOUT_MESSAGES as M } from '@sso/contracts/messages';
 import { escapeHtml } from '../../lib/html.ts';
-import { OIDC_PATHS } from './discovery.ts';
+import { END_SESSION_PATH } from './discovery.ts';
 
 /** The SPA's first page (login and sign-up), the way on from a page of this endpoint. */
 const WELCOME_PATH = '/content/';
@@ -32,7 +32,7 @@ export function confirmPage(request: { client_id?: string | undefined; post_logo
   return page(
     M.confirmTitle,
     `${paragraph(M.confirm)}
-<form method="post" action="${OIDC_PATHS.endSession}">${hidden}<input type="hidden" name="confirm" value="yes"><button type="submit">${escapeHtml(M.confirmButton)}</button></form>`,
+<form method="post" action="${END_SESSION_PATH}">${hidden}<input type="hidden" name="confirm" value="yes"><button type="submit">${escapeHtml(M.confirmButton)}</button></form>`,
   );
 }
 

@@ -5,7 +5,7 @@ import type { Background } from '../../lib/background.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { currentMember } from '../account/current-user.ts';
 import type { OutboxNotifier } from '../notifications/outbox.ts';
-import { providerMetadata, OIDC_PATHS } from './discovery.ts';
+import { END_SESSION_PATH, JWKS_PATH, providerMetadata, USERINFO_PATH } from './discovery.ts';
 import { endSession, type EndSessionDeps } from './end-session.ts';
 import { confirmPage, invalidLogoutPage, loggedOutPage } from './end-session-page.ts';
 import { SIGNING_KEYS } from './signing-keys.ts';
@@ -54,11 +54,11 @@ const html = (reply: FastifyReply, status: number, body: string) =>
  */
 export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): void {
   // One document at both addresses (discovery.ts): RFC 8414's and OpenID Connect Discovery 1.0 section 4's.
-  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
-    app.get(path, async (_request, reply) => publicDocument(reply, 300).send(providerMetadata(deps.issuer)));
-  }
+  const metadata = async (_request: FastifyRequest, reply: FastifyReply) => publicDocument(reply, 300).send(providerMetadata(deps.issuer));
+  app.get('/.well-known/oauth-authorization-server', metadata);
+  app.get('/.well-known/openid-configuration', metadata);
 
-  app.get(OIDC_PATHS.jwks, async (_request, reply) =>
+  app.get(JWKS_PATH, async (_request, reply) =>
     publicDocument(reply, SIGNING_KEYS.jwksMaxAgeS).type('application/jwk-set+json').send(await deps.signingKeys.jwks()),
   );
 
@@ -68,8 +68,8 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     const { user, token } = await currentMember(deps, request);
     return reply.header('Cache-Control', 'no-store').send(await userInfo(deps, user, token));
   };
-  app.get(OIDC_PATHS.userinfo, { config: { scope: SCOPES.openid }, exposeHeadRoute: false }, answerUserInfo);
-  app.post(OIDC_PATHS.userinfo, { config: { scope: SCOPES.openid } }, answerUserInfo);
+  app.get(USERINFO_PATH, { config: { scope: SCOPES.openid }, exposeHeadRoute: false }, answerUserInfo);
+  app.post(USERINFO_PATH, { config: { scope: SCOPES.openid } }, answerUserInfo);
 
   const answerEndSession = async (request: FastifyRequest, reply: FastifyReply, raw: unknown, post: boolean) => {
     const input = endSessionRequestSchema.safeParse(raw ?? {});
@@ -85,6 +85,6 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     if (outcome.returnTo) return reply.code(303).header('Cache-Control', 'no-store').redirect(outcome.returnTo, 303);
     return html(reply, 200, loggedOutPage(outcome.unregisteredReturn));
   };
-  app.get(OIDC_PATHS.endSession, async (request, reply) => answerEndSession(request, reply, request.query, false));
-  app.post(OIDC_PATHS.endSession, async (request, reply) => answerEndSession(request, reply, request.body, true));
+  app.get(END_SESSION_PATH, async (request, reply) => answerEndSession(request, reply, request.query, false));
+  app.post(END_SESSION_PATH, async (request, reply) => answerEndSession(request, reply, request.body, true));
 }

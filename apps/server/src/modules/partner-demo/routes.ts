@@ -82,15 +82,18 @@ export function registerPartnerDemoRoutes(app: FastifyInstance, deps: PartnerDem
 
   const logouts = logoutReceiver(deps);
 
-  /** The partner's back-channel logout URI (OpenID Connect Back-Channel Logout 1.0 sections 2.5 and 2.8): 200 when it took the token, 400 otherwise. */
-  app.post<{ Params: { clientId: string } }>('/dev/partner/:clientId/backchannel_logout', async (request, reply) => {
+  /**
+   * The partner's back-channel logout URI (OpenID Connect Back-Channel Logout 1.0 sections 2.5 and 2.8):
+   * 200 when it took the token, 400 with an RFC 6749-style error otherwise, a malformed body's too.
+   */
+  app.post<{ Params: { clientId: string } }>('/dev/partner/:clientId/backchannel_logout', { config: { oauth: true } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const client = deps.clients.get(request.params.clientId);
-    if (!client) return reply.code(404).send({ error: 'not_found' });
+    if (!client) return reply.code(404).send({ error: 'invalid_request', error_description: 'no such partner' });
     // A JWT is longer than a query value of the pages; one longer than this is no logout token of the issuer's.
     const outcome = await logouts.receive(client, one(request.body, 'logout_token', 4096));
     if (!outcome.ok) return reply.code(400).send({ error: 'invalid_request', error_description: outcome.reason });
-    return reply.code(200).send();
+    return reply.code(200).send({});
   });
 
   /** What the partner's back-channel logout URI has received, for a person to look at. */
