@@ -2,7 +2,9 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { authorizeParams, getOAuthClient } from './records.ts';
 
-const KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response_type', 'code_challenge', 'code_challenge_method'];
+// `nonce`: an OpenID Connect partner's, carried to the authorize post so that its ID token echoes it
+// (OpenID Connect Core 1.0 section 3.1.2.1; decision 0025).
+const KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response_type', 'code_challenge', 'code_challenge_method', 'nonce'];
 
 /**
  * The OAuth parameters of the login and card sign-up pages (SPEC.md section 2: both may carry them
