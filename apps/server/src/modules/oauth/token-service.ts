@@ -51,6 +51,8 @@ export async function exchangeCode(
     if (code.client_id !== p.client.client_id) return { kind: 'error' as const, error: 'authorization code was issued to another client' };
     if (code.redirect_uri !== p.redirectUri) return { kind: 'error' as const, error: 'redirect_uri does not match the authorization request' };
     if (!verifyPkce(p.verifier, code.code_challenge)) return { kind: 'error' as const, error: 'code_verifier does not match the code_challenge' };
+    // The member's identifier for this client (modules/oidc/subject.ts), stored with the session and carried by its ID tokens.
+    const subject = subjectFor(p.client, code.user_id);
     await insertFamily(trx, {
       id: familyId,
       user_id: code.user_id,
@@ -64,17 +66,17 @@ export async function exchangeCode(
       auth_time: code.auth_time,
       amr: code.amr,
       sso_session_id: code.sso_session_id,
-      subject: subjectFor(p.client, code.user_id),
+      subject,
     });
-    return { kind: 'tokens' as const, code, tokens: await issuePair(trx, familyId, null, code.scope, now) };
+    return { kind: 'tokens' as const, code, subject, tokens: await issuePair(trx, familyId, null, code.scope, now) };
   });
   if (outcome.kind === 'tokens') {
-    const { code, tokens } = outcome;
+    const { code, subject, tokens } = outcome;
     if (!hasOpenid(code.scope)) return tokens;
     // Signed once the session is committed, never inside the transaction.
     const idToken = await mintIdToken(deps, {
       clientId: code.client_id,
-      subject: subjectFor(p.client, code.user_id),
+      subject,
       authTime: code.auth_time ?? code.created_at,
       amr: amrList(code.amr),
       sid: code.sso_session_id,
