@@ -9,8 +9,8 @@ const ROOT = import.meta.dirname;
 const SERVER = 'apps/server/src';
 const FEATURES = 'apps/web/src/features';
 
-/** The server's assembly: it builds the app from the modules; only it and test code may import it (docs/architecture.md). */
-const ASSEMBLY = [`${SERVER}/app.ts`, `${SERVER}/main.ts`, `${SERVER}/seed.ts`, `${SERVER}/test-support`];
+/** The server's assembly: it builds the app from the modules (and the key rotation command); only it and test code may import it (docs/architecture.md). */
+const ASSEMBLY = [`${SERVER}/app.ts`, `${SERVER}/main.ts`, `${SERVER}/keys-rotate.ts`, `${SERVER}/seed.ts`, `${SERVER}/test-support`];
 const LAYERS = 'docs/architecture.md';
 
 /** Resolves every import to a file, so that a zone holds however the import is spelt. */

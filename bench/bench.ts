@@ -2,7 +2,8 @@
  * The benchmark of docs/performance.md: the hot paths of the product (password login, refresh grant,
  * introspection, /api/user, the card list), each taking turns with one of two ceilings on the same
  * machine (a bare Fastify route, a bare argon2id verify loop), and the budgets as ratios of the two;
- * the passkey sign-in in turns with the password login, and its challenge rows per sign-in;
+ * the passkey sign-in in turns with the password login, and its challenge rows per sign-in; the
+ * refresh grant with `openid` (a new ID token signed each time) in turns with the plain refresh grant;
  * the same paths on a second server whose database holds `--growth` members, in turns with the
  * first; the password hashes per login; the JavaScript of the SPA's login route; Lighthouse on the
  * login and Top pages. `--seconds` is each source's time per comparison, in rounds of half of it.
@@ -103,6 +104,8 @@ interface ProductRun {
   ceilings: Compared[];
   /** The passkey sign-in (a) in turns with the password login (b), and the challenge rows per sign-in. */
   passkey: Compared;
+  /** The refresh grant with openid (a) in turns with the plain refresh grant (b). */
+  openidRefresh: Compared;
   challengeRows: { written: number; live: number; signIns: number };
   /** Growth: each operation on the small (a) and on the grown database (b), in turns. */
   growth: Compared[] | undefined;
@@ -149,6 +152,24 @@ async function measurePasskeyAgainstLogin(http: HttpClient, pool: MemberPool, er
   return { ...turns, label };
 }
 const PASSKEY_LABEL = 'passkey sign-in (options, assertion, authorize POST)';
+
+/**
+ * The refresh grant with `openid` in turns with the one without it (decision 0025): the same rotation
+ * of a session of the web client, and an ID token signed with ES256 by jose with the node's cached key.
+ * Each member has a session of each kind, so that both chains rotate side by side.
+ */
+async function measureOpenidRefresh(http: HttpClient, pool: MemberPool, errors: Map<string, number>): Promise<Compared> {
+  say('refresh grant with openid in turns with the plain refresh grant …');
+  const label = OPENID_REFRESH_LABEL;
+  const turns = await takeTurns(
+    { label, next: mixedJobs(http, pool, { refreshOpenid: 1 }) },
+    { label: 'refresh grant, in turns with the refresh grant with openid', next: mixedJobs(http, pool, { refresh: 1 }) },
+    errors,
+    timing,
+  );
+  return { ...turns, label };
+}
+const OPENID_REFRESH_LABEL = 'refresh grant with openid (new ID token)';
 
 /** A system under load with its members: the small database or the grown one. */
 interface Side {
@@ -219,6 +240,7 @@ async function measureProduct(): Promise<ProductRun> {
     const pool = new MemberPool(seeded);
     const ceilings = await measureAgainstCeilings(http, pool, tokenBytes, errors);
     const passkey = await measurePasskeyAgainstLogin(http, pool, errors);
+    const openidRefresh = await measureOpenidRefresh(http, pool, errors);
     const challengeRows = await challengeRowsPerSignIn({ databaseUrl: bench.system.databaseUrl, http, member: seeded[0] as Member });
     let lighthouse: ProductRun['lighthouse'];
     if (!args['no-lighthouse']) {
@@ -234,7 +256,7 @@ async function measureProduct(): Promise<ProductRun> {
         await grown.stop();
       }
     }
-    return { ceilings, passkey, challengeRows, growth: growthRows, tokenBytes, errors, lighthouse };
+    return { ceilings, passkey, openidRefresh, challengeRows, growth: growthRows, tokenBytes, errors, lighthouse };
   } finally {
     await http.close();
     await bench.stop();
@@ -284,6 +306,12 @@ async function main(): Promise<number> {
     ratioBudget({ budget: 'refresh ≥ 12% of bare Fastify, p99 < 25 ms', ...ratio(refreshed), share: 0.12, p99Ms: 25 }),
     ratioBudget({ budget: 'introspection ≥ 30% of bare Fastify, p99 < 25 ms', ...ratio(introspected), share: 0.3, p99Ms: 25 }),
     ratioBudget({ budget: 'passkey sign-in ≥ 10× the password login, p99 < 50 ms', ...ratio(product.passkey), share: 10, p99Ms: 50 }),
+    ratioBudget({
+      budget: 'refresh with openid within 15% of the refresh without it, token endpoint p99 < 25 ms',
+      ...ratio(product.openidRefresh),
+      share: 0.85,
+      p99Ms: 25,
+    }),
     boundBudget({
       budget: 'one challenge row written and used up per passkey sign-in',
       value: product.challengeRows.live === 0 ? product.challengeRows.written : Number.NaN,
@@ -306,6 +334,7 @@ async function main(): Promise<number> {
   const all = [
     ...lines(product.ceilings, (c) => `${(c.ratio * 100).toFixed(1)}% of its ceiling`),
     ...lines([product.passkey], (c) => `${c.ratio.toFixed(1)}× the password login`),
+    ...lines([product.openidRefresh], (c) => `${(c.ratio * 100).toFixed(1)}% of the plain refresh`),
     ...lines(product.growth ?? [], (c) => `${growth} members: ${(change(c) * 100).toFixed(1)}%`),
   ];
   const figures = markdownTable(
@@ -346,6 +375,7 @@ async function main(): Promise<number> {
     tokenBytes: product.tokenBytes,
     ceilings: product.ceilings,
     passkey: product.passkey,
+    openid_refresh: product.openidRefresh,
     challenge_rows: product.challengeRows,
     growth_comparison: product.growth,
     hashes,

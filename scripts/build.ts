@@ -3,6 +3,7 @@
  * decision 0023). Writes `dist/`, a directory that runs on its own:
  *
  *   dist/server/main.js (+ .map)          the server, one ES module; @sso/contracts inlined
+ *   dist/server/keys-rotate.js (+ .map)   the signing key rotation (`npm run keys:rotate` in the repository)
  *   dist/server/sqlite-checkpointer.mjs   the SQLite checkpointer's worker (db/sqlite.ts loads it by URL)
  *   dist/config/                          the client registry and the simulators' demo data (config.ts defaults)
  *   dist/web/                             the built SPA (config.ts's WEB_DIST default)
@@ -103,9 +104,11 @@ async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> 
   const bundle = async (entry: string, outfile: string) =>
     importedPackages((await build({ ...common, entryPoints: [join(ROOT, SERVER, entry)], outfile: join(OUT, outfile), metafile: true })).metafile);
   const server = await bundle('src/main.ts', 'server/main.js');
+  // The signing key rotation (docs/operations.md, "Signing keys"): `node server/keys-rotate.js` beside the server.
+  const rotate = await bundle('src/keys-rotate.ts', 'server/keys-rotate.js');
   // A worker thread of its own, loaded by URL beside the module that starts it (db/sqlite.ts).
   const worker = await bundle('src/db/sqlite-checkpointer.mjs', 'server/sqlite-checkpointer.mjs');
-  return new Set([...server, ...worker]);
+  return new Set([...server, ...rotate, ...worker]);
 }
 
 async function main() {

@@ -68,6 +68,8 @@ env -i PATH="$PATH" HOME="$HOME" \
   NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_ORIGIN="$issuer" \
   DATABASE_URL="sqlite:$work/sso.db" SMTP_URL=smtp://127.0.0.1:9 \
   LOOKUP_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
+  PAIRWISE_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
+  SIGNING_KEY_SECRET="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
   RECAPTCHA_SECRET=smoke-only-recaptcha-secret ALLOW_SIMULATORS=staging \
   CLIENTS_FILE="$work/clients.json" LOG_LEVEL=warn \
   node --enable-source-maps server/main.js >"$work/server.log" 2>&1 &

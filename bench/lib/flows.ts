@@ -23,6 +23,8 @@ export interface Member {
   terminalId: string;
   access: string;
   refresh: string;
+  /** The member's second session, with `openid`: its refresh answers a new ID token too (decision 0025). */
+  openid: { terminalId: string; refresh: string };
 }
 
 /** The SPA's public client (config/clients.json) and Net Answer's confidential one (README "Demo data"). */
@@ -128,6 +130,19 @@ export const refresh: Operation = async (http, m) =>
     await http.post('/api/auth/token', { form: { grant_type: 'refresh_token', refresh_token: m.refresh, client_id: SPA_CLIENT_ID, terminal_id: m.terminalId } }),
   );
 
+/**
+ * The refresh grant of the member's session with `openid` (OpenID Connect Core 1.0 section 12.2): the
+ * same rotation, and a new ID token signed with the server's current key, checked to be there.
+ */
+export const refreshOpenid: Operation = async (http, m) => {
+  const a = await http.post('/api/auth/token', { form: { grant_type: 'refresh_token', refresh_token: m.openid.refresh, client_id: SPA_CLIENT_ID, terminal_id: m.openid.terminalId } });
+  const j = parse(a);
+  if (a.status !== 200 || typeof j.refresh_token !== 'string') return failed(httpKind(a));
+  if (typeof j.id_token !== 'string') return failed('refresh with openid without an ID token');
+  m.openid.refresh = j.refresh_token;
+  return OK;
+};
+
 /** A partner's introspection of the member's access token (RFC 7662), with its client credentials. */
 export const introspect: Operation = async (http, m) => {
   const a = await http.post('/api/subuser/introspect', { form: { token: m.access, token_type_hint: 'access_token' } }, INTROSPECTING_CLIENT);
@@ -148,5 +163,5 @@ export const cards = memberRead('/api/subuser/cards', (j) => Array.isArray(j.sai
 /** The member's own record (POST /api/user). */
 export const user = memberRead('/api/user', (j) => typeof j.user_id === 'string', 'user answer without user_id');
 
-export const OPERATIONS = { login, authorize, passkeySignIn, refresh, introspect, cards, user } satisfies Record<string, Operation>;
+export const OPERATIONS = { login, authorize, passkeySignIn, refresh, refreshOpenid, introspect, cards, user } satisfies Record<string, Operation>;
 export type OperationName = keyof typeof OPERATIONS;

@@ -11,6 +11,7 @@ import { loadClients } from '../../apps/server/src/modules/oauth/clients.ts';
 import { insertFamily } from '../../apps/server/src/modules/oauth/token-repo.ts';
 import { issuePair } from '../../apps/server/src/modules/oauth/tokens.ts';
 import { insertPasskey } from '../../apps/server/src/modules/passkeys/passkey-repo.ts';
+import { subjectFor } from '../../apps/server/src/modules/oidc/subject.ts';
 import { noteMemberDevice } from '../../apps/server/src/modules/account/device-repo.ts';
 import { deviceHashOf } from '../../apps/server/src/modules/account/new-device-notice.ts';
 import { userHandleOf } from '../../apps/server/src/modules/passkeys/relying-party.ts';
@@ -24,8 +25,10 @@ import type { Member } from './flows.ts';
  * issuePair): a sign-up over HTTP costs an argon2id hash and several steps per member, which would
  * make seeding a thousand members take minutes. Every member shares one password hashed once with
  * the server's hashPassword, has accepted the SPA client's terms (so that a login is issued a code),
- * owns one card (so that the card list has a row to read), holds a live token family of the
- * SPA client bound to its own terminal, as after a login, and a passkey on a software authenticator
+ * owns one card (so that the card list has a row to read), holds two live token families of the
+ * SPA client, each bound to its own terminal, as after a login: one without `openid` (the plain refresh
+ * grant) and one with it and the authentication context of a password sign-in (the refresh that answers
+ * a new ID token, decision 0025), and a passkey on a software authenticator
  * with the cookies of a browser it has signed in from before. Addresses carry a per-run tag, so several
  * seedings of one database do not collide.
  */
@@ -62,8 +65,10 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
   const web = loadClients(`${ROOT}config/clients.json`, o.origin).get(WEB_CLIENT_ID);
   if (!web) throw new Error('config/clients.json has no web client');
   const terms = web.terms.filter(isTermKey);
-  // The web client's sessions, with the scope and audience a login gives them (decision 0010).
-  const scope = web.scopes.join(' ');
+  // The web client's sessions, with the scope and audience a login gives them (decision 0010): the
+  // plain one without openid, so that its refresh answers no ID token.
+  const openidScope = web.scopes.join(' ');
+  const scope = web.scopes.filter((s) => s !== 'openid').join(' ');
   const audience = audienceOf(web);
   const members: Member[] = [];
   const batch = o.batch ?? 200;
@@ -78,11 +83,16 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           await insertMember(trx, { id, email, tel: null, password_hash: passwordHash, member_type: 'card', ...NO_PROFILE }, now);
           for (const key of terms) await recordTermAcceptance(trx, id, key, TERM_VERSIONS[key], now);
           await insertMemberCard(trx, id, benchCard(`BENCH${n}`), now);
-          const familyId = randomUUID();
-          const terminalId = `bench-terminal-${n}`;
-          await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope, audience, created_at: now, revoked_at: null, proved_at: null, auth_time: now, amr: 'pwd', sso_session_id: null });
-          const tokens = await issuePair(trx, familyId, null, scope, now);
-          if (!tokens.refresh_token) throw new Error('issuePair answered no refresh token');
+          const session = async (terminalId: string, familyScope: string) => {
+            const familyId = randomUUID();
+            const context = { auth_time: now, amr: 'pwd', sso_session_id: null, subject: subjectFor(web, id) };
+            await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope: familyScope, audience, created_at: now, revoked_at: null, proved_at: null, ...context });
+            const tokens = await issuePair(trx, familyId, null, familyScope, now);
+            if (!tokens.refresh_token) throw new Error('issuePair answered no refresh token');
+            return { terminalId, access: tokens.access_token, refresh: tokens.refresh_token };
+          };
+          const plain = await session(`bench-terminal-${n}`, scope);
+          const openid = await session(`bench-oidc-terminal-${n}`, openidScope);
           // A passkey on a software authenticator (decision 0024), stored as a registration stores it.
           const authenticator = new SoftAuthenticator(o.origin);
           const credential = authenticator.mint(userHandleOf(id));
@@ -102,7 +112,7 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           // A returning browser: the member has signed in from it before, so a login mails no notice.
           const browser = { deviceCookie: randomBytes(32).toString('base64url'), passkeyCookie: randomBytes(32).toString('base64url'), authenticator };
           await noteMemberDevice(trx, { userId: id, deviceHash: deviceHashOf(browser.deviceCookie), now });
-          members.push({ email, password: LOAD_PASSWORD, terminalId, access: tokens.access_token, refresh: tokens.refresh_token, ...browser });
+          members.push({ email, password: LOAD_PASSWORD, ...plain, openid: { terminalId: openid.terminalId, refresh: openid.refresh }, ...browser });
         }
       });
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../apps/server/src/db/database.ts';
 import { startSystem, type RunningSystem } from '../support/server.ts';
-import { basicAuth, DEMO_CARD, DEMO_OPEN, NET_ANSWER_AUTH, post, refresh, type Answer } from './support/client.ts';
+import { basicAuth, DEMO_CARD, DEMO_OPEN, get, NET_ANSWER_AUTH, post, refresh, type Answer } from './support/client.ts';
 import { routesInSource, wantsBearer } from './support/cross-member-routes.ts';
 import { openSystemDb } from './support/db.ts';
 import {
@@ -117,6 +117,13 @@ const TABLE: Record<string, Case> = {
   '/api/auth/cancel': ownData,
 };
 const LAST = '/api/auth/cancel';
+
+/**
+ * Bearer endpoints that read no id at all and answer in a standard body of their own, not a result
+ * code: OpenID Connect userinfo (decision 0025). Asked with the attacker's token and the victim's ids
+ * as a query and a form, each answers the attacker's own claims and nothing of the victim's.
+ */
+const NO_INPUT = ['GET /api/auth/userinfo', 'POST /api/auth/userinfo'];
 const REFUSALS = [300, 902];
 
 let system: RunningSystem;
@@ -232,7 +239,7 @@ describe('one member never reaches another member\'s data on any Bearer endpoint
     const guarded = routes.filter((_, i) => wanted[i]);
     // Every memberPost route is found guarded: the probe itself works.
     expect(routes.filter((r) => r.memberPost && !guarded.includes(r)).map((r) => r.path)).toEqual([]);
-    expect(guarded.map((r) => `${r.method} ${r.path}`).sort()).toEqual(Object.keys(TABLE).map((p) => `POST ${p}`).sort());
+    expect(guarded.map((r) => `${r.method} ${r.path}`).sort()).toEqual([...Object.keys(TABLE).map((p) => `POST ${p}`), ...NO_INPUT].sort());
   });
 
   it.each([
@@ -243,6 +250,17 @@ describe('one member never reaches another member\'s data on any Bearer endpoint
     const rows = await rowsOf(db.kysely, victim);
     const views = await readViews(origin(), victim.spa.access);
     expect(await attack(attacker, victim, Object.keys(TABLE).filter((p) => p !== LAST))).toEqual([]);
+    for (const route of NO_INPUT) {
+      const [method, path] = route.split(' ') as ['GET' | 'POST', string];
+      const ids = new URLSearchParams({ user_id: victim.userId, sub: victim.userId, email: victim.email });
+      const res =
+        method === 'GET'
+          ? await get(origin(), `${path}?${ids}`, { authorization: `Bearer ${attacker.spa.access}` })
+          : await post(origin(), path, { token: attacker.spa.access, form: Object.fromEntries(ids) });
+      expect(res.status, route).toBe(200);
+      expect(res.json?.email, route).toBe(attacker.email);
+      expect(foreignData(res, victim, attacker), route).toEqual([]);
+    }
     expect(await rowsOf(db.kysely, victim)).toEqual(rows);
     expect(await readViews(origin(), victim.spa.access)).toEqual(views);
   });

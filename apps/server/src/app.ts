@@ -43,7 +43,11 @@ import { registerDevMailboxRoutes } from './modules/notifications/dev-mailbox-ro
 import { startMessaging } from './modules/notifications/messaging.ts';
 import type { SmsGateway } from './ports/sms.ts';
 import { developmentRecaptcha, googleRecaptcha, type RecaptchaVerifier } from './ports/recaptcha.ts';
-import { setLookupKey } from './lib/secrets.ts';
+import { setLookupKey, setPairwiseKey } from './lib/secrets.ts';
+import { backchannelDelivery } from './modules/oidc/backchannel-logout.ts';
+import { registerOidcRoutes } from './modules/oidc/routes.ts';
+import { endBrowserSessionOf } from './modules/sso/logout.ts';
+import { ensureSigningKey, signingKeyStore } from './modules/oidc/signing-keys.ts';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -62,6 +66,7 @@ export interface AppOverrides {
 /** Builds the whole server without listening (ARCHITECTURE.md): migrations run, demo data seeded when configured. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   setLookupKey(config.lookupKey);
+  setPairwiseKey(config.pairwiseKey);
   const clients = overrides.clients ?? loadClients(config.clientsFile, config.publicOrigin);
   // The company's card master is its own system: until its adapter is configured, the simulator answers.
   const cardMaster = overrides.cardMaster ?? loadCardMasterSimulator(config.cardMasterFile);
@@ -79,6 +84,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   await migrateToLatest(db.kysely);
   if (config.seedDemo) await seedDemo(db.kysely, clients);
+  // The ID token signing keys (decision 0025): the first is made at the first start; a wrong secret stops the start.
+  const signingKeyDeps = { db: db.kysely, clock, secret: config.signingKeySecret };
+  await ensureSigningKey(signingKeyDeps);
+  const signingKeys = signingKeyStore(signingKeyDeps);
+  const oidc = { issuer: config.publicOrigin, signingKeys };
 
   const app = Fastify({
     logger:
@@ -105,7 +115,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 60 * 60 * 1000);
   purge.unref();
-  const messaging = await startMessaging(config, { db: db.kysely, clock, log: app.log, sms: overrides.sms });
+  const backchannel = backchannelDelivery({ ...oidc, clients, clock });
+  const messaging = await startMessaging(config, { db: db.kysely, clock, log: app.log, sms: overrides.sms, backchannel });
   app.addHook('onClose', async () => {
     clearInterval(purge);
     await messaging.close();
@@ -114,7 +125,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   registerErrorHandling(app);
   if (config.outOfService) registerOutOfService(app);
-  registerSecurityHeaders(app, config, clients.all().flatMap((c) => c.redirect_uris));
+  // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
+  registerSecurityHeaders(app, config, clients.all().flatMap((c) => [...c.redirect_uris, ...c.post_logout_redirect_uris]));
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
 
@@ -126,7 +138,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     clients,
     recaptcha,
-    issuer: config.publicOrigin,
+    ...oidc,
     loginAddressFailures: config.loginAddressFailures,
     loginNotice: config.loginNotice,
     notifier: messaging.notifier,
@@ -136,6 +148,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   };
   registerOAuthRoutes(app, deps);
   registerSsoRoutes(app, deps);
+  registerOidcRoutes(app, { ...deps, endBrowserSession: endBrowserSessionOf(deps) });
   registerAccountRoutes(app, deps);
   registerAccountChangeRoutes(app, deps);
   registerFreshProofRoutes(app, deps);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, REPO_ROOT } from './config.ts';
-import { DEVELOPMENT_LOOKUP_KEY, sha256 } from './lib/secrets.ts';
+import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, DEVELOPMENT_SIGNING_KEY_SECRET, sha256 } from './lib/secrets.ts';
 
 /** config/clients.json with each entry changed by `change`, written to a file of its own. */
 function clientsFile(change: (c: { client_id: string; secret_sha256?: string }) => object): string {
@@ -15,6 +15,8 @@ function clientsFile(change: (c: { client_id: string; secret_sha256?: string }) 
 
 /** What makes a production start safe beyond the older checks: reCAPTCHA, the staging opt-in, clients with secrets of their own. */
 const SAFE = {
+  PAIRWISE_KEY: 'p'.repeat(32),
+  SIGNING_KEY_SECRET: 's'.repeat(32),
   RECAPTCHA_SECRET: 'a-recaptcha-secret',
   ALLOW_SIMULATORS: 'staging',
   CLIENTS_FILE: clientsFile((c) => (c.secret_sha256 ? { ...c, secret_sha256: sha256(`own-secret-${c.client_id}`) } : c)),
@@ -130,6 +132,17 @@ describe('loadConfig', () => {
       );
       const one = clientsFile((c) => (c.client_id === 'SIAP004' ? { ...c, secret_sha256: sha256('its-own-secret') } : c));
       expect(refusal({ ...production, CLIENTS_FILE: one })).toMatch(/demo secret of SIAP002;/);
+    });
+
+    it('stops without its own pairwise key and signing key secret (decision 0025), never echoing them', () => {
+      expect(refusal({ ...production, PAIRWISE_KEY: undefined })).toBe('Invalid configuration: PAIRWISE_KEY is required when NODE_ENV=production (and not the development key)');
+      expect(refusal({ ...production, PAIRWISE_KEY: DEVELOPMENT_PAIRWISE_KEY })).toMatch(/PAIRWISE_KEY is required/);
+      expect(refusal({ ...production, SIGNING_KEY_SECRET: undefined })).toBe(
+        'Invalid configuration: SIGNING_KEY_SECRET is required when NODE_ENV=production (and not the development secret)',
+      );
+      expect(refusal({ ...production, SIGNING_KEY_SECRET: DEVELOPMENT_SIGNING_KEY_SECRET })).toMatch(/SIGNING_KEY_SECRET is required/);
+      expect(refusal({ ...production, SIGNING_KEY_SECRET: 'short-secret' })).toBe('Invalid configuration: SIGNING_KEY_SECRET must be at least 32 characters of random text (value not shown)');
+      expect(loadConfig(production)).toMatchObject({ pairwiseKey: SAFE.PAIRWISE_KEY, signingKeySecret: SAFE.SIGNING_KEY_SECRET });
     });
 
     it('stops when the demo members would be seeded (their passwords are published)', () => {

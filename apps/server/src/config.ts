@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
-import { DEVELOPMENT_LOOKUP_KEY, sha256 } from './lib/secrets.ts';
+import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, DEVELOPMENT_SIGNING_KEY_SECRET, sha256 } from './lib/secrets.ts';
 import type { SqliteSynchronous } from './db/sqlite.ts';
 
 /** Repository root, so that defaults do not depend on the working directory. */
@@ -70,6 +70,8 @@ const schema = z.object({
   LOGIN_ADDRESS_FAILURES: z.coerce.number({ error: 'must be a whole number (0: no limit)' }).int().min(0, { error: 'must be a whole number (0: no limit)' }).default(LIMITS.loginFailuresPerAddress),
   LOGIN_NOTICE: bool.default(true),
   LOOKUP_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
+  PAIRWISE_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
+  SIGNING_KEY_SECRET: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
   MONITORING_SCRIPT_ORIGINS: origins.default([]),
   ALLOW_SIMULATORS: z.enum(['staging'], { error: 'must be staging (or unset)' }).optional(),
@@ -112,6 +114,10 @@ export interface Config {
   loginNotice: boolean;
   /** The key of the keyed digests of card numbers and login ids (lib/secrets.ts lookupDigest). */
   lookupKey: string;
+  /** The key of the pairwise subject identifiers (OpenID Connect Core 1.0 section 8.1; lib/secrets.ts pairwiseDigest): never changed once partners hold them. */
+  pairwiseKey: string;
+  /** The key the ID token signing keys' private halves are encrypted under in the database (AES-256-GCM; decision 0025). */
+  signingKeySecret: string;
   /** Origins of the analytics tag container's scripts and hits, allowed by the CSP only when set. */
   analyticsScriptOrigins: string[];
   /** Origins of the real-user monitoring agent's script and beacons, allowed by the CSP only when set. */
@@ -122,7 +128,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const SECRET_VARIABLES = new Set(['LOOKUP_KEY', 'SMTP_URL', 'DATABASE_URL', 'RECAPTCHA_SECRET']);
+const SECRET_VARIABLES = new Set(['LOOKUP_KEY', 'PAIRWISE_KEY', 'SIGNING_KEY_SECRET', 'SMTP_URL', 'DATABASE_URL', 'RECAPTCHA_SECRET']);
 
 /** Parses the environment once at boot (README "Configuration"). The first bad variable stops the start with one line naming it. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -143,6 +149,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // A card number's digest under a known key is reversed by trying the card numbers: production has its own.
   if (production && (!e.LOOKUP_KEY || e.LOOKUP_KEY === DEVELOPMENT_LOOKUP_KEY)) {
     throw new ConfigError('Invalid configuration: LOOKUP_KEY is required when NODE_ENV=production (and not the development key)');
+  }
+  // Every partner's subject identifiers are digests under this key: known, they are joined across partners (decision 0025).
+  if (production && (!e.PAIRWISE_KEY || e.PAIRWISE_KEY === DEVELOPMENT_PAIRWISE_KEY)) {
+    throw new ConfigError('Invalid configuration: PAIRWISE_KEY is required when NODE_ENV=production (and not the development key)');
+  }
+  // The ID token signing keys are stored encrypted under it: under a published one, anyone with the database could sign.
+  if (production && (!e.SIGNING_KEY_SECRET || e.SIGNING_KEY_SECRET === DEVELOPMENT_SIGNING_KEY_SECRET)) {
+    throw new ConfigError('Invalid configuration: SIGNING_KEY_SECRET is required when NODE_ENV=production (and not the development secret)');
   }
   // Without a secret the development verifier passes any token: the login's bot check would be off (SPEC.md section 7).
   if (production && !e.RECAPTCHA_SECRET) throw new ConfigError('Invalid configuration: RECAPTCHA_SECRET is required when NODE_ENV=production');
@@ -187,6 +201,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginAddressFailures: e.LOGIN_ADDRESS_FAILURES,
     loginNotice: e.LOGIN_NOTICE,
     lookupKey: e.LOOKUP_KEY ?? DEVELOPMENT_LOOKUP_KEY,
+    pairwiseKey: e.PAIRWISE_KEY ?? DEVELOPMENT_PAIRWISE_KEY,
+    signingKeySecret: e.SIGNING_KEY_SECRET ?? DEVELOPMENT_SIGNING_KEY_SECRET,
     analyticsScriptOrigins: e.ANALYTICS_SCRIPT_ORIGINS,
     monitoringScriptOrigins: e.MONITORING_SCRIPT_ORIGINS,
     allowSimulators: e.ALLOW_SIMULATORS === 'staging',

@@ -69,6 +69,20 @@ export const FUZZ_TABLE: Endpoint[] = [
   { method: 'POST', route: '/api/auth/card/refresh_token', group: 'oauth', expect: 'oauth', caller: 'none', body: 'form', valid: () => [{ refresh_token: secret(), client_id: 'SIAP005', terminal_id: 'fuzz-terminal' }] },
   { method: 'GET', route: '/.well-known/oauth-authorization-server', group: 'oauth', expect: 'json', caller: 'none' },
 
+  // OpenID Connect (decision 0025): the metadata and key set, userinfo (Bearer openid), RP-initiated logout
+  // (a page or a redirect; no valid id_token_hint here, so nothing of the demo members ends).
+  { method: 'GET', route: '/.well-known/openid-configuration', group: 'oidc', expect: 'json', caller: 'none' },
+  { method: 'GET', route: '/api/auth/jwks', group: 'oidc', expect: 'json', caller: 'none' },
+  { method: 'GET', route: '/api/auth/userinfo', group: 'oidc', expect: 'json', caller: 'card' },
+  { method: 'POST', route: '/api/auth/userinfo', group: 'oidc', expect: 'json', caller: 'card', body: 'form' },
+  { method: 'GET', route: '/api/auth/end_session', group: 'oidc', expect: 'page', caller: 'none', query: (c) => [
+    { client_id: 'SIAP004', post_logout_redirect_uri: `${c.origin}/dev/partner/SIAP004/logged_out`, state: 'fuzz' },
+    { id_token_hint: `${secret()}.${secret()}.${secret()}`, state: 'fuzz' },
+  ] },
+  { method: 'POST', route: '/api/auth/end_session', group: 'oidc', expect: 'page', caller: 'none', body: 'form', valid: (c) => [
+    { client_id: 'SIAP004', post_logout_redirect_uri: `${c.origin}/dev/partner/SIAP004/logged_out`, state: 'fuzz', confirm: 'yes' },
+  ] },
+
   // The login form posts: a redirect (303) or the 400 page. Logins of a few ids, so that the lock (not argon2id) answers most.
   { method: 'POST', route: '/api/auth/authorize', group: 'authorize', expect: 'page', caller: 'none', body: 'form', argon2: true, query: (c) => [authorizeQuery(c)], valid: () => [
     { user_mail: 'demo.card@example.com', user_pass: 'Wrong-pass1', recaptcha_token: 'fuzz' },
@@ -196,6 +210,10 @@ export const FUZZ_TABLE: Endpoint[] = [
   { method: 'GET', route: '/dev/partner/:clientId/direct', group: 'dev', expect: 'page', caller: 'none', paths: partnerPage('direct'), query: () => [{ onetime_token: secret() }] },
   { method: 'GET', route: '/dev/partner/:clientId/callback', group: 'dev', expect: 'page', caller: 'none', paths: partnerPage('callback'), query: () => [{ code: secret(), state: 'fuzz', iss: 'x' }, { error: 'access_denied', state: 'fuzz' }] },
   { method: 'GET', route: '/dev/netanswer/login', group: 'dev', expect: 'page', caller: 'none', query: () => [{ key: secret() }] },
+  // The demo partners' back-channel logout endpoint (Back-Channel Logout 1.0 section 2.8: 200, or 400 with an RFC 6749 error), its page, and the post-logout page.
+  { method: 'POST', route: '/dev/partner/:clientId/backchannel_logout', group: 'dev', expect: 'oauth', caller: 'none', body: 'form', paths: partnerPage('backchannel_logout'), valid: () => [{ logout_token: `${secret()}.${secret()}.${secret()}` }] },
+  { method: 'GET', route: '/dev/partner/:clientId/backchannel_logout', group: 'dev', expect: 'page', caller: 'none', paths: partnerPage('backchannel_logout') },
+  { method: 'GET', route: '/dev/partner/:clientId/logged_out', group: 'dev', expect: 'page', caller: 'none', paths: partnerPage('logged_out'), query: () => [{ state: 'fuzz' }] },
 ];
 
 /** Table key of a route: "METHOD url". HEAD routes are Fastify's automatic twins of GET routes, fuzzed through them. */

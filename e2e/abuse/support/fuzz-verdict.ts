@@ -53,9 +53,11 @@ const isOAuthError = (j: unknown) =>
 const isOAuthSuccess = (j: unknown) =>
   isObject(j) && (typeof j.access_token === 'string' || typeof j.active === 'boolean' || Object.keys(j).length === 0);
 
-/** The JSON resources: the metadata (RFC 8414), the health check, the OpenAPI document and the development mailbox. */
+/** The JSON resources: the metadata (RFC 8414, OpenID Connect Discovery), the key set, userinfo, the health check, the OpenAPI document and the development mailbox. */
 const isJsonResource = (route: string, j: unknown) =>
   (route.startsWith('/.well-known/') && isObject(j) && typeof j.issuer === 'string') ||
+  (route === '/api/auth/jwks' && isObject(j) && Array.isArray(j.keys)) ||
+  (route === '/api/auth/userinfo' && isObject(j) && typeof j.sub === 'string') ||
   (route === '/api/health' && isObject(j) && j.status === 'ok') ||
   (route === '/api/openapi.json' && isObject(j) && typeof j.openapi === 'string') ||
   (route === '/dev/mailbox.json' && Array.isArray(j));

@@ -7,10 +7,12 @@ import { baseResponseSchema } from './common.ts';
 import * as direct from './direct-login.ts';
 import { healthResponseSchema } from './health.ts';
 import * as oauth from './oauth-endpoints.ts';
+import * as oidc from './oidc.ts';
 import * as open from './open-signup.ts';
 import * as passkeys from './passkeys.ts';
 import * as points from './points.ts';
 import { SCOPES } from './scopes.ts';
+import * as sessions from './sessions.ts';
 import * as signup from './signup.ts';
 import * as upgrade from './upgrade.ts';
 import * as user from './user.ts';
@@ -37,6 +39,14 @@ export const API_CATALOGUE: readonly ApiRoute[] = [
   // OAuth 2.0 (RFC 6749, 7009, 7636, 7662, 8414, 9207)
   { method: 'GET', path: '/.well-known/oauth-authorization-server', tag: 'oauth', answer: oauth.authorizationServerMetadataSchema, summary: 'Authorization server metadata (RFC 8414)' },
   { method: 'POST', path: '/api/auth/authorize', tag: 'oauth', query: auth.authorizeQuerySchema, form: auth.authorizeFormSchema, answer: 'redirect', summary: 'Authorization by the login form: 303 to redirect_uri with code, state and iss (or error)', ja: 'ログインして認可する', note: NOT_REDIRECTED },
+  { method: 'GET', path: '/api/auth/authorize', tag: 'oauth', query: auth.authorizeQuerySchema, answer: 'redirect', summary: "Authorization endpoint (OpenID Connect Core 1.0 section 3.1.2): 303 with a code from the browser's SSO session, else to the login page; prompt=none answers login_required or consent_required", note: `${NOT_REDIRECTED} Decision 0026.` },
+  { method: 'POST', path: '/api/auth/logout', tag: 'oauth', json: auth.logoutRequestSchema, answer: ok, summary: "The SPA's logout: this browser's SSO session ends with every token that came from it (decision 0026)", ja: 'ログアウト' },
+  { method: 'GET', path: '/.well-known/openid-configuration', tag: 'oauth', answer: oauth.authorizationServerMetadataSchema, summary: 'OpenID Provider metadata (OpenID Connect Discovery 1.0): the same document as RFC 8414\'s' },
+  { method: 'GET', path: '/api/auth/jwks', tag: 'oauth', answer: oauth.jwksResponseSchema, summary: 'The JWK Set of the ID token signing keys (ES256): the next key before it signs, the last until its tokens expire' },
+  { method: 'GET', path: '/api/auth/userinfo', tag: 'oauth', bearer: SCOPES.openid, answer: oidc.userInfoResponseSchema, summary: "UserInfo (OpenID Connect Core 1.0 section 5.3): sub and the claims of the token's scopes" },
+  { method: 'POST', path: '/api/auth/userinfo', tag: 'oauth', bearer: SCOPES.openid, answer: oidc.userInfoResponseSchema, summary: 'UserInfo by POST (OpenID Connect Core 1.0 section 5.3.1)' },
+  { method: 'GET', path: '/api/auth/end_session', tag: 'oauth', query: oidc.endSessionRequestSchema, answer: 'redirect', summary: 'RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): 303 to a registered post_logout_redirect_uri', note: 'Otherwise a Japanese HTML page: logged out, or asked to confirm when there is no valid id_token_hint.' },
+  { method: 'POST', path: '/api/auth/end_session', tag: 'oauth', form: oidc.endSessionRequestSchema, answer: 'redirect', summary: 'RP-initiated logout by POST, and the answer of its confirmation page', note: 'A confirmation posted from another site is asked again.' },
   { method: 'POST', path: '/api/auth/authorize/check', tag: 'oauth', json: auth.authorizeCheckRequestSchema, answer: auth.authorizeCheckResponseSchema, summary: 'Checks the authorize parameters before the login form shows (decision 0019)' },
   { method: 'POST', path: '/api/auth/token', tag: 'oauth', client: 'any', oauth: true, form: oauth.tokenRequestSchema, answer: TOKENS, summary: 'Token endpoint: authorization_code (PKCE S256), refresh_token (rotating), the direct-login grant' },
   { method: 'POST', path: '/api/auth/revoke', tag: 'oauth', client: 'any', oauth: true, form: oauth.tokenLookupRequestSchema, answer: oauth.revocationResponseSchema, summary: 'Revocation (RFC 7009): either token ends the session' },
@@ -55,6 +65,8 @@ export const API_CATALOGUE: readonly ApiRoute[] = [
   // The member's account
   { method: 'POST', path: '/api/user', tag: 'account', bearer: SCOPES.userRead, answer: user.userResponseSchema, summary: "The member: e-mail, id, masked login mobile number, an open member's profile", ja: '会員情報' },
   { method: 'POST', path: '/api/user/attribute', tag: 'account', bearer: SCOPES.userRead, answer: user.userAttributeResponseSchema, summary: "The member's kind and service links", ja: '会員属性' },
+  { method: 'POST', path: '/api/user/sessions', tag: 'account', bearer: SCOPES.accountWrite, answer: sessions.sessionsResponseSchema, summary: "The member's signed-in browsers (SSO sessions) and services (decision 0026)", ja: 'ログイン中の端末とサービス' },
+  { method: 'POST', path: '/api/user/sessions/end', tag: 'account', bearer: SCOPES.accountWrite, json: sessions.endSessionRequestSchema, answer: ok, summary: "Ends one browser's SSO session with its tokens, or one service's session", ja: '端末・サービスからログアウト' },
   { method: 'POST', path: '/api/user/profile', tag: 'account', bearer: SCOPES.userRead, answer: account.profileResponseSchema, summary: "An open member's profile and its read-only fields (a card member: 300)", ja: 'プロフィール' },
   { method: 'POST', path: '/api/user/profile/change', tag: 'account', bearer: SCOPES.accountWrite, json: account.profileChangeRequestSchema(TODAY), answer: ok, summary: "Changes an open member's profile; dry_run 1 checks only", ja: 'プロフィール変更' },
   { method: 'POST', path: '/api/user/activities', tag: 'account', bearer: SCOPES.activityRead, json: account.activitiesRequestSchema, answer: account.activitiesResponseSchema, summary: "The member's activity log, newest first, 20 a page", ja: '利用履歴' },

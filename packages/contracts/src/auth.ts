@@ -100,5 +100,7 @@ export const tokenResponseSchema = z.object({
   refresh_token: z.string().optional(),
   scope: z.string().optional(),
   state: z.string().optional(),
+  /** OpenID Connect Core 1.0 sections 3.1.3.3 and 12.2: with `openid` in the scope, at the code exchange and at every refresh. */
+  id_token: z.string().optional(),
 });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;

@@ -96,6 +96,24 @@ export const LIMITS = {
   ssoSessionMaxMs: 180 * 24 * 60 * 60 * 1000,
   /** A session's last use is written at most this often (and when it is used for another service): no write on every authorize. */
   ssoSessionTouchMs: 60 * 1000,
+  /**
+   * An ID token lives this long (OpenID Connect Core 1.0 section 2, `exp`; decision 0025): it proves a
+   * sign-in to its client at that moment, and a new one comes with every refresh.
+   */
+  idTokenTtlMs: 10 * 60 * 1000,
+  /** A back-channel logout token lives this long from its delivery (OpenID Connect Back-Channel Logout 1.0 section 2.4, `exp`). */
+  logoutTokenTtlMs: 2 * 60 * 1000,
+} as const;
+
+/**
+ * The authentication context classes of the ID token's `acr` (OpenID Connect Core 1.0 section 2;
+ * decision 0025), by the RFC 8176 `amr` of the sign-in: `basic` for something the member knows or
+ * receives (a password, a one-time code by mail or SMS), `phishingResistant` for a passkey with user
+ * verification (WebAuthn: the signature is bound to this site's origin).
+ */
+export const ACR_VALUES = {
+  basic: 'urn:member-id:acr:basic',
+  phishingResistant: 'urn:member-id:acr:phishing-resistant',
 } as const;
 
 /**

@@ -212,6 +212,20 @@ export const PASSKEY_MESSAGES = {
   revoked: 'パスキーを無効にし、すべての端末でログアウトしました。パスワードを変更することをおすすめします。',
 } as const;
 
+/** The RP-initiated logout's pages (OpenID Connect RP-Initiated Logout 1.0; decision 0025), rendered by the server. */
+export const LOGOUT_MESSAGES = {
+  doneTitle: 'ログアウトしました',
+  done: 'メンバーIDからログアウトしました。ご利用のサービスに戻るには、もう一度ログインしてください。',
+  /** A post_logout_redirect_uri that is not the client's: the member is not sent there. */
+  notReturned: 'ログアウト後の戻り先が登録されていないため、元のサービスには戻りません。このページを閉じてください。',
+  confirmTitle: 'ログアウトの確認',
+  confirm: 'メンバーIDからログアウトしますか？',
+  confirmButton: 'ログアウトする',
+  invalidTitle: 'エラー',
+  invalid: 'ログアウトの要求が正しくありません。ご利用のサービスからもう一度お試しください。',
+  toWelcome: 'メンバーIDのトップへ',
+} as const;
+
 /** Other texts (SPEC.md section 8). */
 export const TEXTS = {
   loading: 'データを読み込んでいます...',

@@ -90,4 +90,26 @@ export const authorizationServerMetadataSchema = z.object({
   introspection_endpoint_auth_methods_supported: z.array(z.string()),
   scopes_supported: z.array(z.string()),
   authorization_response_iss_parameter_supported: z.boolean(),
+  // OpenID Connect Discovery 1.0 section 3: the same document at /.well-known/openid-configuration (decision 0025).
+  jwks_uri: z.string(),
+  userinfo_endpoint: z.string(),
+  end_session_endpoint: z.string(),
+  subject_types_supported: z.array(z.string()),
+  id_token_signing_alg_values_supported: z.array(z.string()),
+  claims_supported: z.array(z.string()),
+  claim_types_supported: z.array(z.string()),
+  acr_values_supported: z.array(z.string()),
+  prompt_values_supported: z.array(z.string()),
+  ui_locales_supported: z.array(z.string()),
+  claims_parameter_supported: z.boolean(),
+  request_parameter_supported: z.boolean(),
+  request_uri_parameter_supported: z.boolean(),
+  backchannel_logout_supported: z.boolean(),
+  backchannel_logout_session_supported: z.boolean(),
+  frontchannel_logout_supported: z.boolean(),
+});
+
+/** GET /api/auth/jwks: the JWK Set of the ID token signing keys (RFC 7517 section 5; ES256 public keys, RFC 7518 section 6.2.1). */
+export const jwksResponseSchema = z.object({
+  keys: z.array(z.object({ kty: z.literal('EC'), crv: z.string(), x: z.string(), y: z.string(), kid: z.string(), alg: z.string(), use: z.literal('sig') })),
 });

@@ -24,6 +24,16 @@ export const SCOPES = {
   pointsTransfer: 'points:transfer',
   /** Handing the member to another client: one-time tokens for direct login, Net Answer's direct-login URL. */
   directLogin: 'direct_login',
+  /**
+   * OpenID Connect Core 1.0 section 5.4: the claims the userinfo endpoint and the ID token may carry,
+   * beside `sub` (docs/decisions/0025-openid-provider.md). `profile`: the names (kanji and kana),
+   * birthdate, gender, updated_at.
+   */
+  profile: 'profile',
+  /** `email`, `email_verified`. */
+  email: 'email',
+  /** `phone_number` (E.164), `phone_number_verified`. */
+  phone: 'phone',
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -35,7 +45,7 @@ export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   openid: 'The sign-in: the client learns who the member is. No API endpoint needs it alone.',
   'user:read': 'The member and their attributes (/api/user, /api/user/attribute, /api/user/profile).',
-  'account:write': 'Account management: e-mail, password, login mobile number, passkeys, profile, withdrawal, ending a partner session.',
+  'account:write': 'Account management: e-mail, password, login mobile number, passkeys, profile, withdrawal, the signed-in browsers and services.',
   'activity:read': "The member's activity log.",
   'cards:read': 'The card list and the cards waiting to be added.',
   'cards:write': "Adding, activating, enabling, refreshing and removing cards; an open member's card upgrade.",
@@ -43,6 +53,9 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'points:read': 'The point balances.',
   'points:transfer': 'Moving the open points to a card.',
   direct_login: 'Handing the member to another client: direct-login one-time tokens, the Net Answer direct-login URL.',
+  profile: 'OpenID Connect claims at userinfo: name, family_name, given_name, the kana names (family_name#ja-Kana-JP, given_name#ja-Kana-JP), birthdate, gender, updated_at.',
+  email: 'OpenID Connect claims at userinfo: email, email_verified.',
+  phone: 'OpenID Connect claims at userinfo: phone_number (E.164), phone_number_verified.',
 };
 
 /** Every scope that exists, as the metadata's `scopes_supported` lists them (RFC 8414 section 2). */

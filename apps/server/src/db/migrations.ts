@@ -14,7 +14,9 @@ import * as directLoginProof from './migrations/0012-direct-login-proof.ts';
 import * as loginTel from './migrations/0013-login-tel.ts';
 import * as passkeys from './migrations/0014-passkeys.ts';
 import * as authenticationContext from './migrations/0015-authentication-context.ts';
+import * as signingKeys from './migrations/0016-signing-keys.ts';
 import * as ssoSessions from './migrations/0017-sso-sessions.ts';
+import * as pairwiseSubjects from './migrations/0018-pairwise-subjects.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -34,7 +36,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-login-tel': loginTel,
   '0014-passkeys': passkeys,
   '0015-authentication-context': authenticationContext,
+  '0016-signing-keys': signingKeys,
   '0017-sso-sessions': ssoSessions,
+  '0018-pairwise-subjects': pairwiseSubjects,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -84,6 +84,8 @@ export interface TokenFamiliesTable {
   amr: string | null;
   /** The SSO session the member authenticated in, ended with it; null: none (a sign-up, a direct login, an older row). */
   sso_session_id: string | null;
+  /** The member's subject identifier for this client (modules/oidc/subject.ts); null: before migration 0018. */
+  subject: string | null;
 }
 
 /**
@@ -289,7 +291,8 @@ export interface RateLimitsTable {
 /** Mail and SMS waiting to be delivered or delivered: a failed delivery is retried, never lost. */
 export interface OutboxTable {
   id: string;
-  kind: 'mail' | 'sms';
+  /** `backchannel`: an OpenID Connect back-channel logout, to the client named by `recipient` (modules/oidc/backchannel-logout.ts). */
+  kind: 'mail' | 'sms' | 'backchannel';
   recipient: string;
   subject: string;
   /** Emptied once delivered, so that no code stays at rest longer than needed. */
@@ -354,6 +357,22 @@ export interface SsoSessionsTable {
   ended_at: number | null;
 }
 
+/**
+ * A key that signs ID tokens and logout tokens (migration 0016; modules/oidc/signing-keys.ts). The
+ * private JWK is sealed under SIGNING_KEY_SECRET (lib/sealed-box.ts). Times in ms.
+ */
+export interface SigningKeysTable {
+  kid: string;
+  generation: number;
+  alg: string;
+  public_jwk: string;
+  private_jwk_sealed: string;
+  created_at: number;
+  active_from: number;
+  retire_after: number | null;
+  expires_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   term_acceptances: TermAcceptancesTable;
@@ -376,4 +395,5 @@ export interface Database {
   passkeys: PasskeysTable;
   member_devices: MemberDevicesTable;
   sso_sessions: SsoSessionsTable;
+  signing_keys: SigningKeysTable;
 }

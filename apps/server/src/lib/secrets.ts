@@ -50,6 +50,27 @@ export const setLookupKey = (key: string): void => {
  */
 export const lookupDigest = (value: string): string => createHmac('sha256', lookupKey).update(value, 'utf8').digest('hex');
 
+/** The development key of `pairwiseDigest`; production must set PAIRWISE_KEY (config.ts refuses to start otherwise). */
+export const DEVELOPMENT_PAIRWISE_KEY = 'development-only-pairwise-key-never-in-production';
+
+let pairwiseKey = DEVELOPMENT_PAIRWISE_KEY;
+
+/** Sets the server's pairwise key once at boot (buildApp), from PAIRWISE_KEY. */
+export const setPairwiseKey = (key: string): void => {
+  pairwiseKey = key;
+};
+
+/**
+ * The keyed digest (HMAC-SHA256, base64url) behind a pairwise subject identifier (OpenID Connect
+ * Core 1.0 section 8.1; modules/oidc/subject.ts). A key of its own, not LOOKUP_KEY: the lookup key
+ * may be rotated at the cost of a few locks, while a new pairwise key would give every partner new
+ * identifiers for all its members.
+ */
+export const pairwiseDigest = (value: string): string => createHmac('sha256', pairwiseKey).update(value, 'utf8').digest('base64url');
+
+/** The development secret the signing keys are encrypted under; production must set SIGNING_KEY_SECRET (config.ts). */
+export const DEVELOPMENT_SIGNING_KEY_SECRET = 'development-only-signing-key-secret-never-in-production';
+
 export const sha256Base64Url = (value: string): string =>
   createHash('sha256').update(value, 'ascii').digest('base64url');
 

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { call, UA } from './account-change-kit.ts';
+import { expect } from 'vitest';
+import { call, loggedInMember, UA } from './account-change-kit.ts';
 import { SoftAuthenticator, type CeremonyKnobs } from './soft-authenticator.ts';
 import { TEST_ORIGIN, type TestApp } from './test-app.ts';
 
@@ -10,6 +11,15 @@ export const newAuthenticator = (kind?: { synced: boolean; counting: boolean }) 
 export async function addPasskey(t: TestApp, access: string, authenticator: SoftAuthenticator, name = 'テストのパスキー', knobs: CeremonyKnobs = {}) {
   const options = (await call(t, '/api/auth/passkey/register/options', access)).json().options as Record<string, unknown>;
   return call(t, '/api/auth/passkey/register', access, { name, credential: authenticator.register(options, knobs) });
+}
+
+/** A member with a passkey on a software authenticator (synced by default). */
+export async function memberWithPasskey(t: TestApp, kind?: { synced: boolean; counting: boolean }) {
+  const member = await loggedInMember(t);
+  const authenticator = newAuthenticator(kind);
+  const added = await addPasskey(t, member.access_token, authenticator);
+  expect(added.json().result_code, added.body).toBe(0);
+  return { member, authenticator };
 }
 
 /** A browser of the login page: its passkey cookie travels with it, as the real one's does. */

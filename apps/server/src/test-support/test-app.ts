@@ -34,6 +34,8 @@ export const PRODUCTION_ENV = {
   SMTP_URL: 'smtp://127.0.0.1:9',
   SEED_DEMO: 'false',
   LOOKUP_KEY: 'test-only-lookup-key-of-32-characters-or-more',
+  PAIRWISE_KEY: 'test-only-pairwise-key-of-32-characters-or-more',
+  SIGNING_KEY_SECRET: 'test-only-signing-key-secret-of-32-characters',
   RECAPTCHA_SECRET: 'test-only-recaptcha-secret',
   // The tests' systems are staging ones: the external systems answer by their simulators.
   ALLOW_SIMULATORS: 'staging',
@@ -179,7 +181,7 @@ export async function exchange(app: FastifyInstance, code: string, extra: Record
 export async function loginTokens(app: FastifyInstance, p: AuthorizeParams = {}) {
   const res = await exchange(app, await getCode(app, p));
   if (res.statusCode !== 200) throw new Error(`token exchange failed: ${res.body}`);
-  return res.json() as { access_token: string; refresh_token: string; expires_in: number; token_type: string };
+  return res.json() as { access_token: string; refresh_token: string; expires_in: number; token_type: string; id_token?: string };
 }
 
 export const basic = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });

@@ -5,7 +5,7 @@ const store = stubBrowserGlobals();
 
 const records = await import('./records.ts');
 // The web client's scope (docs/decisions/0010-scopes-and-audience.md): what its pages call.
-const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login';
+const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login profile email phone';
 const { challengeFor } = await import('./pkce.ts');
 
 describe('browser-held records', () => {

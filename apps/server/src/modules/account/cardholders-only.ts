@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { deniedWith } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { revokeUserClientFamilies } from '../oauth/token-repo.ts';
+import { queueBackchannelLogout } from '../oidc/backchannel-logout.ts';
 import { hasCards } from '../cards/card-repo.ts';
 
 /**
@@ -33,13 +34,16 @@ export async function requireCardholder(db: Kysely<Database>, userId: string, cl
  * member's activity log: SPEC.md section 4, the chat-account service "ends automatically when all card
  * memberships lapse". The card removal calls it, in its transaction, when the last card has gone; a
  * refresh, when it finds the member without a card (cards gone another way, such as a withdrawal of
- * the card membership at the card master). Decision 0015.
+ * the card membership at the card master). Decision 0015. The service is told by back-channel logout
+ * when it takes one (modules/oidc/backchannel-logout.ts).
  */
 export async function endCardholdersOnlySessions(
   db: Kysely<Database>,
   p: { userId: string; clientIds: readonly string[]; device?: string | null; at: number },
 ): Promise<void> {
-  const ended = await revokeUserClientFamilies(db, p.userId, p.clientIds.filter(isCardholdersOnly), p.at);
+  const clientIds = p.clientIds.filter(isCardholdersOnly);
+  await queueBackchannelLogout(db, { userId: p.userId, sessionIds: 'all', clientIds, at: p.at });
+  const ended = await revokeUserClientFamilies(db, p.userId, clientIds, p.at);
   for (const clientId of new Set(ended)) {
     await logActivity(db, { userId: p.userId, event: 'session_revoked', clientId, device: p.device ?? null, at: p.at });
   }

@@ -24,7 +24,8 @@ import { findActiveUserByLoginId, type UserRow } from './user-repo.ts';
  * a reset and every other end of the member's sessions kill the member's tickets too
  * (modules/sessions/end-sessions.ts).
  */
-const bindingOf = (user: Pick<UserRow, 'password_hash'>, clientId: string) => lookupDigest(`login-ticket:${clientId} ${user.password_hash}`);
+const bindingOf = (user: Pick<UserRow, 'password_hash'>, clientId: string, key?: PasskeyKind) =>
+  lookupDigest(`login-ticket:${clientId} ${user.password_hash}${key ? ` ${key}` : ''}`);
 
 /**
  * How the member proved who they are at the login step: the password, or a passkey (decision 0024).
@@ -35,27 +36,48 @@ const bindingOf = (user: Pick<UserRow, 'password_hash'>, clientId: string) => lo
 export type LoginProof = 'password' | 'passkey';
 const PASSKEY_PREFIX = 'pk.';
 
+/**
+ * The RFC 8176 method of a passkey sign-in, for the ID token's `amr` (decision 0025): `hwk`, a key bound
+ * to its device (WebAuthn backup eligibility unset, device_type singleDevice), or `swk`, a key a passkey
+ * provider syncs (multiDevice), fixed for the credential's life. It is bound into the ticket's binding,
+ * so that it cannot be changed on the way: a ticket redeemed under the other kind is no ticket.
+ */
+export type PasskeyKind = 'hwk' | 'swk';
+export const passkeyKindOf = (deviceType: string): PasskeyKind => (deviceType === 'singleDevice' ? 'hwk' : 'swk');
+
+/** How the member signed in, as RFC 8176 `amr` values. */
+export type SignInMethods = ['pwd'] | [PasskeyKind];
+
 export const issueLoginTicket = async (
   db: Kysely<Database>,
   user: Pick<UserRow, 'id' | 'password_hash'>,
   clientId: string,
   now: number,
-  proof: LoginProof = 'password',
+  /** A passkey sign-in's kind of key; none for the password. */
+  passkey?: PasskeyKind,
 ): Promise<string> => {
-  const purpose = proof === 'passkey' ? 'passkey_ticket' : 'login_ticket';
-  const token = await issueToken(db, { purpose, subject: user.id, now, binding: bindingOf(user, clientId) });
-  return proof === 'passkey' ? `${PASSKEY_PREFIX}${token}` : token;
+  const purpose = passkey ? 'passkey_ticket' : 'login_ticket';
+  const token = await issueToken(db, { purpose, subject: user.id, now, binding: bindingOf(user, clientId, passkey) });
+  return passkey ? `${PASSKEY_PREFIX}${token}` : token;
 };
 
-/** The member a live ticket of this id and client stands for and how they proved it, the ticket used up; undefined: the authorize step checks for itself. */
+/**
+ * The member a live ticket of this id and client stands for, how they proved it and by which RFC 8176
+ * methods, the ticket used up; undefined: the authorize step checks for itself. A passkey ticket from
+ * before its binding named the kind of key is taken as `hwk`, as such tickets were.
+ */
 export async function redeemLoginTicket(
   deps: { db: Kysely<Database>; clock: Clock },
   p: { ticket: string; rawId: string; clientId: string },
-): Promise<{ user: UserRow; proof: LoginProof } | undefined> {
+): Promise<{ user: UserRow; proof: LoginProof; amr: SignInMethods } | undefined> {
   const proof: LoginProof = p.ticket.startsWith(PASSKEY_PREFIX) ? 'passkey' : 'password';
   const token = proof === 'passkey' ? p.ticket.slice(PASSKEY_PREFIX.length) : p.ticket;
   const ticket = await redeemToken(deps.db, proof === 'passkey' ? 'passkey_ticket' : 'login_ticket', sha256(token), deps.clock.now());
   if (ticket === undefined) return undefined;
   const user = await findActiveUserByLoginId(deps.db, parseLoginId(p.rawId));
-  return user && ticket.subject === user.id && ticket.binding === bindingOf(user, p.clientId) ? { user, proof } : undefined;
+  if (!user || ticket.subject !== user.id) return undefined;
+  if (proof === 'password') return ticket.binding === bindingOf(user, p.clientId) ? { user, proof, amr: ['pwd'] } : undefined;
+  const kinds: [PasskeyKind, PasskeyKind | undefined][] = [['hwk', 'hwk'], ['swk', 'swk'], ['hwk', undefined]];
+  const kind = kinds.find(([, bound]) => ticket.binding === bindingOf(user, p.clientId, bound))?.[0];
+  return kind ? { user, proof, amr: [kind] } : undefined;
 }

@@ -23,8 +23,9 @@ import {
   type CardRow,
 } from './card-repo.ts';
 import { masterColumnsOf, OK, subuserOf, waitingCardOf } from './card-view.ts';
+import type { OidcDeps } from '../oidc/id-token.ts';
 
-export interface CardDeps {
+export interface CardDeps extends OidcDeps {
   db: Kysely<Database>;
   clock: Clock;
   clients: ClientRegistry;

@@ -6,7 +6,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { revokeFamily } from '../oauth/token-repo.ts';
 import { findToken } from '../oauth/tokens.ts';
-import { authenticateAccessToken, refreshTokens } from '../oauth/token-service.ts';
+import { authenticateAccessToken, refreshTokens, type GrantDeps } from '../oauth/token-service.ts';
 import { listMemberCards } from './card-repo.ts';
 import type { CardCaller, CardDeps } from './card-service.ts';
 import { OK } from './card-view.ts';
@@ -42,7 +42,7 @@ export type CardRefreshResponse = TokenResponse & { esid: string | null };
  * card (null without one), which the portal returns with. Only the portal clients may use it.
  */
 export async function refreshCardSession(
-  deps: Pick<CardDeps, 'db' | 'clock'>,
+  deps: GrantDeps,
   p: { refreshToken: string; client: OAuthClient; terminalId: string | null },
 ): Promise<CardRefreshResponse> {
   if (!isPortalClient(p.client.client_id)) throw new OAuthError('unauthorized_client', 'the card refresh is for the card portals only');

@@ -12,6 +12,7 @@ import { audienceOf } from '../oauth/audience.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
+import { subjectFor } from '../oidc/subject.ts';
 import { issuePair } from '../oauth/tokens.ts';
 import { redeemToken } from '../verification/one-time-secret.ts';
 import { proofHolds } from './hand-off-proof.ts';
@@ -98,6 +99,7 @@ export async function redeemDirectLogin(
       auth_time: null,
       amr: null,
       sso_session_id: null,
+      subject: subjectFor(p.client, userId),
     });
     const tokens = await issuePair(trx, familyId, null, scope, now);
     const memberType = (await hasCards(trx, userId)) ? ('na' as const) : ('open' as const);

@@ -6,7 +6,7 @@ import { smsSimulator } from '../../ports/sms-simulator.ts';
 import type { SmsGateway } from '../../ports/sms.ts';
 import { DevMailbox } from './dev-mailbox.ts';
 import { smtpTransport } from './mail-transport.ts';
-import { outboxNotifier, type OutboxNotifier } from './outbox.ts';
+import { outboxNotifier, type Deliver, type OutboxNotifier } from './outbox.ts';
 import { startSmtpSink } from './smtp-sink.ts';
 
 /** How often the outbox worker looks for messages to retry. */
@@ -26,14 +26,21 @@ interface Log {
 }
 
 /**
- * Mail and SMS for the app (README "Mail and SMS"). Mail goes over real SMTP to SMTP_URL; without
+ * Mail, SMS and back-channel logouts for the app (README "Mail and SMS"). Mail goes over real SMTP to SMTP_URL; without
  * one (never in production) an SMTP sink is started in-process on 127.0.0.1:SMTP_SINK_PORT and mail
  * goes there. SMS go to the SMS gateway port (the development adapter unless one is given). Outside
  * production both land in the development mailbox. A worker retries what could not be delivered.
  */
 export async function startMessaging(
   config: Config,
-  deps: { db: Kysely<Database>; clock: Clock; log: Log; sms?: SmsGateway },
+  deps: {
+    db: Kysely<Database>;
+    clock: Clock;
+    log: Log;
+    sms?: SmsGateway;
+    /** Delivers a back-channel logout to its client (modules/oidc/backchannel-logout.ts). */
+    backchannel: Deliver;
+  },
 ): Promise<Messaging> {
   const mailbox = config.env === 'production' ? undefined : new DevMailbox();
   const sink = config.smtpUrl || !mailbox ? undefined : await startSmtpSink(mailbox, config.smtpSinkPort);
@@ -45,7 +52,10 @@ export async function startMessaging(
     db: deps.db,
     clock: deps.clock,
     log: deps.log,
-    deliver: (m) => (m.kind === 'sms' ? sms.send(m.to, m.text) : mail.send(m.to, m.subject ?? '', m.text, m.html)),
+    deliver: (m) => {
+      if (m.kind === 'backchannel') return deps.backchannel(m);
+      return m.kind === 'sms' ? sms.send(m.to, m.text) : mail.send(m.to, m.subject ?? '', m.text, m.html);
+    },
   });
   const worker = setInterval(() => {
     notifier.drain().catch((err: unknown) => deps.log.warn({ err }, 'outbox worker failed'));

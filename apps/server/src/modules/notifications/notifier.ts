@@ -1,7 +1,11 @@
-/** A message to a member: an e-mail (with subject) or an SMS. */
+/**
+ * A message to a member, an e-mail (with subject) or an SMS; or to a client: a back-channel logout
+ * (OpenID Connect Back-Channel Logout 1.0, modules/oidc/backchannel-logout.ts), its logout token made
+ * at delivery from the text.
+ */
 export interface OutgoingMessage {
-  kind: 'mail' | 'sms';
-  /** An e-mail address or a mobile number. */
+  kind: 'mail' | 'sms' | 'backchannel';
+  /** An e-mail address, a mobile number, or (a back-channel logout) the client id. */
   to: string;
   /** The mail subject; SMS have none. */
   subject?: string;

@@ -5,7 +5,7 @@ import { newId } from '../../lib/secrets.ts';
 import type { Notifier, OutgoingMessage } from './notifier.ts';
 import { claimMessage, dueMessages, insertMessage, markAttemptFailed, markSent, type OutboxRow } from './outbox-repo.ts';
 
-/** Delivers one message to its channel (SMTP or the SMS gateway); rejects when it could not go out now. */
+/** Delivers one message to its channel (SMTP, the SMS gateway, a client's back-channel logout URI); rejects when it could not go out now. */
 export type Deliver = (message: OutgoingMessage) => Promise<void>;
 
 export const OUTBOX = {
@@ -19,6 +19,33 @@ export const OUTBOX = {
 } as const;
 
 export const retryDelay = (attempts: number) => Math.min(OUTBOX.firstRetryMs * 2 ** (attempts - 1), OUTBOX.maxRetryMs);
+
+/**
+ * Writes a message to the outbox for the worker to deliver, without trying it now: for a caller
+ * inside a transaction, whose message must go out only once it commits (and goes with it if it
+ * rolls back). Due at once, claimed by nobody; the worker (or a drain) delivers it within
+ * OUTBOX_WORKER_INTERVAL_MS (messaging.ts).
+ */
+export async function queueMessage(db: Kysely<Database>, message: OutgoingMessage, now: number): Promise<void> {
+  await insertMessage(db, { ...rowOf(message, now), claimed_until: null });
+}
+
+const rowOf = (message: OutgoingMessage, now: number): OutboxRow => ({
+  id: newId(),
+  kind: message.kind,
+  recipient: message.to,
+  subject: message.subject ?? '',
+  body: message.text,
+  html: message.html ?? null,
+  attempts: 0,
+  next_attempt_at: now,
+  // Claimed by the send that writes it from the start, so that the worker does not deliver it a second time.
+  claimed_until: now + OUTBOX.leaseMs,
+  sent_at: null,
+  failed_at: null,
+  last_error: null,
+  created_at: now,
+});
 
 export interface OutboxNotifier extends Notifier {
   /** Delivers every message that is due now; returns how many went out. The worker calls it on a timer. */
@@ -57,23 +84,7 @@ export function outboxNotifier(deps: { db: Kysely<Database>; clock: Clock; deliv
 
   return {
     async send(message) {
-      const now = deps.clock.now();
-      const row: OutboxRow = {
-        id: newId(),
-        kind: message.kind,
-        recipient: message.to,
-        subject: message.subject ?? '',
-        body: message.text,
-        html: message.html ?? null,
-        attempts: 0,
-        next_attempt_at: now,
-        // Claimed by this send from the start, so that the worker does not deliver it a second time.
-        claimed_until: now + OUTBOX.leaseMs,
-        sent_at: null,
-        failed_at: null,
-        last_error: null,
-        created_at: now,
-      };
+      const row = rowOf(message, deps.clock.now());
       await insertMessage(deps.db, row);
       await attempt(row);
     },

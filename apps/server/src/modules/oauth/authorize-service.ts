@@ -17,8 +17,9 @@ import type { ClientRegistry, OAuthClient } from './clients.ts';
 import { insertCode } from './code-repo.ts';
 import { grantedScope } from './granted-scope.ts';
 import { portalReturnParams } from './portal-return.ts';
+import type { OidcDeps } from '../oidc/id-token.ts';
 
-export interface AuthorizeDeps extends CredentialDeps, SignInNoticeDeps {
+export interface AuthorizeDeps extends CredentialDeps, SignInNoticeDeps, OidcDeps {
   clients: ClientRegistry;
   issuer: string;
   /** The login form's reCAPTCHA, checked here when no live ticket of the login step came with it (decision 0011). */
@@ -150,6 +151,8 @@ export async function authorize(
   const held = form.login_ticket ? await redeemLoginTicket(deps, { ticket: form.login_ticket, rawId: form.user_mail, clientId }) : undefined;
   let user = held?.user;
   const proof = held?.proof ?? 'password';
+  // RFC 8176: the password, or the passkey's kind of key the ticket names (login-ticket.ts).
+  const amr: string[] = held?.amr ?? ['pwd'];
   if (!user) {
     if (!form.user_pass) return fail('access_denied', 'login failed');
     if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return fail('access_denied', 'recaptcha failed');
@@ -169,7 +172,7 @@ export async function authorize(
   // required a passkey (decision 0024).
   const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
   // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
-  const context = { authTime: now, amr: proof === 'passkey' ? ['hwk'] : ['pwd'], nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
+  const context = { authTime: now, amr, nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
   const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));

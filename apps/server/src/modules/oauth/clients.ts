@@ -30,6 +30,20 @@ const clientSchema = z
     direct_login_uri: z.string().min(1).optional(),
     /** Where a portal app is returned to (/api/redirect/resume_app), with client_id, state and esid. */
     resume_uri: z.string().min(1).optional(),
+    /**
+     * The sector its subject identifiers are computed for (OpenID Connect Core 1.0 section 8.1;
+     * modules/oidc/subject.ts): clients that name the same one know the member by the same `sub`.
+     * Unset: the client's own (decision 0025).
+     */
+    sector_identifier: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/).optional(),
+    /**
+     * Where the client takes back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0
+     * section 2.2): an absolute http(s) URI without a fragment, POSTed `logout_token=…` when a session
+     * of the member at the client ends here (modules/oidc/backchannel-logout.ts).
+     */
+    backchannel_logout_uri: z.string().regex(/^(https?:\/\/|\{PUBLIC_ORIGIN\})[^#\s]+$/, { error: 'must be an absolute http(s) URI without a fragment' }).optional(),
+    /** Where an RP-initiated logout may send the member back (OpenID Connect RP-Initiated Logout 1.0 section 3.1), matched exactly. */
+    post_logout_redirect_uris: z.array(z.string().min(1)).default([]),
   })
   .refine((c) => c.type === 'public' || c.secret_sha256, { error: 'a confidential client needs secret_sha256' });
 
@@ -40,16 +54,21 @@ export interface ClientRegistry {
   all(): OAuthClient[];
   /** Exact string match (RFC 9700 section 2.1): no prefix, no pattern, no normalisation. */
   isRegisteredRedirect(client: OAuthClient, redirectUri: string): boolean;
+  /** The same exact match for where an RP-initiated logout returns (OpenID Connect RP-Initiated Logout 1.0 section 3.1). */
+  isRegisteredPostLogoutRedirect(client: OAuthClient, uri: string): boolean;
   /** Checks a confidential client's secret in constant time; public clients have none to check. */
   authenticate(client: OAuthClient, secret: string | undefined): boolean;
 }
 
 export function parseClients(json: unknown, publicOrigin: string): ClientRegistry {
+  const here = (u: string) => u.replaceAll('{PUBLIC_ORIGIN}', publicOrigin);
   const list = z.array(clientSchema).parse(json).map((c) => ({
     ...c,
-    redirect_uris: c.redirect_uris.map((u) => u.replaceAll('{PUBLIC_ORIGIN}', publicOrigin)),
-    ...(c.direct_login_uri ? { direct_login_uri: c.direct_login_uri.replaceAll('{PUBLIC_ORIGIN}', publicOrigin) } : {}),
-    ...(c.resume_uri ? { resume_uri: c.resume_uri.replaceAll('{PUBLIC_ORIGIN}', publicOrigin) } : {}),
+    redirect_uris: c.redirect_uris.map(here),
+    post_logout_redirect_uris: c.post_logout_redirect_uris.map(here),
+    ...(c.direct_login_uri ? { direct_login_uri: here(c.direct_login_uri) } : {}),
+    ...(c.resume_uri ? { resume_uri: here(c.resume_uri) } : {}),
+    ...(c.backchannel_logout_uri ? { backchannel_logout_uri: here(c.backchannel_logout_uri) } : {}),
   }));
   const byId = new Map(list.map((c) => [c.client_id, c]));
   // Each confidential client's stored digest, decoded once: a secret is then checked with one hash
@@ -65,6 +84,7 @@ export function parseClients(json: unknown, publicOrigin: string): ClientRegistr
     get: (id) => byId.get(id),
     all: () => list,
     isRegisteredRedirect: (client, uri) => client.redirect_uris.includes(uri),
+    isRegisteredPostLogoutRedirect: (client, uri) => client.post_logout_redirect_uris.includes(uri),
     authenticate: (client, secret) => {
       if (client.type === 'public') return true;
       const digest = digests.get(client.client_id);

@@ -6,6 +6,7 @@ import { migrateUpTo } from '../../db/migrations.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { bearer, introspectToken, tokenRequest, withTestApp } from '../../test-support/test-app.ts';
+import { subjectFor } from '../oidc/subject.ts';
 
 /**
  * Tokens issued before tokens named their grant (migration 0008, docs/decisions/0009-token-selectors.md)
@@ -51,7 +52,8 @@ describe.each(DIALECTS)('tokens issued before migration 0008 (%s)', (dialect) =>
   it('answers the old access token on the API and at introspection, and refuses it as a refresh token', async () => {
     const [s] = legacy as [(typeof legacy)[0]];
     expect(await userStatus(s.access)).toBe(200);
-    expect(await introspect(s.access)).toMatchObject({ active: true, sub: 'demo-card-member', token_type: 'Bearer', terminal_id: s.terminal });
+    const sub = subjectFor({ client_id: 'SIAP004' }, 'demo-card-member');
+    expect(await introspect(s.access)).toMatchObject({ active: true, sub, token_type: 'Bearer', terminal_id: s.terminal });
     expect(await introspect(s.refresh)).toMatchObject({ active: true, token_type: 'refresh_token' });
     expect((await refresh(s.access, s.terminal)).json().error).toBe('invalid_grant');
     expect(await userStatus(s.refresh)).toBe(401);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { basic, bearer, withTestApp, form, loginTokens, NET_ANSWER } from '../../test-support/test-app.ts';
+import { subjectFor } from '../oidc/subject.ts';
 
 describe.each(DIALECTS)('revocation and introspection (%s)', (dialect) => {
   const t = withTestApp(dialect);
@@ -14,7 +15,9 @@ describe.each(DIALECTS)('revocation and introspection (%s)', (dialect) => {
     const tokens = await loginTokens(t.app);
     const res = await introspect(tokens.access_token);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ active: true, client_id: 'SIAP009', sub: 'demo-card-member', token_type: 'Bearer', terminal_id: 'terminal-1' });
+    // `sub` is Net Answer's own identifier of the member, as its ID tokens carry it (decision 0025), never the member id.
+    const sub = subjectFor({ client_id: 'SIAP004' }, 'demo-card-member');
+    expect(res.json()).toMatchObject({ active: true, client_id: 'SIAP009', sub, token_type: 'Bearer', terminal_id: 'terminal-1' });
     expect((await introspect('unknown-token')).json()).toEqual({ active: false });
   });
 

@@ -16,7 +16,7 @@ import { authorizeSessionForm, queryStringOf, sessionCheck } from '../sso/author
 import { signInPost } from '../sso/sign-in-post.ts';
 import { browserOf } from '../sso/sso-cookie.ts';
 
-/** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662, 8414). */
+/** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662); the metadata (RFC 8414) and OpenID Connect's are modules/oidc/routes.ts. */
 export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
   app.post('/api/auth/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
@@ -81,22 +81,4 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const caller = authenticateClient(deps.clients, request.headers.authorization, body, { requireConfidential: true });
     return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token, caller }));
   });
-
-  app.get('/.well-known/oauth-authorization-server', async () => ({
-    issuer: deps.issuer,
-    authorization_endpoint: `${deps.issuer}/content/authorize`,
-    token_endpoint: `${deps.issuer}/api/auth/token`,
-    revocation_endpoint: `${deps.issuer}/api/auth/revoke`,
-    introspection_endpoint: `${deps.issuer}/api/subuser/introspect`,
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    // The password grant is the direct-login grant, not RFC 6749 section 4.3: it is not advertised (RFC 9700 section 2.4).
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    scopes_supported: ALL_SCOPES,
-    authorization_response_iss_parameter_supported: true,
-  }));
 }

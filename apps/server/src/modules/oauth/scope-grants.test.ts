@@ -5,7 +5,9 @@ import { clientTokens, PARTNER_SECRET, post, redeem, SERVICE_UNAVAILABLE } from 
 
 /** Granting scopes, the audience, and the paths by which a partner's token could act as the member's own app (decision 0010). */
 
-const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login';
+const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login profile email phone';
+/** A partner's own list (decision 0010): the member, and the OpenID Connect claims of its name and address (decision 0025). */
+const PARTNER_SCOPE = 'openid user:read profile email';
 const PARTNER = { clientId: 'SIAP002', redirectUri: `${TEST_ORIGIN}/dev/partner/SIAP002/callback` };
 const location = (res: { headers: Record<string, unknown> }) => new URL(String(res.headers.location));
 const INSUFFICIENT = (scope: string) => `Bearer error="insufficient_scope", scope="${scope}"`;
@@ -43,7 +45,7 @@ describe.each(DIALECTS)('scopes granted and the partner takeover paths (%s)', (d
     const terms = ['ImportantMattersOnLineAccount', 'ServiceOnLineAccount', 'PersonalInfoOnLineAccount'];
     const partnerCode = await getCode(t.app, { ...PARTNER, terms });
     const partner = await exchange(t.app, partnerCode, { client_id: 'SIAP002', redirect_uri: PARTNER.redirectUri, client_secret: 'demo-secret-SIAP002' });
-    expect(partner.json().scope).toBe('openid user:read');
+    expect(partner.json().scope).toBe(PARTNER_SCOPE);
   });
 
   it('lets a token asked with openid alone read nothing, and one with user:read read the member only', async () => {
@@ -96,14 +98,14 @@ describe.each(DIALECTS)('scopes granted and the partner takeover paths (%s)', (d
     });
     expect(cardRefresh.json().error).toBe('unauthorized_client');
     const refreshed = await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: partnerTokens.refresh_token, client_id: 'SIAP002', terminal_id: 'terminal-1' }, PARTNER_SECRET('SIAP002'));
-    expect(refreshed.json().scope).toBe('openid user:read');
+    expect(refreshed.json().scope).toBe(PARTNER_SCOPE);
   });
 
   it('gives a direct login the target client\'s scopes: a partner reads the member, the web client manages the account', async () => {
     const web = (await loginTokens(t.app)).access_token;
     const handOff = await post(t, '/api/subuser/direct_login/sc', web, { client_id: 'SIAP002' });
     const partner = await redeem(t, handOff.json().onetime_token, { client_id: 'SIAP002', terminal_id: 'partner-terminal' }, PARTNER_SECRET('SIAP002'));
-    expect(partner.json().scope).toBe('openid user:read');
+    expect(partner.json().scope).toBe(PARTNER_SCOPE);
     expect((await post(t, '/api/user', partner.json().access_token)).statusCode).toBe(200);
     expect((await post(t, '/api/subuser/cards', partner.json().access_token)).statusCode).toBe(403);
 
@@ -117,7 +119,7 @@ describe.each(DIALECTS)('scopes granted and the partner takeover paths (%s)', (d
     const narrow = (await loginTokens(t.app, { scope: 'openid direct_login' })).access_token;
     expect((await post(t, '/api/auth/user_onetime_token', narrow)).json()).toEqual(SERVICE_UNAVAILABLE);
     expect((await post(t, '/api/subuser/direct_login/sc', narrow, { client_id: 'SIAP002' })).json()).toEqual(SERVICE_UNAVAILABLE);
-    const wide = (await loginTokens(t.app, { scope: 'openid user:read direct_login' })).access_token;
+    const wide = (await loginTokens(t.app, { scope: 'openid user:read profile email direct_login' })).access_token;
     expect((await post(t, '/api/subuser/direct_login/sc', wide, { client_id: 'SIAP002' })).statusCode).toBe(200);
   });
 
@@ -126,7 +128,7 @@ describe.each(DIALECTS)('scopes granted and the partner takeover paths (%s)', (d
     const partner = (await clientTokens(t, 'SIAP002')).access_token;
     const family = (token: string) => db().selectFrom('token_families').select(['client_id', 'scope', 'audience']).where('id', '=', token.split('.')[0]!).executeTakeFirstOrThrow();
     expect(await family(web.access_token)).toEqual({ client_id: 'SIAP009', scope: WEB_SCOPE, audience: 'member-api SIAP004' });
-    expect(await family(partner)).toEqual({ client_id: 'SIAP002', scope: 'openid user:read', audience: 'member-api' });
+    expect(await family(partner)).toEqual({ client_id: 'SIAP002', scope: PARTNER_SCOPE, audience: 'member-api' });
 
     const introspect = async (token: string, id: string) =>
       (await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token }, basic(id, `demo-secret-${id}`)) })).json();

@@ -33,7 +33,7 @@ const DOCUMENTED = new Map(
 
 const declared = () => new Map([...registered].filter((e): e is [string, string] => e[1] !== undefined));
 
-const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login';
+const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login profile email phone';
 const KINDS = [
   { kind: 'the web client', clientId: 'SIAP009', scopes: WEB_SCOPE.split(' ') },
   { kind: 'a portal app', clientId: 'SIAP005', scopes: WEB_SCOPE.split(' ') },

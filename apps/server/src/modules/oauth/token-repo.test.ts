@@ -40,7 +40,7 @@ describe('token grant statements use an index (sqlite)', () => {
 
   beforeAll(async () => {
     await migrateToLatest(db);
-    await insertFamily(db, { id: familyId, user_id: 'u1', client_id: 'SIAP009', terminal_id: null, scope: 'openid', audience: 'member-api', created_at: 1, revoked_at: null, proved_at: null, auth_time: null, amr: null, sso_session_id: null });
+    await insertFamily(db, { id: familyId, user_id: 'u1', client_id: 'SIAP009', terminal_id: null, scope: 'openid', audience: 'member-api', created_at: 1, revoked_at: null, proved_at: null, auth_time: null, amr: null, sso_session_id: null, subject: null });
     statements.length = 0;
   });
   afterAll(async () => {

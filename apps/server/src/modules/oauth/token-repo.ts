@@ -63,7 +63,13 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'f.audience',
       'f.proved_at',
       'f.revoked_at as family_revoked_at',
-    ]);
+      'f.amr',
+      'f.sso_session_id',
+      'f.subject',
+    ])
+    // The ID token of a refresh is made from this row (modules/oidc/id-token.ts): a session from before
+    // migration 0015 authenticated when it began.
+    .select((eb) => eb.fn.coalesce('f.auth_time', 'f.created_at').as('auth_time'));
 
 // The lookups of every refresh, introspection and Bearer request, compiled once (decision 0008). A
 // token names its grant (tokens.ts), so it is found by the primary key. A pair issued before that
@@ -126,22 +132,37 @@ export async function revokeFamily(db: Kysely<Database>, familyId: string, now: 
  * updates; returns how many sessions were live.
  */
 export const revokeUserFamilies = async (db: Kysely<Database>, userId: string, now: number): Promise<number> =>
-  (await revokeFamiliesOf(db, userId, undefined, now)).length;
+  (await revokeFamiliesOf(db, userId, {}, now)).length;
 
 /**
  * Revokes a member's sessions of the given clients only, as revokeUserFamilies does (decision 0015: a
  * cardholders-only service ends when the member's last card goes); returns the client of each session that was live.
  */
 export const revokeUserClientFamilies = async (db: Kysely<Database>, userId: string, clientIds: readonly string[], now: number): Promise<string[]> =>
-  clientIds.length === 0 ? [] : revokeFamiliesOf(db, userId, clientIds, now);
+  clientIds.length === 0 ? [] : revokeFamiliesOf(db, userId, { clientIds }, now);
 
-/** The member's families, of the given clients or of all (undefined), revoked with their grants; the clients of those that were live. */
-async function revokeFamiliesOf(db: Kysely<Database>, userId: string, clientIds: readonly string[] | undefined, now: number): Promise<string[]> {
+/**
+ * Revokes a member's sessions that came from the given SSO sessions, of every client (an RP-initiated
+ * logout naming its `sid`, modules/oidc/end-session.ts); returns the client of each session that was live.
+ */
+export const revokeUserSsoFamilies = async (db: Kysely<Database>, userId: string, ssoSessionIds: readonly string[], now: number): Promise<string[]> =>
+  ssoSessionIds.length === 0 ? [] : revokeFamiliesOf(db, userId, { ssoSessionIds }, now);
+
+/** Which of a member's families: of some clients, of some SSO sessions, or (neither) all. */
+interface FamilyFilter {
+  clientIds?: readonly string[];
+  ssoSessionIds?: readonly string[];
+}
+
+/** The member's families the filter names, revoked with their grants; the clients of those that were live. */
+async function revokeFamiliesOf(db: Kysely<Database>, userId: string, only: FamilyFilter, now: number): Promise<string[]> {
   let families = db.selectFrom('token_families').select('id').where('user_id', '=', userId);
-  if (clientIds) families = families.where('client_id', 'in', [...clientIds]);
+  if (only.clientIds) families = families.where('client_id', 'in', [...only.clientIds]);
+  if (only.ssoSessionIds) families = families.where('sso_session_id', 'in', [...only.ssoSessionIds]);
   await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', 'in', families).where('revoked_at', 'is', null).execute();
   let update = db.updateTable('token_families').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-  if (clientIds) update = update.where('client_id', 'in', [...clientIds]);
+  if (only.clientIds) update = update.where('client_id', 'in', [...only.clientIds]);
+  if (only.ssoSessionIds) update = update.where('sso_session_id', 'in', [...only.ssoSessionIds]);
   return (await update.returning('client_id').execute()).map((r) => r.client_id);
 }
 
@@ -201,6 +222,28 @@ export async function liveUserFamilies(db: Kysely<Database>, userId: string, now
 /** The SSO session a session (token family) came from, or null. */
 export const familySsoSession = async (db: Kysely<Database>, familyId: string): Promise<string | null> =>
   (await db.selectFrom('token_families').select('sso_session_id').where('id', '=', familyId).executeTakeFirst())?.sso_session_id ?? null;
+
+/**
+ * The clients and SSO sessions of a member's live sessions, each pair once: of the given SSO sessions
+ * or all, of the given clients or all (modules/oidc/backchannel-logout.ts, before they are revoked).
+ */
+export async function liveSessionClients(
+  db: Kysely<Database>,
+  userId: string,
+  only: FamilyFilter,
+): Promise<{ client_id: string; sso_session_id: string | null }[]> {
+  let q = db.selectFrom('token_families').select(['client_id', 'sso_session_id']).distinct().where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (only.clientIds) q = q.where('client_id', 'in', [...only.clientIds]);
+  if (only.ssoSessionIds) q = q.where('sso_session_id', 'in', [...only.ssoSessionIds]);
+  return q.execute();
+}
+
+/**
+ * The member a client knows by `subject` (migration 0018), from any of the client's sessions, ended or
+ * not: an RP-initiated logout's `id_token_hint` names the member only so (modules/oidc/end-session.ts).
+ */
+export const memberOfSubject = async (db: Kysely<Database>, subject: string, clientId: string): Promise<string | undefined> =>
+  (await db.selectFrom('token_families').select('user_id').where('subject', '=', subject).where('client_id', '=', clientId).limit(1).executeTakeFirst())?.user_id;
 
 /** Whether a session (token family) is still live: not revoked. */
 export async function familyLive(db: Kysely<Database>, familyId: string): Promise<boolean> {

@@ -14,11 +14,18 @@ import { consumeCode, findCode } from './code-repo.ts';
 import { verifyPkce } from './pkce.ts';
 import { findGrant, insertFamily, lockGrant, markRotated, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
 import { findToken, issuePair, type TokenKind } from './tokens.ts';
+import { amrList, mintIdToken, type OidcDeps } from '../oidc/id-token.ts';
+import { subjectFor } from '../oidc/subject.ts';
 
 export interface TokenDeps {
   db: Kysely<Database>;
   clock: Clock;
 }
+
+/** The grants that answer an ID token besides the pair (OpenID Connect Core 1.0 sections 3.1.3.3 and 12.2). */
+export type GrantDeps = TokenDeps & OidcDeps;
+
+const hasOpenid = (scope: string) => scope.split(' ').includes('openid');
 
 const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
 
@@ -28,7 +35,7 @@ const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
  * code revokes every token the first use issued (RFC 6749 section 4.1.2).
  */
 export async function exchangeCode(
-  deps: TokenDeps,
+  deps: GrantDeps,
   p: { code: string; client: OAuthClient; redirectUri: string | undefined; verifier: string | undefined; terminalId: string | null },
 ): Promise<TokenResponse> {
   const now = deps.clock.now();
@@ -44,6 +51,8 @@ export async function exchangeCode(
     if (code.client_id !== p.client.client_id) return { kind: 'error' as const, error: 'authorization code was issued to another client' };
     if (code.redirect_uri !== p.redirectUri) return { kind: 'error' as const, error: 'redirect_uri does not match the authorization request' };
     if (!verifyPkce(p.verifier, code.code_challenge)) return { kind: 'error' as const, error: 'code_verifier does not match the code_challenge' };
+    // The member's identifier for this client (modules/oidc/subject.ts), stored with the session and carried by its ID tokens.
+    const subject = subjectFor(p.client, code.user_id);
     await insertFamily(trx, {
       id: familyId,
       user_id: code.user_id,
@@ -57,10 +66,26 @@ export async function exchangeCode(
       auth_time: code.auth_time,
       amr: code.amr,
       sso_session_id: code.sso_session_id,
+      subject,
     });
-    return { kind: 'tokens' as const, tokens: await issuePair(trx, familyId, null, code.scope, now) };
+    return { kind: 'tokens' as const, code, subject, tokens: await issuePair(trx, familyId, null, code.scope, now) };
   });
-  if (outcome.kind === 'tokens') return outcome.tokens;
+  if (outcome.kind === 'tokens') {
+    const { code, subject, tokens } = outcome;
+    if (!hasOpenid(code.scope)) return tokens;
+    // Signed once the session is committed, never inside the transaction.
+    const idToken = await mintIdToken(deps, {
+      clientId: code.client_id,
+      subject,
+      authTime: code.auth_time ?? code.created_at,
+      amr: amrList(code.amr),
+      sid: code.sso_session_id,
+      nonce: code.nonce,
+      accessToken: tokens.access_token,
+      now,
+    });
+    return { ...tokens, id_token: idToken };
+  }
   if (outcome.kind === 'replay') {
     const code = outcome.code;
     if (code?.family_id) {
@@ -80,7 +105,7 @@ export async function exchangeCode(
  * (docs/decisions/0002-refresh-retry-grace.md). Concurrency is decided by conditional updates.
  */
 export async function refreshTokens(
-  deps: TokenDeps,
+  deps: GrantDeps,
   p: { refreshToken: string; client: OAuthClient; terminalId: string | null },
 ): Promise<TokenResponse> {
   const now = deps.clock.now();
@@ -108,7 +133,22 @@ export async function refreshTokens(
     }
     return null;
   });
-  if (outcome) return outcome;
+  if (outcome) {
+    if (!hasOpenid(grant.scope)) return outcome;
+    // A new ID token each time, of the session's own sign-in, without a nonce (OpenID Connect Core 1.0
+    // section 12.2), made from the row the refresh read: no query more.
+    const idToken = await mintIdToken(deps, {
+      clientId: grant.client_id,
+      subject: grant.subject ?? subjectFor(p.client, grant.user_id),
+      authTime: grant.auth_time,
+      amr: amrList(grant.amr),
+      sid: grant.sso_session_id,
+      nonce: null,
+      accessToken: outcome.access_token,
+      now,
+    });
+    return { ...outcome, id_token: idToken };
+  }
   await revokeFamily(deps.db, grant.family_id, now);
   await logActivity(deps.db, { userId: grant.user_id, event: 'token_replay', clientId: grant.client_id, at: now });
   throw invalidGrant('refresh token was already used; the session has been revoked');
@@ -136,7 +176,9 @@ const isLive = (g: GrantWithFamily, kind: TokenKind, now: number) =>
 /**
  * RFC 7662 introspection by a confidential client: a token of its own or one whose audience names it
  * (docs/decisions/0010-scopes-and-audience.md). Any other token answers as an inactive one does
- * (RFC 7662 section 2.2), so that a partner learns nothing about tokens that are not for it.
+ * (RFC 7662 section 2.2), so that a partner learns nothing about tokens that are not for it. `sub` is
+ * the member's subject identifier for the caller (modules/oidc/subject.ts), the one its own ID tokens
+ * and userinfo carry, whichever client the token was issued to: never the member id.
  */
 export async function introspect(deps: TokenDeps, p: { token: string; caller: OAuthClient }) {
   const found = await findToken(deps.db, p.token);
@@ -146,7 +188,7 @@ export async function introspect(deps: TokenDeps, p: { token: string; caller: OA
   return {
     active: true as const,
     client_id: g.client_id,
-    sub: g.user_id,
+    sub: subjectFor(p.caller, g.user_id),
     scope: g.scope,
     aud: g.audience.split(' '),
     token_type: found.kind === 'access' ? 'Bearer' : 'refresh_token',
@@ -172,6 +214,8 @@ export async function authenticateAccessToken(deps: TokenDeps, token: string) {
     audience: g.audience.split(' '),
     /** When the member last proved presence on this session (decision 0012), off the same row; null: not since it began. */
     provedAt: g.proved_at,
+    /** The member's subject identifier for the token's client (modules/oidc/subject.ts), off the same row; null: a session from before migration 0018. */
+    subject: g.subject,
   };
 }
 

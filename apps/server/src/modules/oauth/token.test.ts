@@ -30,7 +30,7 @@ describe.each(DIALECTS)('POST /api/auth/token (%s)', (dialect) => {
     expect(body).toMatchObject({
       token_type: 'Bearer',
       expires_in: 3600,
-      scope: 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login',
+      scope: 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login profile email phone',
     });
     // <family id>.<grant id>.<secret>: the selector names the pair's grant, each token has a secret of its own.
     const format = /^([0-9a-f-]{36}\.[A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{43}$/;

@@ -1,35 +1,10 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { afterAll, beforeAll } from 'vitest';
-import { createTestApp, exchange, getCode, PRODUCTION_ENV, type TestApp } from '../../test-support/test-app.ts';
+import { createTestApp, exchange, getCode, PRODUCTION_ENV } from '../../test-support/test-app.ts';
+import { withListeningApp } from '../../test-support/listening-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { sha256Base64Url } from '../../lib/secrets.ts';
 import { acceptTerms, post } from '../../test-support/direct-login-kit.ts';
 import { demoVerifier } from './partner-client.ts';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-
-/**
- * The demo partner page calls this server over HTTP, as a partner's server would: the app listens
- * on a real port and is its own PUBLIC_ORIGIN.
- */
-function withListeningApp(dialect: 'sqlite' | 'postgres') {
-  const ctx = {} as TestApp & { origin: string };
-  beforeAll(async () => {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    Object.assign(ctx, await createTestApp(dialect, { PUBLIC_ORIGIN: origin }), { origin });
-    await ctx.app.listen({ port, host: '127.0.0.1' });
-  });
-  afterAll(async () => ctx.close?.());
-  return ctx;
-}
 
 const page = async (url: string) => {
   const res = await fetch(url);
@@ -116,9 +91,11 @@ describe.each(DIALECTS)('demo partner pages (%s)', (dialect) => {
 describe('demo partner pages in production', () => {
   it('do not exist', async () => {
     const production = await createTestApp('sqlite', PRODUCTION_ENV);
-    for (const url of ['/dev/partner/SIAP002/direct?onetime_token=x', '/dev/partner/SIAP002/callback', '/dev/netanswer/login?key=x', '/dev/partner/demo.css']) {
+    const pages = ['/dev/partner/SIAP002/direct?onetime_token=x', '/dev/partner/SIAP002/callback', '/dev/netanswer/login?key=x', '/dev/partner/demo.css'];
+    for (const url of [...pages, '/dev/partner/SIAP002/backchannel_logout', '/dev/partner/SIAP002/logged_out']) {
       expect((await production.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
     }
+    expect((await production.app.inject({ method: 'POST', url: '/dev/partner/SIAP002/backchannel_logout', payload: { logout_token: 'x' } })).statusCode).toBe(404);
     await production.close();
   });
 });

@@ -1,20 +1,23 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Clock } from '../../lib/clock.ts';
 import type { NetAnswerSimulator } from '../../ports/net-answer-simulator.ts';
 import type { ClientRegistry } from '../oauth/clients.ts';
+import { loggedOutPage, logoutReceiver, logoutsPage } from './logout-receiver.ts';
 import { exchangeAsPartner } from './partner-client.ts';
 import { renderDemoPage, STYLESHEET, STYLESHEET_PATH, type DemoPage, type Row } from './pages.ts';
 
 export interface PartnerDemoDeps {
   clients: ClientRegistry;
   issuer: string;
+  clock: Clock;
   /** Absent when a test replaced Net Answer with its own adapter. */
   netAnswerSimulator: NetAnswerSimulator | undefined;
 }
 
-/** A query value as received: one bounded string, or nothing (a repeated parameter is not one value). */
-const one = (query: unknown, name: string): string | undefined => {
+/** A query or form value as received: one bounded string, or nothing (a repeated parameter is not one value). */
+const one = (query: unknown, name: string, max = 512): string | undefined => {
   const v = (query as Record<string, unknown> | undefined)?.[name];
-  return typeof v === 'string' && v.length > 0 ? v.slice(0, 512) : undefined;
+  return typeof v === 'string' && v.length > 0 ? v.slice(0, max) : undefined;
 };
 
 function send(reply: FastifyReply, page: DemoPage, status = 200) {
@@ -75,6 +78,36 @@ export function registerPartnerDemoRoutes(app: FastifyInstance, deps: PartnerDem
     const client = deps.clients.get(request.params.clientId);
     if (!client) return send(reply, notFound('パートナーサービス'), 404);
     return send(reply, callbackPage(client.name, request.query));
+  });
+
+  const logouts = logoutReceiver(deps);
+
+  /**
+   * The partner's back-channel logout URI (OpenID Connect Back-Channel Logout 1.0 sections 2.5 and 2.8):
+   * 200 when it took the token, 400 with an RFC 6749-style error otherwise, a malformed body's too.
+   */
+  app.post<{ Params: { clientId: string } }>('/dev/partner/:clientId/backchannel_logout', { config: { oauth: true } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const client = deps.clients.get(request.params.clientId);
+    if (!client) return reply.code(404).send({ error: 'invalid_request', error_description: 'no such partner' });
+    // A JWT is longer than a query value of the pages; one longer than this is no logout token of the issuer's.
+    const outcome = await logouts.receive(client, one(request.body, 'logout_token', 4096));
+    if (!outcome.ok) return reply.code(400).send({ error: 'invalid_request', error_description: outcome.reason });
+    return reply.code(200).send({});
+  });
+
+  /** What the partner's back-channel logout URI has received, for a person to look at. */
+  app.get<{ Params: { clientId: string } }>('/dev/partner/:clientId/backchannel_logout', async (request, reply) => {
+    const client = deps.clients.get(request.params.clientId);
+    if (!client) return send(reply, notFound('パートナーサービス'), 404);
+    return send(reply, logoutsPage(client, logouts.receivedBy(client.client_id)));
+  });
+
+  /** The partner's post_logout_redirect_uri (OpenID Connect RP-Initiated Logout 1.0 section 3): the state it gets back. */
+  app.get<{ Params: { clientId: string } }>('/dev/partner/:clientId/logged_out', async (request, reply) => {
+    const client = deps.clients.get(request.params.clientId);
+    if (!client) return send(reply, notFound('パートナーサービス'), 404);
+    return send(reply, loggedOutPage(client, one(request.query, 'state'), logouts.receivedBy(client.client_id)));
   });
 
   /** Net Answer's landing of a direct login: the key works once, within LIMITS.directLoginTokenTtlMs. */

@@ -9,13 +9,13 @@ import { AppError, lockedError, validationError } from '../../lib/app-error.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
 import { requireCardholder } from '../account/cardholders-only.ts';
 import { addressKey, outstandingTerms } from '../account/credentials-service.ts';
-import { issueLoginTicket } from '../account/login-ticket.ts';
+import { issueLoginTicket, passkeyKindOf } from '../account/login-ticket.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
 import { checkAssertion } from './assertion.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
 import { ceremonyOptions, OK, rpOf, type PasskeyDeps } from './passkey-deps.ts';
-import { passkeyByCredentialId } from './passkey-repo.ts';
+import { passkeyByCredentialId, type PasskeyRow } from './passkey-repo.ts';
 import { userHandleOf } from './relying-party.ts';
 
 /**
@@ -57,8 +57,11 @@ export async function passkeyLoginOptions(deps: PasskeyLoginDeps, p: { clientId:
   return ceremonyOptions(options);
 }
 
-/** The active member whose passkey signed this browser's challenge for this client; undefined for anything else, alike. */
-async function assertedMember(deps: PasskeyLoginDeps, p: { clientId: string; browserCookie: string; answer: AuthenticationResponseJSON; now: number }): Promise<UserRow | undefined> {
+/** The active member whose passkey signed this browser's challenge for this client, and the passkey; undefined for anything else, alike. */
+async function assertedMember(
+  deps: PasskeyLoginDeps,
+  p: { clientId: string; browserCookie: string; answer: AuthenticationResponseJSON; now: number },
+): Promise<{ user: UserRow; passkey: PasskeyRow } | undefined> {
   const kept = await takeChallenge(deps.db, 'passkey_login', p.answer, p.now);
   if (!kept || kept.subject !== browserKey(p.browserCookie) || kept.binding !== clientBinding(p.clientId)) return undefined;
   const passkey = await passkeyByCredentialId(deps.db, p.answer.id);
@@ -66,7 +69,7 @@ async function assertedMember(deps: PasskeyLoginDeps, p: { clientId: string; bro
   if (!passkey || !user) return undefined;
   // A discoverable credential names its member: it must be the one the credential was registered to.
   if (p.answer.response.userHandle !== userHandleOf(user.id)) return undefined;
-  return (await checkAssertion({ db: deps.db, rp: rpOf(deps) }, { answer: p.answer, challenge: kept.challenge, passkey, now: p.now })) ? user : undefined;
+  return (await checkAssertion({ db: deps.db, rp: rpOf(deps) }, { answer: p.answer, challenge: kept.challenge, passkey, now: p.now })) ? { user, passkey } : undefined;
 }
 
 /**
@@ -86,13 +89,15 @@ export async function passkeyLogin(
   const bucket = addressKey(origin.address);
   if (limit > 0 && (await rateLimitCount(deps.db, bucket, now, LIMITS.loginLockMs)) >= limit) throw lockedError();
   const answer = input.credential as unknown as AuthenticationResponseJSON;
-  const user = origin.browserCookie ? await assertedMember(deps, { clientId: client.client_id, browserCookie: origin.browserCookie, answer, now }) : undefined;
-  if (!user) {
+  const asserted = origin.browserCookie ? await assertedMember(deps, { clientId: client.client_id, browserCookie: origin.browserCookie, answer, now }) : undefined;
+  if (!asserted) {
     if (limit > 0) await hitRateLimit(deps.db, bucket, now, LIMITS.loginLockMs);
     throw notAccepted();
   }
+  const { user, passkey } = asserted;
   // Before the terms and the ticket, as at the password's login step (SPEC.md section 6).
   await requireCardholder(deps.db, user.id, client.client_id);
-  const login_ticket = await issueLoginTicket(deps.db, user, client.client_id, now, 'passkey');
+  // The ticket carries the kind of key to the session's ID tokens (`amr` hwk or swk, decision 0025).
+  const login_ticket = await issueLoginTicket(deps.db, user, client.client_id, now, passkeyKindOf(passkey.device_type));
   return { ...OK, terms: await outstandingTerms(deps.db, user.id, client), login_ticket, id: user.email };
 }

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
-import { call, eventRows, loggedInMember } from '../../test-support/account-change-kit.ts';
-import { addPasskey, LoginBrowser, newAuthenticator } from '../../test-support/passkey-kit.ts';
+import { call, eventRows } from '../../test-support/account-change-kit.ts';
+import { LoginBrowser, memberWithPasskey, newAuthenticator } from '../../test-support/passkey-kit.ts';
 import { exchange, getCode, postAuthorize, TEST_ORIGIN, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 
 const REFUSED = { result_code: 200, result_message: PASSKEY_MESSAGES.notAccepted };
-
-/** A member with a passkey on a software authenticator. */
-async function memberWithPasskey(t: TestApp, kind?: { synced: boolean; counting: boolean }) {
-  const member = await loggedInMember(t);
-  const authenticator = newAuthenticator(kind);
-  const added = await addPasskey(t, member.access_token, authenticator);
-  expect(added.json().result_code, added.body).toBe(0);
-  return { member, authenticator };
-}
 
 const challengeRows = (t: TestApp) =>
   t.testDb.db.kysely.selectFrom('verifications').select(['consumed_at']).where('purpose', '=', 'passkey_login').execute();

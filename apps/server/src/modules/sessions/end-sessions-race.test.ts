@@ -38,7 +38,7 @@ describe('ending sessions while one starts (postgres)', () => {
       const familyId = newId();
       await insertFamily(trx, {
         id: familyId, user_id: member.id, client_id: 'SIAP009', terminal_id: null, scope: 'openid user:read',
-        audience: 'member-api', created_at: t.clock.now(), revoked_at: null, proved_at: null, auth_time: null, amr: null, sso_session_id: null,
+        audience: 'member-api', created_at: t.clock.now(), revoked_at: null, proved_at: null, auth_time: null, amr: null, sso_session_id: null, subject: null,
       });
       access = (await issuePair(trx, familyId, null, 'openid user:read', t.clock.now())).access_token;
       created.open();

@@ -6,6 +6,7 @@ import { endDirectLogins } from '../direct-login/repo.ts';
 import { endWaitingFlows } from '../member-flows/member-flow-repo.ts';
 import { useUpMemberCodes } from '../oauth/code-repo.ts';
 import { revokeUserFamilies } from '../oauth/token-repo.ts';
+import { queueBackchannelLogout } from '../oidc/backchannel-logout.ts';
 import { endMemberSignups } from '../signup/flow-repo.ts';
 import { endSsoSessions } from '../sso/end-sso-sessions.ts';
 import { endPurposeSecrets, endSecrets } from '../verification/one-time-secret.ts';
@@ -31,7 +32,9 @@ export interface EndedSecrets {
  * password change, an e-mail change and a withdrawal (and the end of an open member's login once it
  * is linked to a card member).
  *
- * - every token family and grant: access and refresh tokens (SPEC.md section 4, "Token revocation");
+ * - every token family and grant: access and refresh tokens (SPEC.md section 4, "Token revocation"),
+ *   and each client with a back-channel logout URI is told, once it commits (OpenID Connect
+ *   Back-Channel Logout 1.0; modules/oidc/backchannel-logout.ts);
  * - every SSO session of the member's browsers (modules/sso/end-sso-sessions.ts, decision 0026): no
  *   browser completes an authorization request without the password afterwards;
  * - authorization codes not yet exchanged;
@@ -49,6 +52,8 @@ export interface EndedSecrets {
  */
 export async function endMemberSessions(db: Kysely<Database>, userId: string, now: number): Promise<EndedSecrets> {
   await lockMember(db, userId);
+  // Read before the revocation: the sessions still live are the ones the clients are told of.
+  await queueBackchannelLogout(db, { userId, sessionIds: 'all', at: now });
   const sessions = await revokeUserFamilies(db, userId, now);
   const ssoSessions = await endSsoSessions(db, { userId, at: now });
   const codes = await useUpMemberCodes(db, userId, now);

@@ -57,14 +57,14 @@ describe.each(DIALECTS)('SSO session (%s)', (dialect) => {
     expect(stored).not.toContain(browser.cookies.get('sso_device'));
   });
 
-  it('starts with a passkey sign-in (amr hwk) and with the end of a card sign-up (amr otp), which signs the new member in', async () => {
+  it('starts with a passkey sign-in (amr swk: the soft authenticator\'s passkey is a synced one) and with the end of a card sign-up (amr otp), which signs the new member in', async () => {
     const member = await loggedInMember(t);
     const authenticator = newAuthenticator();
     expect((await addPasskey(t, member.access_token, authenticator)).json().result_code).toBe(0);
     const ticket = (await new LoginBrowser().signIn(t, authenticator)).json().login_ticket as string;
     const browser = new TestBrowser();
     expect(codeOf(await browser.login(t, { email: member.email, password: '', ticket }))).toBeTruthy();
-    expect((await sessionRows(t, member.id)).filter((r) => r.amr === 'hwk')).toHaveLength(1);
+    expect((await sessionRows(t, member.id)).filter((r) => r.amr === 'swk')).toHaveLength(1);
     expect(codeOf(await browser.authorize(t, requestQuery(PARTNER)))).toBeTruthy();
 
     const email = newEmail();

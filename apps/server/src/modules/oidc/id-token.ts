@@ -1,0 +1,75 @@
+import { SignJWT } from 'jose';
+import { ACR_VALUES, LIMITS } from '@sso/contracts/constants';
+import { sha256Bytes } from '../../lib/secrets.ts';
+import type { SigningKeyStore } from './signing-keys.ts';
+
+/** What minting an ID token or a logout token needs: the issuer and the keys (signing-keys.ts). */
+export interface OidcDeps {
+  issuer: string;
+  signingKeys: SigningKeyStore;
+}
+
+/** The RFC 8176 methods of a passkey: proof of possession of a key held by a device (hwk) or synced by a provider (swk). */
+const PASSKEY_AMR = new Set(['hwk', 'swk']);
+
+/**
+ * The authentication context class of a sign-in (OpenID Connect Core 1.0 section 2, `acr`; decision
+ * 0025): phishing-resistant for a passkey, basic for a password or a one-time code; none when the
+ * session carries no methods (made before migration 0015, or by a direct login, which authenticates
+ * no one).
+ */
+export function acrOf(amr: readonly string[]): string | undefined {
+  if (amr.length === 0) return undefined;
+  return amr.some((m) => PASSKEY_AMR.has(m)) ? ACR_VALUES.phishingResistant : ACR_VALUES.basic;
+}
+
+/** The stored `amr` (space-separated, migration 0015) as the claim's list. */
+export const amrList = (stored: string | null): string[] => (stored ? stored.split(' ').filter((m) => m !== '') : []);
+
+/**
+ * OpenID Connect Core 1.0 section 3.2.2.9 / 3.1.3.6: the left half of the SHA-256 of the access
+ * token, base64url. The access token is ASCII (tokens.ts), so hashing its text is hashing its octets.
+ */
+const atHash = (accessToken: string): string => sha256Bytes(accessToken).subarray(0, 16).toString('base64url');
+
+export interface IdTokenClaims {
+  clientId: string;
+  /** The member's subject identifier for this client (subject.ts). */
+  subject: string;
+  /** When the member authenticated, ms. */
+  authTime: number;
+  amr: readonly string[];
+  /** The SSO session (`sid`, for back-channel logout), or null. */
+  sid: string | null;
+  /** The authorization request's nonce, at the code exchange only (section 12.2: none at a refresh). */
+  nonce: string | null;
+  /** The access token answered with it, for `at_hash`. */
+  accessToken: string;
+  now: number;
+}
+
+/**
+ * An ID token (OpenID Connect Core 1.0 sections 2 and 3.1.3.6), signed by jose with the current key,
+ * which the key store imported once: iss, sub, aud (the client), exp (LIMITS.idTokenTtlMs), iat,
+ * auth_time, nonce when the request had one, acr and amr when the session knows how the member signed
+ * in, sid when it came from an SSO session, at_hash.
+ */
+export async function mintIdToken(deps: OidcDeps, c: IdTokenClaims): Promise<string> {
+  const { kid, alg, key } = await deps.signingKeys.signingKey();
+  const iat = Math.floor(c.now / 1000);
+  const acr = acrOf(c.amr);
+  return new SignJWT({
+    auth_time: Math.floor(c.authTime / 1000),
+    ...(c.nonce !== null ? { nonce: c.nonce } : {}),
+    ...(acr ? { acr, amr: [...c.amr] } : {}),
+    ...(c.sid !== null ? { sid: c.sid } : {}),
+    at_hash: atHash(c.accessToken),
+  })
+    .setProtectedHeader({ alg, kid, typ: 'JWT' })
+    .setIssuer(deps.issuer)
+    .setSubject(c.subject)
+    .setAudience(c.clientId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + Math.floor(LIMITS.idTokenTtlMs / 1000))
+    .sign(key);
+}

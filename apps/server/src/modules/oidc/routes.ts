@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { endSessionRequestSchema } from '@sso/contracts/oidc';
+import { SCOPES } from '@sso/contracts/scopes';
+import type { Background } from '../../lib/background.ts';
+import { describeDevice } from '../../lib/device.ts';
+import { currentMember } from '../account/current-user.ts';
+import type { OutboxNotifier } from '../notifications/outbox.ts';
+import { END_SESSION_PATH, JWKS_PATH, providerMetadata, USERINFO_PATH } from './discovery.ts';
+import { endSession, type EndSessionDeps } from './end-session.ts';
+import { confirmPage, invalidLogoutPage, loggedOutPage } from './end-session-page.ts';
+import { SIGNING_KEYS } from './signing-keys.ts';
+import { userInfo } from './userinfo.ts';
+
+/**
+ * Ends the browser's SSO session: its cookie and its `sso_sessions` row (modules/sso/logout.ts
+ * endBrowserSessionOf, wired in app.ts). The logout endpoint calls it after the sessions the hint
+ * named are revoked: `userId` and `sid` are the member and SSO session the id_token_hint named, or
+ * null when the member confirmed a logout without a hint (then the browser's cookie names the session).
+ */
+export type EndBrowserSession = (request: FastifyRequest, reply: FastifyReply, named: { userId: string | null; sid: string | null }) => Promise<void>;
+
+export interface OidcRouteDeps extends EndSessionDeps {
+  endBrowserSession: EndBrowserSession;
+  /** The outbox, drained once a logout commits so that its back-channel logouts go out now, not at the worker's next turn. */
+  notifier: OutboxNotifier;
+  background: Background;
+}
+
+/** Public documents any client may read, a browser's script too (Discovery section 4, RFC 7517). */
+const publicDocument = (reply: FastifyReply, maxAgeS: number) =>
+  reply.header('Cache-Control', `public, max-age=${maxAgeS}`).header('Access-Control-Allow-Origin', '*');
+
+/**
+ * A post of this server's own confirmation page: the browser says it came from this origin
+ * (Fetch Metadata), or, a browser that sends no Sec-Fetch-Site, its Origin header is the issuer's.
+ * A logout another site posts is asked about again, never done (logout CSRF).
+ */
+function fromOwnPage(request: FastifyRequest, issuer: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin';
+  return request.headers.origin === new URL(issuer).origin;
+}
+
+const html = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
+
+/**
+ * The OpenID Provider's endpoints (docs/decisions/0025-openid-provider.md): the metadata (RFC 8414 and
+ * Discovery 1.0), the JWK Set,
+ * UserInfo (Core 1.0 section 5.3), and RP-initiated logout (RP-Initiated Logout 1.0).
+ */
+export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): void {
+  // One document at both addresses (discovery.ts): RFC 8414's and OpenID Connect Discovery 1.0 section 4's.
+  const metadata = async (_request: FastifyRequest, reply: FastifyReply) => publicDocument(reply, 300).send(providerMetadata(deps.issuer));
+  app.get('/.well-known/oauth-authorization-server', metadata);
+  app.get('/.well-known/openid-configuration', metadata);
+
+  app.get(JWKS_PATH, async (_request, reply) =>
+    publicDocument(reply, SIGNING_KEYS.jwksMaxAgeS).type('application/jwk-set+json').send(await deps.signingKeys.jwks()),
+  );
+
+  // Section 5.3.1: GET and POST alike, the access token in the Authorization header (RFC 6750 section 2.1).
+  // The guard answers 401 invalid_token and 403 insufficient_scope with their WWW-Authenticate (oauth/bearer.ts).
+  const answerUserInfo = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { user, token } = await currentMember(deps, request);
+    return reply.header('Cache-Control', 'no-store').send(await userInfo(deps, user, token));
+  };
+  app.get(USERINFO_PATH, { config: { scope: SCOPES.openid }, exposeHeadRoute: false }, answerUserInfo);
+  app.post(USERINFO_PATH, { config: { scope: SCOPES.openid } }, answerUserInfo);
+
+  const answerEndSession = async (request: FastifyRequest, reply: FastifyReply, raw: unknown, post: boolean) => {
+    const input = endSessionRequestSchema.safeParse(raw ?? {});
+    if (!input.success) return html(reply, 400, invalidLogoutPage());
+    const confirmed = post && input.data.confirm === 'yes' && fromOwnPage(request, deps.issuer);
+    const outcome = await endSession(deps, input.data, { confirmed, device: describeDevice(request.headers['user-agent']) });
+    if (outcome.kind === 'invalid') return html(reply, 400, invalidLogoutPage());
+    if (outcome.kind === 'confirm') return html(reply, 200, confirmPage(outcome.request));
+    await deps.endBrowserSession(request, reply, outcome.session);
+    deps.background.run('back-channel logout', async () => {
+      await deps.notifier.drain();
+    });
+    if (outcome.returnTo) return reply.code(303).header('Cache-Control', 'no-store').redirect(outcome.returnTo, 303);
+    return html(reply, 200, loggedOutPage(outcome.unregisteredReturn));
+  };
+  app.get(END_SESSION_PATH, async (request, reply) => answerEndSession(request, reply, request.query, false));
+  app.post(END_SESSION_PATH, async (request, reply) => answerEndSession(request, reply, request.body, true));
+}

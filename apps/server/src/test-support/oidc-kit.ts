@@ -1,0 +1,100 @@
+import * as client from 'openid-client';
+import { expect } from 'vitest';
+import { PARTNER_TERMS } from './direct-login-kit.ts';
+
+/**
+ * A relying party as a partner writes one, with the unmodified openid-client (v6, on oauth4webapi)
+ * against a listening server (listening-app.ts): discovery, the code flow with PKCE and a nonce, the
+ * ID token checked against the JWK Set (enableNonRepudiationChecks: the signature too, not only the
+ * claims), refresh, userinfo. Only the login form is posted by hand, as the SPA's hidden form posts it.
+ */
+
+/** The confidential demo partners' published development secret (README "Demo data"). */
+export const partnerSecret = (clientId: string) => `demo-secret-${clientId}`;
+
+const CONFIDENTIAL = new Set(['SIAP002', 'SIAP004']);
+
+/**
+ * openid-client configured by discovery for `clientId`. `clockSkewS`: how far the server's clock is
+ * ahead of this machine's (a test's manual clock), which the library adds to its own when it checks
+ * `iat` and `exp`.
+ */
+export async function relyingParty(origin: string, clientId: string, clockSkewS = 0): Promise<client.Configuration> {
+  const auth = CONFIDENTIAL.has(clientId) ? client.ClientSecretBasic(partnerSecret(clientId)) : client.None();
+  return client.discovery(new URL(origin), clientId, { [client.clockSkew]: clockSkewS }, auth, {
+    execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks],
+  });
+}
+
+/** Where each client's code comes back in these tests: the demo partner page (config/clients.json). */
+export const callbackOf = (origin: string, clientId: string) => (clientId === 'SIAP009' ? `${origin}/content/oauth/callback` : `${origin}/dev/partner/${clientId}/callback`);
+
+export interface SignedIn {
+  tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+  /** The ID token's claims as openid-client validated them. */
+  claims: client.IDToken;
+  nonce: string;
+}
+
+/**
+ * A member signs in to the relying party: its authorization URL (PKCE S256, state, nonce), the login
+ * form posted to it as the SPA posts it (with the partner's terms), and the code grant, which checks
+ * the state, the nonce, and the ID token's signature and claims.
+ */
+export async function signIn(
+  config: client.Configuration,
+  p: { origin: string; scope: string; user?: string; password?: string; extra?: Record<string, string>; browser?: CookieJar },
+): Promise<SignedIn> {
+  const clientId = config.clientMetadata().client_id;
+  const request = await authorizationRequest(config, p);
+  const form = new URLSearchParams({ user_mail: p.user ?? 'demo.card@example.com', user_pass: p.password ?? 'Demo1234', recaptcha_token: 'oidc-test' });
+  for (const term of PARTNER_TERMS[clientId] ?? []) form.append('terms', term);
+  const browser = p.browser ?? new CookieJar();
+  const login = await browser.fetch(`${p.origin}/api/auth/authorize${request.url.search}`, { method: 'POST', body: form });
+  expect(login.status).toBe(303);
+  return request.grant(login.headers.get('location') ?? '');
+}
+
+/** A browser's cookies, kept from each answer's Set-Cookie and sent back with every request (all of them are under /api/auth). */
+export class CookieJar {
+  readonly cookies = new Map<string, string>();
+
+  async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const at = pair.indexOf('=');
+      if (attributes.some((a) => /^\s*max-age=0$/i.test(a))) this.cookies.delete(pair.slice(0, at));
+      else this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return res;
+  }
+}
+
+/**
+ * The relying party's authorization URL (PKCE S256, state, nonce; `extra`: prompt, max_age) and the
+ * code grant of the redirect it gets back, which checks the state, the nonce, and the ID token's
+ * signature and claims; an error redirect (`login_required`) is thrown as openid-client throws it.
+ */
+export async function authorizationRequest(config: client.Configuration, p: { origin: string; scope: string; extra?: Record<string, string> }) {
+  const verifier = client.randomPKCECodeVerifier();
+  const nonce = client.randomNonce();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: callbackOf(p.origin, config.clientMetadata().client_id),
+    scope: p.scope,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    ...p.extra,
+  });
+  const grant = async (location: string): Promise<SignedIn> => {
+    const tokens = await client.authorizationCodeGrant(config, new URL(location), { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state });
+    const claims = tokens.claims();
+    if (!claims) throw new Error('no ID token');
+    return { tokens, claims, nonce };
+  };
+  return { url, grant };
+}
