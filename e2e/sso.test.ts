@@ -41,14 +41,28 @@ describe('SSO session in Chromium', () => {
   }
 
   /** What Net Answer's server does with the code it received: exchanges it, with its demo secret (config/clients.json). */
-  async function exchangeAsNetAnswer(code: string | null): Promise<void> {
+  async function exchangeAsNetAnswer(code: string | null): Promise<{ access_token: string; id_token: string }> {
     const res = await fetch(`${env.system.origin}/api/auth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('SIAP004:demo-secret-SIAP004').toString('base64')}` },
       body: new URLSearchParams({ grant_type: 'authorization_code', code: code ?? '', redirect_uri: `${env.system.origin}/dev/partner/SIAP004/callback`, code_verifier: VERIFIER }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as { access_token: string; id_token: string };
   }
+
+  /** Whether Net Answer's server still finds its access token live (RFC 7662, with its demo secret). */
+  async function liveForNetAnswer(token: string): Promise<boolean> {
+    const res = await fetch(`${env.system.origin}/api/subuser/introspect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('SIAP004:demo-secret-SIAP004').toString('base64')}` },
+      body: new URLSearchParams({ token }),
+    });
+    return ((await res.json()) as { active: boolean }).active;
+  }
+
+  /** The `sid` an ID token names (the SSO session it came from; OpenID Connect Back-Channel Logout 1.0 section 2.1). */
+  const sidOf = (idToken: string) => (JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
 
   it('logs in once, hands partners their codes without the password, renews a new tab silently, and after the logout asks for the password again', async () => {
     const { context, page, consoleErrors } = await openPage(env);
@@ -104,9 +118,21 @@ describe('SSO session in Chromium', () => {
     await expect.poll(() => tab.getByRole('button', { name: /Net Answer/ }).count()).toBe(0);
     expect(tab.url()).toContain('/content/user/sessions');
 
-    // The logout ends the browser's session: the partner's link shows the login form again.
+    // Net Answer again, from the session and without the password: its session lives until the member logs out.
+    const naTab = await context.newPage();
+    const again = await followPartnerLink(naTab, partnerAuthorizePath(env.system.origin, 'SIAP004', 'sso-na-2'));
+    expect(again.sawPassword).toBe(false);
+    const naTokens = await exchangeAsNetAnswer(again.landed.searchParams.get('code'));
+    await naTab.close();
+    expect(await liveForNetAnswer(naTokens.access_token)).toBe(true);
+
+    // The logout ends the browser's session, and with it Net Answer's, which hears of it by back-channel
+    // logout (its demo page lists the logout tokens it verified); the partner's link shows the login form again.
     await tab.getByRole('button', { name: 'ログアウト', exact: true }).click();
     await tab.waitForURL(/\/content\/authorize\?/);
+    expect(await liveForNetAnswer(naTokens.access_token)).toBe(false);
+    const heard = async () => (await (await fetch(`${env.system.origin}/dev/partner/SIAP004/backchannel_logout`)).text()).includes(sidOf(naTokens.id_token));
+    await expect.poll(heard, { timeout: 10_000 }).toBe(true);
     await tab.goto(partnerAuthorizePath(env.system.origin, 'SIAP004', 'after-logout'));
     await tab.getByLabel('パスワード', { exact: true }).waitFor();
     expect(new URL(tab.url()).pathname).toBe('/content/authorize');
