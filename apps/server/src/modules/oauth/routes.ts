@@ -3,7 +3,6 @@ import { authorizeCheckRequestSchema, authorizeFormSchema, authorizeSessionFormS
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { tokenLookupRequestSchema, tokenRequestSchema } from '@sso/contracts/oauth-endpoints';
-import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { OAuthError, validationError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
