@@ -282,12 +282,22 @@ describe('one member never reaches another member\'s data on any Bearer endpoint
     }
     // RFC 7009 section 2.1: B (with its own Bearer) revoking A's tokens of other clients as the web client ends nothing.
     for (const s of A.others) expect((await post(origin(), '/api/auth/revoke', { token: B.spa.access, form: { token: s.access, client_id: B.spa.clientId } })).status).toBe(200);
-    // RFC 7662: a partner's introspection names the token's own member; a member's Bearer is no partner credential.
+    // RFC 7662: a partner's introspection names the token's own member, by the member's pairwise subject
+    // for the partner asking (OpenID Connect Core 1.0 section 8.1; decision 0025): the one its own ID
+    // tokens carry, never the member id; a member's Bearer is no partner credential.
     // Net Answer checks the web and portal apps' tokens; the line answer service only its own (decision 0010).
+    const subjectOf = async (m: { userId: string }, clientId: string) =>
+      (await db.kysely.selectFrom('token_families').select('subject').where('user_id', '=', m.userId).where('client_id', '=', clientId).where('subject', 'is not', null).executeTakeFirstOrThrow()).subject;
+    const named = new Map<string, string>();
     for (const [m, s] of [[A, A.spa], [A, portalA], [B, B.spa], [B, portalB]] as const) {
-      expect((await introspect(s.access)).json).toMatchObject({ active: true, sub: m.userId, client_id: s.clientId });
+      const answer = (await introspect(s.access)).json as { sub: string };
+      expect(answer).toMatchObject({ active: true, client_id: s.clientId });
+      expect(answer.sub).not.toBe(m.userId);
+      expect(named.get(m.userId) ?? answer.sub, 'one subject of a member for Net Answer').toBe(answer.sub);
+      named.set(m.userId, answer.sub);
     }
-    expect((await introspect(lineA.access, basicAuth('SIAP002', 'demo-secret-SIAP002'))).json).toMatchObject({ active: true, sub: A.userId, client_id: 'SIAP002' });
+    expect(named.get(A.userId)).not.toBe(named.get(B.userId));
+    expect((await introspect(lineA.access, basicAuth('SIAP002', 'demo-secret-SIAP002'))).json).toMatchObject({ active: true, sub: await subjectOf(A, 'SIAP002'), client_id: 'SIAP002' });
     expect((await introspect(lineA.access)).json).toEqual({ active: false });
     expect((await introspect(A.spa.access, { authorization: `Bearer ${B.spa.access}` })).status).toBe(401);
     // Refused without revoking anything of A's (docs/decisions/0002): ...
