@@ -136,40 +136,38 @@ async function measureAgainstCeilings(http: HttpClient, pool: MemberPool, tokenB
   }
 }
 
+/** One operation in turns with another it is measured against (not a ceiling): the figure is their ratio. */
+interface Pairing {
+  op: OperationName;
+  label: string;
+  against: { op: OperationName; label: string };
+}
+
+async function measureInTurns(http: HttpClient, pool: MemberPool, errors: Map<string, number>, p: Pairing): Promise<Compared> {
+  say(`${p.label} in turns with ${p.against.label} …`);
+  const turns = await takeTurns(
+    { label: p.label, next: mixedJobs(http, pool, { [p.op]: 1 }) },
+    { label: `${p.against.label}, in turns with the ${p.label}`, next: mixedJobs(http, pool, { [p.against.op]: 1 }) },
+    errors,
+    timing,
+  );
+  return { ...turns, label: p.label };
+}
+
 /**
  * The passkey sign-in in turns with the password login (decision 0024): the same hand-off with an
  * ECDSA signature checked where the password login hashes with argon2id.
  */
-async function measurePasskeyAgainstLogin(http: HttpClient, pool: MemberPool, errors: Map<string, number>): Promise<Compared> {
-  say('passkey sign-in in turns with the password login …');
-  const label = PASSKEY_LABEL;
-  const turns = await takeTurns(
-    { label, next: mixedJobs(http, pool, { passkeySignIn: 1 }) },
-    { label: 'login (authorize POST), in turns with the passkey sign-in', next: mixedJobs(http, pool, { authorize: 1 }) },
-    errors,
-    timing,
-  );
-  return { ...turns, label };
-}
 const PASSKEY_LABEL = 'passkey sign-in (options, assertion, authorize POST)';
+const PASSKEY_PAIRING: Pairing = { op: 'passkeySignIn', label: PASSKEY_LABEL, against: { op: 'authorize', label: 'login (authorize POST)' } };
 
 /**
  * The refresh grant with `openid` in turns with the one without it (decision 0025): the same rotation
  * of a session of the web client, and an ID token signed with ES256 by jose with the node's cached key.
  * Each member has a session of each kind, so that both chains rotate side by side.
  */
-async function measureOpenidRefresh(http: HttpClient, pool: MemberPool, errors: Map<string, number>): Promise<Compared> {
-  say('refresh grant with openid in turns with the plain refresh grant …');
-  const label = OPENID_REFRESH_LABEL;
-  const turns = await takeTurns(
-    { label, next: mixedJobs(http, pool, { refreshOpenid: 1 }) },
-    { label: 'refresh grant, in turns with the refresh grant with openid', next: mixedJobs(http, pool, { refresh: 1 }) },
-    errors,
-    timing,
-  );
-  return { ...turns, label };
-}
 const OPENID_REFRESH_LABEL = 'refresh grant with openid (new ID token)';
+const OPENID_REFRESH_PAIRING: Pairing = { op: 'refreshOpenid', label: OPENID_REFRESH_LABEL, against: { op: 'refresh', label: 'refresh grant' } };
 
 /** A system under load with its members: the small database or the grown one. */
 interface Side {
@@ -239,8 +237,8 @@ async function measureProduct(): Promise<ProductRun> {
     const tokenBytes = await tokenResponseBytes(http, seeded[0] as Member);
     const pool = new MemberPool(seeded);
     const ceilings = await measureAgainstCeilings(http, pool, tokenBytes, errors);
-    const passkey = await measurePasskeyAgainstLogin(http, pool, errors);
-    const openidRefresh = await measureOpenidRefresh(http, pool, errors);
+    const passkey = await measureInTurns(http, pool, errors, PASSKEY_PAIRING);
+    const openidRefresh = await measureInTurns(http, pool, errors, OPENID_REFRESH_PAIRING);
     const challengeRows = await challengeRowsPerSignIn({ databaseUrl: bench.system.databaseUrl, http, member: seeded[0] as Member });
     let lighthouse: ProductRun['lighthouse'];
     if (!args['no-lighthouse']) {
