@@ -142,8 +142,9 @@ export const revokeUserClientFamilies = async (db: Kysely<Database>, userId: str
   clientIds.length === 0 ? [] : revokeFamiliesOf(db, userId, { clientIds }, now);
 
 /**
- * Revokes a member's sessions that came from the given SSO sessions, of every client (an RP-initiated
- * logout naming its `sid`, modules/oidc/end-session.ts); returns the client of each session that was live.
+ * Revokes a member's sessions that came from the given SSO sessions, of every client (an ended SSO
+ * session, modules/sso/end-sso-sessions.ts, decision 0026; an RP-initiated logout naming its `sid`,
+ * modules/oidc/end-session.ts); returns the client of each session that was live.
  */
 export const revokeUserSsoFamilies = async (db: Kysely<Database>, userId: string, ssoSessionIds: readonly string[], now: number): Promise<string[]> =>
   ssoSessionIds.length === 0 ? [] : revokeFamiliesOf(db, userId, { ssoSessionIds }, now);
@@ -164,25 +165,6 @@ async function revokeFamiliesOf(db: Kysely<Database>, userId: string, only: Fami
   if (only.clientIds) update = update.where('client_id', 'in', [...only.clientIds]);
   if (only.ssoSessionIds) update = update.where('sso_session_id', 'in', [...only.ssoSessionIds]);
   return (await update.returning('client_id').execute()).map((r) => r.client_id);
-}
-
-/**
- * Revokes the member's sessions (token families, with their grants) that came from the given SSO
- * sessions (token_families.sso_session_id, decision 0026); returns the client of each that was live.
- */
-export async function revokeSsoSessionFamilies(db: Kysely<Database>, userId: string, ssoSessionIds: readonly string[], now: number): Promise<string[]> {
-  if (ssoSessionIds.length === 0) return [];
-  const families = db.selectFrom('token_families').select('id').where('user_id', '=', userId).where('sso_session_id', 'in', [...ssoSessionIds]);
-  await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', 'in', families).where('revoked_at', 'is', null).execute();
-  const ended = await db
-    .updateTable('token_families')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('sso_session_id', 'in', [...ssoSessionIds])
-    .where('revoked_at', 'is', null)
-    .returning('client_id')
-    .execute();
-  return ended.map((r) => r.client_id);
 }
 
 /** Revokes one session of the member, with its grants; the client it was of when it was live, else undefined. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { revokeSsoSessionFamilies } from '../oauth/token-repo.ts';
+import { revokeUserSsoFamilies } from '../oauth/token-repo.ts';
 import { queueBackchannelLogout } from '../oidc/backchannel-logout.ts';
 import { endSsoSessionRows } from './sso-session-repo.ts';
 
@@ -17,6 +17,6 @@ export async function endSsoSessions(db: Kysely<Database>, p: { userId: string; 
   const ended = await endSsoSessionRows(db, { userId: p.userId, ids: p.sessionIds, now: p.at });
   // Read before the revocation: the sessions still live are the ones the clients are told of.
   await queueBackchannelLogout(db, { userId: p.userId, sessionIds: ended, at: p.at });
-  await revokeSsoSessionFamilies(db, p.userId, ended, p.at);
+  await revokeUserSsoFamilies(db, p.userId, ended, p.at);
   return ended;
 }
