@@ -90,9 +90,16 @@ describe('SSO session in Chromium', () => {
     tab.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
+    const visited: string[] = [];
+    tab.on('request', (request) => {
+      if (request.isNavigationRequest()) visited.push(request.url());
+    });
     await tab.goto('/content/top');
-    await tab.waitForURL(/\/content\/top$/);
-    await expect.poll(() => tab.getByText(CARD.email).count()).toBeGreaterThan(0);
+    // The silent login is several round trips (Welcome, the authorization endpoint, the callback's code
+    // exchange, Top's data), so Top's data is waited for, longer than a poll's default second on a busy machine.
+    await expect.poll(() => tab.getByText(CARD.email).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(new URL(tab.url()).pathname).toBe('/content/top');
+    expect(visited.some((url) => url.includes('/api/auth/authorize?') && new URL(url).searchParams.get('prompt') === 'none')).toBe(true);
     expect(await tab.locator('input[type="password"]').count()).toBe(0);
 
     // The member's iPhone is signed in too (another browser: its own session).
