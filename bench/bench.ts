@@ -32,6 +32,7 @@ import { ROUNDS, takeTurns, type Turns } from './lib/turns.ts';
 import { describeMachine, machineLine } from './lib/machine.ts';
 import { MemberPool, mixedJobs } from './lib/members.ts';
 import { errorTable, markdownTable, ms } from './lib/report.ts';
+import { threadCpu, type ThreadCpu } from './lib/thread-cpu.ts';
 import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem } from './lib/system.ts';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
@@ -143,11 +144,11 @@ interface Pairing {
   against: { op: OperationName; label: string };
 }
 
-async function measureInTurns(http: HttpClient, pool: MemberPool, errors: Map<string, number>, p: Pairing): Promise<Compared> {
+async function measureInTurns(http: HttpClient, pool: MemberPool, errors: Map<string, number>, p: Pairing, cpu?: () => ThreadCpu): Promise<Compared> {
   say(`${p.label} in turns with ${p.against.label} …`);
   const turns = await takeTurns(
-    { label: p.label, next: mixedJobs(http, pool, { [p.op]: 1 }) },
-    { label: `${p.against.label}, in turns with the ${p.label}`, next: mixedJobs(http, pool, { [p.against.op]: 1 }) },
+    { label: p.label, next: mixedJobs(http, pool, { [p.op]: 1 }), ...(cpu ? { cpu } : {}) },
+    { label: `${p.against.label}, in turns with the ${p.label}`, next: mixedJobs(http, pool, { [p.against.op]: 1 }), ...(cpu ? { cpu } : {}) },
     errors,
     timing,
   );
@@ -238,7 +239,8 @@ async function measureProduct(): Promise<ProductRun> {
     const pool = new MemberPool(seeded);
     const ceilings = await measureAgainstCeilings(http, pool, tokenBytes, errors);
     const passkey = await measureInTurns(http, pool, errors, PASSKEY_PAIRING);
-    const openidRefresh = await measureInTurns(http, pool, errors, OPENID_REFRESH_PAIRING);
+    // With the server's CPU by thread: its signing runs in a worker thread (modules/oidc/jwt-signer.ts).
+    const openidRefresh = await measureInTurns(http, pool, errors, OPENID_REFRESH_PAIRING, () => threadCpu(bench.system.pid()));
     const challengeRows = await challengeRowsPerSignIn({ databaseUrl: bench.system.databaseUrl, http, member: seeded[0] as Member });
     let lighthouse: ProductRun['lighthouse'];
     if (!args['no-lighthouse']) {
@@ -284,6 +286,17 @@ function lighthouseLines(lighthouse: ProductRun['lighthouse']): string {
   return lighthouse
     .map((p) => `Lighthouse ${p.page} (${p.score}): ${Object.entries(p.metrics).map(([k, v]) => `${k} ${k === 'cumulative-layout-shift' ? v.toFixed(3) : Math.round(v)}`).join(', ')}.`)
     .join('\n');
+}
+
+/**
+ * The server's CPU per refresh with and without `openid`, by thread (median rounds): the rate's ratio
+ * counts every thread of a machine whose cores the load driver shares, while a node that the network
+ * loads is bound by its main thread (docs/performance.md).
+ */
+function cpuLine(c: Compared): string {
+  if (!c.a.cpu || !c.b.cpu) return '';
+  const us = (x: number) => `${x.toFixed(0)} µs`;
+  return `Server CPU per operation (median rounds): ${c.a.label}: main thread ${us(c.a.cpu.mainUs)}, other threads ${us(c.a.cpu.otherUs)}; plain refresh: main thread ${us(c.b.cpu.mainUs)}, other threads ${us(c.b.cpu.otherUs)}. The ID token adds ${((c.a.cpu.mainUs / c.b.cpu.mainUs - 1) * 100).toFixed(1)}% to the main thread's CPU per refresh, ${(((c.a.cpu.mainUs + c.a.cpu.otherUs) / (c.b.cpu.mainUs + c.b.cpu.otherUs) - 1) * 100).toFixed(1)}% to the server's.`;
 }
 
 /** Exits 0 whatever the verdicts: the bench reports, it does not gate (it is not part of `npm test`). */
@@ -347,6 +360,8 @@ async function main(): Promise<number> {
     `Run: ${members} members seeded with tokens, closed loop of ${workers} keep-alive connections; token response ${product.tokenBytes} bytes. Each operation took turns with its ceiling (the login with the argon2id loop, the others with the bare route), both warmed for ${warmupMs / 1000} s, then in ${ROUNDS} rounds of ${seconds / 2} s each, the order swapped every round; a ratio is the median of the ${ROUNDS} rounds' ratios${product.growth ? `. Then growth: a second server on a database of ${growth} members (restarted on it once the load was on the disk) and the first, both warmed on every operation, then in turns in the same way` : ''}.`,
     '',
     figures,
+    '',
+    cpuLine(product.openidRefresh),
     '',
     budgetTable,
     '',

@@ -5,6 +5,7 @@
  *   dist/server/main.js (+ .map)          the server, one ES module; @sso/contracts inlined
  *   dist/server/keys-rotate.js (+ .map)   the signing key rotation (`npm run keys:rotate` in the repository)
  *   dist/server/sqlite-checkpointer.mjs   the SQLite checkpointer's worker (db/sqlite.ts loads it by URL)
+ *   dist/server/jwt-sign-worker.mjs       the JWT signing worker (modules/oidc/jwt-signer.ts loads it by URL)
  *   dist/config/                          the client registry and the simulators' demo data (config.ts defaults)
  *   dist/web/                             the built SPA (config.ts's WEB_DIST default)
  *   dist/package.json, package-lock.json  exactly the server's npm dependencies, at the root lock's versions
@@ -106,9 +107,11 @@ async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> 
   const server = await bundle('src/main.ts', 'server/main.js');
   // The signing key rotation (docs/operations.md, "Signing keys"): `node server/keys-rotate.js` beside the server.
   const rotate = await bundle('src/keys-rotate.ts', 'server/keys-rotate.js');
-  // A worker thread of its own, loaded by URL beside the module that starts it (db/sqlite.ts).
-  const worker = await bundle('src/db/sqlite-checkpointer.mjs', 'server/sqlite-checkpointer.mjs');
-  return new Set([...server, ...rotate, ...worker]);
+  // Worker threads, each loaded by URL beside the module that starts it (db/sqlite.ts, modules/oidc/jwt-signer.ts):
+  // in the bundle, that module is main.js, so each lands beside it.
+  const checkpointer = await bundle('src/db/sqlite-checkpointer.mjs', 'server/sqlite-checkpointer.mjs');
+  const signer = await bundle('src/modules/oidc/jwt-sign-worker.mjs', 'server/jwt-sign-worker.mjs');
+  return new Set([...server, ...rotate, ...checkpointer, ...signer]);
 }
 
 async function main() {

@@ -51,6 +51,21 @@ for tool in vite esbuild tsx typescript vitest react eslint; do
   [ ! -e "node_modules/$tool" ] || fail "the release installed $tool, which is build or test tooling"
 done
 
+# The JWT signing worker (modules/oidc/jwt-signer.ts) loads beside main.js, with the release's jose, and signs:
+# were it missing, the server would sign on its own thread, slower, and only warn.
+step "signing a JWT in the release's signing worker"
+node --input-type=module -e "
+  import { Worker } from 'node:worker_threads';
+  import { generateKeyPair, exportJWK, jwtVerify } from 'jose';
+  const pair = await generateKeyPair('ES256', { extractable: true });
+  const worker = new Worker(new URL('server/jwt-sign-worker.mjs', 'file://' + process.cwd() + '/'), { execArgv: [] });
+  worker.postMessage([{ id: 1, job: { kid: 'smoke', alg: 'ES256', jwk: await exportJWK(pair.privateKey), typ: 'JWT', payload: { sub: 'smoke' } } }]);
+  const [answer] = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+  await worker.terminate();
+  if (!answer.token) throw new Error(answer.error ?? 'no token');
+  await jwtVerify(answer.token, pair.publicKey);
+" || fail "the signing worker in dist/server"
+
 # The smallest production configuration (apps/server/src/config.ts): a staging system (the simulators),
 # a mail server that is never reached, and the client registry with secrets of its own.
 port=$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")

@@ -3,12 +3,15 @@ import { say } from './cli.ts';
 import { closedLoop, type LoadResult, type NextJob } from './load.ts';
 import { ms } from './report.ts';
 import type { OpSummary } from './stats.ts';
+import { cpuPerOp, type ThreadCpu } from './thread-cpu.ts';
 
 /** One row of a figures table: a source's rate and latencies over one stretch of load. */
 export interface Row {
   label: string;
   summary: OpSummary;
   perSecond: number;
+  /** The server's CPU per successful operation, its main thread and its other threads, when the source reads it. */
+  cpu?: { mainUs: number; otherUs: number };
 }
 
 /** One row of the table from a load result of one operation. */
@@ -24,6 +27,8 @@ export function rowOf(label: string, r: LoadResult): Row {
 export interface Source {
   label: string;
   next: NextJob;
+  /** Reads the server's CPU by thread (thread-cpu.ts), for the CPU per operation of each round. */
+  cpu?: () => ThreadCpu;
 }
 
 /** Rounds per source in a comparison. */
@@ -71,8 +76,15 @@ export async function takeTurns(a: Source, b: Source, errors: Map<string, number
   for (let round = 0; round < ROUNDS; round++) {
     for (const source of round % 2 === 0 ? [a, b] : [b, a]) {
       await closedLoop({ workers: t.workers, durationMs: t.warmupMs / 2, next: source.next });
+      const before = source.cpu?.();
       const r = await closedLoop({ workers: t.workers, durationMs: roundMs, next: source.next });
-      rounds.get(source)?.push(rowOf(`${source.label}, round ${round + 1}`, r));
+      const after = source.cpu?.();
+      const row = rowOf(`${source.label}, round ${round + 1}`, r);
+      if (before && after) {
+        row.cpu = cpuPerOp(before, after, (row.perSecond * roundMs) / 1000);
+        say(`    server CPU per operation: main thread ${row.cpu.mainUs.toFixed(0)} µs, other threads ${row.cpu.otherUs.toFixed(0)} µs`);
+      }
+      rounds.get(source)?.push(row);
       for (const [k, n] of r.recorder.errors) errors.set(k, (errors.get(k) ?? 0) + n);
     }
   }

@@ -47,6 +47,7 @@ import { setLookupKey, setPairwiseKey } from './lib/secrets.ts';
 import { backchannelDelivery } from './modules/oidc/backchannel-logout.ts';
 import { registerOidcRoutes } from './modules/oidc/routes.ts';
 import { endBrowserSessionOf } from './modules/sso/logout.ts';
+import { jwtSigner } from './modules/oidc/jwt-signer.ts';
 import { ensureSigningKey, signingKeyStore } from './modules/oidc/signing-keys.ts';
 
 export interface AppOverrides {
@@ -88,7 +89,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const signingKeyDeps = { db: db.kysely, clock, secret: config.signingKeySecret };
   await ensureSigningKey(signingKeyDeps);
   const signingKeys = signingKeyStore(signingKeyDeps);
-  const oidc = { issuer: config.publicOrigin, signingKeys };
 
   const app = Fastify({
     logger:
@@ -115,11 +115,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 60 * 60 * 1000);
   purge.unref();
+  // ID tokens and logout tokens are signed in a worker thread, off the event loop (jwt-signer.ts).
+  const signer = jwtSigner(signingKeys, { warn: (message) => app.log.warn(message) });
+  const oidc = { issuer: config.publicOrigin, signingKeys, signer };
   const backchannel = backchannelDelivery({ ...oidc, clients, clock });
   const messaging = await startMessaging(config, { db: db.kysely, clock, log: app.log, sms: overrides.sms, backchannel });
   app.addHook('onClose', async () => {
     clearInterval(purge);
     await messaging.close();
+    await signer.close();
     if (!overrides.db) await db.close();
   });
 

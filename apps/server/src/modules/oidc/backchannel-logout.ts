@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import type { Database } from '../../db/schema.ts';
@@ -65,17 +64,17 @@ export async function mintLogoutToken(
   deps: OidcDeps,
   p: { client: Pick<OAuthClient, 'client_id' | 'sector_identifier'>; userId: string; sid: string | null; now: number },
 ): Promise<string> {
-  const { kid, alg, key } = await deps.signingKeys.signingKey();
   const iat = Math.floor(p.now / 1000);
-  return new SignJWT({ events: { [BACKCHANNEL_LOGOUT_EVENT]: {} }, ...(p.sid !== null ? { sid: p.sid } : {}) })
-    .setProtectedHeader({ alg, kid, typ: 'logout+jwt' })
-    .setIssuer(deps.issuer)
-    .setSubject(subjectFor(p.client, p.userId))
-    .setAudience(p.client.client_id)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + Math.floor(LIMITS.logoutTokenTtlMs / 1000))
-    .setJti(randomToken(16))
-    .sign(key);
+  return deps.signer.sign('logout+jwt', {
+    iss: deps.issuer,
+    sub: subjectFor(p.client, p.userId),
+    aud: p.client.client_id,
+    iat,
+    exp: iat + Math.floor(LIMITS.logoutTokenTtlMs / 1000),
+    jti: randomToken(16),
+    events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+    ...(p.sid !== null ? { sid: p.sid } : {}),
+  });
 }
 
 /**

@@ -17,6 +17,7 @@ import type { OAuthClient } from '../oauth/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { refreshTokens } from '../oauth/token-service.ts';
 import { issuePair } from '../oauth/tokens.ts';
+import { jwtSigner } from './jwt-signer.ts';
 import { ensureSigningKey, signingKeyStore } from './signing-keys.ts';
 import { subjectFor } from './subject.ts';
 
@@ -39,7 +40,8 @@ describe('the refresh with openid (sqlite statements)', () => {
   });
   const clock = new ManualClock(Date.now());
   const signingKeys = signingKeyStore({ db, clock, secret: DEVELOPMENT_SIGNING_KEY_SECRET });
-  const deps = { db, clock, issuer: 'https://id.example', signingKeys };
+  const signer = jwtSigner(signingKeys, { warn: (message) => expect.fail(message) });
+  const deps = { db, clock, issuer: 'https://id.example', signingKeys, signer };
   const web = { client_id: 'SIAP009', sector_identifier: 'member-id-apps' } as OAuthClient;
 
   /** A session of the web client with the scope, and its refresh token; `legacy`: as sessions from before migrations 0015 and 0018 are. */
@@ -58,6 +60,7 @@ describe('the refresh with openid (sqlite statements)', () => {
     await signingKeys.signingKey();
   });
   afterAll(async () => {
+    await signer.close();
     await db.destroy();
     for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   });

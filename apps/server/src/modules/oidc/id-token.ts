@@ -1,12 +1,13 @@
-import { SignJWT } from 'jose';
 import { ACR_VALUES, LIMITS } from '@sso/contracts/constants';
 import { sha256Bytes } from '../../lib/secrets.ts';
+import type { JwtSigner } from './jwt-signer.ts';
 import type { SigningKeyStore } from './signing-keys.ts';
 
-/** What minting an ID token or a logout token needs: the issuer and the keys (signing-keys.ts). */
+/** What the OpenID Provider needs: the issuer, the keys (signing-keys.ts) and the node's signer (jwt-signer.ts). */
 export interface OidcDeps {
   issuer: string;
   signingKeys: SigningKeyStore;
+  signer: JwtSigner;
 }
 
 /** The RFC 8176 methods of a passkey: proof of possession of a key held by a device (hwk) or synced by a provider (swk). */
@@ -49,27 +50,24 @@ export interface IdTokenClaims {
 }
 
 /**
- * An ID token (OpenID Connect Core 1.0 sections 2 and 3.1.3.6), signed by jose with the current key,
- * which the key store imported once: iss, sub, aud (the client), exp (LIMITS.idTokenTtlMs), iat,
+ * An ID token (OpenID Connect Core 1.0 sections 2 and 3.1.3.6), signed with the current key by the
+ * node's signer (jwt-signer.ts): iss, sub, aud (the client), exp (LIMITS.idTokenTtlMs), iat,
  * auth_time, nonce when the request had one, acr and amr when the session knows how the member signed
  * in, sid when it came from an SSO session, at_hash.
  */
 export async function mintIdToken(deps: OidcDeps, c: IdTokenClaims): Promise<string> {
-  const { kid, alg, key } = await deps.signingKeys.signingKey();
   const iat = Math.floor(c.now / 1000);
   const acr = acrOf(c.amr);
-  return new SignJWT({
+  return deps.signer.sign('JWT', {
+    iss: deps.issuer,
+    sub: c.subject,
+    aud: c.clientId,
+    exp: iat + Math.floor(LIMITS.idTokenTtlMs / 1000),
+    iat,
     auth_time: Math.floor(c.authTime / 1000),
     ...(c.nonce !== null ? { nonce: c.nonce } : {}),
     ...(acr ? { acr, amr: [...c.amr] } : {}),
     ...(c.sid !== null ? { sid: c.sid } : {}),
     at_hash: atHash(c.accessToken),
-  })
-    .setProtectedHeader({ alg, kid, typ: 'JWT' })
-    .setIssuer(deps.issuer)
-    .setSubject(c.subject)
-    .setAudience(c.clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + Math.floor(LIMITS.idTokenTtlMs / 1000))
-    .sign(key);
+  });
 }

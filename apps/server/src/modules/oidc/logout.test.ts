@@ -14,6 +14,7 @@ import { withListeningApp, type ListeningApp } from '../../test-support/listenin
 import { authorizationRequest, CookieJar, relyingParty, signIn } from '../../test-support/oidc-kit.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { mintLogoutToken } from './backchannel-logout.ts';
+import { jwtSigner } from './jwt-signer.ts';
 import { signingKeyStore } from './signing-keys.ts';
 
 const SCOPE = 'openid user:read profile email';
@@ -100,7 +101,9 @@ describe.each(DIALECTS)('RP-initiated and back-channel logout (%s)', (dialect) =
     }
     // A logout token is no ID token, though this server signed it.
     const keys = signingKeyStore({ db: t.testDb.db.kysely, clock: t.clock, secret: DEVELOPMENT_SIGNING_KEY_SECRET });
-    const logoutToken = await mintLogoutToken({ issuer: t.origin, signingKeys: keys }, { client: { client_id: 'SIAP004' }, userId: 'demo-card-member', sid: null, now: t.clock.now() });
+    const signer = jwtSigner(keys, { warn: (message) => expect.fail(message) });
+    const logoutToken = await mintLogoutToken({ issuer: t.origin, signingKeys: keys, signer }, { client: { client_id: 'SIAP004' }, userId: 'demo-card-member', sid: null, now: t.clock.now() });
+    await signer.close();
     expect(await (await fetch(`${t.origin}/api/auth/end_session?id_token_hint=${logoutToken}`)).text()).toContain(LOGOUT_MESSAGES.confirm);
 
     const answer = (site: string) =>

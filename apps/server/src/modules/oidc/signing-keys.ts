@@ -37,8 +37,8 @@ export interface SigningKeyDeps {
 }
 
 export interface SigningKeyStore {
-  /** The key that signs now, imported once per key. */
-  signingKey(): Promise<{ kid: string; alg: string; key: CryptoKey }>;
+  /** The key that signs now, its private JWK opened once per key (the signer imports it, jwt-signer.ts). */
+  signingKey(): Promise<{ kid: string; alg: string; jwk: JWK }>;
   /** The public keys to publish now (RFC 7517 JWK Set): the current one, the next one, and the retired ones not yet expired. */
   jwks(): Promise<{ keys: JWK[] }>;
   /** The public key of `kid` among every key this server still holds, expired ones too (an `id_token_hint` may be old). */
@@ -104,12 +104,12 @@ export async function rotateSigningKey(deps: SigningKeyDeps): Promise<{ kid: str
   });
 }
 
-/** The node's view of the keys, read again once it is SIGNING_KEYS.cacheMs old; each key imported once. */
+/** The node's view of the keys, read again once it is SIGNING_KEYS.cacheMs old; each private key opened once, each public key imported once. */
 export function signingKeyStore(deps: SigningKeyDeps): SigningKeyStore {
   let rows: SigningKeyRow[] = [];
   let loadedAt = Number.NEGATIVE_INFINITY;
   let loading: Promise<SigningKeyRow[]> | undefined;
-  const privateKeys = new Map<string, Promise<CryptoKey>>();
+  const privateKeys = new Map<string, JWK>();
   const publicKeys = new Map<string, Promise<CryptoKey>>();
 
   const fresh = async (): Promise<SigningKeyRow[]> => {
@@ -126,13 +126,13 @@ export function signingKeyStore(deps: SigningKeyDeps): SigningKeyStore {
       });
     return loading;
   };
-  const imported = (cache: Map<string, Promise<CryptoKey>>, kid: string, jwk: () => JWK, alg: string) => {
-    let key = cache.get(kid);
+  const imported = (row: SigningKeyRow) => {
+    let key = publicKeys.get(row.kid);
     if (!key) {
-      key = importJWK(jwk(), alg) as Promise<CryptoKey>;
+      key = importJWK(JSON.parse(row.public_jwk) as JWK, row.alg) as Promise<CryptoKey>;
       // A failed import is not kept: the next call tries again.
-      key.catch(() => cache.delete(kid));
-      cache.set(kid, key);
+      key.catch(() => publicKeys.delete(row.kid));
+      publicKeys.set(row.kid, key);
     }
     return key;
   };
@@ -141,7 +141,12 @@ export function signingKeyStore(deps: SigningKeyDeps): SigningKeyStore {
     async signingKey() {
       const current = currentOf(await fresh(), deps.clock.now());
       if (!current) throw new Error('no signing key is active: the database has none (ensureSigningKey runs at start)');
-      return { kid: current.kid, alg: current.alg, key: await imported(privateKeys, current.kid, () => openPrivate(deps.secret, current), current.alg) };
+      let jwk = privateKeys.get(current.kid);
+      if (!jwk) {
+        jwk = openPrivate(deps.secret, current);
+        privateKeys.set(current.kid, jwk);
+      }
+      return { kid: current.kid, alg: current.alg, jwk };
     },
     async jwks() {
       const now = deps.clock.now();
@@ -150,7 +155,7 @@ export function signingKeyStore(deps: SigningKeyDeps): SigningKeyStore {
     async verificationKey(kid) {
       // No read for an unknown kid: a key this node has not read is younger than cacheMs and signs nothing yet.
       const row = (await fresh()).find((r) => r.kid === kid);
-      return row ? imported(publicKeys, row.kid, () => JSON.parse(row.public_jwk) as JWK, row.alg) : undefined;
+      return row ? imported(row) : undefined;
     },
   };
 }
