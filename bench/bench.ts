@@ -289,14 +289,14 @@ function lighthouseLines(lighthouse: ProductRun['lighthouse']): string {
 }
 
 /**
- * The server's CPU per refresh with and without `openid`, by thread (median rounds): the rate's ratio
+ * The server's CPU per refresh with and without `openid`, by thread (the median of the rounds' figures): the rate's ratio
  * counts every thread of a machine whose cores the load driver shares, while a node that the network
  * loads is bound by its main thread (docs/performance.md).
  */
 function cpuLine(c: Compared): string {
   if (!c.a.cpu || !c.b.cpu) return '';
   const us = (x: number) => `${x.toFixed(0)} µs`;
-  return `Server CPU per operation (median rounds): ${c.a.label}: main thread ${us(c.a.cpu.mainUs)}, other threads ${us(c.a.cpu.otherUs)}; plain refresh: main thread ${us(c.b.cpu.mainUs)}, other threads ${us(c.b.cpu.otherUs)}. The ID token adds ${((c.a.cpu.mainUs / c.b.cpu.mainUs - 1) * 100).toFixed(1)}% to the main thread's CPU per refresh, ${(((c.a.cpu.mainUs + c.a.cpu.otherUs) / (c.b.cpu.mainUs + c.b.cpu.otherUs) - 1) * 100).toFixed(1)}% to the server's.`;
+  return `Server CPU per operation (the median of the rounds): ${c.a.label}: main thread ${us(c.a.cpu.mainUs)}, other threads ${us(c.a.cpu.otherUs)}; plain refresh: main thread ${us(c.b.cpu.mainUs)}, other threads ${us(c.b.cpu.otherUs)}. The ID token adds ${((c.a.cpu.mainUs / c.b.cpu.mainUs - 1) * 100).toFixed(1)}% to the main thread's CPU per refresh, ${(((c.a.cpu.mainUs + c.a.cpu.otherUs) / (c.b.cpu.mainUs + c.b.cpu.otherUs) - 1) * 100).toFixed(1)}% to the server's.`;
 }
 
 /** Exits 0 whatever the verdicts: the bench reports, it does not gate (it is not part of `npm test`). */

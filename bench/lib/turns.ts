@@ -37,6 +37,12 @@ export const ROUNDS = 5;
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const medianRow = (rounds: Row[]): Row => [...rounds].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)] as Row;
 
+/** The median over the rounds of each CPU figure, when the rounds have them. */
+const medianCpu = (rounds: Row[]): Pick<Row, 'cpu'> => {
+  const cpus = rounds.flatMap((r) => (r.cpu ? [r.cpu] : []));
+  return cpus.length === 0 ? {} : { cpu: { mainUs: median(cpus.map((c) => c.mainUs)), otherUs: median(cpus.map((c) => c.otherUs)) } };
+};
+
 /** Two sources taken in turns: the median round of each, and the median of the rounds' ratios a/b. */
 export interface Turns {
   a: Row;
@@ -91,5 +97,5 @@ export async function takeTurns(a: Source, b: Source, errors: Map<string, number
   const ra = rounds.get(a) ?? [];
   const rb = rounds.get(b) ?? [];
   const ratios = ra.map((r, i) => r.perSecond / (rb[i]?.perSecond ?? Number.NaN));
-  return { a: { ...medianRow(ra), label: a.label }, b: { ...medianRow(rb), label: b.label }, ratio: median(ratios), ratios };
+  return { a: { ...medianRow(ra), label: a.label, ...medianCpu(ra) }, b: { ...medianRow(rb), label: b.label, ...medianCpu(rb) }, ratio: median(ratios), ratios };
 }
