@@ -81,7 +81,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const pointLedger = overrides.pointLedger ?? pointLedgerSimulator(db.kysely);
   const recaptcha =
     overrides.recaptcha ??
-    (config.recaptchaSecret ? googleRecaptcha(config.recaptchaSecret, config.recaptchaMinScore) : developmentRecaptcha);
+    (config.recaptchaSecret ? googleRecaptcha(config.recaptchaSecret, config.recaptchaMinScore, config.recaptchaVerifyUrl) : developmentRecaptcha);
 
   await migrateToLatest(db.kysely);
   if (config.seedDemo) await seedDemo(db.kysely, clients);

@@ -52,6 +52,7 @@ describe('loadConfig', () => {
     ['MONITORING_SCRIPT_ORIGINS', 'http://rum.example.net'],
     ['TRUST_PROXY', 'yes please'],
     ['LOGIN_ADDRESS_FAILURES', '-3'],
+    ['RECAPTCHA_VERIFY_URL', 'ftp://recaptcha.example/siteverify'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     let error: unknown;
     try {

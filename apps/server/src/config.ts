@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, DEVELOPMENT_SIGNING_KEY_SECRET, sha256 } from './lib/secrets.ts';
 import type { SqliteSynchronous } from './db/sqlite.ts';
+import { GOOGLE_SITEVERIFY_URL } from './ports/recaptcha.ts';
 
 /** Repository root, so that defaults do not depend on the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -54,6 +55,7 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('"メンバーID" <no-reply@member-id.example>'),
   RECAPTCHA_SECRET: z.string().min(1).optional(),
   RECAPTCHA_MIN_SCORE: z.coerce.number({ error: 'must be a number from 0 to 1' }).min(0).max(1, { error: 'must be a number from 0 to 1' }).default(0.5),
+  RECAPTCHA_VERIFY_URL: z.string().url({ error: 'must be an https:// or http:// URL' }).refine((v) => /^https?:/.test(v), { error: 'must be an https:// or http:// URL' }).default(GOOGLE_SITEVERIFY_URL),
   SEED_DEMO: bool.optional(),
   WEB_DIST: z.string().min(1).default(RUNTIME_FILES.web),
   DEV_CORS_ORIGINS: z.string().default('http://localhost:5173'),
@@ -96,6 +98,8 @@ export interface Config {
   mailFrom: string;
   recaptchaSecret: string | undefined;
   recaptchaMinScore: number;
+  /** Where RECAPTCHA_SECRET's tokens are verified: Google's siteverify unless a proxy or a staging simulator is named. */
+  recaptchaVerifyUrl: string;
   seedDemo: boolean;
   webDist: string;
   devCorsOrigins: string[];
@@ -192,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     recaptchaSecret: e.RECAPTCHA_SECRET,
     recaptchaMinScore: e.RECAPTCHA_MIN_SCORE,
+    recaptchaVerifyUrl: e.RECAPTCHA_VERIFY_URL,
     seedDemo: e.SEED_DEMO ?? !production,
     webDist: e.WEB_DIST,
     devCorsOrigins: production ? [] : e.DEV_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),

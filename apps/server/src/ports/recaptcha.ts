@@ -11,14 +11,20 @@ export const developmentRecaptcha: RecaptchaVerifier = {
   verify: async (token) => token.length > 0 && !token.startsWith('fail'),
 };
 
-/** Google's siteverify, for a configured secret. A network failure counts as not verified. */
-export function googleRecaptcha(secret: string, minScore: number, fetchImpl: typeof fetch = fetch): RecaptchaVerifier {
+/** Google's verification endpoint (RECAPTCHA_VERIFY_URL's default). */
+export const GOOGLE_SITEVERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
+
+/**
+ * Google's siteverify, for a configured secret, at `verifyUrl` (Google's, or another answering the
+ * same way: a proxy, or a staging system's simulator). A network failure counts as not verified.
+ */
+export function googleRecaptcha(secret: string, minScore: number, verifyUrl: string = GOOGLE_SITEVERIFY_URL, fetchImpl: typeof fetch = fetch): RecaptchaVerifier {
   return {
     async verify(token, action, remoteIp) {
       if (!token) return false;
       const body = new URLSearchParams({ secret, response: token, ...(remoteIp ? { remoteip: remoteIp } : {}) });
       try {
-        const res = await fetchImpl('https://www.google.com/recaptcha/api/siteverify', {
+        const res = await fetchImpl(verifyUrl, {
           method: 'POST',
           body,
           signal: AbortSignal.timeout(5000),
