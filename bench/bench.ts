@@ -7,15 +7,17 @@
  * the same paths on a second server whose database holds `--growth` members, in turns with the
  * first; the password hashes per login; the JavaScript of the SPA's login route; Lighthouse on the
  * login and Top pages. `--seconds` is each source's time per comparison, in rounds of half of it.
- * Run it with
+ * `--production` runs the production build (`npm run build`, done first) as docs/operations.md
+ * configures it, request logs on, and adds their cost: refresh and introspection in turns with a
+ * second server without them. Run it with
  *
- *   npm run bench [-- --database sqlite|postgres] [--members 1000] [--growth 1000000] [--seconds 10] [--workers 16] [--no-lighthouse]
+ *   npm run bench [-- --database sqlite|postgres] [--production] [--members 1000] [--growth 1000000] [--seconds 10] [--workers 16] [--no-lighthouse]
  *
- * It prints a table and writes it to bench/results/<date>T<hhmm>-<database>.md and .json. It needs the SPA
- * build (npm run build:web) for the size and Lighthouse figures.
+ * It prints a table and writes it to bench/results/<date>T<hhmm>-[production-]<database>.md and .json. It
+ * needs the SPA build (npm run build:web) for the size and Lighthouse figures.
  */
 import { execSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { boundBudget, growthBudget, notMeasured, ratioBudget, type BudgetResult } from './lib/budgets.ts';
 import { seedFiller } from './lib/filler.ts';
@@ -24,7 +26,7 @@ import { challengeRowsPerSignIn } from './lib/passkey-rows.ts';
 import { lighthouseScores, type PageScore } from './lib/lighthouse.ts';
 import { routeJavaScript } from './lib/spa-size.ts';
 import { argon2Verify, bareFastify, type Ceiling } from './lib/ceilings.ts';
-import { refresh, type Member, type OperationName } from './lib/flows.ts';
+import { refresh, useClientSecrets, type Member, type OperationName } from './lib/flows.ts';
 import { databaseKind, positiveNumber, runMain, say } from './lib/cli.ts';
 import { httpClient, type HttpClient } from './lib/http.ts';
 import { closedLoop } from './lib/load.ts';
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '16' },
     out: { type: 'string', default: new URL('./results/', import.meta.url).pathname },
     verbose: { type: 'boolean', default: false },
+    production: { type: 'boolean', default: false },
   },
 });
 
@@ -62,6 +65,8 @@ const database = databaseKind(args.database);
 const durationMs = seconds * 1000;
 const warmupMs = Math.min(2000, durationMs / 2);
 const timing = { workers, durationMs, warmupMs };
+/** `--production`: the production build in its recommended configuration, request logs on (bench/lib/system.ts). */
+const production = args.production;
 
 /**
  * The product's operations, in the order of the table: `label` is what docs/performance.md calls
@@ -75,6 +80,33 @@ const PHASES: readonly { op: OperationName; label: string; ceiling: CeilingName 
   { op: 'user', label: '/api/user', ceiling: 'bare' },
   { op: 'cards', label: 'card list', ceiling: 'bare' },
 ];
+
+/** The operations whose request-log cost is measured (issue budget: at most 10% of each). */
+const LOGGED_PHASES = PHASES.filter((p) => p.op === 'refresh' || p.op === 'introspect');
+
+/**
+ * The request log of the production run (pino JSON, one object a line): its lines about a request
+ * (Fastify's `incoming request` and `request completed`, and any other carrying `req` or `res`), and
+ * how many of them name the request's id (`reqId`), by which one request's lines are found
+ * (docs/operations.md, "Support reference").
+ */
+function requestLogLines(file: string): { lines: number; withId: number } {
+  let lines = 0;
+  let withId = 0;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line === '') continue;
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (!('req' in entry) && !('res' in entry)) continue;
+    lines++;
+    if (typeof entry.reqId === 'string' && entry.reqId !== '') withId++;
+  }
+  return { lines, withId };
+}
 
 type CeilingName = 'bare' | 'argon2';
 const CEILING_LABEL: Record<CeilingName, string> = { bare: 'ceiling: bare Fastify', argon2: 'ceiling: argon2id verify' };
@@ -110,6 +142,10 @@ interface ProductRun {
   challengeRows: { written: number; live: number; signIns: number };
   /** Growth: each operation on the small (a) and on the grown database (b), in turns. */
   growth: Compared[] | undefined;
+  /** The production run: the refresh and introspection with request logs (a) and on a server without them (b), in turns. */
+  logCost: Compared[] | undefined;
+  /** The production run's request log lines, and how many name their request id. */
+  requestLog: { lines: number; withId: number } | undefined;
   tokenBytes: number;
   errors: Map<string, number>;
   lighthouse: PageScore[] | Error | undefined;
@@ -177,21 +213,21 @@ interface Side {
 }
 
 /**
- * Growth (bench/lib/budgets.ts) measured side by side: two servers, one on each database, take
- * turns in short rounds of each operation. Measured one after the other, minutes apart, the two
- * states differed by more than the 20% budget from the machine's drift alone.
+ * Two servers measured side by side (growth: the small database and the grown one; request logs:
+ * on and off), taking turns in short rounds of each operation. Measured one after the other,
+ * minutes apart, two states differed by more than the 20% growth budget from the machine's drift alone.
  */
-async function measureSideBySide(small: Side, grown: Side, errors: Map<string, number>): Promise<Compared[]> {
+async function measureSideBySide(a: Side & { name: string }, b: Side & { name: string }, errors: Map<string, number>, phases: readonly { op: OperationName; label: string }[]): Promise<Compared[]> {
   const compared: Compared[] = [];
-  // Both servers warmed on every operation first: the grown one was just restarted, and in the run
-  // of 08:09 UTC its first rounds of /api/user were a third slower than its last (a cold start, not the size).
-  for (const { op } of PHASES) {
-    for (const side of [small, grown]) await closedLoop({ workers, durationMs: durationMs / 2, next: mixedJobs(side.http, side.pool, { [op]: 1 }) });
+  // Both servers warmed on every operation first: the second was just (re)started, and in the run
+  // of 08:09 UTC the grown one's first rounds of /api/user were a third slower than its last (a cold start, not the size).
+  for (const { op } of phases) {
+    for (const side of [a, b]) await closedLoop({ workers, durationMs: durationMs / 2, next: mixedJobs(side.http, side.pool, { [op]: 1 }) });
   }
-  for (const { op, label } of PHASES) {
+  for (const { op, label } of phases) {
     const turns = await takeTurns(
-      { label: `${label}, ${members} members`, next: mixedJobs(small.http, small.pool, { [op]: 1 }) },
-      { label: `${label}, ${growth} members`, next: mixedJobs(grown.http, grown.pool, { [op]: 1 }) },
+      { label: `${label}, ${a.name}`, next: mixedJobs(a.http, a.pool, { [op]: 1 }) },
+      { label: `${label}, ${b.name}`, next: mixedJobs(b.http, b.pool, { [op]: 1 }) },
       errors,
       timing,
     );
@@ -200,20 +236,26 @@ async function measureSideBySide(small: Side, grown: Side, errors: Map<string, n
   return compared;
 }
 
-/** The grown side: a second server whose database gets `members` load members and the filler up to `growth`. */
-async function startGrownSide(): Promise<{ side: Side; stop: () => Promise<void> }> {
-  const bench = await startBenchSystem(database, { quiet: !args.verbose });
+/**
+ * A second server, as the first runs (the production build when it is), with `members` load members:
+ * `fill`, its database filled up to `growth` members (the grown side); `logLevel`, the production
+ * run's LOG_LEVEL (warn: the side without request logs).
+ */
+async function startSecondSide(o: { fill: boolean; logLevel?: 'info' | 'warn' }): Promise<{ side: Side; stop: () => Promise<void> }> {
+  const bench = await startBenchSystem(database, { quiet: !args.verbose, production, ...(o.logLevel ? { logLevel: o.logLevel } : {}) });
   try {
     const seeded = await seedMembers({ databaseUrl: bench.system.databaseUrl, origin: bench.system.origin, count: members });
-    say(`growth: seeding ${growth - members} more members into a second server's database …`);
-    const started = Date.now();
-    const terms = loadClients(`${ROOT}config/clients.json`, bench.system.origin).get(WEB_CLIENT_ID)?.terms.filter(isTermKey) ?? [];
-    await seedFiller({ databaseUrl: bench.system.databaseUrl, count: growth - members, terms, progress: (n) => say(`  ${n} written`) });
-    // Measured as a server meets a database of that size, not in the bulk load's wake: the load
-    // written to the disk (otherwise its gigabytes of write-back are measured), the process started on it.
-    execSync('sync');
-    await bench.system.restart();
-    say(`  seeded in ${((Date.now() - started) / 1000).toFixed(0)} s, server restarted; both servers side by side:`);
+    if (o.fill) {
+      say(`growth: seeding ${growth - members} more members into a second server's database …`);
+      const started = Date.now();
+      const terms = loadClients(`${ROOT}config/clients.json`, bench.system.origin).get(WEB_CLIENT_ID)?.terms.filter(isTermKey) ?? [];
+      await seedFiller({ databaseUrl: bench.system.databaseUrl, count: growth - members, terms, progress: (n) => say(`  ${n} written`) });
+      // Measured as a server meets a database of that size, not in the bulk load's wake: the load
+      // written to the disk (otherwise its gigabytes of write-back are measured), the process started on it.
+      execSync('sync');
+      await bench.system.restart();
+      say(`  seeded in ${((Date.now() - started) / 1000).toFixed(0)} s, server restarted; both servers side by side:`);
+    }
     const http = httpClient(bench.system.origin, workers);
     return {
       side: { http, pool: new MemberPool(seeded) },
@@ -229,7 +271,8 @@ async function startGrownSide(): Promise<{ side: Side; stop: () => Promise<void>
 }
 
 async function measureProduct(): Promise<ProductRun> {
-  const bench = await startBenchSystem(database, { quiet: !args.verbose });
+  const bench = await startBenchSystem(database, { quiet: !args.verbose, production });
+  useClientSecrets(bench.clientSecretPrefix);
   const http = httpClient(bench.system.origin, workers);
   const errors = new Map<string, number>();
   try {
@@ -247,16 +290,27 @@ async function measureProduct(): Promise<ProductRun> {
       say('Lighthouse on the login and Top pages …');
       lighthouse = await lighthouseScores(bench.system.origin).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     }
+    let logCost: ProductRun['logCost'];
+    if (production) {
+      say('request logs: the refresh and introspection in turns with a second server without them (LOG_LEVEL=warn) …');
+      const quiet = await startSecondSide({ fill: false, logLevel: 'warn' });
+      try {
+        logCost = await measureSideBySide({ http, pool, name: 'request logs on' }, { ...quiet.side, name: 'request logs off' }, errors, LOGGED_PHASES);
+      } finally {
+        await quiet.stop();
+      }
+    }
+    const requestLog = bench.logFile ? requestLogLines(bench.logFile) : undefined;
     let growthRows: ProductRun['growth'];
     if (growth > members) {
-      const grown = await startGrownSide();
+      const grown = await startSecondSide({ fill: true });
       try {
-        growthRows = await measureSideBySide({ http, pool }, grown.side, errors);
+        growthRows = await measureSideBySide({ http, pool, name: `${members} members` }, { ...grown.side, name: `${growth} members` }, errors, PHASES);
       } finally {
         await grown.stop();
       }
     }
-    return { ceilings, passkey, openidRefresh, challengeRows, growth: growthRows, tokenBytes, errors, lighthouse };
+    return { ceilings, passkey, openidRefresh, challengeRows, growth: growthRows, logCost, requestLog, tokenBytes, errors, lighthouse };
   } finally {
     await http.close();
     await bench.stop();
@@ -299,9 +353,25 @@ function cpuLine(c: Compared): string {
   return `Server CPU per operation (the median of the rounds): ${c.a.label}: main thread ${us(c.a.cpu.mainUs)}, other threads ${us(c.a.cpu.otherUs)}; plain refresh: main thread ${us(c.b.cpu.mainUs)}, other threads ${us(c.b.cpu.otherUs)}. The ID token adds ${((c.a.cpu.mainUs / c.b.cpu.mainUs - 1) * 100).toFixed(1)}% to the main thread's CPU per refresh, ${(((c.a.cpu.mainUs + c.a.cpu.otherUs) / (c.b.cpu.mainUs + c.b.cpu.otherUs) - 1) * 100).toFixed(1)}% to the server's.`;
 }
 
+/** The production run's request-log budgets: each logged operation at least 90% of its rate without logs, and every request line with its id. */
+function logBudgets(product: ProductRun): BudgetResult[] {
+  if (!product.logCost || !product.requestLog) return [notMeasured('request logs cost ≤ 10% of refresh and introspection', 'only with --production')];
+  const { lines, withId } = product.requestLog;
+  return [
+    ...product.logCost.map((c) =>
+      ratioBudget({ budget: `${c.label} with request logs ≥ 90% of without`, product: c.a.summary, productPerSecond: c.a.perSecond, ceilingPerSecond: c.b.perSecond, ratio: c.ratio, share: 0.9 }),
+    ),
+    boundBudget({ budget: 'every request log line names its request id', value: lines > 0 ? lines - withId : Number.NaN, bound: 0, kind: 'exactly', shown: `${withId} of ${lines} request log lines carry their reqId` }),
+  ];
+}
+
 /** Exits 0 whatever the verdicts: the bench reports, it does not gate (it is not part of `npm test`). */
 async function main(): Promise<number> {
   const machine = describeMachine();
+  if (production) {
+    say('npm run build (the production build the run starts) …');
+    execSync('npm run build', { cwd: ROOT, stdio: args.verbose ? 'inherit' : 'ignore' });
+  }
   say(`bench: ${database}, ${members} members, ${workers} keep-alive connections, ${seconds} s per operation\nmachine: ${machineLine(machine)}`);
   const product = await measureProduct();
   const [login, refreshed, introspected] = product.ceilings as [Compared, Compared, Compared];
@@ -330,6 +400,7 @@ async function main(): Promise<number> {
       kind: 'exactly',
       shown: `${product.challengeRows.written} rows written and ${product.challengeRows.live} left unused per sign-in (${product.challengeRows.signIns} sign-ins)`,
     }),
+    ...logBudgets(product),
     product.growth
       ? growthBudget({ budget: `growth: ${members} vs ${growth} members within 20%`, changes: product.growth.map((c) => ({ label: c.label, change: change(c) })), share: 0.2 })
       : notMeasured('growth: 1,000 vs 1,000,000 members within 20%', 'skipped (--growth 0)'),
@@ -346,6 +417,7 @@ async function main(): Promise<number> {
     ...lines(product.ceilings, (c) => `${(c.ratio * 100).toFixed(1)}% of its ceiling`),
     ...lines([product.passkey], (c) => `${c.ratio.toFixed(1)}× the password login`),
     ...lines([product.openidRefresh], (c) => `${(c.ratio * 100).toFixed(1)}% of the plain refresh`),
+    ...lines(product.logCost ?? [], (c) => `${(c.ratio * 100).toFixed(1)}% of the rate without them`),
     ...lines(product.growth ?? [], (c) => `${growth} members: ${(change(c) * 100).toFixed(1)}%`),
   ];
   const figures = markdownTable(
@@ -354,9 +426,15 @@ async function main(): Promise<number> {
   );
   const budgetTable = markdownTable(['budget', 'measured', 'verdict'], budgets.map((b) => [b.budget, b.measured, b.verdict]));
   const text = [
-    `# Benchmark ${machine.date.slice(0, 10)} on ${database}`,
+    `# Benchmark ${machine.date.slice(0, 10)} on ${database}${production ? ', the production build' : ''}`,
     '',
     `Machine: ${machineLine(machine)}.`,
+    ...(production
+      ? [
+          'Server: the production build (dist/server/main.js) with NODE_ENV=production, its own keys and client secrets, LOG_LEVEL=info (a JSON line per request and per answer, appended to a file), the staging simulators, and a reCAPTCHA siteverify and an SMTP server on this machine. Request logs: a second such server with LOG_LEVEL=warn took turns with it.',
+          '',
+        ]
+      : []),
     `Run: ${members} members seeded with tokens, closed loop of ${workers} keep-alive connections; token response ${product.tokenBytes} bytes. Each operation took turns with its ceiling (the login with the argon2id loop, the others with the bare route), both warmed for ${warmupMs / 1000} s, then in ${ROUNDS} rounds of ${seconds / 2} s each, the order swapped every round; a ratio is the median of the ${ROUNDS} rounds' ratios${product.growth ? `. Then growth: a second server on a database of ${growth} members (restarted on it once the load was on the disk) and the first, both warmed on every operation, then in turns in the same way` : ''}.`,
     '',
     figures,
@@ -374,7 +452,7 @@ async function main(): Promise<number> {
 
   mkdirSync(args.out, { recursive: true });
   // Several runs a day are kept apart: the date and the UTC time of the start name the files.
-  const base = `${args.out}${machine.date.slice(0, 16).replace(':', '')}-${database}`;
+  const base = `${args.out}${machine.date.slice(0, 16).replace(':', '')}-${production ? 'production-' : ''}${database}`;
   writeFileSync(`${base}.md`, text);
   const lighthouse = product.lighthouse instanceof Error ? { error: product.lighthouse.message } : product.lighthouse;
   const json = {
@@ -391,6 +469,9 @@ async function main(): Promise<number> {
     openid_refresh: product.openidRefresh,
     challenge_rows: product.challengeRows,
     growth_comparison: product.growth,
+    production,
+    log_cost: product.logCost,
+    request_log: product.requestLog,
     hashes,
     lighthouse,
     budgets,

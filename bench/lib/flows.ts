@@ -26,9 +26,17 @@ export interface Member {
   openid: { terminalId: string; refresh: string };
 }
 
-/** The SPA's public client (config/clients.json) and Net Answer's confidential one (README "Demo data"). */
+/** The SPA's public client (config/clients.json). */
 export const SPA_CLIENT_ID = 'SIAP009';
-export const INTROSPECTING_CLIENT = basicAuth('SIAP004', 'demo-secret-SIAP004');
+/** Net Answer's confidential client, which introspects (README "Demo data"). */
+let introspectingClient = basicAuth('SIAP004', 'demo-secret-SIAP004');
+/**
+ * The confidential clients' secrets of the system under load, `<prefix><client_id>`: the demo ones
+ * (config/clients.json) unless the bench runs the production build with its own (bench/lib/system.ts).
+ */
+export const useClientSecrets = (prefix: string) => {
+  introspectingClient = basicAuth('SIAP004', `${prefix}SIAP004`);
+};
 
 export type Operation = (http: HttpClient, m: Member) => Promise<Outcome>;
 
@@ -146,7 +154,7 @@ export const refreshOpenid: Operation = async (http, m) => {
 
 /** A partner's introspection of the member's access token (RFC 7662), with its client credentials. */
 export const introspect: Operation = async (http, m) => {
-  const a = await http.post('/api/subuser/introspect', { form: { token: m.access, token_type_hint: 'access_token' } }, INTROSPECTING_CLIENT);
+  const a = await http.post('/api/subuser/introspect', { form: { token: m.access, token_type_hint: 'access_token' } }, introspectingClient);
   if (a.status !== 200) return failed(httpKind(a));
   return parse(a).active === true ? OK : failed('introspection inactive');
 };

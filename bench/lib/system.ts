@@ -1,9 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DevMailbox } from '../../apps/server/src/modules/notifications/dev-mailbox.ts';
+import { startSmtpSink } from '../../apps/server/src/modules/notifications/smtp-sink.ts';
 import { createTestDb } from '../../apps/server/src/test-support/test-db.ts';
-import { startSystem, type RunningSystem } from '../../e2e/support/server.ts';
+import { freePort, ROOT, startSystem, type RunningSystem } from '../../e2e/support/server.ts';
 import { readMemory, type MemoryReading } from './memory.ts';
+import { startRecaptchaSimulator } from './recaptcha-simulator.ts';
 
 /**
  * The system under load: the real server process as the e2e journeys start it (startSystem in
@@ -16,6 +20,10 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface BenchSystem {
   system: RunningSystem;
   database: DatabaseKind;
+  /** The secret of each confidential client: `<prefix><client_id>` (config/clients.json's demo ones, or the production run's own). */
+  clientSecretPrefix: string;
+  /** The file the server's output goes to, when it is kept (the production run). */
+  logFile: string | undefined;
   /** RSS (and its peak) from /proc and the heap after a full GC of the server process. */
   memory(): Promise<MemoryReading>;
   stop(): Promise<void>;
@@ -23,29 +31,86 @@ export interface BenchSystem {
 
 const PROBE = new URL('./heap-probe.mjs', import.meta.url);
 
-export async function startBenchSystem(database: DatabaseKind, options: { quiet?: boolean } = {}): Promise<BenchSystem> {
+/** The production run's secret of every confidential client, before its client id: never a published demo secret (config.ts refuses those). */
+const PRODUCTION_SECRET_PREFIX = 'bench-only-secret-';
+
+export interface BenchSystemOptions {
+  quiet?: boolean;
+  /**
+   * The production build (`npm run build` first) in the configuration docs/operations.md recommends:
+   * NODE_ENV=production with its own keys, its request logs (`LOG_LEVEL`, info by default) appended
+   * to a file, the simulators of a staging system, a reCAPTCHA siteverify and an SMTP server on this
+   * machine, and its own secret for each confidential client.
+   */
+  production?: boolean;
+  /** LOG_LEVEL of the production run: info (its default, a line per request and its answer) or warn (no request logs). */
+  logLevel?: 'info' | 'warn';
+}
+
+/** Every confidential client of config/clients.json with the production run's secret instead of its demo one. */
+function productionClientsFile(dir: string): string {
+  const clients = JSON.parse(readFileSync(join(ROOT, 'config/clients.json'), 'utf8')) as { client_id: string; secret_sha256?: string }[];
+  const own = clients.map((c) => (c.secret_sha256 ? { ...c, secret_sha256: createHash('sha256').update(PRODUCTION_SECRET_PREFIX + c.client_id).digest('hex') } : c));
+  const file = join(dir, 'clients.json');
+  writeFileSync(file, JSON.stringify(own));
+  return file;
+}
+
+/** What a production start needs beside the system's own (e2e/support/server.ts sets the port, origin and database). */
+async function productionSide(dir: string, logLevel: string): Promise<{ env: Record<string, string>; logFile: string; stop(): Promise<void> }> {
+  const recaptcha = await startRecaptchaSimulator();
+  const smtp = await startSmtpSink(new DevMailbox(), await freePort());
+  const key = () => randomBytes(32).toString('hex');
+  return {
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: logLevel,
+      LOOKUP_KEY: key(),
+      PAIRWISE_KEY: key(),
+      SIGNING_KEY_SECRET: key(),
+      RECAPTCHA_SECRET: 'bench-recaptcha-secret',
+      RECAPTCHA_VERIFY_URL: recaptcha.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      ALLOW_SIMULATORS: 'staging',
+      CLIENTS_FILE: productionClientsFile(dir),
+    },
+    logFile: join(dir, 'server.log'),
+    stop: async () => {
+      await recaptcha.close();
+      await smtp.close();
+    },
+  };
+}
+
+export async function startBenchSystem(database: DatabaseKind, options: BenchSystemOptions = {}): Promise<BenchSystem> {
   const probeDir = mkdtempSync(join(tmpdir(), 'sso-bench-'));
   const probeFile = join(probeDir, 'heap.json');
   const pgDb = database === 'postgres' ? await createTestDb('postgres') : undefined;
+  const production = options.production ? await productionSide(probeDir, options.logLevel ?? 'info') : undefined;
   const env: Record<string, string> = {
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PROBE.href}`.trim(),
     BENCH_HEAP_FILE: probeFile,
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...production?.env,
   };
   let system: RunningSystem;
   try {
-    system = await startSystem({ env, quiet: options.quiet ?? true });
+    system = await startSystem({ env, quiet: options.quiet ?? true, ...(production ? { build: true, logFile: production.logFile } : {}) });
   } catch (e) {
     await pgDb?.drop();
+    await production?.stop();
     throw e;
   }
   return {
     system,
     database,
+    clientSecretPrefix: production ? PRODUCTION_SECRET_PREFIX : 'demo-secret-',
+    logFile: production?.logFile,
     memory: () => readMemory(system.pid(), probeFile),
     stop: async () => {
       await system.stop();
       await pgDb?.drop();
+      await production?.stop();
       rmSync(probeDir, { recursive: true, force: true });
     },
   };

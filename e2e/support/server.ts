@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,14 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** Inherit the server's output (default) or drop it. */
   quiet?: boolean;
+  /** Append the server's output to this file instead (its request logs, as a log collector would take them). */
+  logFile?: string;
+  /**
+   * Run the production build (`dist/server/main.js`, `npm run build`) as docs/operations.md runs it,
+   * instead of the sources under tsx. Its configuration is the caller's (`env`: NODE_ENV=production
+   * and the secrets it requires).
+   */
+  build?: boolean;
 }
 
 const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r)));
@@ -70,12 +78,16 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     SMTP_SINK_PORT: '0',
     ...options.env,
   });
-  const spawnServer = (env: NodeJS.ProcessEnv) =>
-    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', options.quiet ? 'ignore' : 'inherit'],
-    });
+  const spawnServer = (env: NodeJS.ProcessEnv) => {
+    const log = options.logFile ? openSync(options.logFile, 'a') : undefined;
+    const output = log ?? (options.quiet ? 'ignore' : 'inherit');
+    const child = options.build
+      ? spawn(process.execPath, ['--enable-source-maps', 'server/main.js'], { cwd: join(ROOT, 'dist'), env, stdio: ['ignore', output, output] })
+      : spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', output, output] });
+    // The child holds its own copy of the file's descriptor.
+    if (log !== undefined) closeSync(log);
+    return child;
+  };
   // A free port can be taken by another process (another system's mail sink on port 0) before the
   // server binds it: a start whose server exits is tried again on another port, at most three times.
   const start = async (attempt: number): Promise<{ port: number; env: ReturnType<typeof environment>; child: ChildProcess }> => {

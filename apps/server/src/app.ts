@@ -9,6 +9,8 @@ import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './lib/background.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { requestSerializer } from './http/log-serializers.ts';
+import { logDestination } from './http/log-destination.ts';
+import { RequestLog } from './http/request-log.ts';
 import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerOutOfService } from './http/out-of-service.ts';
@@ -90,6 +92,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   await ensureSigningKey(signingKeyDeps);
   const signingKeys = signingKeyStore(signingKeyDeps);
 
+  // The log's buffered destination, written every second (http/log-destination.ts), unless a test gives its own stream.
+  const logOutput = overrides.logger === false || overrides.logStream ? undefined : logDestination();
   const app = Fastify({
     logger:
       overrides.logger === false
@@ -99,9 +103,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
             redact: ['req.headers.authorization', 'req.headers.cookie'],
             // One-time tokens, codes and states in query strings never reach the log (http/log-serializers.ts).
             serializers: { req: requestSerializer },
-            ...(overrides.logStream ? { stream: overrides.logStream } : {}),
+            stream: overrides.logStream ?? logOutput?.stream,
           },
     genReqId: () => randomUUID(),
+    // One request log line, when the answer is sent (http/request-log.ts), instead of Fastify's two.
+    logController: new RequestLog(),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // Requests refused before routing answer the 901 body too, never Fastify's own (error-handler.ts).
@@ -124,6 +130,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clearInterval(purge);
     await messaging.close();
     await signer.close();
+    logOutput?.close();
     if (!overrides.db) await db.close();
   });
 

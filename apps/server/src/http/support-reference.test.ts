@@ -34,6 +34,10 @@ describe.each(DIALECTS)('support reference of a 5xx answer (docs/operations.md) 
     expect(errorLine?.reference).toBe(body.reference);
     // The reference is the start of the request id: every line of that request is found with it.
     expect(String(errorLine?.reqId).replaceAll('-', '')).toMatch(new RegExp(`^${body.reference}`));
+    // Its lines: the failure with its stack, then the request's own line (http/request-log.ts).
+    const ofRequest = logged.filter((l) => l.reqId === errorLine?.reqId);
+    expect(ofRequest.map((l) => l.msg)).toEqual(['unhandled error', 'request completed']);
+    expect(ofRequest[1]).toMatchObject({ method: 'POST', url: '/api/user/aqf', status: 500 });
   });
 
   it('answers no reference where nothing was logged: a member\'s own mistake is a 4xx without one', async () => {
