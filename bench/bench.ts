@@ -35,6 +35,7 @@ import { describeMachine, machineLine } from './lib/machine.ts';
 import { MemberPool, mixedJobs } from './lib/members.ts';
 import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { threadCpu, type ThreadCpu } from './lib/thread-cpu.ts';
+import { startPeerProvider } from './lib/peer.ts';
 import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem } from './lib/system.ts';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
@@ -81,14 +82,13 @@ const PHASES: readonly { op: OperationName; label: string; ceiling: CeilingName 
   { op: 'cards', label: 'card list', ceiling: 'bare' },
 ];
 
-/** The operations whose request-log cost is measured (issue budget: at most 10% of each). */
+/** The operations whose request-log cost is measured, and which are measured against node-oidc-provider's. */
 const LOGGED_PHASES = PHASES.filter((p) => p.op === 'refresh' || p.op === 'introspect');
 
 /**
- * The request log of the production run (pino JSON, one object a line): its lines about a request
- * (Fastify's `incoming request` and `request completed`, and any other carrying `req` or `res`), and
- * how many of them name the request's id (`reqId`), by which one request's lines are found
- * (docs/operations.md, "Support reference").
+ * The request log of the production run (pino JSON, one object a line): its request lines
+ * (`request completed`, `request errored`: http/request-log.ts), and how many of them name the
+ * request's id (`reqId`), by which one request's lines are found (docs/operations.md, "Support reference").
  */
 function requestLogLines(file: string): { lines: number; withId: number } {
   let lines = 0;
@@ -101,7 +101,7 @@ function requestLogLines(file: string): { lines: number; withId: number } {
     } catch {
       continue;
     }
-    if (!('req' in entry) && !('res' in entry)) continue;
+    if (entry.msg !== 'request completed' && entry.msg !== 'request errored') continue;
     lines++;
     if (typeof entry.reqId === 'string' && entry.reqId !== '') withId++;
   }
@@ -144,6 +144,8 @@ interface ProductRun {
   growth: Compared[] | undefined;
   /** The production run: the refresh and introspection with request logs (a) and on a server without them (b), in turns. */
   logCost: Compared[] | undefined;
+  /** The production run: the refresh grant and introspection (a) in turns with node-oidc-provider's (b). */
+  peer: Compared[] | undefined;
   /** The production run's request log lines, and how many name their request id. */
   requestLog: { lines: number; withId: number } | undefined;
   tokenBytes: number;
@@ -206,6 +208,57 @@ const PASSKEY_PAIRING: Pairing = { op: 'passkeySignIn', label: PASSKEY_LABEL, ag
 const OPENID_REFRESH_LABEL = 'refresh grant with openid (new ID token)';
 const OPENID_REFRESH_PAIRING: Pairing = { op: 'refreshOpenid', label: OPENID_REFRESH_LABEL, against: { op: 'refresh', label: 'refresh grant' } };
 
+/**
+ * What the request logs cost (the production run): two new servers, alike but for LOG_LEVEL (info,
+ * the default: a line per request; warn: none), side by side on the refresh grant and introspection.
+ * Both start fresh, so that neither carries the first server's ten minutes of load in its database.
+ * Then the logged server's request lines are read for their request ids.
+ */
+async function measureLogCost(errors: Map<string, number>): Promise<{ compared: Compared[]; requestLog: { lines: number; withId: number } }> {
+  say('request logs: the refresh and introspection on two new servers, with (LOG_LEVEL=info) and without them (warn), in turns …');
+  const logged = await startSecondSide({ fill: false, logLevel: 'info' });
+  try {
+    const quiet = await startSecondSide({ fill: false, logLevel: 'warn' });
+    try {
+      const compared = await measureSideBySide({ ...logged.side, name: 'request logs on' }, { ...quiet.side, name: 'request logs off' }, errors, LOGGED_PHASES);
+      if (!logged.logFile) throw new Error('the logged server kept no log file');
+      return { compared, requestLog: requestLogLines(logged.logFile) };
+    } finally {
+      await quiet.stop();
+    }
+  } finally {
+    await logged.stop();
+  }
+}
+
+/**
+ * The product's refresh grant and introspection in turns with node-oidc-provider's (bench/lib/peer.ts):
+ * its in-memory store, refresh rotation on, no request logs, as it ships; the same driver and
+ * connections; the product as this run starts it (the production build with its request logs).
+ */
+async function measureAgainstPeer(http: HttpClient, pool: MemberPool, errors: Map<string, number>): Promise<Compared[]> {
+  say('node-oidc-provider beside the product: refresh and introspection in turns …');
+  const peer = await startPeerProvider(members);
+  const peerHttp = httpClient(peer.origin, workers);
+  try {
+    const compared: Compared[] = [];
+    for (const { op, label } of LOGGED_PHASES) {
+      const peerOp = op === 'refresh' ? 'refresh' : 'introspect';
+      const turns = await takeTurns(
+        { label, next: mixedJobs(http, pool, { [op]: 1 }) },
+        { label: `node-oidc-provider ${peerOp === 'refresh' ? 'refresh grant' : 'introspection'}, in turns with ${label}`, next: peer.jobs(peerHttp, peerOp) },
+        errors,
+        timing,
+      );
+      compared.push({ ...turns, label });
+    }
+    return compared;
+  } finally {
+    await peerHttp.close();
+    await peer.stop();
+  }
+}
+
 /** A system under load with its members: the small database or the grown one. */
 interface Side {
   http: HttpClient;
@@ -241,7 +294,7 @@ async function measureSideBySide(a: Side & { name: string }, b: Side & { name: s
  * `fill`, its database filled up to `growth` members (the grown side); `logLevel`, the production
  * run's LOG_LEVEL (warn: the side without request logs).
  */
-async function startSecondSide(o: { fill: boolean; logLevel?: 'info' | 'warn' }): Promise<{ side: Side; stop: () => Promise<void> }> {
+async function startSecondSide(o: { fill: boolean; logLevel?: 'info' | 'warn' }): Promise<{ side: Side; logFile: string | undefined; stop: () => Promise<void> }> {
   const bench = await startBenchSystem(database, { quiet: !args.verbose, production, ...(o.logLevel ? { logLevel: o.logLevel } : {}) });
   try {
     const seeded = await seedMembers({ databaseUrl: bench.system.databaseUrl, origin: bench.system.origin, count: members });
@@ -259,6 +312,7 @@ async function startSecondSide(o: { fill: boolean; logLevel?: 'info' | 'warn' })
     const http = httpClient(bench.system.origin, workers);
     return {
       side: { http, pool: new MemberPool(seeded) },
+      logFile: bench.logFile,
       stop: async () => {
         await http.close();
         await bench.stop();
@@ -288,19 +342,10 @@ async function measureProduct(): Promise<ProductRun> {
     let lighthouse: ProductRun['lighthouse'];
     if (!args['no-lighthouse']) {
       say('Lighthouse on the login and Top pages …');
-      lighthouse = await lighthouseScores(bench.system.origin).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+      lighthouse = await lighthouseScores(bench.system.origin, seeded[0] as Member).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     }
-    let logCost: ProductRun['logCost'];
-    if (production) {
-      say('request logs: the refresh and introspection in turns with a second server without them (LOG_LEVEL=warn) …');
-      const quiet = await startSecondSide({ fill: false, logLevel: 'warn' });
-      try {
-        logCost = await measureSideBySide({ http, pool, name: 'request logs on' }, { ...quiet.side, name: 'request logs off' }, errors, LOGGED_PHASES);
-      } finally {
-        await quiet.stop();
-      }
-    }
-    const requestLog = bench.logFile ? requestLogLines(bench.logFile) : undefined;
+    const logs = production ? await measureLogCost(errors) : undefined;
+    const peer = production ? await measureAgainstPeer(http, pool, errors) : undefined;
     let growthRows: ProductRun['growth'];
     if (growth > members) {
       const grown = await startSecondSide({ fill: true });
@@ -310,7 +355,7 @@ async function measureProduct(): Promise<ProductRun> {
         await grown.stop();
       }
     }
-    return { ceilings, passkey, openidRefresh, challengeRows, growth: growthRows, logCost, requestLog, tokenBytes, errors, lighthouse };
+    return { ceilings, passkey, openidRefresh, challengeRows, growth: growthRows, logCost: logs?.compared, peer, requestLog: logs?.requestLog, tokenBytes, errors, lighthouse };
   } finally {
     await http.close();
     await bench.stop();
@@ -351,6 +396,14 @@ function cpuLine(c: Compared): string {
   if (!c.a.cpu || !c.b.cpu) return '';
   const us = (x: number) => `${x.toFixed(0)} µs`;
   return `Server CPU per operation (the median of the rounds): ${c.a.label}: main thread ${us(c.a.cpu.mainUs)}, other threads ${us(c.a.cpu.otherUs)}; plain refresh: main thread ${us(c.b.cpu.mainUs)}, other threads ${us(c.b.cpu.otherUs)}. The ID token adds ${((c.a.cpu.mainUs / c.b.cpu.mainUs - 1) * 100).toFixed(1)}% to the main thread's CPU per refresh, ${(((c.a.cpu.mainUs + c.a.cpu.otherUs) / (c.b.cpu.mainUs + c.b.cpu.otherUs) - 1) * 100).toFixed(1)}% to the server's.`;
+}
+
+/** The production run's figures against node-oidc-provider: the product's refresh and introspection each at least twice its rate. */
+function peerBudgets(product: ProductRun): BudgetResult[] {
+  if (!product.peer) return [notMeasured('refresh and introspection ≥ 2× node-oidc-provider', 'only with --production')];
+  return product.peer.map((c) =>
+    ratioBudget({ budget: `${c.label} ≥ 2× node-oidc-provider's`, product: c.a.summary, productPerSecond: c.a.perSecond, ceilingPerSecond: c.b.perSecond, ratio: c.ratio, share: 2 }),
+  );
 }
 
 /** The production run's request-log budgets: each logged operation at least 90% of its rate without logs, and every request line with its id. */
@@ -401,6 +454,7 @@ async function main(): Promise<number> {
       shown: `${product.challengeRows.written} rows written and ${product.challengeRows.live} left unused per sign-in (${product.challengeRows.signIns} sign-ins)`,
     }),
     ...logBudgets(product),
+    ...peerBudgets(product),
     product.growth
       ? growthBudget({ budget: `growth: ${members} vs ${growth} members within 20%`, changes: product.growth.map((c) => ({ label: c.label, change: change(c) })), share: 0.2 })
       : notMeasured('growth: 1,000 vs 1,000,000 members within 20%', 'skipped (--growth 0)'),
@@ -418,6 +472,7 @@ async function main(): Promise<number> {
     ...lines([product.passkey], (c) => `${c.ratio.toFixed(1)}× the password login`),
     ...lines([product.openidRefresh], (c) => `${(c.ratio * 100).toFixed(1)}% of the plain refresh`),
     ...lines(product.logCost ?? [], (c) => `${(c.ratio * 100).toFixed(1)}% of the rate without them`),
+    ...lines(product.peer ?? [], (c) => `${c.ratio.toFixed(2)}× node-oidc-provider`),
     ...lines(product.growth ?? [], (c) => `${growth} members: ${(change(c) * 100).toFixed(1)}%`),
   ];
   const figures = markdownTable(
@@ -471,6 +526,7 @@ async function main(): Promise<number> {
     growth_comparison: product.growth,
     production,
     log_cost: product.logCost,
+    peer: product.peer,
     request_log: product.requestLog,
     hashes,
     lighthouse,
