@@ -139,10 +139,10 @@ export async function exchange(origin: string, code: string, p: Pkce, extra: Rec
   });
 }
 
-/** Logs a member in through the whole code flow of the SPA's client and returns the tokens. */
-export async function login(origin: string, user: string, password: string): Promise<Tokens> {
+/** Logs a member in through the whole code flow of the SPA's client and returns the tokens; `scope`: another than the SPA's own. */
+export async function login(origin: string, user: string, password: string, scope?: string): Promise<Tokens> {
   const p = pkce();
-  const res = await exchange(origin, codeOf(await authorize(origin, { user, password, pkce: p })), p);
+  const res = await exchange(origin, codeOf(await authorize(origin, { user, password, pkce: p, ...(scope ? { query: { scope } } : {}) })), p);
   if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${res.text}`);
   return res.json as unknown as Tokens;
 }
