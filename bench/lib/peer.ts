@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { ROOT } from '../../e2e/support/server.ts';
+import { PEER_CLIENT } from '../peer/peer-client.ts';
 import { basicAuth, type HttpClient } from './http.ts';
 import type { Job, NextJob } from './load.ts';
 import { failed, OK, type Outcome } from './stats.ts';
 
-/** The peer's client, as bench/peer/oidc-provider-server.ts registers it. */
-const PEER_AUTH = basicAuth('bench-peer', 'bench-peer-secret-of-some-length');
+const PEER_AUTH = basicAuth(PEER_CLIENT.id, PEER_CLIENT.secret);
 
 interface PeerSession {
   access: string;

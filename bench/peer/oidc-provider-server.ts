@@ -9,8 +9,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
-
-export const PEER_CLIENT = { id: 'bench-peer', secret: 'bench-peer-secret-of-some-length' } as const;
+import { PEER_CLIENT } from './peer-client.ts';
 
 const count = Number(process.env.BENCH_PEER_MEMBERS ?? '1000');
 const server = createServer();

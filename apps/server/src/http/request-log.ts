@@ -16,7 +16,7 @@ const lineOf = (request: FastifyRequest, reply: FastifyReply) => ({
  * (the query's secret values redacted, http/log-serializers.ts), the client's address, the status
  * and the milliseconds taken, under the request's `reqId` like every other line the request writes.
  * Fastify's own controller writes two lines with nested objects for the same facts (`incoming
- * request` and `request completed`); one flat line costs less than half of that (docs/performance.md).
+ * request` and `request completed`); docs/performance.md ("Request logs") measures what each costs.
  * Fastify's other request lines (its default error handler's, a stream's error) are its own.
  */
 export class RequestLog extends LogController {
