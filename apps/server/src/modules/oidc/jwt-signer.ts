@@ -33,8 +33,8 @@ export function jwtSigner(keys: SigningKeyStore, options: { warn: (message: stri
   const signHere = jwtSigning();
   const waiting = new Map<number, Waiting>();
   let worker: Worker | undefined;
-  /** The kids this worker was handed. */
-  let handed = new Set<string>();
+  /** The kids the worker was handed (it is started once: a lost worker is not replaced). */
+  const handed = new Set<string>();
   let batch: { id: number; job: SignJob }[] = [];
   let nextId = 0;
   let inWorker = true;
@@ -72,23 +72,14 @@ export function jwtSigner(keys: SigningKeyStore, options: { warn: (message: stri
     w.on('exit', (code) => {
       if (worker === w) lost(`exit code ${code}`);
     });
-    handed = new Set();
     return w;
   };
 
   const flush = () => {
     const sending = batch;
     batch = [];
-    if (!worker) {
-      for (const { id } of sending) {
-        const w = waiting.get(id);
-        if (w) {
-          waiting.delete(id);
-          here(w);
-        }
-      }
-      return;
-    }
+    // A worker lost since these jobs were queued: lost() has already signed them here.
+    if (!worker) return;
     worker.ref();
     worker.postMessage(sending);
   };
