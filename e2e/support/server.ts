@@ -81,9 +81,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const spawnServer = (env: NodeJS.ProcessEnv) => {
     const log = options.logFile ? openSync(options.logFile, 'a') : undefined;
     const output = log ?? (options.quiet ? 'ignore' : 'inherit');
-    const child = options.build
-      ? spawn(process.execPath, ['--enable-source-maps', 'server/main.js'], { cwd: join(ROOT, 'dist'), env, stdio: ['ignore', output, output] })
-      : spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', output, output] });
+    const [args, cwd] = options.build ? [['--enable-source-maps', 'server/main.js'], join(ROOT, 'dist')] : [['--import', 'tsx', 'apps/server/src/main.ts'], ROOT];
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', output, output] });
     // The child holds its own copy of the file's descriptor.
     if (log !== undefined) closeSync(log);
     return child;
