@@ -1,7 +1,7 @@
 /**
  * Two checkouts of the product in turns on this machine (docs/performance.md, "Before and after"):
  * this one and `--against`, another checkout (a `git worktree` of an older commit, with its
- * node_modules and its SPA built), each its own server on its own SQLite database with its own load
+ * node_modules and its SPA built), each its own server on its own database (SQLite, or PostgreSQL) with its own load
  * members, seeded by its own code. Each hot path of bench.ts (password login, refresh grant,
  * introspection, /api/user, card list) runs on one server, then the other, in rounds (lib/turns.ts),
  * and the figure is the median of the rounds' ratios, this checkout's rate over the other's. A ceiling
@@ -9,7 +9,7 @@
  * in turns seconds apart do not. Run it with
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build:web)
- *   npm run bench:compare -- --against /tmp/before [--seconds 6] [--workers 16] [--members 1000]
+ *   npm run bench:compare -- --against /tmp/before [--database sqlite|postgres] [--operations refresh,introspect] [--seconds 6] [--workers 16] [--members 1000]
  *
  * It prints a table and writes it to bench/results/<date>T<hhmm>-compare.md.
  */
@@ -17,14 +17,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { positiveNumber, runMain, say } from './lib/cli.ts';
+import { databaseKind, positiveNumber, runMain, say } from './lib/cli.ts';
 import type { Member, OperationName } from './lib/flows.ts';
 import { httpClient, type HttpClient } from './lib/http.ts';
 import { describeMachine, machineLine } from './lib/machine.ts';
 import { MemberPool, mixedJobs } from './lib/members.ts';
 import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { seedMembers } from './lib/seed.ts';
-import { startBenchSystem, type BenchSystem } from './lib/system.ts';
+import { startBenchSystem, type BenchSystem, type DatabaseKind } from './lib/system.ts';
 import { takeTurns, type Turns } from './lib/turns.ts';
 
 const { values: args } = parseArgs({
@@ -33,6 +33,9 @@ const { values: args } = parseArgs({
     members: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '6' },
     workers: { type: 'string', default: '16' },
+    database: { type: 'string', default: 'sqlite' },
+    /** Some of the operations only, by name (`refresh,introspect`); all of them by default. */
+    operations: { type: 'string' },
     /** The share either way within which two figures count as the same. */
     within: { type: 'string', default: '0.05' },
     out: { type: 'string', default: new URL('./results/', import.meta.url).pathname },
@@ -47,6 +50,13 @@ const OPERATIONS: readonly { op: OperationName; label: string }[] = [
   { op: 'cards', label: 'card list' },
 ];
 
+/** An operation of OPERATIONS by its name. */
+function operation(name: string): (typeof OPERATIONS)[number] {
+  const found = OPERATIONS.find((o) => o.op === name);
+  if (!found) throw new Error(`--operations: ${name} is none of ${OPERATIONS.map((o) => o.op).join(', ')}`);
+  return found;
+}
+
 interface Side {
   name: string;
   bench: BenchSystem;
@@ -55,10 +65,10 @@ interface Side {
 }
 
 /** A checkout's server with its members, seeded by that checkout's own code (its schema is its own). */
-async function startSide(name: string, root: string | undefined, members: number, workers: number): Promise<Side> {
+async function startSide(name: string, root: string | undefined, database: DatabaseKind, members: number, workers: number): Promise<Side> {
   const system: { startBenchSystem: typeof startBenchSystem } = root ? await import(pathToFileURL(`${root}/bench/lib/system.ts`).href) : { startBenchSystem };
   const seed: { seedMembers: typeof seedMembers } = root ? await import(pathToFileURL(`${root}/bench/lib/seed.ts`).href) : { seedMembers };
-  const bench = await system.startBenchSystem('sqlite');
+  const bench = await system.startBenchSystem(database);
   const seeded: Member[] = await seed.seedMembers({ databaseUrl: bench.system.databaseUrl, origin: bench.system.origin, count: members });
   say(`${name}: ${seeded.length} members on ${bench.system.origin}`);
   return { name, bench, http: httpClient(bench.system.origin, workers), pool: new MemberPool(seeded) };
@@ -71,17 +81,19 @@ async function main(): Promise<number> {
   const workers = Math.round(positiveNumber('workers', args.workers));
   const members = Math.round(positiveNumber('members', args.members));
   const within = positiveNumber('within', args.within);
+  const database = databaseKind(args.database);
+  const operations = args.operations ? args.operations.split(',').map((name) => operation(name)) : OPERATIONS;
   const timing = { workers, durationMs: seconds * 1000, warmupMs: Math.min(2000, (seconds * 1000) / 2) };
   const machine = describeMachine();
-  say(`compare: this checkout against ${against}, ${members} members each, ${workers} connections, ${seconds} s per operation\nmachine: ${machineLine(machine)}`);
+  say(`compare: this checkout against ${against}, ${database}, ${members} members each, ${workers} connections, ${seconds} s per operation\nmachine: ${machineLine(machine)}`);
 
-  const ours = await startSide('this checkout', undefined, members, workers);
+  const ours = await startSide('this checkout', undefined, database, members, workers);
   let theirs: Side | undefined;
   const errors = new Map<string, number>();
   const compared: (Turns & { label: string })[] = [];
   try {
-    theirs = await startSide(against, against, members, workers);
-    for (const { op, label } of OPERATIONS) {
+    theirs = await startSide(against, against, database, members, workers);
+    for (const { op, label } of operations) {
       const turns = await takeTurns(
         { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }) },
         { label: `${label}, ${against}`, next: mixedJobs(theirs.http, theirs.pool, { [op]: 1 }) },
@@ -114,7 +126,7 @@ async function main(): Promise<number> {
     `# Comparison ${machine.date.slice(0, 16)} UTC: this checkout against ${against}`,
     '',
     `Machine: ${machineLine(machine)}.`,
-    `Run: two servers on SQLite, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${seconds / 2} s a round, the order swapped every round; a ratio is this checkout's rate over the other's.`,
+    `Run: two servers on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${seconds / 2} s a round, the order swapped every round; a ratio is this checkout's rate over the other's.`,
     '',
     table,
     '',
@@ -123,7 +135,7 @@ async function main(): Promise<number> {
   ].join('\n');
   say(`\n${text}`);
   mkdirSync(args.out, { recursive: true });
-  const file = `${args.out}${machine.date.slice(0, 16).replace(':', '')}-compare.md`;
+  const file = `${args.out}${machine.date.slice(0, 16).replace(':', '')}-compare${database === 'sqlite' ? '' : `-${database}`}.md`;
   writeFileSync(file, text);
   say(`written: ${file}`);
   return 0;

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { NamingClient } from './pg-statements.ts';
 import type { Database } from './schema.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
 
@@ -34,7 +35,7 @@ const POOL_SIZE = 10;
 /** Opens the database named by DATABASE_URL: `sqlite:PATH` (WAL) or `postgres://…`. */
 export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number; sqlite?: SqliteOptions } = {}): Db {
   if (url.startsWith('sqlite:')) return { dialect: 'sqlite', ...openSqlite(url.slice('sqlite:'.length), options.sqlite) };
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: options.pgConnectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS });
+  const pool = new pg.Pool({ Client: NamingClient, connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: options.pgConnectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS });
   // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (err) => console.warn(`postgres idle connection error: ${err.message}`));
   // Nor may one lost while a request holds it: node-postgres then emits 'error' on the client, which

@@ -46,3 +46,25 @@ describe.each(DIALECTS)('preparedQuery (%s)', (dialect) => {
     await expect(fresh(t.testDb.db.kysely, {} as { email: string })).rejects.toThrow('prepared query: no value for email');
   });
 });
+
+describe('preparedQuery on PostgreSQL: named statements (pg-statements.ts)', () => {
+  const t = withTestApp('postgres');
+  const prepared = async (trx: Parameters<Parameters<ReturnType<typeof t.testDb.db.kysely.transaction>['execute']>[0]>[0]) =>
+    (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(trx)).rows;
+
+  it('runs a compiled query as a statement the connection prepared once, and other queries unnamed', async () => {
+    const byId = preparedQuery((db, p: { id: string }) => db.selectFrom('users').select('email').where('id', '=', p.id));
+    await t.testDb.db.kysely.transaction().execute(async (trx) => {
+      // One connection for the whole transaction: what it has prepared is what this test ran on it.
+      expect((await byId(trx, { id: DEMO.card.id })).rows).toEqual([{ email: DEMO.card.email }]);
+      expect((await byId(trx, { id: DEMO.open.id })).rows).toEqual([{ email: DEMO.open.email }]);
+      const adHoc = trx.selectFrom('users').select(['id', 'created_at']).where('email', '=', DEMO.card.email);
+      await adHoc.execute();
+      const statements = await prepared(trx);
+      const ours = statements.filter((s) => s.statement.includes('select "email" from "users" where "id" = $1'));
+      expect(ours).toHaveLength(1);
+      expect(ours[0]?.name).toMatch(/^sso_\d+$/);
+      expect(statements.map((s) => s.statement)).not.toContain(adHoc.compile().sql);
+    });
+  });
+});

@@ -1,4 +1,6 @@
 import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
+import { isPostgres } from './dialect.ts';
+import { nameStatement } from './pg-statements.ts';
 import type { Database } from './schema.ts';
 
 /** What a parameter's placeholder carries through Kysely's compiler: a string no caller sends. */
@@ -29,7 +31,8 @@ function prepare<Row>(query: CompiledQuery<Row>): Prepared<Row> {
  * lookups that every refresh, introspection and Bearer request makes, and on the login's writes,
  * cost as much as running them. `build` makes the query with the placeholders `p` in place of the
  * values; each call passes its values by name and gets Kysely's result (rows, and the rows an update
- * or delete changed). Constants of the built query stay as they were built.
+ * or delete changed). Constants of the built query stay as they were built. On PostgreSQL the
+ * query also runs as a named statement, parsed and planned once per connection (pg-statements.ts).
  * Keyed by the dialect adapter, which a database and its transactions share.
  */
 export function preparedQuery<Values extends object, Row>(build: (db: Kysely<Database>, p: Values) => Compilable<Row>) {
@@ -39,6 +42,7 @@ export function preparedQuery<Values extends object, Row>(build: (db: Kysely<Dat
     let prepared = compiled.get(adapter);
     if (!prepared) {
       prepared = prepare(build(db, placeholders as Values).compile());
+      if (isPostgres(db)) nameStatement(prepared.query.sql);
       compiled.set(adapter, prepared);
     }
     const { query, slots } = prepared;

@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -12,7 +13,6 @@ import type { Database } from '../../db/schema.ts';
  * used-up secret, a new password, a withdrawn member) and refuses. SQLite runs one transaction at a
  * time on a node's one connection: the plain read is enough there.
  */
-const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 // Compiled once per database (prepared-query.ts): a login's code is issued under it.
 const heldRow = preparedQuery((db, p: { id: string }) => {

@@ -4,18 +4,18 @@ import type { Database, UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
-// The lookups of every login, compiled once (prepared-query.ts).
-const activeBy = (column: 'email' | 'tel') =>
+// The lookups of every login and of every member's request, compiled once (prepared-query.ts).
+const activeBy = (column: 'email' | 'tel' | 'id') =>
   preparedQuery((db, p: { id: string }) => db.selectFrom('users').selectAll().where('status', '=', 'active').where(column, '=', p.id));
 const activeByEmail = activeBy('email');
 const activeByTel = activeBy('tel');
+const activeById = activeBy('id');
 const termVersions = preparedQuery((db, p: { userId: string }) => db.selectFrom('term_acceptances').select(['term_key', 'version']).where('user_id', '=', p.userId));
 
 export const findActiveUserByLoginId = async (db: Kysely<Database>, loginId: { email?: string; tel?: string }): Promise<UserRow | undefined> =>
   loginId.email !== undefined ? (await activeByEmail(db, { id: loginId.email })).rows[0] : (await activeByTel(db, { id: loginId.tel ?? '' })).rows[0];
 
-export const findActiveUserById = (db: Kysely<Database>, id: string) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+export const findActiveUserById = async (db: Kysely<Database>, id: string): Promise<UserRow | undefined> => (await activeById(db, { id })).rows[0];
 
 export const acceptedTermVersions = async (db: Kysely<Database>, userId: string) =>
   new Map(

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database, SubUsersTable } from '../../db/schema.ts';
 
 export type CardRow = Selectable<SubUsersTable>;
@@ -6,9 +7,13 @@ export type CardRow = Selectable<SubUsersTable>;
 /** A sub-user row but its owner and time. */
 export type NewSubuser = Omit<Selectable<SubUsersTable>, 'user_id' | 'created_at'>;
 
+// Read by the card list and by every step that checks the member's cards, compiled once (prepared-query.ts).
+const memberCards = preparedQuery((db, p: { userId: string }) =>
+  db.selectFrom('sub_users').selectAll().where('user_id', '=', p.userId).orderBy('created_at').orderBy('id'),
+);
+
 /** The member's registered cards, oldest first (the order they were added in). */
-export const listMemberCards = (db: Kysely<Database>, userId: string) =>
-  db.selectFrom('sub_users').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+export const listMemberCards = async (db: Kysely<Database>, userId: string): Promise<CardRow[]> => (await memberCards(db, { userId })).rows;
 
 /**
  * One card of the member (decision 0006, "Cards"): looked up by id AND owner, so that another

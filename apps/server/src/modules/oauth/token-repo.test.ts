@@ -7,14 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/migrations.ts';
 import type { Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
+import { DEMO } from '../../seed.ts';
+import { withTestApp } from '../../test-support/test-app.ts';
+import { DIALECTS } from '../../test-support/test-db.ts';
 import {
   findGrant,
   findLegacyGrant,
   insertFamily,
+  insertGrant,
   markRotated,
   revokeFamily,
   revokeUserFamilies,
+  rotateGrant,
   supersedeChildren,
+  type GrantRow,
 } from './token-repo.ts';
 
 /**
@@ -81,5 +87,72 @@ describe('token grant statements use an index (sqlite)', () => {
       expect.stringContaining('USING INDEX token_grants_legacy_access_hash'),
       expect.stringContaining('USING INDEX token_grants_legacy_refresh_hash'),
     ]);
+  });
+});
+
+/** The refresh's write (rotateGrant): one statement on PostgreSQL, a transaction on SQLite; the same outcome. */
+describe.each(DIALECTS)('rotating a grant and writing its child (%s)', (dialect) => {
+  const t = withTestApp(dialect);
+  const grant = (familyId: string, parentId: string | null, at: number): GrantRow => ({
+    id: newId(),
+    family_id: familyId,
+    parent_id: parentId,
+    access_hash: `a${newId()}`,
+    refresh_hash: `r${newId()}`,
+    access_expires_at: at + 1_000,
+    refresh_expires_at: at + 2_000,
+    created_at: at,
+    rotated_at: null,
+    revoked_at: null,
+    hash_lookup: 0,
+  });
+  /** A family of the demo member with its first grant. */
+  const family = async () => {
+    const db = t.testDb.db.kysely;
+    const id = newId();
+    await insertFamily(db, { id, user_id: DEMO.card.id, client_id: 'SIAP009', terminal_id: null, scope: 'user:read', audience: 'member-api', created_at: 1, revoked_at: null, proved_at: null, auth_time: null, amr: null, sso_session_id: null, subject: null });
+    const first = grant(id, null, 1);
+    await insertGrant(db, first);
+    return first;
+  };
+  const grantsOf = async (familyId: string) =>
+    (await t.testDb.db.kysely.selectFrom('token_grants').selectAll().where('family_id', '=', familyId).orderBy('created_at').execute()).map((r) => ({
+      ...r,
+      created_at: Number(r.created_at),
+      rotated_at: r.rotated_at === null ? null : Number(r.rotated_at),
+      access_expires_at: Number(r.access_expires_at),
+      refresh_expires_at: Number(r.refresh_expires_at),
+      hash_lookup: Number(r.hash_lookup),
+    }));
+
+  it('marks a live grant rotated and writes the child as given', async () => {
+    const parent = await family();
+    const child = grant(parent.family_id, parent.id, 5);
+    expect(await rotateGrant(t.testDb.db.kysely, parent, child, 5)).toBe(true);
+    expect(await grantsOf(parent.family_id)).toEqual([{ ...parent, rotated_at: 5 }, child]);
+  });
+
+  it('writes nothing for a grant already rotated or revoked', async () => {
+    const db = t.testDb.db.kysely;
+    const parent = await family();
+    const child = grant(parent.family_id, parent.id, 5);
+    await rotateGrant(db, parent, child, 5);
+    expect(await rotateGrant(db, parent, grant(parent.family_id, parent.id, 6), 6)).toBe(false);
+    await revokeFamily(db, parent.family_id, 7);
+    expect(await rotateGrant(db, child, grant(parent.family_id, child.id, 8), 8)).toBe(false);
+    expect((await grantsOf(parent.family_id)).map((g) => [g.id, g.rotated_at])).toEqual([
+      [parent.id, 5],
+      [child.id, null],
+    ]);
+  });
+
+  it('lets one of two concurrent rotations of a grant win, and only its child is written', async () => {
+    const db = t.testDb.db.kysely;
+    const parent = await family();
+    const children = [grant(parent.family_id, parent.id, 5), grant(parent.family_id, parent.id, 5)];
+    const won = await Promise.all(children.map((c) => rotateGrant(db, parent, c, 5)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const winner = children[won.indexOf(true)];
+    expect((await grantsOf(parent.family_id)).map((g) => g.id)).toEqual([parent.id, winner?.id]);
   });
 });

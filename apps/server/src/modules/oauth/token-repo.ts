@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, TokenFamiliesTable, TokenGrantsTable } from '../../db/schema.ts';
+import { isPostgres } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 
 export type FamilyRow = Selectable<TokenFamiliesTable>;
@@ -94,6 +95,59 @@ export const findLegacyGrant = async (db: Kysely<Database>, hash: string): Promi
 /** Marks a refresh token used, only if it is still live: the database decides which concurrent refresh wins. */
 export async function markRotated(db: Kysely<Database>, grant: GrantKey, now: number): Promise<boolean> {
   return Number((await rotation(db, { family_id: grant.family_id, id: grant.id, now })).numAffectedRows) === 1;
+}
+
+/**
+ * PostgreSQL: the rotation and the child's insert as one statement, a data-modifying `WITH` whose
+ * insert takes its row from the rotated one, so that nothing is written unless the parent was live.
+ * A statement is its own transaction: one round trip where `begin`, the two statements and `commit`
+ * took four. A concurrent rotation of the same grant waits for the row and then finds it rotated.
+ */
+const rotationWithChild = preparedQuery((db, p: GrantRow & { now: number; parent: string }) =>
+  db
+    .with('rotated', (db) =>
+      db
+        .updateTable('token_grants')
+        .set({ rotated_at: p.now })
+        .where('family_id', '=', p.family_id)
+        .where('id', '=', p.parent)
+        .where('rotated_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .returning(['family_id', 'id']),
+    )
+    .insertInto('token_grants')
+    .columns(['id', 'family_id', 'parent_id', 'access_hash', 'refresh_hash', 'access_expires_at', 'refresh_expires_at', 'created_at', 'rotated_at', 'revoked_at', 'hash_lookup'])
+    .expression((eb) =>
+      eb
+        .selectFrom('rotated')
+        .select((eb) => [
+          eb.cast<string>(eb.val(p.id), 'text').as('id'),
+          'rotated.family_id',
+          'rotated.id as parent_id',
+          eb.cast<string>(eb.val(p.access_hash), 'text').as('access_hash'),
+          eb.cast<string>(eb.val(p.refresh_hash), 'text').as('refresh_hash'),
+          eb.cast<number>(eb.val(p.access_expires_at), 'bigint').as('access_expires_at'),
+          eb.cast<number>(eb.val(p.refresh_expires_at), 'bigint').as('refresh_expires_at'),
+          eb.cast<number>(eb.val(p.created_at), 'bigint').as('created_at'),
+          eb.lit(null).as('rotated_at'),
+          eb.lit(null).as('revoked_at'),
+          eb.lit(0).as('hash_lookup'),
+        ]),
+    ),
+);
+
+/**
+ * Rotates a live grant and writes its child, or neither (the grant was rotated or revoked
+ * meanwhile): whether it did. The child is the parent's successor in its family. PostgreSQL runs
+ * one statement (above); SQLite the two in a transaction, calls within the process.
+ */
+export async function rotateGrant(db: Kysely<Database>, parent: GrantKey, child: GrantRow, now: number): Promise<boolean> {
+  if (isPostgres(db)) return Number((await rotationWithChild(db, { ...child, parent: parent.id, now })).numAffectedRows) === 1;
+  return db.transaction().execute(async (trx) => {
+    if (!(await markRotated(trx, parent, now))) return false;
+    await insertGrant(trx, child);
+    return true;
+  });
 }
 
 /** Takes a row lock on a grant (PostgreSQL) so that retries of one refresh are serialised. */

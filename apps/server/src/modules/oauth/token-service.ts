@@ -12,8 +12,8 @@ import { audienceOf, mayIntrospect } from './audience.ts';
 import type { OAuthClient } from './clients.ts';
 import { consumeCode, findCode } from './code-repo.ts';
 import { verifyPkce } from './pkce.ts';
-import { findGrant, insertFamily, lockGrant, markRotated, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
-import { findToken, issuePair, type TokenKind } from './tokens.ts';
+import { findGrant, insertFamily, lockGrant, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
+import { findToken, issuePair, rotatePair, type TokenKind } from './tokens.ts';
 import { amrList, mintIdToken, type OidcDeps } from '../oidc/id-token.ts';
 import { subjectFor } from '../oidc/subject.ts';
 
@@ -121,18 +121,9 @@ export async function refreshTokens(
     throw invalidGrant('the member holds no card; the session of this cardholders-only service has ended');
   }
 
-  const outcome = await deps.db.transaction().execute(async (trx) => {
-    if (await markRotated(trx, grant, now)) return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
-    await lockGrant(trx, grant);
-    const current = await findGrant(trx, grant);
-    const inGrace =
-      current?.rotated_at != null && current.revoked_at === null && current.family_revoked_at === null &&
-      now - current.rotated_at <= LIMITS.refreshRetryGraceMs;
-    if (inGrace && (await supersedeChildren(trx, grant, now)) > 0) {
-      return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
-    }
-    return null;
-  });
+  // The rotation and the new pair first, alone (token-repo.ts `rotateGrant`): one statement on
+  // PostgreSQL. Only a grant that was no longer live takes the retry's transaction.
+  const outcome = (await rotatePair(deps.db, grant, grant.scope, now)) ?? (await retryWithinGrace(deps.db, grant, now));
   if (outcome) {
     if (!hasOpenid(grant.scope)) return outcome;
     // A new ID token each time, of the session's own sign-in, without a nonce (OpenID Connect Core 1.0
@@ -152,6 +143,25 @@ export async function refreshTokens(
   await revokeFamily(deps.db, grant.family_id, now);
   await logActivity(deps.db, { userId: grant.user_id, event: 'token_replay', clientId: grant.client_id, at: now });
   throw invalidGrant('refresh token was already used; the session has been revoked');
+}
+
+/**
+ * A refresh token presented again after its rotation: a fresh pair that supersedes the unused one
+ * issued before, if this is a retry within the grace (decision 0002); null for a replay. The grant's
+ * row is locked first (PostgreSQL), so that retries of one refresh are serialised.
+ */
+async function retryWithinGrace(db: Kysely<Database>, grant: GrantWithFamily, now: number): Promise<TokenResponse | null> {
+  return db.transaction().execute(async (trx) => {
+    await lockGrant(trx, grant);
+    const current = await findGrant(trx, grant);
+    const inGrace =
+      current?.rotated_at != null && current.revoked_at === null && current.family_revoked_at === null &&
+      now - current.rotated_at <= LIMITS.refreshRetryGraceMs;
+    if (inGrace && (await supersedeChildren(trx, grant, now)) > 0) {
+      return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
+    }
+    return null;
+  });
 }
 
 /** RFC 7009: revoking either token of a session revokes the whole family. Unknown tokens are not an error. */

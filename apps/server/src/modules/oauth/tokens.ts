@@ -4,7 +4,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import type { TokenResponse } from '@sso/contracts/auth';
 import type { Database } from '../../db/schema.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
-import { findGrant, findLegacyGrant, insertGrant, type GrantWithFamily } from './token-repo.ts';
+import { findGrant, findLegacyGrant, insertGrant, rotateGrant, type GrantKey, type GrantRow, type GrantWithFamily } from './token-repo.ts';
 
 /**
  * Opaque access and refresh tokens, stored only as SHA-256 hashes (docs/security.md "OAuth 2.0").
@@ -22,28 +22,46 @@ export async function issuePair(
   scope: string,
   now: number,
 ): Promise<TokenResponse> {
+  const pair = newPair(familyId, parentId, scope, now);
+  await insertGrant(db, pair.row);
+  return pair.response;
+}
+
+/**
+ * The refresh token's grant rotated and its successor issued, in one step that happens only if the
+ * grant was still live (token-repo.ts `rotateGrant`); undefined when it was not.
+ */
+export async function rotatePair(db: Kysely<Database>, parent: GrantKey, scope: string, now: number): Promise<TokenResponse | undefined> {
+  const pair = newPair(parent.family_id, parent.id, scope, now);
+  return (await rotateGrant(db, parent, pair.row, now)) ? pair.response : undefined;
+}
+
+/** A new pair of the family: its grant row to write and the answer that carries the tokens. */
+function newPair(familyId: string, parentId: string | null, scope: string, now: number): { row: GrantRow; response: TokenResponse } {
   const id = randomToken(16);
   const access = `${familyId}.${id}.${randomToken()}`;
   const refresh = `${familyId}.${id}.${randomToken()}`;
-  await insertGrant(db, {
-    id,
-    family_id: familyId,
-    parent_id: parentId,
-    access_hash: sha256(access),
-    refresh_hash: sha256(refresh),
-    access_expires_at: now + LIMITS.accessTokenTtlMs,
-    refresh_expires_at: now + LIMITS.refreshTokenTtlMs,
-    created_at: now,
-    rotated_at: null,
-    revoked_at: null,
-    hash_lookup: 0,
-  });
   return {
-    access_token: access,
-    token_type: 'Bearer',
-    expires_in: Math.floor(LIMITS.accessTokenTtlMs / 1000),
-    refresh_token: refresh,
-    ...(scope ? { scope } : {}),
+    row: {
+      id,
+      family_id: familyId,
+      parent_id: parentId,
+      access_hash: sha256(access),
+      refresh_hash: sha256(refresh),
+      access_expires_at: now + LIMITS.accessTokenTtlMs,
+      refresh_expires_at: now + LIMITS.refreshTokenTtlMs,
+      created_at: now,
+      rotated_at: null,
+      revoked_at: null,
+      hash_lookup: 0,
+    },
+    response: {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: Math.floor(LIMITS.accessTokenTtlMs / 1000),
+      refresh_token: refresh,
+      ...(scope ? { scope } : {}),
+    },
   };
 }
 
