@@ -154,15 +154,17 @@ interface ProductRun {
 }
 
 /** Each product operation in turns with its ceiling (the bare route answering as many bytes as a token response). */
-async function measureAgainstCeilings(http: HttpClient, pool: MemberPool, tokenBytes: number, errors: Map<string, number>): Promise<Compared[]> {
+async function measureAgainstCeilings(http: HttpClient, pool: MemberPool, tokenBytes: number, errors: Map<string, number>, serverPid: number): Promise<Compared[]> {
   say(`each operation in turns with its ceiling (token response ${tokenBytes} bytes) …`);
   const ceilings: Record<CeilingName, Ceiling> = { bare: await bareFastify({ bytes: tokenBytes, workers }), argon2: await argon2Verify() };
   try {
     const compared: Compared[] = [];
     for (const { op, label, ceiling } of PHASES) {
+      const ceilingPid = ceilings[ceiling].pid;
+      // The CPU by process of both sides (thread-cpu.ts); the argon2id loop runs in the driver itself.
       const turns = await takeTurns(
-        { label, next: mixedJobs(http, pool, { [op]: 1 }) },
-        { label: `${CEILING_LABEL[ceiling]}, in turns with ${label}`, next: ceilings[ceiling].next },
+        { label, next: mixedJobs(http, pool, { [op]: 1 }), cpu: () => threadCpu(serverPid) },
+        { label: `${CEILING_LABEL[ceiling]}, in turns with ${label}`, next: ceilings[ceiling].next, ...(ceilingPid ? { cpu: () => threadCpu(ceilingPid) } : {}) },
         errors,
         timing,
       );
@@ -334,7 +336,7 @@ async function measureProduct(): Promise<ProductRun> {
     say(`seeded ${seeded.length} members with tokens on ${database}`);
     const tokenBytes = await tokenResponseBytes(http, seeded[0] as Member);
     const pool = new MemberPool(seeded);
-    const ceilings = await measureAgainstCeilings(http, pool, tokenBytes, errors);
+    const ceilings = await measureAgainstCeilings(http, pool, tokenBytes, errors, bench.system.pid());
     const passkey = await measureInTurns(http, pool, errors, PASSKEY_PAIRING);
     // With the server's CPU by thread: its signing runs in a worker thread (modules/oidc/jwt-signer.ts).
     const openidRefresh = await measureInTurns(http, pool, errors, OPENID_REFRESH_PAIRING, () => threadCpu(bench.system.pid()));
@@ -394,6 +396,27 @@ function lighthouseLines(lighthouse: ProductRun['lighthouse']): string {
  * counts every thread of a machine whose cores the load driver shares, while a node that the network
  * loads is bound by its main thread (docs/performance.md).
  */
+/**
+ * Where each operation's CPU goes, per operation (the medians of its rounds): the server's main
+ * thread, its other threads, PostgreSQL's processes and the load driver, all on this machine's cores;
+ * with the bare route's, measured in the refresh grant's turns, beside them.
+ */
+function cpuTable(ceilings: Compared[]): string {
+  const rows = ceilings.flatMap((c) => (c.a.cpu ? [{ label: c.label, cpu: c.a.cpu }] : []));
+  const bare = ceilings.find((c) => c.label === 'refresh grant')?.b;
+  if (bare?.cpu) rows.push({ label: 'the bare route (in the refresh grant\'s turns)', cpu: bare.cpu });
+  if (rows.length === 0) return '';
+  const us = (x: number) => x.toFixed(0);
+  return [
+    'CPU per operation in µs (the median of the rounds), by process: all of them share the machine\'s cores.',
+    '',
+    markdownTable(
+      ['operation', 'server main thread', 'server other threads', 'PostgreSQL', 'load driver', 'all'],
+      rows.map(({ label, cpu: c }) => [label, us(c.mainUs), us(c.otherUs), us(c.databaseUs), us(c.driverUs), us(c.mainUs + c.otherUs + c.databaseUs + c.driverUs)]),
+    ),
+  ].join('\n');
+}
+
 function cpuLine(c: Compared): string {
   if (!c.a.cpu || !c.b.cpu) return '';
   const us = (x: number) => `${x.toFixed(0)} µs`;
@@ -495,6 +518,8 @@ async function main(): Promise<number> {
     `Run: ${members} members seeded with tokens, closed loop of ${workers} keep-alive connections; token response ${product.tokenBytes} bytes. Each operation took turns with its ceiling (the login with the argon2id loop, the others with the bare route), both warmed for ${warmupMs / 1000} s, then in ${ROUNDS} rounds of ${seconds / 2} s each, the order swapped every round; a ratio is the median of the ${ROUNDS} rounds' ratios${product.growth ? `. Then growth: a second server on a database of ${growth} members (restarted on it once the load was on the disk) and the first, both warmed on every operation, then in turns in the same way` : ''}.`,
     '',
     figures,
+    '',
+    cpuTable(product.ceilings),
     '',
     cpuLine(product.openidRefresh),
     '',

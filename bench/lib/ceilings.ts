@@ -14,6 +14,8 @@ import { OK, failed } from './stats.ts';
  */
 export interface Ceiling {
   next: NextJob;
+  /** The process that answers, when it is not the driver's own (for its CPU by thread). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function bareFastify(o: { bytes: number; workers: number }): Promis
     const { port } = JSON.parse(first) as { port: number };
     const http = httpClient(`http://127.0.0.1:${port}`, o.workers);
     return {
+      ...(child.pid ? { pid: child.pid } : {}),
       next: () => ({
         op: 'bare Fastify',
         run: async () => {

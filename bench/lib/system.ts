@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DevMailbox } from '../../apps/server/src/modules/notifications/dev-mailbox.ts';
 import { startSmtpSink } from '../../apps/server/src/modules/notifications/smtp-sink.ts';
+import { setLookupKey } from '../../apps/server/src/lib/secrets.ts';
 import { createTestDb } from '../../apps/server/src/test-support/test-db.ts';
 import { freePort, ROOT, startSystem, type RunningSystem } from '../../e2e/support/server.ts';
 import { readMemory, type MemoryReading } from './memory.ts';
@@ -56,16 +57,25 @@ function productionClientsFile(dir: string): string {
   return file;
 }
 
+/**
+ * The production runs' LOOKUP_KEY, one for every server of a run and for this process: the seed
+ * writes the digests the server looks up (a known browser's device cookie, account/new-device-notice.ts)
+ * with it, as the server does. With a key of its own per server, every bench login came from a browser
+ * the server did not know and mailed a sign-in notice (10 ms of the event loop per login, 2026-11-28).
+ */
+const RUN_LOOKUP_KEY = randomBytes(32).toString('hex');
+
 /** What a production start needs beside the system's own (e2e/support/server.ts sets the port, origin and database). */
 async function productionSide(dir: string, logLevel: string): Promise<{ env: Record<string, string>; logFile: string; stop(): Promise<void> }> {
   const recaptcha = await startRecaptchaSimulator();
   const smtp = await startSmtpSink(new DevMailbox(), await freePort());
   const key = () => randomBytes(32).toString('hex');
+  setLookupKey(RUN_LOOKUP_KEY);
   return {
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: logLevel,
-      LOOKUP_KEY: key(),
+      LOOKUP_KEY: RUN_LOOKUP_KEY,
       PAIRWISE_KEY: key(),
       SIGNING_KEY_SECRET: key(),
       RECAPTCHA_SECRET: 'bench-recaptcha-secret',

@@ -3,7 +3,7 @@ import { say } from './cli.ts';
 import { closedLoop, type LoadResult, type NextJob } from './load.ts';
 import { ms } from './report.ts';
 import type { OpSummary } from './stats.ts';
-import { cpuPerOp, type ThreadCpu } from './thread-cpu.ts';
+import { cpuPerOp, type CpuPerOp, type ThreadCpu } from './thread-cpu.ts';
 
 /** One row of a figures table: a source's rate and latencies over one stretch of load. */
 export interface Row {
@@ -11,7 +11,7 @@ export interface Row {
   summary: OpSummary;
   perSecond: number;
   /** The server's CPU per successful operation, its main thread and its other threads, when the source reads it. */
-  cpu?: { mainUs: number; otherUs: number };
+  cpu?: CpuPerOp;
 }
 
 /** One row of the table from a load result of one operation. */
@@ -40,7 +40,8 @@ const medianRow = (rounds: Row[]): Row => [...rounds].sort((a, b) => a.perSecond
 /** The median over the rounds of each CPU figure, when the rounds have them. */
 const medianCpu = (rounds: Row[]): Pick<Row, 'cpu'> => {
   const cpus = rounds.flatMap((r) => (r.cpu ? [r.cpu] : []));
-  return cpus.length === 0 ? {} : { cpu: { mainUs: median(cpus.map((c) => c.mainUs)), otherUs: median(cpus.map((c) => c.otherUs)) } };
+  const of = (k: keyof CpuPerOp) => median(cpus.map((c) => c[k]));
+  return cpus.length === 0 ? {} : { cpu: { mainUs: of('mainUs'), otherUs: of('otherUs'), databaseUs: of('databaseUs'), driverUs: of('driverUs') } };
 };
 
 /** Two sources taken in turns: the median round of each, and the median of the rounds' ratios a/b. */
@@ -88,7 +89,8 @@ export async function takeTurns(a: Source, b: Source, errors: Map<string, number
       const row = rowOf(`${source.label}, round ${round + 1}`, r);
       if (before && after) {
         row.cpu = cpuPerOp(before, after, (row.perSecond * roundMs) / 1000);
-        say(`    server CPU per operation: main thread ${row.cpu.mainUs.toFixed(0)} µs, other threads ${row.cpu.otherUs.toFixed(0)} µs`);
+        const c = row.cpu;
+        say(`    CPU per operation: server main thread ${c.mainUs.toFixed(0)} µs, other threads ${c.otherUs.toFixed(0)} µs, PostgreSQL ${c.databaseUs.toFixed(0)} µs, load driver ${c.driverUs.toFixed(0)} µs`);
       }
       rounds.get(source)?.push(row);
       for (const [k, n] of r.recorder.errors) errors.set(k, (errors.get(k) ?? 0) + n);

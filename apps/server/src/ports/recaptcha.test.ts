@@ -12,6 +12,7 @@ describe('reCAPTCHA siteverify at RECAPTCHA_VERIFY_URL', () => {
   let server: Server;
   let url: string;
   const asked: URLSearchParams[] = [];
+  const sockets = new Set<unknown>();
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -21,14 +22,21 @@ describe('reCAPTCHA siteverify at RECAPTCHA_VERIFY_URL', () => {
         const form = new URLSearchParams(body);
         asked.push(form);
         const token = form.get('response') ?? '';
-        const answer = token === 'down' ? null : { success: token !== 'invalid', action: token === 'other-action' ? 'signup' : 'login', score: token === 'bot' ? 0.1 : 0.9 };
+        sockets.add(req.socket);
+        if (token === 'slow') return; // never answers
+        if (token === 'huge') return res.writeHead(200, { 'content-type': 'application/json' }).end(`{"success":true,"pad":"${'x'.repeat(100_000)}"}`);
+        if (token === 'not-json') return res.writeHead(200, { 'content-type': 'application/json' }).end('<html>');
+        const answer = token === 'down' ? null : { success: token !== 'invalid', action: token === 'other-action' ? 'signup' : 'login', score: token === 'bot' ? 0.1 : token === 'text-score' ? '0.9' : 0.9 };
         res.writeHead(answer ? 200 : 503, { 'content-type': 'application/json' }).end(answer ? JSON.stringify(answer) : 'down');
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/recaptcha/api/siteverify`;
   });
-  afterAll(() => new Promise((r) => server.close(r)));
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(r));
+  });
 
   it('defaults to Google, and takes another endpoint from the environment', () => {
     expect(loadConfig({}).recaptchaVerifyUrl).toBe(GOOGLE_SITEVERIFY_URL);
@@ -46,8 +54,26 @@ describe('reCAPTCHA siteverify at RECAPTCHA_VERIFY_URL', () => {
     ['a token of another action', 'other-action'],
     ['a score under the minimum', 'bot'],
     ['an endpoint that fails', 'down'],
+    ['an answer that is not JSON', 'not-json'],
+    ['an answer longer than siteverify ever gives', 'huge'],
+    ['a score that is not a number', 'text-score'],
   ])('refuses %s', async (_name, token) => {
     expect(await googleRecaptcha('the-secret', 0.5, url).verify(token, 'login')).toBe(false);
+  });
+
+  it('keeps its connection to the endpoint for the next verification', async () => {
+    const verifier = googleRecaptcha('the-secret', 0.5, url);
+    await verifier.verify('good', 'login');
+    const before = sockets.size;
+    expect(await verifier.verify('good', 'login')).toBe(true);
+    expect(await verifier.verify('good', 'login')).toBe(true);
+    expect(sockets.size).toBe(before);
+  });
+
+  it('refuses a verification the endpoint does not answer in time', async () => {
+    const started = Date.now();
+    expect(await googleRecaptcha('the-secret', 0.5, url, 300).verify('slow', 'login')).toBe(false);
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('refuses an empty token without asking, and an endpoint that cannot be reached', async () => {
