@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { TERM_VERSIONS, type TermKey } from '@sso/contracts/terms';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import { NO_PROFILE } from '../../apps/server/src/modules/account/member-repo.ts';
 import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts';
+import { newPair } from '../../apps/server/src/modules/oauth/tokens.ts';
 import { benchCard } from './seed.ts';
 
 /**
@@ -28,8 +29,6 @@ export interface FillerOptions {
 
 /** Members per multi-row insert: 16 columns × 1,000 rows stays under both databases' parameter limits. */
 const BATCH = 1_000;
-
-const hex = () => randomBytes(32).toString('hex');
 
 export async function seedFiller(o: FillerOptions): Promise<void> {
   const db = openDatabase(o.databaseUrl);
@@ -62,20 +61,8 @@ export async function seedFiller(o: FillerOptions): Promise<void> {
         await trx
           .insertInto('token_grants')
           .values(
-            families.map((f) => ({
-              // A grant's id, the second part of its tokens' selector (apps/server/src/modules/oauth/tokens.ts), as long as a real one.
-              id: randomBytes(16).toString('base64url'),
-              family_id: f.id,
-              parent_id: null,
-              access_hash: hex(),
-              refresh_hash: hex(),
-              access_expires_at: now + LIMITS.accessTokenTtlMs,
-              refresh_expires_at: now + LIMITS.refreshTokenTtlMs,
-              created_at: now,
-              rotated_at: null,
-              revoked_at: null,
-              hash_lookup: 0,
-            })),
+            // Each family's first grant, as the code exchange writes it (its tokens are never handed out).
+            families.map((f) => newPair(f.id, null, '', now).row),
           )
           .execute();
       });

@@ -37,7 +37,7 @@ export async function rotatePair(db: Kysely<Database>, parent: GrantKey, scope: 
 }
 
 /** A new pair of the family: its grant row to write and the answer that carries the tokens. */
-function newPair(familyId: string, parentId: string | null, scope: string, now: number): { row: GrantRow; response: TokenResponse } {
+export function newPair(familyId: string, parentId: string | null, scope: string, now: number): { row: GrantRow; response: TokenResponse } {
   const id = randomToken(16);
   const access = `${familyId}.${id}.${randomToken()}`;
   const refresh = `${familyId}.${id}.${randomToken()}`;
