@@ -60,6 +60,8 @@ function tablesNamed(source: string, tables: readonly string[]): { tables: Set<s
     if (m[3] === undefined) unreadable.push(m[0]);
     else named.add(m[3]);
   }
+  // A common table expression (`with('name', …)`) is read like a table, and is none (unless it is named as one).
+  for (const [, name = ''] of code.matchAll(/\.with\(\s*['"`](\w+)['"`]/g)) if (!tables.includes(name)) named.delete(name);
   for (const [, text = ''] of code.matchAll(/\bsql(?:<[^`]*?>)?`([^`]*)`/g)) {
     for (const t of tables) if (new RegExp(`\\b${t}\\b`).test(text)) named.add(t);
   }
