@@ -10,7 +10,7 @@ export interface Row {
   label: string;
   summary: OpSummary;
   perSecond: number;
-  /** The server's CPU per successful operation, its main thread and its other threads, when the source reads it. */
+  /** CPU per successful operation by process (thread-cpu.ts: the server's threads, PostgreSQL, the driver), when the source reads it. */
   cpu?: CpuPerOp;
 }
 
@@ -27,7 +27,7 @@ export function rowOf(label: string, r: LoadResult): Row {
 export interface Source {
   label: string;
   next: NextJob;
-  /** Reads the server's CPU by thread (thread-cpu.ts), for the CPU per operation of each round. */
+  /** Reads the CPU by process (thread-cpu.ts), for the CPU per operation of each round. */
   cpu?: () => ThreadCpu;
 }
 

@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withTestApp } from '../test-support/test-app.ts';
 import { DEMO } from '../seed.ts';
 import { preparedQuery } from './prepared-query.ts';
+import type { Database } from './schema.ts';
 
 describe.each(DIALECTS)('preparedQuery (%s)', (dialect) => {
   const t = withTestApp(dialect);
@@ -49,7 +50,7 @@ describe.each(DIALECTS)('preparedQuery (%s)', (dialect) => {
 
 describe('preparedQuery on PostgreSQL: named statements (pg-statements.ts)', () => {
   const t = withTestApp('postgres');
-  const prepared = async (trx: Parameters<Parameters<ReturnType<typeof t.testDb.db.kysely.transaction>['execute']>[0]>[0]) =>
+  const prepared = async (trx: Kysely<Database>) =>
     (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(trx)).rows;
 
   it('runs a compiled query as a statement the connection prepared once, and other queries unnamed', async () => {
