@@ -146,6 +146,8 @@ interface ProductRun {
   logCost: Compared[] | undefined;
   /** The production run: the refresh grant and introspection (a) in turns with node-oidc-provider's (b). */
   peer: Compared[] | undefined;
+  /** The production run: node-oidc-provider's sessions, minted and still in its store at the end (bench/lib/peer.ts). */
+  peerSessions: { minted: number; live: number } | undefined;
   /** The production run's request log lines, and how many name their request id. */
   requestLog: { lines: number; withId: number } | undefined;
   tokenBytes: number;
@@ -238,7 +240,11 @@ async function measureLogCost(errors: Map<string, number>): Promise<{ compared: 
  * its in-memory store, refresh rotation on, no request logs, as it ships; the same driver and
  * connections; the product as this run starts it (the production build with its request logs).
  */
-async function measureAgainstPeer(http: HttpClient, pool: MemberPool, errors: Map<string, number>): Promise<Compared[]> {
+async function measureAgainstPeer(
+  http: HttpClient,
+  pool: MemberPool,
+  errors: Map<string, number>,
+): Promise<{ compared: Compared[]; sessions: { minted: number; live: number } }> {
   say('node-oidc-provider beside the product: refresh and introspection in turns …');
   const peer = await startPeerProvider(members);
   const peerHttp = httpClient(peer.origin, workers);
@@ -254,7 +260,7 @@ async function measureAgainstPeer(http: HttpClient, pool: MemberPool, errors: Ma
       );
       compared.push({ ...turns, label });
     }
-    return compared;
+    return { compared, sessions: peer.sessions() };
   } finally {
     await peerHttp.close();
     await peer.stop();
@@ -359,7 +365,20 @@ async function measureProduct(): Promise<ProductRun> {
         await grown.stop();
       }
     }
-    return { ceilings, passkey, openidRefresh, challengeRows, growth: growthRows, logCost: logs?.compared, peer, requestLog: logs?.requestLog, tokenBytes, errors, lighthouse };
+    return {
+      ceilings,
+      passkey,
+      openidRefresh,
+      challengeRows,
+      growth: growthRows,
+      logCost: logs?.compared,
+      peer: peer?.compared,
+      peerSessions: peer?.sessions,
+      requestLog: logs?.requestLog,
+      tokenBytes,
+      errors,
+      lighthouse,
+    };
   } finally {
     await http.close();
     await bench.stop();
@@ -424,6 +443,20 @@ function cpuLine(c: Compared): string {
 }
 
 /** The production run's figures against node-oidc-provider: the product's refresh and introspection each at least twice its rate. */
+/**
+ * How many of node-oidc-provider's sessions its store still held: its default in-memory store evicts
+ * most of those minted (bench/lib/peer.ts), so it answers a few dozen of them; fewer than the
+ * connections would leave its closed loop short of sessions and understate its rate.
+ */
+function peerSessionsLines(s: ProductRun['peerSessions']): string[] {
+  if (!s) return [];
+  const short = s.live < workers ? ` Fewer than the ${workers} connections: its rates above are short of sessions, not of CPU.` : '';
+  return [
+    `node-oidc-provider's sessions: ${s.live} of the ${s.minted} minted were still in its store at the end. Its default in-memory store is an LRU of 1,000 entries (oidc-provider's lib/adapters/memory_adapter.js), several a session; a session evicted from it answers its refresh with invalid_grant and is retired, most of them in the warm-up, which is not counted.${short}`,
+    '',
+  ];
+}
+
 function peerBudgets(product: ProductRun): BudgetResult[] {
   if (!product.peer) return [notMeasured('refresh and introspection ≥ 2× node-oidc-provider', 'only with --production')];
   return product.peer.map((c) =>
@@ -525,6 +558,7 @@ async function main(): Promise<number> {
     '',
     budgetTable,
     '',
+    ...peerSessionsLines(product.peerSessions),
     lighthouseLines(product.lighthouse),
     '',
     errorTable(product.errors),
@@ -554,6 +588,7 @@ async function main(): Promise<number> {
     production,
     log_cost: product.logCost,
     peer: product.peer,
+    peer_sessions: product.peerSessions,
     request_log: product.requestLog,
     hashes,
     lighthouse,

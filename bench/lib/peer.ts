@@ -18,6 +18,13 @@ export interface PeerProvider {
   pid: number;
   /** Jobs of one operation for idle sessions: `refresh` rotates each session's chain, `introspect` reads its access token. */
   jobs(http: HttpClient, op: 'refresh' | 'introspect'): NextJob;
+  /**
+   * Its sessions: how many were minted, and how many have not been retired. Its default store keeps
+   * about a thousand entries (an LRU, oidc-provider's lib/adapters/memory_adapter.js), several per
+   * session, so most of the minted sessions are evicted before the load starts: each answers its
+   * first refresh with invalid_grant and is retired, in the warm-up, which is not counted.
+   */
+  sessions(): { minted: number; live: number };
   stop(): Promise<void>;
 }
 
@@ -66,6 +73,7 @@ export async function startPeerProvider(members: number): Promise<PeerProvider> 
   });
   const { origin, sessions } = JSON.parse(first) as { origin: string; sessions: PeerSession[] };
   const idle = [...sessions];
+  let retired = 0;
   return {
     origin,
     pid: child.pid as number,
@@ -81,10 +89,12 @@ export async function startPeerProvider(members: number): Promise<PeerProvider> 
           const outcome = await (op === 'refresh' ? refresh : introspect)(http, session);
           // A failed refresh leaves an unknown chain: the session is retired, as MemberPool does.
           if (outcome.ok || op === 'introspect') idle.push(session);
+          else retired++;
           return outcome;
         },
       };
     },
+    sessions: () => ({ minted: sessions.length, live: sessions.length - retired }),
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
