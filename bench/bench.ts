@@ -349,7 +349,7 @@ async function measureProduct(): Promise<ProductRun> {
     const challengeRows = await challengeRowsPerSignIn({ databaseUrl: bench.system.databaseUrl, http, member: seeded[0] as Member });
     let lighthouse: ProductRun['lighthouse'];
     // The SPA is the same build in both configurations. With --production, the run that measured
-    // Lighthouse (2026-11-28, 05:08 UTC) then hung in seeding the next server, this process idle,
+    // Lighthouse (started 2026-11-28 05:02 UTC) then hung in seeding the next server, this process idle,
     // and the cause was not found: Lighthouse stays out of the production run until it runs in a
     // process of its own.
     if (!args['no-lighthouse'] && !production) {
@@ -444,10 +444,9 @@ function cpuLine(c: Compared): string {
   return `Server CPU per operation (the median of the rounds): ${c.a.label}: main thread ${us(c.a.cpu.mainUs)}, other threads ${us(c.a.cpu.otherUs)}; plain refresh: main thread ${us(c.b.cpu.mainUs)}, other threads ${us(c.b.cpu.otherUs)}. The ID token adds ${((c.a.cpu.mainUs / c.b.cpu.mainUs - 1) * 100).toFixed(1)}% to the main thread's CPU per refresh, ${(((c.a.cpu.mainUs + c.a.cpu.otherUs) / (c.b.cpu.mainUs + c.b.cpu.otherUs) - 1) * 100).toFixed(1)}% to the server's.`;
 }
 
-/** The production run's figures against node-oidc-provider: the product's refresh and introspection each at least twice its rate. */
 /**
  * How many of node-oidc-provider's sessions its store still held: its default in-memory store evicts
- * most of those minted (bench/lib/peer.ts), so it answers a few dozen of them; fewer than the
+ * most of those minted (bench/lib/peer.ts), and it serves the 70 to 80 left; fewer than the
  * connections would leave its closed loop short of sessions and understate its rate.
  */
 function peerSessionsLines(s: ProductRun['peerSessions']): string[] {
@@ -459,6 +458,7 @@ function peerSessionsLines(s: ProductRun['peerSessions']): string[] {
   ];
 }
 
+/** The production run's figures against node-oidc-provider: the product's refresh and introspection each at least twice its rate. */
 function peerBudgets(product: ProductRun): BudgetResult[] {
   if (!product.peer) return [notMeasured('refresh and introspection ≥ 2× node-oidc-provider', 'only with --production')];
   return product.peer.map((c) =>
