@@ -5,8 +5,9 @@ import pg from 'pg';
  * name: the queries compiled once by prepared-query.ts, a fixed set. PostgreSQL then parses and
  * plans each once per connection instead of on every call (the backend shares the node's cores in
  * a small deployment, and a token lookup's parse and plan cost about what running it does;
- * docs/performance.md, "PostgreSQL: where the time goes"). Other statements stay unnamed: a text built per call (an `in`
- * list of any length) would leave a prepared statement per shape in every connection.
+ * docs/performance.md, "PostgreSQL: where the time goes"). Other statements stay unnamed: a text
+ * built per call (an `in` list of any length) would leave a prepared statement per shape in every
+ * connection.
  */
 const names = new Map<string, string>();
 
