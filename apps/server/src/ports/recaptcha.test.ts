@@ -25,6 +25,10 @@ describe('reCAPTCHA siteverify at RECAPTCHA_VERIFY_URL', () => {
         sockets.add(req.socket);
         if (token === 'slow') return; // never answers
         if (token === 'huge') return res.writeHead(200, { 'content-type': 'application/json' }).end(`{"success":true,"pad":"${'x'.repeat(100_000)}"}`);
+        if (token === 'cut') {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('{"success":tr');
+          return setTimeout(() => req.socket.destroy(), 20);
+        }
         if (token === 'not-json') return res.writeHead(200, { 'content-type': 'application/json' }).end('<html>');
         const answer = token === 'down' ? null : { success: token !== 'invalid', action: token === 'other-action' ? 'signup' : 'login', score: token === 'bot' ? 0.1 : token === 'text-score' ? '0.9' : 0.9 };
         res.writeHead(answer ? 200 : 503, { 'content-type': 'application/json' }).end(answer ? JSON.stringify(answer) : 'down');
@@ -74,6 +78,12 @@ describe('reCAPTCHA siteverify at RECAPTCHA_VERIFY_URL', () => {
     const started = Date.now();
     expect(await googleRecaptcha('the-secret', 0.5, url, 300).verify('slow', 'login')).toBe(false);
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('refuses an answer cut off by a lost connection at once, without waiting for the time-out', async () => {
+    const started = Date.now();
+    expect(await googleRecaptcha('the-secret', 0.5, url, 4_000).verify('cut', 'login')).toBe(false);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('refuses an empty token without asking, and an endpoint that cannot be reached', async () => {

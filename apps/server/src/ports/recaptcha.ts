@@ -50,7 +50,8 @@ function postForm(url: URL, form: URLSearchParams, agent: HttpAgent | HttpsAgent
         }
       });
       res.on('error', () => resolve(undefined));
-      // An answer cut off (too long, or the connection lost) ends with 'close' and no 'end'; after an 'end' this changes nothing.
+      // An answer cut off (too long, or the connection lost) has no 'end': Node 20 settles it with
+      // 'error' above, and 'close', which every answer ends with, is the backstop; after either this changes nothing.
       res.on('close', () => resolve(undefined));
     });
     req.on('timeout', () => req.destroy());
