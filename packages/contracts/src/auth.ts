@@ -62,6 +62,13 @@ export const authorizeCheckResponseSchema = baseResponseSchema.extend({
    */
   session: z.boolean().optional(),
   terms: z.array(z.string()).optional(),
+  /**
+   * With `session`, for an app whose redirect URI cannot be tied to it (a custom URL scheme;
+   * docs/decisions/0027-apps-confirmed-by-the-member.md): the screen where the member sees which app
+   * asks (`client_name`), under which account (`account`, the session's e-mail), and confirms before
+   * the code is issued; `deny_to` is the app's `access_denied` redirect for the member who declines.
+   */
+  confirm: z.object({ client_name: z.string(), account: z.string(), deny_to: z.string() }).optional(),
 });
 export type AuthorizeCheckResponse = z.infer<typeof authorizeCheckResponseSchema>;
 
@@ -87,6 +94,8 @@ export const authorizeFormSchema = z.object({
 export const authorizeSessionFormSchema = z.object({
   continue_session: z.literal('1'),
   terms: z.union([z.string(), z.array(z.string())]).optional(),
+  /** The member pressed the app's confirmation (decision 0027); required where the check answered `confirm`. */
+  confirmed: z.literal('1').optional(),
 });
 
 /** POST /api/auth/logout (decision 0026): the client logging out, for the activity log; anything else is ignored, a logout always answers 0. */

@@ -81,9 +81,9 @@ export class TestBrowser {
     return t.app.inject({ method: 'POST', url: '/api/auth/authorize/check', headers: this.headers(), payload: Object.fromEntries(new URLSearchParams(query)) });
   }
 
-  /** The SPA's hidden form when the session completes the request, with the terms agreed on the additional-terms screen. */
-  async continueSession(t: TestApp, query = requestQuery(), terms: string[] = []) {
-    const form = new URLSearchParams({ continue_session: '1' });
+  /** The SPA's hidden form when the session completes the request, with the terms agreed on the additional-terms screen (and `confirmed`, decision 0027). */
+  async continueSession(t: TestApp, query = requestQuery(), terms: string[] = [], extra: Record<string, string> = {}) {
+    const form = new URLSearchParams({ continue_session: '1', ...extra });
     for (const term of terms) form.append('terms', term);
     return t.app.inject({
       method: 'POST',

@@ -6,13 +6,25 @@ import { authorizeParams, getOAuthClient } from './records.ts';
 import { ApiFailure } from './result.ts';
 
 /**
- * 'leaving': the partner's own error redirect is being followed. `session`: the browser's SSO session
- * completes the request without the password, after the terms it lists (decision 0026).
+ * What the member confirms before the session answers an app whose redirect URI cannot be tied to it
+ * (decision 0027): the app's name, the session's account, and the app's `access_denied` redirect.
  */
-export type AuthorizeVerdict = 'checking' | 'ok' | 'refused' | 'leaving' | { session: string[] };
+export type SessionConfirm = NonNullable<AuthorizeCheckResponse['confirm']>;
+
+/** The session completes the request after the terms it lists (decision 0026), and after the member's confirmation when `confirm` (decision 0027). */
+export interface SessionAnswer {
+  session: string[];
+  confirm?: SessionConfirm | undefined;
+}
+
+/**
+ * 'leaving': the partner's own error redirect is being followed. A SessionAnswer: the browser's SSO
+ * session completes the request without the password.
+ */
+export type AuthorizeVerdict = 'checking' | 'ok' | 'refused' | 'leaving' | SessionAnswer;
 
 /** The server's answer: the form, the page saying the link is not valid, the partner's error redirect, or the session. */
-type Answer = 'ok' | 'refused' | { redirectTo: string } | { session: string[] };
+type Answer = 'ok' | 'refused' | { redirectTo: string } | SessionAnswer;
 
 /** What the server said of each request in this page's life: a return is answered at once. */
 const verdicts = new Map<string, Answer>();
@@ -24,14 +36,14 @@ const verdicts = new Map<string, Answer>();
  * 4.1.2.1); a known client's other mistake comes with the endpoint's own error redirect to the
  * client. A network failure or an outage lets the form show, and the authorize endpoint still
  * refuses or redirects as it would have. A request the browser's SSO session completes is answered
- * `session` with the terms to accept first (decision 0026).
+ * `session` with the terms to accept first (decision 0026), and the app to confirm (decision 0027).
  */
 export async function checkAuthorize(params: URLSearchParams): Promise<Answer> {
   let answer: Answer = 'ok';
   try {
     const res = await apiPost<AuthorizeCheckResponse>('/api/auth/authorize/check', { json: Object.fromEntries(params) });
     if (typeof res.redirect_to === 'string' && res.redirect_to) answer = { redirectTo: res.redirect_to };
-    else if (res.session === true) answer = { session: Array.isArray(res.terms) ? res.terms : [] };
+    else if (res.session === true) answer = { session: Array.isArray(res.terms) ? res.terms : [], confirm: res.confirm };
   } catch (e) {
     if (e instanceof ApiFailure && e.result.result_code === RESULT.VALIDATION) answer = 'refused';
   }

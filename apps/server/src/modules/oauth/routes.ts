@@ -24,7 +24,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const done = (location: string) => reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
     // The browser's SSO session completes the request: the SPA's check said so, nothing secret is posted (decision 0026).
     const bySession = authorizeSessionFormSchema.safeParse(request.body ?? {});
-    if (bySession.success) return done(await authorizeSessionForm(deps, target, query, queryStringOf(request.url), bySession.data.terms, browserOf(request)));
+    if (bySession.success) return done(await authorizeSessionForm(deps, target, query, queryStringOf(request.url), bySession.data, browserOf(request)));
     const form = authorizeFormSchema.safeParse(request.body ?? {});
     const post = await signInPost(deps, request, reply);
     const origin = { device: post.browser.device, address: request.ip ?? '', deviceCookie: post.browser.deviceCookie ?? null, session: post.session };

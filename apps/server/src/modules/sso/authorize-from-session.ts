@@ -2,6 +2,8 @@ import type { AuthorizeQuery } from '@sso/contracts/auth';
 import { outstandingTerms } from '../account/credentials-service.ts';
 import { refusesMember } from '../account/cardholders-only.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
+import { assuresClient } from '../oauth/redirect-assurance.ts';
+import { findActiveUserById } from '../account/user-repo.ts';
 import {
   acceptTerms,
   checkAuthorizeQuery,
@@ -22,14 +24,19 @@ import { findSsoSession } from './sso-session-repo.ts';
  * Authorization from the browser's SSO session (docs/decisions/0026-sso-session.md; OpenID Connect
  * Core 1.0 section 3.1.2.1): any client's request completes from a live session without the member,
  * unless it asks for a login (`prompt=login`, `select_account`), its `max_age` is past the session's
- * authentication, or the member has the client's terms to accept first (SPEC.md section 4, "Login").
+ * authentication, the member has the client's terms to accept first (SPEC.md section 4, "Login"), or
+ * its redirect URI cannot assure who receives the code (a portal app's custom URL scheme): then the
+ * member first sees which app asks, under which account, and confirms (decision 0027).
  */
 
 type Target = { client: OAuthClient; redirectUri: string };
 type Checked = Extract<AuthorizeQueryCheck, { ok: true }>;
 
-/** What the session can do for a request: complete it (after `terms`, when any are outstanding), or nothing: the member logs in. */
-export type SessionVerdict = { kind: 'session'; session: SsoSessionRow; terms: string[] } | { kind: 'login' };
+/**
+ * What the session can do for a request: complete it (after `terms`, when any are outstanding, and
+ * after the member's own confirmation when `confirm`: decision 0027), or nothing: the member logs in.
+ */
+export type SessionVerdict = { kind: 'session'; session: SsoSessionRow; terms: string[]; confirm: boolean } | { kind: 'login' };
 
 /** The query string of a request's URL as it came, which the SPA's login page gets unchanged. */
 export const queryStringOf = (url: string) => {
@@ -53,19 +60,22 @@ function answers(session: SsoSessionRow, query: AuthorizeQuery, now: number): bo
   return query.max_age === undefined || now - session.auth_time <= query.max_age * 1000;
 }
 
-/** The browser's session's verdict on a checked request. */
-export async function sessionVerdict(deps: AuthorizeDeps, client: OAuthClient, query: AuthorizeQuery, browser: Browser): Promise<SessionVerdict> {
+/** The browser's session's verdict on a checked request to `target`. */
+export async function sessionVerdict(deps: AuthorizeDeps, target: Target, query: AuthorizeQuery, browser: Browser): Promise<SessionVerdict> {
   const session = await liveSsoSession(deps, browser);
   if (!session || !answers(session, query, deps.clock.now())) return { kind: 'login' };
-  return { kind: 'session', session, terms: await outstandingTerms(deps.db, session.user_id, client) };
+  const terms = await outstandingTerms(deps.db, session.user_id, target.client);
+  return { kind: 'session', session, terms, confirm: !assuresClient(deps.issuer, target.redirectUri) };
 }
 
 /**
  * A `prompt=none` request the session cannot complete without showing a screen: its OpenID Connect
- * error (`login_required`, `consent_required` for outstanding terms); undefined when it can.
+ * error (`login_required`; `consent_required` for outstanding terms; `interaction_required` for a
+ * client whose redirect URI cannot be tied to it, decision 0027); undefined when it can.
  */
 export function silentError(verdict: SessionVerdict): { error: string; description: string } | undefined {
   if (verdict.kind === 'login') return { error: 'login_required', description: 'the member must log in' };
+  if (verdict.confirm) return { error: 'interaction_required', description: 'the member must confirm the app' };
   if (verdict.terms.length > 0) return { error: 'consent_required', description: 'the member must accept the terms of use' };
   return undefined;
 }
@@ -109,9 +119,10 @@ async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, 
  * GET /api/auth/authorize, the authorization endpoint (RFC 6749 section 3.1; OpenID Connect Core 1.0
  * section 3.1.2): the client and redirect URI are checked by the caller (resolveClient), the rest as
  * the form's post checks it (checkAuthorizeQuery). With a session that may answer: the code, or
- * the SPA's login page, which shows the outstanding terms first. Without one: the SPA's login page
- * (SPEC.md section 2), or for `prompt=none` the error (`login_required`, `consent_required`, and
- * `access_denied` for a service the member may not use, whose page would be a screen).
+ * the SPA's login page, which shows the outstanding terms, or the app's confirmation (decision 0027),
+ * first. Without one: the SPA's login page (SPEC.md section 2), or for `prompt=none` the error
+ * (`login_required`, `consent_required`, `interaction_required`, and `access_denied` for a service
+ * the member may not use, whose page would be a screen).
  */
 export async function authorizeFromSession(
   deps: AuthorizeDeps,
@@ -124,7 +135,7 @@ export async function authorizeFromSession(
   const q = checkAuthorizeQuery(target.client, rawQuery);
   if (!q.ok) return fail(q.error, q.description);
   const silent = q.query.prompt === 'none';
-  const verdict = await sessionVerdict(deps, target.client, q.query, browser);
+  const verdict = await sessionVerdict(deps, target, q.query, browser);
   const problem = silentError(verdict);
   if (problem || verdict.kind === 'login') return silent && problem ? fail(problem.error, problem.description) : loginPage(deps.issuer, rawQueryString);
   if (silent && (await refusesMember(deps.db, verdict.session.user_id, target.client.client_id))) return fail('access_denied', 'the service is for cardholders only');
@@ -136,43 +147,63 @@ export async function authorizeFromSession(
 /**
  * POST /api/auth/authorize with `continue_session` (decision 0026): the SPA's hidden form after its
  * check said the session completes the request, with the terms the member agreed to on the
- * additional-terms screen. A session that can no longer answer sends the member to the login page
- * (for `prompt=none`, `login_required`); terms still outstanding are refused as the login's are.
+ * additional-terms screen, and `confirmed` once the member pressed the app's confirmation (decision
+ * 0027). A session that can no longer answer sends the member to the login page (for `prompt=none`,
+ * `login_required`), and so does a request needing the confirmation that came without it; terms
+ * still outstanding are refused as the login's are.
  */
 export async function authorizeSessionForm(
   deps: AuthorizeDeps,
   target: Target,
   rawQuery: Record<string, unknown>,
   rawQueryString: string,
-  terms: string | string[] | undefined,
+  form: { terms?: string | string[] | undefined; confirmed?: '1' | undefined },
   browser: Browser,
 ): Promise<string> {
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   const q = checkAuthorizeQuery(target.client, rawQuery);
   if (!q.ok) return fail(q.error, q.description);
-  const verdict = await sessionVerdict(deps, target.client, q.query, browser);
-  if (verdict.kind === 'login') return q.query.prompt === 'none' ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
-  if (!(await acceptTerms(deps, verdict.session.user_id, target.client, terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
+  const verdict = await sessionVerdict(deps, target, q.query, browser);
+  const silent = q.query.prompt === 'none';
+  if (verdict.kind === 'login') return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
+  // prompt=none shows no screen, so nothing was confirmed on one, whatever the form says.
+  if (verdict.confirm && (silent || form.confirmed !== '1')) return silent ? fail('interaction_required', 'the member must confirm the app') : loginPage(deps.issuer, rawQueryString);
+  if (!(await acceptTerms(deps, verdict.session.user_id, target.client, form.terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
   const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
   return location ?? loginPage(deps.issuer, rawQueryString);
+}
+
+/** What the app's confirmation screen shows (decision 0027): the app's name, the session's account, and where declining goes. */
+export interface SessionConfirm {
+  client_name: string;
+  account: string;
+  /** The RFC 6749 section 4.1.2.1 `access_denied` redirect to the app, for the member who declines. */
+  deny_to: string;
 }
 
 /**
  * What the SPA's check before the login form (/api/auth/authorize/check, decision 0019) adds for a
  * request the authorize endpoint takes: `session` when the browser's session completes it, with the
- * terms to accept first; for `prompt=none`, the error redirect when it cannot (the SPA follows it);
- * nothing when the form shows.
+ * terms to accept first and, for an app whose redirect URI cannot be tied to it, `confirm` (decision
+ * 0027); for `prompt=none`, the error redirect when it cannot (the SPA follows it); nothing when the
+ * form shows.
  */
 export async function sessionCheck(
   deps: AuthorizeDeps,
   rawQuery: Record<string, unknown>,
   browser: Browser,
-): Promise<{ session: true; terms: string[] } | { redirect_to: string } | Record<string, never>> {
+): Promise<{ session: true; terms: string[]; confirm?: SessionConfirm } | { redirect_to: string } | Record<string, never>> {
   const target = resolveClient(deps.clients, rawQuery);
   const q = target && checkAuthorizeQuery(target.client, rawQuery);
   if (!target || !q?.ok) return {};
-  const verdict = await sessionVerdict(deps, target.client, q.query, browser);
+  const verdict = await sessionVerdict(deps, target, q.query, browser);
   const problem = silentError(verdict);
-  if (q.query.prompt === 'none' && problem) return { redirect_to: errorRedirect(deps.issuer, target.redirectUri, rawQuery, problem.error, problem.description) };
-  return verdict.kind === 'session' ? { session: true, terms: verdict.terms } : {};
+  const redirect = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
+  if (q.query.prompt === 'none' && problem) return { redirect_to: redirect(problem.error, problem.description) };
+  if (verdict.kind !== 'session') return {};
+  if (!verdict.confirm) return { session: true, terms: verdict.terms };
+  const member = await findActiveUserById(deps.db, verdict.session.user_id);
+  if (!member) return {};
+  const confirm = { client_name: target.client.name, account: member.email, deny_to: redirect('access_denied', 'the member declined') };
+  return { session: true, terms: verdict.terms, confirm };
 }

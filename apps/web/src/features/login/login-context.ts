@@ -14,9 +14,10 @@ export interface LoginContext {
  * The authorize form's login fields (SPEC.md section 7), with the login step's ticket when it answered
  * one; or, when the browser's SSO session completes the request, nothing but that (decision 0026).
  */
-export type AuthorizeFields = { user_mail: string; user_pass: string; login_ticket?: string } | { continue_session: '1' };
+export type AuthorizeFields = { user_mail: string; user_pass: string; login_ticket?: string } | { continue_session: '1'; confirmed?: '1' };
 
-export const SESSION_FIELDS: AuthorizeFields = { continue_session: '1' };
+/** The session's fields; `confirmed` once the member confirmed the app on its screen (decision 0027). */
+export const sessionFields = (confirmed: boolean): AuthorizeFields => (confirmed ? { continue_session: '1', confirmed: '1' } : { continue_session: '1' });
 
 export const authorizeFields = (id: string, password: string, ticket: string | undefined): AuthorizeFields => ({
   user_mail: id,

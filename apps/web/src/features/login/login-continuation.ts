@@ -1,6 +1,6 @@
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
 import { saveSession } from '../../lib/records.ts';
-import { authorizeFields, SESSION_FIELDS, setLoginContext } from './login-context.ts';
+import { authorizeFields, sessionFields, setLoginContext } from './login-context.ts';
 
 /**
  * What the login step answered, by password (/api/auth/login) or by passkey (/api/auth/passkey/login,
@@ -14,10 +14,11 @@ export interface LoginStep {
   terms: string[];
 }
 
-/** The browser's SSO session completes the request, after the outstanding terms (decision 0026). */
+/** The browser's SSO session completes the request, after the outstanding terms (decision 0026) and the app the member confirmed (decision 0027). */
 export interface SessionStep {
   session: true;
   terms: string[];
+  confirmed?: boolean;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface SessionStep {
  */
 export function continueLogin(step: LoginStep | SessionStep, authorize: URLSearchParams, toTerms: () => void): 'leaving' {
   saveSession({ comesFrom: authorize.get('client_id') ?? '' });
-  const fields = 'session' in step ? SESSION_FIELDS : authorizeFields(step.id, step.password, step.ticket);
+  const fields = 'session' in step ? sessionFields(step.confirmed === true) : authorizeFields(step.id, step.password, step.ticket);
   if (step.terms.length === 0) {
     submitAuthorizeForm(LOGIN_AUTHORIZE_PATH, authorize, fields);
     return 'leaving';

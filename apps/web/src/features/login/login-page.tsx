@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { CLIENT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
@@ -18,13 +18,17 @@ import { usePasskeyLogin } from './use-passkey-login.ts';
 import styles from './login.module.css';
 import { WaitingPage } from '../../ui/waiting-page.tsx';
 
+/** The app's confirmation (decision 0027), loaded only where a session answers such an app: outside the login route's chunk. */
+const AppConfirmStep = lazy(() => import('./app-confirm-step.tsx').then((m) => ({ default: m.AppConfirmStep })));
+
 /** Server validation keys mapped to this form's fields (SPEC.md section 5). */
 const FIELD_OF: Record<string, keyof LoginForm> = { id: 'user_mail', user_mail: 'user_mail', password: 'user_pass', user_pass: 'user_pass' };
 
 /**
  * Login (SPEC.md sections 2 and 4): e-mail or mobile number and password, or a passkey (decision
  * 0024: the button and the id field's autofill), then the authorize hand-off; no form at all when
- * the browser's SSO session completes the request (decision 0026).
+ * the browser's SSO session completes the request (decision 0026), only, for an app whose redirect
+ * URI cannot be tied to it, the screen on which the member confirms it (decision 0027).
  */
 export function LoginPage() {
   const navigate = useNavigate();
@@ -56,14 +60,22 @@ export function LoginPage() {
     [authorize, navigate, setError],
   );
   const { pending, run } = usePendingAction(submit);
-  // The browser's SSO session completes the request (decision 0026): the hand-off without the form, once.
+  // The browser's SSO session completes the request (decision 0026): the hand-off without the form, once;
+  // for an app to confirm (decision 0027), once the member pressed.
   const session = typeof verdict === 'object' ? verdict.session : undefined;
+  const confirm = typeof verdict === 'object' ? verdict.confirm : undefined;
   const continued = useRef(false);
+  const continueSession = useCallback(
+    (confirmed: boolean) => {
+      if (!session || !authorize || continued.current) return;
+      continued.current = true;
+      continueLogin({ session: true, terms: session, confirmed }, authorize, () => void navigate('/accept/additional_terms'));
+    },
+    [session, authorize, navigate],
+  );
   useEffect(() => {
-    if (!session || !authorize || continued.current) return;
-    continued.current = true;
-    continueLogin({ session: true, terms: session }, authorize, () => void navigate('/accept/additional_terms'));
-  }, [session, authorize, navigate]);
+    if (!confirm) continueSession(false);
+  }, [confirm, continueSession]);
   // The fields are invalid here (SPEC.md section 8, C99-000400), as on every other form.
   const showInvalid = useCallback(() => setMessage(CLIENT_MESSAGES['C99-000400']), []);
   // Offered once the page offers the login: not while a partner's link is being checked.
@@ -74,6 +86,13 @@ export function LoginPage() {
   // A partner's link the authorize endpoint would refuse: told before any password is typed; a
   // known partner's other mistake goes back to it ('leaving', RFC 6749 section 4.1.2.1).
   if (verdict === 'refused') return <Navigate to="/problem/authorize" replace />;
+  if (session && confirm) {
+    return (
+      <Suspense fallback={<WaitingPage heading="ログイン" />}>
+        <AppConfirmStep confirm={confirm} redirectUri={authorize.get('redirect_uri')} onConfirm={() => continueSession(true)} />
+      </Suspense>
+    );
+  }
   if (verdict === 'checking' || verdict === 'leaving' || session) return <WaitingPage heading="ログイン" />;
 
   const query = search.toString();
