@@ -25,7 +25,7 @@ async function addVirtualAuthenticator(page: Page): Promise<void> {
  * Passkeys in Chromium (decision 0024): a card member adds a passkey in the settings, logs out,
  * signs in with it from the login page with no password (the SPA's own login and a partner's
  * authorize URL), proves a portal app's session with it before an e-mail change, deletes it, and it
- * no longer signs in.
+ * no longer signs in; and changes the password with a passkey in place of the current one.
  */
 describe('passkeys in Chromium', () => {
   const env = withSystem();
@@ -181,6 +181,29 @@ describe('passkeys in Chromium', () => {
     await j.page.waitForURL(/\/content\/authorize\?/);
     await j.page.getByRole('button', { name: 'パスキーでログイン' }).click();
     await expect.poll(() => j.page.getByRole('alert').filter({ hasText: 'パスキーを確認できませんでした。' }).count()).toBe(1);
+    expectRefusals();
+  });
+
+  it('changes the password with the passkey in place of the current password, then logs in with the new one', async () => {
+    // OWASP ASVS 5.0 V6.2.3 (decision 0012's addendum): the change proves the member itself, here with a ceremony made for it.
+    const changed = 'Passkey-2026';
+    await withoutAutofill();
+    await addVirtualAuthenticator(j.page);
+    await logInToSettings();
+    await registerPasskey('パスワード変更用');
+    await j.page.goto('/content/user/password');
+    const byPasskey = j.page.getByRole('button', { name: 'パスキーで確認して変更する' });
+    await byPasskey.waitFor();
+    await expect.poll(() => j.page.getByText('（パスキーで本人確認する場合は入力不要）').count()).toBe(1);
+    await documentScreen(j.page, 'user-password-passkey');
+    await j.page.getByLabel('新しいパスワード', { exact: true }).fill(changed);
+    await j.page.getByLabel('新しいパスワード（確認用）').fill(changed);
+    await byPasskey.click();
+    await j.page.waitForURL(/\/content\/user\/password\/done$/);
+    await j.page.getByRole('link', { name: 'ログインする' }).click();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await logIn(j.page, CARD.email, changed);
+    await j.page.waitForURL(/\/content\/top$/);
     expectRefusals();
   });
 });

@@ -6,6 +6,7 @@ import { VALIDATION_MESSAGES as M } from './messages.ts';
 import { openSignupFieldsSchema, telField } from './open-signup.ts';
 import { numberlessOtpRequestSchema } from './upgrade.ts';
 import { LIMITS } from './constants.ts';
+import { webauthnResponseSchema } from './passkeys.ts';
 
 /** POST /api/auth/email/change (Bearer; SPEC.md section 3, "E-mail change"): the new address. */
 export const emailChangeRequestSchema = z.object({ email: newUserName() });
@@ -30,17 +31,22 @@ export type TelChangeResponse = z.infer<typeof telChangeResponseSchema>;
 export const telChangeOtpRequestSchema = numberlessOtpRequestSchema;
 
 /**
- * POST /api/auth/password/change (Bearer; SPEC.md section 3): the current password is checked. It
- * may be empty when the session holds a fresh proof (decision 0024: a member proves presence with a
- * passkey instead); empty without one, the server answers the fresh-proof challenge (decision 0012).
+ * POST /api/auth/password/change (Bearer; SPEC.md section 3): the member proves it is them in this
+ * request (OWASP ASVS 5.0 V6.2.3; decision 0012): the current password, or `credential`, a passkey
+ * assertion over a step-up challenge asked for the password change (decision 0024). The session's
+ * fresh proof is not enough here; with neither, current_password is missing (901).
  */
 export const passwordChangeRequestSchema = z
   .object({
     current_password: z.string().max(256).default(''),
+    credential: webauthnResponseSchema.optional(),
     password: newPassword('open'),
     password_check: z.string({ error: M.required }).min(1, { error: M.required }),
   })
-  .superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS));
+  .superRefine(passwordConfirmRule, whenStrings(PASSWORD_FIELDS))
+  .superRefine((v, ctx) => {
+    if (v.current_password === '' && v.credential === undefined) ctx.addIssue({ code: 'custom', path: ['current_password'], message: M.required });
+  }, whenStrings(['current_password']));
 
 /**
  * POST /api/auth/reauth (Bearer, JSON): the current password, proving that the member is at the

@@ -78,6 +78,13 @@ export const passkeyLoginResponseSchema = baseResponseSchema.extend({
 });
 export type PasskeyLoginResponse = z.infer<typeof passkeyLoginResponseSchema>;
 
+/**
+ * POST /api/auth/reauth/passkey/options (Bearer): the step-up's challenge, for the session's fresh
+ * proof, or with `purpose` for the one request it is asked for (the password change, OWASP ASVS 5.0
+ * V6.2.3): an assertion over it proves that request only.
+ */
+export const passkeyReauthOptionsRequestSchema = z.object({ purpose: z.literal('password_change').optional() });
+
 /** POST /api/auth/reauth/passkey (Bearer): the step-up assertion (decision 0012's proof, by passkey). */
 export const passkeyReauthRequestSchema = z.object({ credential: webauthnResponseSchema });
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { passwordChangeRequestSchema } from '@sso/contracts/account';
 import type { BaseResponse } from '@sso/contracts/common';
-import { ACCOUNT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES, PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { logActivity } from '../activity/activity-repo.ts';
 import { checkCurrentPassword } from '../account/current-password.ts';
@@ -9,25 +9,35 @@ import { replacePasswordHash } from '../account/member-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { retryable } from '../../lib/app-error.ts';
-import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';
+import type { ChangeContext } from './email-change-service.ts';
+import type { BearerToken } from '../oauth/token-service.ts';
+import type { PasskeyDeps } from '../passkeys/passkey-deps.ts';
+import { checkStepUp } from '../passkeys/reauth-service.ts';
 import { passwordChangedMail } from './mails.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
 
 /**
- * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7). The current password is
- * checked on the member's login lock (checkCurrentPassword, account-lock.ts): guesses here, at the
- * reauth and at the login by either id share one limit (the 10th wrong one locks, 203; each wrong
- * one is logged). Right: in one transaction the new argon2id hash (only if the checked hash is still
- * the stored one), every session ended, 'password_changed' logged; then the member is told by mail.
+ * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7). The member proves it is them in the
+ * request itself (OWASP ASVS 5.0 V6.2.3; decision 0012): the session's fresh proof is not enough, for
+ * whoever holds a live session could otherwise lock the member out. The proof is the current
+ * password, checked on the member's login lock (checkCurrentPassword, account-lock.ts: guesses here,
+ * at the reauth and at the login by either id share one limit, the 10th wrong one locks, 203; each
+ * wrong one is logged), or a passkey's assertion over a step-up challenge this session asked for the
+ * password change (checkStepUp: used up once, decision 0024); a member who requires a passkey gives
+ * the passkey, and a password given too is checked as well. Right: in one transaction the new
+ * argon2id hash (only if the checked hash is still the stored one), every session ended,
+ * 'password_changed' logged; then the member is told by mail.
  */
 export async function changePassword(
-  deps: AccountChangeDeps,
-  user: UserRow,
-  input: z.infer<typeof passwordChangeRequestSchema>,
+  deps: PasskeyDeps,
+  call: { user: UserRow; token: Pick<BearerToken, 'familyId' | 'clientId'>; input: z.infer<typeof passwordChangeRequestSchema> },
   context: ChangeContext,
 ): Promise<BaseResponse> {
-  // Empty: the route has checked the session's fresh proof instead (decision 0024).
-  if (input.current_password !== '') await checkCurrentPassword(deps, user, input.current_password, context);
+  const { user, input } = call;
+  // A member who required a passkey proves presence by a passkey only (decision 0024): the password is not even checked.
+  if (input.credential === undefined && Number(user.require_passkey) === 1) throw retryable(PASSKEY_MESSAGES.freshProofPasskeyNeeded);
+  if (input.credential !== undefined) await checkStepUp(deps, call, input.credential, 'password_change');
+  if (input.current_password !== '') await checkCurrentPassword(deps, user, input.current_password, { ...context, clientId: call.token.clientId });
   const now = deps.clock.now();
   const newHash = await hashPassword(input.password);
   await deps.db.transaction().execute(async (trx) => {

@@ -8,8 +8,9 @@ import {
 } from '@sso/contracts/account';
 import { memberPost, noBody } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
-import { afterFreshProof, requireFreshProof } from '../fresh-proof/require-fresh-proof.ts';
+import { afterFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';
+import type { PasskeyDeps } from '../passkeys/passkey-deps.ts';
 import { changePassword } from './password-change-service.ts';
 import { confirmTelChange, requestTelChange } from './tel-change-service.ts';
 import { withdraw } from './withdraw-service.ts';
@@ -18,9 +19,9 @@ import { withdraw } from './withdraw-service.ts';
  * E-mail change, login mobile number, password change and withdrawal (SPEC.md sections 4 and 7). The
  * Bearer token is checked before the body, so that a caller without one learns nothing but 401; the
  * e-mail change, the new login mobile number and the withdrawal then need the session's fresh proof
- * (decision 0012).
+ * (decision 0012); the password change needs the member's proof in the request itself.
  */
-export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps): void {
+export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps & PasskeyDeps): void {
   // Sensitive changes need a fresh proof of presence on the session (decision 0012).
   memberPost(app, deps, '/api/auth/email/change', SCOPES.accountWrite, emailChangeRequestSchema, afterFreshProof(deps, (call) =>
     requestEmailChange(deps, call.user, call.input, call.token.familyId),
@@ -40,12 +41,11 @@ export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountC
     confirmTelChange(deps, user, input, { device }),
   );
 
-  // The current password proves the member, or, left empty, the session's fresh proof does (a passkey,
-  // decision 0024); a member who required a passkey needs that proof either way.
-  memberPost(app, deps, '/api/auth/password/change', SCOPES.accountWrite, passwordChangeRequestSchema, async (call) => {
-    if (call.input.current_password === '' || Number(call.user.require_passkey) === 1) await requireFreshProof(deps, call);
-    return changePassword(deps, call.user, call.input, { device: call.device });
-  });
+  // The member proves it in the request itself, the current password or a passkey (OWASP ASVS 5.0
+  // V6.2.3): no fresh-proof window is enough for the password change (decision 0012).
+  memberPost(app, deps, '/api/auth/password/change', SCOPES.accountWrite, passwordChangeRequestSchema, (call) =>
+    changePassword(deps, call, { device: call.device }),
+  );
 
   memberPost(app, deps, '/api/auth/cancel', SCOPES.accountWrite, noBody, afterFreshProof(deps, (call) =>
     withdraw(deps, call.user, { device: call.device }),

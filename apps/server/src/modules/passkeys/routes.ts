@@ -4,6 +4,7 @@ import {
   passkeyDeleteRequestSchema,
   passkeyLoginOptionsRequestSchema,
   passkeyLoginRequestSchema,
+  passkeyReauthOptionsRequestSchema,
   passkeyReauthRequestSchema,
   passkeyRegisterRequestSchema,
   passkeyRenameRequestSchema,
@@ -54,6 +55,6 @@ export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDe
   memberPost(app, deps, '/api/auth/passkey/rename', SCOPES.accountWrite, passkeyRenameRequestSchema, (call) => renameMemberPasskey(deps, call));
   memberPost(app, deps, '/api/auth/passkey/delete', SCOPES.accountWrite, passkeyDeleteRequestSchema, afterFreshProof(deps, (call) => deleteMemberPasskey(deps, call)));
   memberPost(app, deps, '/api/auth/passkey/require', SCOPES.accountWrite, passkeyRequireRequestSchema, afterFreshProof(deps, (call) => requirePasskey(deps, call)));
-  memberPost(app, deps, '/api/auth/reauth/passkey/options', SCOPES.accountWrite, noBody, (call) => passkeyReauthOptions(deps, call));
+  memberPost(app, deps, '/api/auth/reauth/passkey/options', SCOPES.accountWrite, passkeyReauthOptionsRequestSchema, (call) => passkeyReauthOptions(deps, call));
   memberPost(app, deps, '/api/auth/reauth/passkey', SCOPES.accountWrite, passkeyReauthRequestSchema, (call) => passkeyReauth(deps, call));
 }

@@ -8,8 +8,13 @@ import {
 import { japanDate } from '@sso/contracts/open-signup';
 import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
 
+/** The browser's passkey ceremony: an assertion over the options given (lib/webauthn.ts loads the library). */
+const ASSERTION = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: { clientDataJSON: 'e30' }, clientExtensionResults: {} };
+const startAuthentication = vi.fn(async () => ASSERTION);
+vi.mock('@simplewebauthn/browser', () => ({ startAuthentication }));
+
 const store = stubBrowserGlobals();
-const { changePassword, changeProfile, confirmEmailChange, fetchProfile, requestEmailChange } = await import('./account-change-api.ts');
+const { changePassword, changePasswordWithPasskey, changeProfile, confirmEmailChange, fetchProfile, requestEmailChange } = await import('./account-change-api.ts');
 const { saveTokens } = await import('../../lib/records.ts');
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -72,18 +77,34 @@ describe('account change calls', () => {
     expect(passwordChangeRequestSchema.safeParse(call!.body).success).toBe(true);
   });
 
-  it('may send an empty current password, for a session that proves presence otherwise (decision 0024)', async () => {
-    const fetchMock = ok();
-    vi.stubGlobal('fetch', fetchMock);
+  it('needs the current password or a passkey assertion in the request: an empty one alone is refused (OWASP ASVS 5.0 V6.2.3)', () => {
     const fields = { current_password: '', password: 'New-pass1!', password_check: 'New-pass1!' };
-    await changePassword(fields);
-    const [call] = sent(fetchMock);
-    expect(call!.body).toEqual(fields);
-    expect(passwordChangeRequestSchema.safeParse(call!.body).success).toBe(true);
-    // Left out, it is empty; it is still bounded, and the new password still checked.
-    expect(passwordChangeRequestSchema.parse({ password: 'New-pass1!', password_check: 'New-pass1!' }).current_password).toBe('');
+    const refused = passwordChangeRequestSchema.safeParse(fields);
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((i) => i.path)).toEqual([['current_password']]);
+    expect(passwordChangeRequestSchema.safeParse({ password: 'New-pass1!', password_check: 'New-pass1!' }).success).toBe(false);
+    expect(passwordChangeRequestSchema.safeParse({ ...fields, credential: ASSERTION }).success).toBe(true);
+    // Still bounded, and the new password still checked.
     expect(passwordChangeRequestSchema.safeParse({ ...fields, current_password: 'x'.repeat(257) }).success).toBe(false);
-    expect(passwordChangeRequestSchema.safeParse({ ...fields, password_check: 'Other-pass1!' }).success).toBe(false);
+    expect(passwordChangeRequestSchema.safeParse({ ...fields, credential: ASSERTION, password_check: 'Other-pass1!' }).success).toBe(false);
+  });
+
+  it('changes with a passkey: the step-up challenge asked for the password change, then the assertion with the new password', async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(json(200, { result_code: 0, result_message: 'ok', options: { challenge: 'c-1', allowCredentials: [] } }))
+      .mockResolvedValueOnce(json(200, { result_code: 0, result_message: 'ok' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await changePasswordWithPasskey({ password: 'New-pass1!', password_check: 'New-pass1!' });
+    const [options, change] = sent(fetchMock);
+    expect(options).toEqual({ url: 'http://sso.test/api/auth/reauth/passkey/options', auth: 'Bearer at-1', body: { purpose: 'password_change' } });
+    expect(startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'c-1', allowCredentials: [] }, useBrowserAutofill: false });
+    expect(change).toEqual({
+      url: 'http://sso.test/api/auth/password/change',
+      auth: 'Bearer at-1',
+      body: { current_password: '', password: 'New-pass1!', password_check: 'New-pass1!', credential: ASSERTION },
+    });
+    expect(passwordChangeRequestSchema.safeParse(change!.body).success).toBe(true);
   });
 
   it('sends the profile with dry_run 1 for the confirm mode and 0 for the change, as the contract accepts them', async () => {

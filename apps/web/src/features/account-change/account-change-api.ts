@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import type { BaseResponse } from '@sso/contracts/common';
 import { emailChangeResponseSchema, profileResponseSchema, type profileFieldsSchema } from '@sso/contracts/account';
+import type { CeremonyOptionsResponse } from '@sso/contracts/passkeys';
 import { apiPost } from '../../lib/api-client.ts';
 import { checkShape } from '../../lib/shape.ts';
+import { authenticate } from '../../lib/webauthn.ts';
 
 /** The account change calls (SPEC.md sections 3 and 7), JSON bodies with the Bearer token. */
 
@@ -23,12 +25,24 @@ export const emailChangeOtpBody = (otp: string, registerToken: string) => ({ otp
 export const confirmEmailChange = (otp: string, registerToken: string) =>
   apiPost<BaseResponse>('/api/auth/email/change/otp', { auth: true, json: emailChangeOtpBody(otp, registerToken) });
 
-/** POST /api/auth/password/change: the current password, the new one and its confirmation. */
-export const changePassword = (fields: PasswordChangeFields) =>
+/** POST /api/auth/password/change: the current password (or a passkey's assertion made for it), the new one and its confirmation. */
+export const changePassword = (fields: PasswordChangeFields, credential?: unknown) =>
   apiPost<BaseResponse>('/api/auth/password/change', {
     auth: true,
-    json: { current_password: fields.current_password, password: fields.password, password_check: fields.password_check },
+    json: { current_password: fields.current_password, password: fields.password, password_check: fields.password_check, ...(credential === undefined ? {} : { credential }) },
   });
+
+/**
+ * The password change proved by a passkey instead of the current password (OWASP ASVS 5.0 V6.2.3,
+ * decision 0024): the step-up's challenge asked for this change (POST /api/auth/reauth/passkey/options
+ * with purpose password_change), the browser's assertion over it, and the change with that assertion.
+ * A ceremony the browser ends throws CeremonyFailed (lib/webauthn.ts), a refused assertion the server's failure.
+ */
+export async function changePasswordWithPasskey(fields: Omit<PasswordChangeFields, 'current_password'>): Promise<BaseResponse> {
+  const { options } = await apiPost<CeremonyOptionsResponse>('/api/auth/reauth/passkey/options', { auth: true, json: { purpose: 'password_change' } });
+  const credential = await authenticate(options);
+  return changePassword({ ...fields, current_password: '' }, credential);
+}
 
 /** POST /api/user/profile: the open member's profile and the fields they may not change. */
 export const fetchProfile = async (signal?: AbortSignal) =>

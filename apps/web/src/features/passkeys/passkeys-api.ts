@@ -1,22 +1,13 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/browser';
-import { useQuery } from '@tanstack/react-query';
 import type { BaseResponse } from '@sso/contracts/common';
-import { passkeyListResponseSchema, passkeyRegisterResponseSchema, type CeremonyOptionsResponse } from '@sso/contracts/passkeys';
+import { passkeyRegisterResponseSchema, type CeremonyOptionsResponse } from '@sso/contracts/passkeys';
 import { apiPost } from '../../lib/api-client.ts';
 import { checkShape } from '../../lib/shape.ts';
 
 /** The passkey settings' calls (docs/decisions/0024-passkeys.md): JSON bodies with the Bearer token. */
 
-export const PASSKEYS_QUERY_KEY = ['passkeys'] as const;
-
-/** POST /api/auth/passkeys: the member's passkeys, newest first, and whether one is required for sensitive changes. */
-export async function fetchPasskeys(signal?: AbortSignal) {
-  const body = await apiPost<unknown>('/api/auth/passkeys', { auth: true, json: {}, ...(signal && { signal }) });
-  return checkShape(passkeyListResponseSchema, body, 'passkeys');
-}
-
-/** Queries use the 3 s stale time of the query client (SPEC.md section 7); no automatic retry. */
-export const usePasskeysQuery = () => useQuery({ queryKey: PASSKEYS_QUERY_KEY, queryFn: ({ signal }) => fetchPasskeys(signal), retry: false });
+// The list is the password change's too (lib/passkeys-query.ts).
+export { fetchPasskeys, PASSKEYS_QUERY_KEY, usePasskeysQuery } from '../../lib/passkeys-query.ts';
 
 /** POST /api/auth/passkey/register/options (fresh proof): the options of a new passkey's ceremony, excluding the member's passkeys. */
 export async function registrationOptions(): Promise<Record<string, unknown>> {
