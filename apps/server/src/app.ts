@@ -8,6 +8,7 @@ import { seedDemo } from './seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './lib/background.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { requestSerializer } from './http/log-serializers.ts';
 import { logDestination } from './http/log-destination.ts';
 import { RequestLog } from './http/request-log.ts';
@@ -140,6 +141,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerSecurityHeaders(app, config, clients.all().flatMap((c) => [...c.redirect_uris, ...c.post_logout_redirect_uris]));
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
+  // JSON bodies nest no deeper than any contract's (json-body.ts); form bodies cannot nest (fast-querystring).
+  registerJsonBodyParser(app);
 
   const deps = {
     db: db.kysely,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { NET_ANSWER_AUTH } from './client.ts';
 import type { FuzzRequest } from './fuzz-http.ts';
-import { badValue, extraKey, headerText, nastyQueryText, nearMiss } from './fuzz-values.ts';
+import { badValue, expandDepthBombs, extraKey, headerText, nastyQueryText, nearMiss } from './fuzz-values.ts';
 
 /**
  * Turns one fuzz table entry (fuzz-endpoints.ts) into an arbitrary of whole HTTP requests. Every
@@ -79,7 +79,7 @@ function apply(valid: Fields, ops: Op[]): { fields: Fields; repeats: [string, un
 const jsonText = ({ fields, repeats }: ReturnType<typeof apply>) => {
   const base = JSON.stringify(fields);
   const more = repeats.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`);
-  return more.length === 0 ? base : `${base.slice(0, -1)}${base === '{}' ? '' : ','}${more.join(',')}}`;
+  return expandDepthBombs(more.length === 0 ? base : `${base.slice(0, -1)}${base === '{}' ? '' : ','}${more.join(',')}}`);
 };
 
 const formValues = (v: unknown): string[] =>

@@ -11,10 +11,9 @@
  * - the JS heap and the external memory JS objects hold (Buffers) after a forced garbage collection,
  *   on request over IPC: the server's memory alone, without the fuzzer's own allocations in it.
  */
-import { subscribe } from 'node:diagnostics_channel';
-import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../apps/server/src/app.ts';
 import { loadConfig } from '../../../apps/server/src/config.ts';
+import { catchRegisteredRoutes } from '../../../apps/server/src/test-support/registered-routes.ts';
 
 export interface FuzzServerReady {
   type: 'ready';
@@ -28,13 +27,8 @@ export interface HeapReading {
   rss: number;
 }
 
-const routes: FuzzServerReady['routes'] = [];
-subscribe('fastify.initialization', (message) => {
-  const { fastify } = message as { fastify: FastifyInstance };
-  fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url ?? route.path });
-  });
-});
+// The same catch of every registered route as the API tests' (scopes, OpenAPI), before buildApp's first route.
+const registered = catchRegisteredRoutes();
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('fuzz-server needs --expose-gc');
@@ -42,6 +36,10 @@ if (!gc) throw new Error('fuzz-server needs --expose-gc');
 const config = loadConfig({ ...process.env, NODE_ENV: 'development', SEED_DEMO: 'true', SMTP_SINK_PORT: '0' });
 const app = await buildApp(config);
 await app.listen({ port: config.port, host: '127.0.0.1' });
+const routes = [...registered.keys()].map((key) => {
+  const [method = '', url = ''] = key.split(/ (.*)/s);
+  return { method, url };
+});
 process.send?.({ type: 'ready', routes } satisfies FuzzServerReady);
 
 process.on('message', (message) => {

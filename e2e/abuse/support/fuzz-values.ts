@@ -78,6 +78,49 @@ const deep = fc.tuple(fc.constantFrom(50, 500, 2_000), fc.boolean()).map(([depth
   return v;
 });
 
+/**
+ * A depth bomb: arrays or objects nested 10,000 to 20,000 deep, under the 64 KiB body limit (an
+ * attack round's 20,000-deep array inside a passkey answer overflowed a schema refinement's stack).
+ * Too deep for JSON.stringify itself, it stands in the fields as a marker that `expandDepthBombs`
+ * turns into the raw text once the body is written.
+ */
+export class DepthBomb {
+  constructor(
+    readonly depth: number,
+    readonly asObject: boolean,
+  ) {}
+
+  toJSON(): string {
+    return `~~depth-bomb:${this.depth}:${this.asObject ? 'o' : 'a'}~~`;
+  }
+}
+
+const depthBomb = fc.constantFrom(new DepthBomb(20_000, false), new DepthBomb(10_000, true), new DepthBomb(64, false));
+
+/** The JSON text with every depth bomb's marker replaced by its nesting. */
+export const expandDepthBombs = (json: string): string =>
+  json.replace(/"~~depth-bomb:(\d+):([ao])~~"/g, (_, depth: string, kind: string) => {
+    const n = Number(depth);
+    return kind === 'o' ? `${'{"a":'.repeat(n)}1${'}'.repeat(n)}` : `${'['.repeat(n)}${']'.repeat(n)}`;
+  });
+
+type Path = (string | number)[];
+
+/** Where a value nests other values: the paths of its leaves (a passkey answer's `response.clientDataJSON`, ...). */
+const leafPaths = (v: unknown, at: Path = []): Path[] =>
+  typeof v === 'object' && v !== null && Object.keys(v).length > 0 ? Object.entries(v).flatMap(([k, x]) => leafPaths(x, [...at, Array.isArray(v) ? Number(k) : k])) : [at];
+
+const replacedAt = (v: unknown, path: Path, by: unknown): unknown => {
+  if (path.length === 0) return by;
+  const [head, ...rest] = path as [string | number, ...Path];
+  const copy = (Array.isArray(v) ? [...v] : { ...(v as object) }) as Record<string | number, unknown>;
+  copy[head] = replacedAt(copy[head], rest, by);
+  return copy;
+};
+
+/** The valid object or array with a depth bomb at one of its leaves, so that it passes the outer shape and reaches the inner rules. */
+const bombInside = (valid: object): fc.Arbitrary<unknown> => fc.tuple(fc.constantFrom(...leafPaths(valid)), depthBomb).map(([path, bomb]) => replacedAt(valid, path, bomb));
+
 export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer(),
   fc.constantFrom(0, -1, 1.5, 1e21, Number.MAX_SAFE_INTEGER + 2, -0),
@@ -89,12 +132,14 @@ export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 8 }), nastyText, { maxKeys: 3 }),
   fc.constant({ length: 1, toString: 'x' }),
   deep,
+  depthBomb,
 );
 
 /** A near miss of a valid value: the valid text bent a little, or its type changed without changing how it reads. */
 export function nearMiss(valid: unknown): fc.Arbitrary<unknown> {
   if (typeof valid === 'number') return fc.constantFrom(String(valid), valid + 1, -valid, valid + 0.5, [valid]);
   if (typeof valid === 'boolean') return fc.constantFrom(String(valid), valid ? 1 : 0, !valid, [valid]);
+  if (typeof valid === 'object' && valid !== null) return fc.oneof(fc.constant(JSON.stringify(valid)), bombInside(valid));
   if (typeof valid !== 'string') return fc.constant(valid === undefined ? '' : JSON.stringify(valid));
   const toFullWidth = valid.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
   return fc.oneof(

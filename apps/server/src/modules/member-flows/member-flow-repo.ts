@@ -11,8 +11,12 @@ export type MemberFlowRow = Selectable<MemberFlowsTable>;
  * `done` is finished; `replaced` was superseded by a newer start of the same member and kind;
  * `ended` was cut off by the end of the member's sessions (modules/sessions/end-sessions.ts).
  */
-export type MemberFlowState = 'otp' | 'pin' | 'transferring' | 'done' | 'replaced' | 'ended';
-const WAITING: readonly MemberFlowState[] = ['otp', 'pin'];
+/**
+ * `checking`: a point transfer's code is being checked by one request (points/transfer-service.ts);
+ * it still waits for its check, so that a new select replaces it and an ending event ends it.
+ */
+export type MemberFlowState = 'otp' | 'pin' | 'checking' | 'transferring' | 'done' | 'replaced' | 'ended';
+const WAITING: readonly MemberFlowState[] = ['otp', 'pin', 'checking'];
 
 export async function insertMemberFlow(db: Kysely<Database>, row: Insertable<MemberFlowsTable>): Promise<void> {
   await db.insertInto('member_flows').values(row).execute();
@@ -53,6 +57,22 @@ export async function advanceMemberFlow(
   let q = db.updateTable('member_flows').set({ state: p.to, updated_at: p.now }).where('id', '=', p.id).where('state', '=', p.from);
   if ((WAITING as readonly string[]).includes(p.from)) q = q.where('expires_at', '>', p.now);
   const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Takes the check of a waiting `otp` flow for one request (`otp` -> `checking`), or takes over a
+ * check left `checking` since `staleBefore` (its process stopped), in one conditional update: of
+ * parallel calls exactly one gets it. False when the flow is not free, or has expired.
+ */
+export async function takeFlowCheck(db: Kysely<Database>, p: { id: string; now: number; staleBefore: number }): Promise<boolean> {
+  const r = await db
+    .updateTable('member_flows')
+    .set({ state: 'checking' satisfies MemberFlowState, updated_at: p.now })
+    .where('id', '=', p.id)
+    .where('expires_at', '>', p.now)
+    .where((eb) => eb.or([eb('state', '=', 'otp'), eb.and([eb('state', '=', 'checking'), eb('updated_at', '<=', p.staleBefore)])]))
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { POINT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
@@ -17,7 +18,7 @@ import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { findPointCard } from '../cards/card-repo.ts';
-import { advanceMemberFlow, findFlow, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
+import { advanceMemberFlow, findFlow, takeFlowCheck, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
 import { checkMemberFlowSecret, passMemberFlowCheck, startMemberFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
@@ -87,13 +88,23 @@ export async function selectTransfer(
   };
 }
 
+/** How long a confirmation waits for a parallel one's check of the same code, in real time, and how often it looks. */
+const CHECK_WAIT_MS = 12_000;
+const CHECK_POLL_MS = 20;
+/** A check held this long was left by a stopped process (a check is one argon2id hash and a few statements): another request takes it over. */
+const CHECK_STALE_MS = 10_000;
+
 /**
- * POST /api/aqf/transfer/open/otp (decision 0006). The flow must be the Bearer member's. The code
- * is checked under the member's lock (5 wrong: 203 for LIMITS.signupLockMs, logged). A right code
- * claims the flow (`otp` -> `transferring`, with the code used up, in one transaction: of parallel
- * right answers one claims it); the ledger then moves the whole open balance, at most once per
- * flow id; the flow becomes `done`. A request for a flow already `transferring` or `done` (a
- * retry, or the loser of a race) answers the ledger's recorded result and moves nothing.
+ * POST /api/aqf/transfer/open/otp (decision 0006). The flow must be the Bearer member's. One request
+ * at a time checks the code of a flow (`otp` -> `checking`, takeFlowCheck): a double submission
+ * waits for the first one's check instead of taking a try and counting a failure of its own, so
+ * that right answers sent twice are never taken for guesses (ten parallel ones used to lock the
+ * member). The code is checked under the member's lock (5 wrong: 203 for LIMITS.signupLockMs,
+ * logged); a wrong one frees the check for the next. A right code claims the flow (`checking` ->
+ * `transferring`, with the code used up, in one transaction); the ledger then moves the whole open
+ * balance, at most once per flow id; the flow becomes `done`. A request for a flow already
+ * `transferring` or `done` (a retry, or a duplicate that waited) answers the ledger's recorded
+ * result and moves nothing.
  */
 export async function confirmTransfer(
   deps: PointDeps,
@@ -101,50 +112,67 @@ export async function confirmTransfer(
   input: z.infer<typeof transferOtpRequestSchema>,
   context: FlowContext,
 ): Promise<TransferResultResponse> {
-  const now = deps.clock.now();
-  const flow = await findFlow(deps.db, 'point_transfer', sha256(input.register_token));
+  const found = await findFlow(deps.db, 'point_transfer', sha256(input.register_token));
   // Another member's register_token answers as an unknown one.
-  if (!flow || flow.user_id !== user.id) throw transferExpired();
-  if (flow.state === 'transferring' || flow.state === 'done') return finishTransfer(deps, flow, context);
-  if (flow.state !== 'otp' || Number(flow.expires_at) <= now) throw transferExpired();
+  if (!found || found.user_id !== user.id) throw transferExpired();
+  const flow = await takeCheck(deps, found);
+  if (flow.state !== 'checking') return finishTransfer(deps, flow, context);
 
-  const verificationId = await checkCode(deps, flow, input.onetime_password, context);
-  if (verificationId === 'moved_on') return finishTransfer(deps, flow, context);
-  // The card may have been removed since the select.
-  if (!(await findPointCard(deps.db, user.id, flowData(flow).subuserId))) throw retryable(POINT_MESSAGES.noEligibleCard);
-  const claimed = await deps.db.transaction().execute((trx) =>
-    passMemberFlowCheck(trx, { flow, to: 'transferring', verificationId, now, expired: transferExpired }),
-  );
-  if (!claimed && !(await movedOn(deps.db, flow))) throw transferExpired();
+  let passed = false;
+  try {
+    const verificationId = await checkCode(deps, flow, input.onetime_password, context);
+    // The card may have been removed since the select.
+    if (!(await findPointCard(deps.db, user.id, flowData(flow).subuserId))) throw retryable(POINT_MESSAGES.noEligibleCard);
+    // False when a new select replaced the flow, or an ending event ended it, during the check.
+    passed = await deps.db.transaction().execute((trx) =>
+      passMemberFlowCheck(trx, { flow, to: 'transferring', verificationId, now: deps.clock.now(), expired: transferExpired }),
+    );
+    if (!passed) throw transferExpired();
+  } finally {
+    // Not passed: the next answer may be checked (an expired flow stays as it is and answers 300).
+    if (!passed) await advanceMemberFlow(deps.db, { id: flow.id, from: 'checking', to: 'otp', now: deps.clock.now() });
+  }
   return finishTransfer(deps, flow, context);
 }
 
-/** Whether the flow has gone on to the transfer (a parallel right answer claimed it). */
-const movedOn = async (db: Kysely<Database>, flow: MemberFlowRow) => {
-  const state = (await findFlow(db, 'point_transfer', flow.token_hash))?.state;
-  return state === 'transferring' || state === 'done';
-};
+/**
+ * Takes the flow's check for this request, waiting while a parallel request holds it: answers the
+ * flow in `checking` (ours to check), or gone on to `transferring` or `done` (a parallel right
+ * answer claimed it). A replaced, ended or expired flow answers 300, and so does one whose check
+ * is still held after CHECK_WAIT_MS.
+ */
+async function takeCheck(deps: PointDeps, first: MemberFlowRow): Promise<MemberFlowRow> {
+  const deadline = Date.now() + CHECK_WAIT_MS;
+  let flow: MemberFlowRow | undefined = first;
+  for (;;) {
+    if (!flow) throw transferExpired();
+    if (flow.state === 'transferring' || flow.state === 'done') return flow;
+    const now = deps.clock.now();
+    if ((flow.state !== 'otp' && flow.state !== 'checking') || Number(flow.expires_at) <= now) throw transferExpired();
+    if (await takeFlowCheck(deps.db, { id: flow.id, now, staleBefore: now - CHECK_STALE_MS })) return { ...flow, state: 'checking', updated_at: now };
+    if (Date.now() > deadline) throw transferExpired();
+    await sleep(CHECK_POLL_MS);
+    flow = await findFlow(deps.db, 'point_transfer', flow.token_hash);
+  }
+}
 
 /**
- * The code check (verification/secret-check.ts): answers the verification to use up, or 'moved_on'
- * when the code is gone because a parallel right answer claimed the flow. A check that locks the
- * member is logged.
+ * The code check (verification/secret-check.ts) of the request holding the flow's check: answers
+ * the verification to use up. A check that locks the member is logged.
  */
 async function checkCode(deps: PointDeps, flow: MemberFlowRow, secret: string, context: FlowContext): Promise<string> {
   const now = deps.clock.now();
   if (await secretLocked(deps.db, 'point_transfer', flow.user_id, now)) throw transferLocked();
-  const claimedElsewhere = transferExpired();
   try {
     return await checkMemberFlowSecret(deps.db, now, flow, {
       lockOwner: flow.user_id,
       secret,
       locked: transferLocked,
       wrong: () => retryable(SIGNUP_MESSAGES.otpWrong),
-      // No try left: the code expired or was used up by wrong answers (start again), or a right one claimed the flow.
-      noTryLeft: async () => ((await movedOn(deps.db, flow)) ? claimedElsewhere : transferExpired()),
+      // No try left: the code expired or was used up by wrong answers (start again).
+      noTryLeft: async () => transferExpired(),
     });
   } catch (err) {
-    if (err === claimedElsewhere) return 'moved_on';
     if (err instanceof AppError && err.resultCode === RESULT.LOCKED) {
       await logActivity(deps.db, { userId: flow.user_id, event: 'point_transfer_locked', device: context.device, at: now });
     }
