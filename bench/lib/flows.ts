@@ -80,7 +80,8 @@ async function postAuthorize(http: HttpClient, m: Member, verifier: string, tick
   const authorized = await http.post(
     `/api/auth/authorize?${query.toString()}`,
     { form: { user_mail: m.email, user_pass: m.password, recaptcha_token: 'bench', ...(ticket ? { login_ticket: ticket } : {}) } },
-    { cookie: `sso_device=${m.deviceCookie}` },
+    // As the SPA's browser posts it: its device cookie and the issuer's Origin, so that the SSO session starts (http/own-origin-post.ts).
+    { cookie: `sso_device=${m.deviceCookie}`, origin: http.origin },
   );
   const params = authorized.location ? new URL(authorized.location).searchParams : undefined;
   const code = params?.get('code') ?? undefined;

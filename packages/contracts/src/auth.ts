@@ -34,6 +34,8 @@ export const authorizeQuerySchema = z.object({
   prompt: z.enum(['none', 'login', 'consent', 'select_account']).optional(),
   /** OpenID Connect Core 1.0 section 3.1.2.1: seconds since the member last authenticated, beyond which they authenticate again. */
   max_age: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
+  /** OpenID Connect Core 1.0 section 3.1.2.1: the authentication context classes (ACR_VALUES) the client accepts, space-separated, in order of preference. */
+  acr_values: z.string().max(1024).optional(),
 });
 export type AuthorizeQuery = z.infer<typeof authorizeQuerySchema>;
 

@@ -249,6 +249,8 @@ export interface DirectLoginsTable {
   expires_at: number;
   /** The RFC 7636 S256 challenge the redeeming app must answer (decision 0013); null for the web and confidential clients that gave none. */
   code_challenge: string | null;
+  /** When the member authenticated for the session that asked for the token, ms (migration 0019): the session it opens carries it; null: unknown. */
+  auth_time: number | null;
 }
 
 export type MemberFlowKind = 'point_transfer' | 'numberless' | 'upgrade' | 'login_tel';

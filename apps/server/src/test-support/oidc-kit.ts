@@ -50,7 +50,8 @@ export async function signIn(
   const form = new URLSearchParams({ user_mail: p.user ?? 'demo.card@example.com', user_pass: p.password ?? 'Demo1234', recaptcha_token: 'oidc-test' });
   for (const term of PARTNER_TERMS[clientId] ?? []) form.append('terms', term);
   const browser = p.browser ?? new CookieJar();
-  const login = await browser.fetch(`${p.origin}/api/auth/authorize${request.url.search}`, { method: 'POST', body: form });
+  // The SPA's hidden form: its browser sends the issuer's Origin (http/own-origin-post.ts).
+  const login = await browser.fetch(`${p.origin}/api/auth/authorize${request.url.search}`, { method: 'POST', body: form, headers: { origin: p.origin } });
   expect(login.status).toBe(303);
   return request.grant(login.headers.get('location') ?? '');
 }

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { signupStepResponseSchema } from '@sso/contracts/signup';
-import { bearer, CHALLENGE, exchange, type TestApp, WEB_REDIRECT } from './test-app.ts';
+import { bearer, CHALLENGE, exchange, TEST_ORIGIN, type TestApp, WEB_REDIRECT } from './test-app.ts';
 import { latestCode } from './mailbox.ts';
 import { loadConfig } from '../config.ts';
 import type { CardMaster } from '../ports/card-master.ts';
@@ -94,8 +94,11 @@ export async function smsToEmailStep(t: TestApp, email: string, card: { cardnumb
   return token;
 }
 
-/** The SPA's hidden form: POST /api/signup/authorize?<authorize params> with the register_token. */
-export function postSignupAuthorize(t: TestApp, registerToken: string, over: Record<string, string> = {}) {
+/**
+ * The SPA's hidden form: POST /api/signup/authorize?<authorize params> with the register_token, from
+ * the SPA's own origin as a browser says so (`headers` may say otherwise: http/own-origin-post.ts).
+ */
+export function postSignupAuthorize(t: TestApp, registerToken: string, over: Record<string, string> = {}, headers: Record<string, string> = { origin: TEST_ORIGIN }) {
   const query = new URLSearchParams({
     client_id: 'SIAP009',
     redirect_uri: WEB_REDIRECT,
@@ -109,7 +112,7 @@ export function postSignupAuthorize(t: TestApp, registerToken: string, over: Rec
   return t.app.inject({
     method: 'POST',
     url: `/api/signup/authorize?${query.toString()}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     payload: new URLSearchParams({ register_token: registerToken }).toString(),
   });
 }

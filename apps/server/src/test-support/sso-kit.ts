@@ -55,6 +55,11 @@ export class TestBrowser {
     return lines;
   }
 
+  /** A post of the SPA's page: its browser sends the issuer's Origin (http/own-origin-post.ts); `extra` may say otherwise. */
+  postHeaders(extra: Record<string, string> = {}): Record<string, string> {
+    return this.headers({ origin: TEST_ORIGIN, ...extra });
+  }
+
   /** The login form's post (the SPA's hidden form after the password, or after a passkey with its ticket). */
   async login(t: TestApp, who: { email: string; password: string; ticket?: string }, query = requestQuery(), extra: Record<string, string> = {}) {
     const form = new URLSearchParams({ user_mail: who.email, user_pass: who.password, recaptcha_token: 'test' });
@@ -62,7 +67,7 @@ export class TestBrowser {
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/auth/authorize?${query}`,
-      headers: this.headers({ 'content-type': 'application/x-www-form-urlencoded', ...extra }),
+      headers: this.postHeaders({ 'content-type': 'application/x-www-form-urlencoded', ...extra }),
       payload: form.toString(),
     });
     this.keep(res);
@@ -88,14 +93,14 @@ export class TestBrowser {
     return t.app.inject({
       method: 'POST',
       url: `/api/auth/authorize?${query}`,
-      headers: this.headers({ 'content-type': 'application/x-www-form-urlencoded' }),
+      headers: this.postHeaders({ 'content-type': 'application/x-www-form-urlencoded' }),
       payload: form.toString(),
     });
   }
 
   /** The SPA's logout call. */
   async logout(t: TestApp) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: this.headers(), payload: { client_id: 'SIAP009' } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: this.postHeaders(), payload: { client_id: 'SIAP009' } });
     this.keep(res);
     return res;
   }

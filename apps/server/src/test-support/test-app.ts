@@ -135,7 +135,7 @@ export function authorizeQuery(p: AuthorizeParams = {}): string {
   }).toString();
 }
 
-/** Posts the login form to the authorize endpoint as the SPA's hidden form does. */
+/** Posts the login form to the authorize endpoint as the SPA's hidden form does, from the SPA's origin (http/own-origin-post.ts). */
 export async function postAuthorize(app: FastifyInstance, p: AuthorizeParams = {}) {
   const form = new URLSearchParams({ user_mail: p.user ?? 'demo.card@example.com', user_pass: p.password ?? 'Demo1234' });
   for (const t of p.terms ?? []) form.append('terms', t);
@@ -144,7 +144,7 @@ export async function postAuthorize(app: FastifyInstance, p: AuthorizeParams = {
   return app.inject({
     method: 'POST',
     url: `/api/auth/authorize?${authorizeQuery(p)}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN },
     payload: form.toString(),
   });
 }

@@ -14,7 +14,8 @@ async function loginFrom(t: TestApp, p: { email: string; password: string; cooki
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/auth/authorize?${authorizeQuery()}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA, ...(p.cookie ? { cookie: p.cookie } : {}), ...p.headers },
+    // The SPA's hidden form, which its browser sends with the issuer's Origin (http/own-origin-post.ts).
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA, origin: TEST_ORIGIN, ...(p.cookie ? { cookie: p.cookie } : {}), ...p.headers },
     payload: form.toString(),
   });
   expect(new URL(res.headers.location as string).searchParams.get('code'), String(res.headers.location)).toBeTruthy();

@@ -23,7 +23,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { requireCardholder } from '../account/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
-import { familyLive, usedClientIds } from '../oauth/token-repo.ts';
+import { liveFamilyAuthTime, usedClientIds } from '../oauth/token-repo.ts';
 import { findMemberCard } from '../cards/card-repo.ts';
 import { challengeFor } from './hand-off-proof.ts';
 import { requireAcceptedTerms } from './partner-terms-service.ts';
@@ -81,8 +81,11 @@ async function issueToken(
   };
   await deps.db.transaction().execute(async (trx) => {
     // Under the member's row (member-hold-repo.ts): a session ended meanwhile hands nothing on.
-    if (!(await holdMember(trx, p.userId))?.active || !(await familyLive(trx, p.familyId))) throw unauthorizedError();
-    await insertDirectLogin(trx, row, sha256(token));
+    const source = (await holdMember(trx, p.userId))?.active ? await liveFamilyAuthTime(trx, p.familyId) : undefined;
+    if (!source) throw unauthorizedError();
+    // The session the token opens carries the member's authentication of the asking session, not
+    // the time of its redemption (OpenID Connect Core 1.0 section 2 `auth_time`; migration 0019).
+    await insertDirectLogin(trx, { ...row, auth_time: source.authTime }, sha256(token));
     await logActivity(trx, { userId: p.userId, event: 'direct_login_issued', clientId: p.client.client_id, at: now });
   });
   return token;

@@ -95,8 +95,9 @@ export async function redeemDirectLogin(
       revoked_at: null,
       // A one-time token proves the app's session, not the member's presence (decision 0012).
       proved_at: null,
-      // Nor does it authenticate the member: no OpenID Connect authentication context.
-      auth_time: null,
+      // Nor does it authenticate the member: no `amr`, but the authentication of the session that
+      // asked for the token, when it knew it (migration 0019): never the time of this redemption.
+      auth_time: grant.auth_time,
       amr: null,
       sso_session_id: null,
       subject: subjectFor(p.client, userId),

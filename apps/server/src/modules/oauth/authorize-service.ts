@@ -17,6 +17,7 @@ import type { ClientRegistry, OAuthClient } from './clients.ts';
 import { insertCode } from './code-repo.ts';
 import { grantedScope } from './granted-scope.ts';
 import { portalReturnParams } from './portal-return.ts';
+import { ACR_NOT_MET, meetsAcrValues } from '../oidc/acr-request.ts';
 import type { OidcDeps } from '../oidc/id-token.ts';
 
 export interface AuthorizeDeps extends CredentialDeps, SignInNoticeDeps, OidcDeps {
@@ -153,6 +154,10 @@ export async function authorize(
   const proof = held?.proof ?? 'password';
   // RFC 8176: the password, or the passkey's kind of key the ticket names (login-ticket.ts).
   const amr: string[] = held?.amr ?? ['pwd'];
+  // A client that asked for more than this sign-in is (a passkey for phishing-resistant authentication)
+  // gets a failed authentication (OpenID Connect Core 1.0 section 5.5.1.1), before any password is
+  // checked or counted: the answer says nothing of it (oidc/acr-request.ts, decision 0025).
+  if (!meetsAcrValues(amr, q.query.acr_values)) return fail('access_denied', ACR_NOT_MET);
   if (!user) {
     if (!form.user_pass) return fail('access_denied', 'login failed');
     if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return fail('access_denied', 'recaptcha failed');

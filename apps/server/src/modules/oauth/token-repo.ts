@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database, TokenFamiliesTable, TokenGrantsTable } from '../../db/schema.ts';
 import { isPostgres } from '../../db/dialect.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
@@ -42,6 +42,15 @@ export async function insertGrant(db: Kysely<Database>, row: GrantRow): Promise<
   await grantInsert(db, row);
 }
 
+/**
+ * When the member authenticated for a session (ms), or null when that is unknown. A session from
+ * before migration 0015 (it has no subject either: migration 0018) authenticated when it began; a
+ * later one without `auth_time` came from a direct login whose asking session did not know it
+ * (migration 0019): its ID tokens leave the claim out rather than make up the redemption's time.
+ */
+const authTimeOf = (eb: ExpressionBuilder<{ f: TokenFamiliesTable }, 'f'>) =>
+  eb.fn.coalesce('f.auth_time', eb.case().when('f.subject', 'is', null).then(eb.ref('f.created_at')).end());
+
 const grantWithFamily = (db: Kysely<Database>) =>
   db
     .selectFrom('token_grants as g')
@@ -68,9 +77,8 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'f.sso_session_id',
       'f.subject',
     ])
-    // The ID token of a refresh is made from this row (modules/oidc/id-token.ts): a session from before
-    // migration 0015 authenticated when it began.
-    .select((eb) => eb.fn.coalesce('f.auth_time', 'f.created_at').as('auth_time'));
+    // The ID token of a refresh is made from this row (modules/oidc/id-token.ts).
+    .select((eb) => authTimeOf(eb).as('auth_time'));
 
 // The lookups of every refresh, introspection and Bearer request, compiled once (decision 0008). A
 // token names its grant (tokens.ts), so it is found by the primary key. A pair issued before that
@@ -280,6 +288,20 @@ export async function liveSessionClients(
  */
 export const memberOfSubject = async (db: Kysely<Database>, subject: string, clientId: string): Promise<string | undefined> =>
   (await db.selectFrom('token_families').select('user_id').where('subject', '=', subject).where('client_id', '=', clientId).limit(1).executeTakeFirst())?.user_id;
+
+/**
+ * A live (not revoked) session's authentication (`authTimeOf`): what a direct login it asks for
+ * carries on (decision 0006, migration 0019); undefined when the session has ended.
+ */
+export async function liveFamilyAuthTime(db: Kysely<Database>, familyId: string): Promise<{ authTime: number | null } | undefined> {
+  const row = await db
+    .selectFrom('token_families as f')
+    .select((eb) => authTimeOf(eb).as('auth_time'))
+    .where('f.id', '=', familyId)
+    .where('f.revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row && { authTime: row.auth_time === null ? null : Number(row.auth_time) };
+}
 
 /** Whether a session (token family) is still live: not revoked. */
 export async function familyLive(db: Kysely<Database>, familyId: string): Promise<boolean> {

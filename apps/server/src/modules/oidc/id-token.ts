@@ -37,8 +37,8 @@ export interface IdTokenClaims {
   clientId: string;
   /** The member's subject identifier for this client (subject.ts). */
   subject: string;
-  /** When the member authenticated, ms. */
-  authTime: number;
+  /** When the member authenticated, ms; null: unknown (a direct login's session whose asking session did not know it), and the claim is left out. */
+  authTime: number | null;
   amr: readonly string[];
   /** The SSO session (`sid`, for back-channel logout), or null. */
   sid: string | null;
@@ -52,7 +52,7 @@ export interface IdTokenClaims {
 /**
  * An ID token (OpenID Connect Core 1.0 sections 2 and 3.1.3.6), signed with the current key by the
  * node's signer (jwt-signer.ts): iss, sub, aud (the client), exp (LIMITS.idTokenTtlMs), iat,
- * auth_time, nonce when the request had one, acr and amr when the session knows how the member signed
+ * auth_time when it is known, nonce when the request had one, acr and amr when the session knows how the member signed
  * in, sid when it came from an SSO session, at_hash.
  */
 export async function mintIdToken(deps: OidcDeps, c: IdTokenClaims): Promise<string> {
@@ -64,7 +64,7 @@ export async function mintIdToken(deps: OidcDeps, c: IdTokenClaims): Promise<str
     aud: c.clientId,
     exp: iat + Math.floor(LIMITS.idTokenTtlMs / 1000),
     iat,
-    auth_time: Math.floor(c.authTime / 1000),
+    ...(c.authTime !== null ? { auth_time: Math.floor(c.authTime / 1000) } : {}),
     ...(c.nonce !== null ? { nonce: c.nonce } : {}),
     ...(acr ? { acr, amr: [...c.amr] } : {}),
     ...(c.sid !== null ? { sid: c.sid } : {}),

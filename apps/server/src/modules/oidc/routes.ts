@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endSessionRequestSchema } from '@sso/contracts/oidc';
 import { SCOPES } from '@sso/contracts/scopes';
+import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
 import type { Background } from '../../lib/background.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { currentMember } from '../account/current-user.ts';
@@ -29,17 +30,6 @@ export interface OidcRouteDeps extends EndSessionDeps {
 /** Public documents any client may read, a browser's script too (Discovery section 4, RFC 7517). */
 const publicDocument = (reply: FastifyReply, maxAgeS: number) =>
   reply.header('Cache-Control', `public, max-age=${maxAgeS}`).header('Access-Control-Allow-Origin', '*');
-
-/**
- * A post of this server's own confirmation page: the browser says it came from this origin
- * (Fetch Metadata), or, a browser that sends no Sec-Fetch-Site, its Origin header is the issuer's.
- * A logout another site posts is asked about again, never done (logout CSRF).
- */
-function fromOwnPage(request: FastifyRequest, issuer: string): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined) return site === 'same-origin';
-  return request.headers.origin === new URL(issuer).origin;
-}
 
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
@@ -71,7 +61,9 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
   const answerEndSession = async (request: FastifyRequest, reply: FastifyReply, raw: unknown, post: boolean) => {
     const input = endSessionRequestSchema.safeParse(raw ?? {});
     if (!input.success) return html(reply, 400, invalidLogoutPage());
-    const confirmed = post && input.data.confirm === 'yes' && fromOwnPage(request, deps.issuer);
+    // Only a post of this server's own confirmation page (http/own-origin-post.ts): a logout another
+    // site posts is asked about again, never done (logout CSRF).
+    const confirmed = post && input.data.confirm === 'yes' && postedFromOwnOrigin(request, deps.issuer);
     const outcome = await endSession(deps, input.data, { confirmed, device: describeDevice(request.headers['user-agent']) });
     if (outcome.kind === 'invalid') return html(reply, 400, invalidLogoutPage());
     if (outcome.kind === 'confirm') return html(reply, 200, confirmPage(outcome.request));

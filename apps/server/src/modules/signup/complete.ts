@@ -16,6 +16,10 @@ import { subuserOfCard } from '../cards/card-lookup.ts';
 import { advanceSignupFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
 import { flowAuthorize, flowCard, loadFlow, signupExpired, stepAnswer, type SignupDeps } from './flow-service.ts';
 import { insertCardMember } from './card-member.ts';
+import { ACR_NOT_MET, meetsAcrValues } from '../oidc/acr-request.ts';
+
+/** How a sign-up authenticates the member: the one-time password or PIN just passed (RFC 8176 `otp`). */
+const SIGNUP_AMR = ['otp'] as const;
 
 type TermsInput = z.infer<typeof termsAcceptRequestSchema>;
 
@@ -113,12 +117,17 @@ export async function authorizeSignup(
   }
   const scope = grantedScope(target.client, asked.scope);
   if (scope === undefined) return deny('scope is not allowed for this client', 'invalid_scope');
+  // A one-time code is no passkey: a client that asked for phishing-resistant authentication is
+  // refused as at the login (oidc/acr-request.ts); the new member signs in with a passkey later.
+  if (!meetsAcrValues(SIGNUP_AMR, typeof rawQuery.acr_values === 'string' ? rawQuery.acr_values : undefined)) {
+    return deny(ACR_NOT_MET);
+  }
   const userId = flow.user_id;
   const location = await deps.db.transaction().execute(async (trx) => {
     if (!(await advanceSignupFlow(trx, { id: flow.id, from: 'authorize', to: 'done', now }))) return undefined;
     // A sign-up proves the card and the mailbox, not the password at the keyboard now: its session starts unproved (decision 0012).
     // It authenticates the member by the one-time password or PIN just passed (RFC 8176 `otp`); the request's nonce went with the sign-up.
-    const context = { authTime: now, amr: ['otp'], nonce: asked.nonce ?? null, ssoSessionId: null, session: origin.session };
+    const context = { authTime: now, amr: [...SIGNUP_AMR], nonce: asked.nonce ?? null, ssoSessionId: null, session: origin.session };
     const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null, ...context };
     // A portal app returns to the card this sign-up registered (decision 0020).
     return issueCodeRedirect({ ...deps, db: trx }, { ...issue, registeredEsid: flowCard(flow).esid });

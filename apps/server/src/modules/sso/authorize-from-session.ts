@@ -4,6 +4,8 @@ import { refusesMember } from '../account/cardholders-only.ts';
 import type { OAuthClient } from '../oauth/clients.ts';
 import { assuresClient } from '../oauth/redirect-assurance.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
+import { meetsAcrValues } from '../oidc/acr-request.ts';
+import { amrList } from '../oidc/id-token.ts';
 import {
   acceptTerms,
   checkAuthorizeQuery,
@@ -54,9 +56,14 @@ export function loginPage(issuer: string, rawQueryString: string): string {
   return url.toString();
 }
 
-/** Whether a live session may answer without the member: not for a login or an account choice asked for, nor past `max_age` seconds. */
+/**
+ * Whether a live session may answer without the member: not for a login or an account choice asked
+ * for, nor past `max_age` seconds, nor when its sign-in is weaker than the request's `acr_values`
+ * (a password session for a request of phishing-resistant authentication: oidc/acr-request.ts).
+ */
 function answers(session: SsoSessionRow, query: AuthorizeQuery, now: number): boolean {
   if (query.prompt === 'login' || query.prompt === 'select_account') return false;
+  if (!meetsAcrValues(amrList(session.amr), query.acr_values)) return false;
   return query.max_age === undefined || now - session.auth_time <= query.max_age * 1000;
 }
 

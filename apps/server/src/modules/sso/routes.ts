@@ -5,6 +5,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { SCOPES } from '@sso/contracts/scopes';
 import { endSessionRequestSchema } from '@sso/contracts/sessions';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
+import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
 import { memberPost, noBody } from '../account/member-post.ts';
 import { resolveClient, type AuthorizeDeps } from '../oauth/authorize-service.ts';
 import { authorizeFromSession, queryStringOf } from './authorize-from-session.ts';
@@ -31,9 +32,10 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   });
 
   // The SPA's logout (SPEC.md section 2, "Logout"): this browser's session ends, with its tokens. Another
-  // site's post is no logout of the member's (it carries no SameSite=Lax cookie anyway) and is given nothing.
+  // site's post is no logout of the member's (it carries no SameSite=Lax cookie anyway) and is given
+  // nothing, nor is any post not proved to come from the SPA's own origin (http/own-origin-post.ts).
   app.post('/api/auth/logout', async (request, reply) => {
-    if (request.headers['sec-fetch-site'] !== 'cross-site') {
+    if (postedFromOwnOrigin(request, deps.issuer)) {
       const asked = logoutRequestSchema.safeParse(request.body ?? {});
       const client = asked.success && asked.data.client_id ? deps.clients.get(asked.data.client_id) : undefined;
       await logoutBrowser(deps, browserOf(request), client?.client_id ?? null);

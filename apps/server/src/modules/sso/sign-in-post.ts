@@ -14,12 +14,12 @@ export interface SignInPost {
 
 /**
  * The browser of a post that signs the member in (the authorize form after a password or a passkey,
- * the end of a card sign-up): its device cookie (set now if it has none, never on a cross-site post)
+ * the end of a card sign-up): its device cookie (set now if it has none, never on a post that is not the SPA's)
  * and its session as it holds it.
  */
 export async function signInPost(deps: SsoDeps & { issuer: string }, request: FastifyRequest, reply: FastifyReply): Promise<SignInPost> {
   const secure = deps.issuer.startsWith('https:');
-  const browser = signInBrowserOf(request, reply, secure);
+  const browser = signInBrowserOf(request, reply, deps.issuer);
   const session = signIn(deps, browser, await liveSsoSession(deps, browser));
   return {
     browser,

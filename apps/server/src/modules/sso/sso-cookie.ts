@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '@sso/contracts/constants';
 import { heldRandomCookie, randomCookie, readCookie, setCookie } from '../../http/cookies.ts';
+import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from '../account/new-device-notice.ts';
 
@@ -24,7 +25,7 @@ const attributes = (secure: boolean) => ({ path: PATH, sameSite: 'lax' as const,
  */
 export interface Browser {
   session: { id: string; secret: string } | undefined;
-  /** undefined: the browser holds none; null: a cross-site post, whose browser is not the member's (RFC 9700 section 4.7). */
+  /** undefined: the browser holds none; null: a post not proved to come from the SPA (a cross-site one), whose browser is not the member's (RFC 9700 section 4.7). */
   deviceCookie: string | null | undefined;
   device: string | null;
 }
@@ -34,8 +35,6 @@ const heldSession = (request: FastifyRequest): Browser['session'] => {
   return match ? { id: match[1]!, secret: match[2]! } : undefined;
 };
 
-const isCrossSite = (request: FastifyRequest) => request.headers['sec-fetch-site'] === 'cross-site';
-
 /** The browser of a request that reads its session and sets nothing (the GET authorize endpoint, the check, the logout). */
 export function browserOf(request: FastifyRequest): Browser {
   return { session: heldSession(request), deviceCookie: heldRandomCookie(request, DEVICE_COOKIE), device: describeDevice(request.headers['user-agent']) };
@@ -43,13 +42,15 @@ export function browserOf(request: FastifyRequest): Browser {
 
 /**
  * The browser of a login (the authorize form's post, the end of a sign-up), which may start a session:
- * its device cookie, set now when it has none. A cross-site post (a login CSRF, or any page but the
- * SPA) is set nothing and starts no session: a forged login leaves no state in the browser (RFC 9700
- * section 4.7); its device cookie is null.
+ * its device cookie, set now when it has none. A post not proved to come from the issuer's own origin
+ * (http/own-origin-post.ts: Fetch Metadata, else Origin, else Referer; a login CSRF, or any page but
+ * the SPA) is set nothing and starts no session: a forged login leaves no state in the browser (RFC
+ * 9700 section 4.7); its device cookie is null.
  */
-export function signInBrowserOf(request: FastifyRequest, reply: FastifyReply, secure: boolean): Browser {
+export function signInBrowserOf(request: FastifyRequest, reply: FastifyReply, issuer: string): Browser {
   const held = browserOf(request);
-  if (isCrossSite(request)) return { ...held, deviceCookie: null };
+  if (!postedFromOwnOrigin(request, issuer)) return { ...held, deviceCookie: null };
+  const secure = issuer.startsWith('https:');
   const deviceCookie = randomCookie(request, reply, DEVICE_COOKIE, { path: PATH, sameSite: 'lax', secure, maxAge: DEVICE_COOKIE_MAX_AGE_S });
   return { ...held, deviceCookie };
 }

@@ -310,7 +310,7 @@ describe('SSO session over https', () => {
 
   it('sets its cookie Secure', async () => {
     const member = await newMember(t);
-    const res = await new TestBrowser().login(t, member, requestQuery({ clientId: 'SIAP009', redirectUri: 'https://sso.test/content/oauth/callback' }));
+    const res = await new TestBrowser().login(t, member, requestQuery({ clientId: 'SIAP009', redirectUri: 'https://sso.test/content/oauth/callback' }), { origin: 'https://sso.test' });
     const line = [res.headers['set-cookie'] ?? []].flat().map(String).find((l) => l.startsWith('sso_session='));
     expect(line?.split(';').map((a) => a.trim())).toContain('Secure');
   });
