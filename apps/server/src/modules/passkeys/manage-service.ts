@@ -44,7 +44,7 @@ export async function renameMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.
  * a passkey and has none left goes back to the password as the fresh proof, so that nobody is locked
  * out of their own account (decision 0024: losing every passkey never locks a member out).
  */
-async function removePasskey(db: Kysely<Database>, userId: string, id: string, now: number): Promise<boolean> {
+export async function removePasskey(db: Kysely<Database>, userId: string, id: string, now: number): Promise<boolean> {
   if (!(await deletePasskey(db, userId, id))) return false;
   await endSecrets(db, [id], now);
   await endPurposeSecrets(db, userId, 'passkey_ticket', now);
