@@ -1,25 +1,12 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { documentScreen, screenshot } from './support/browser.ts';
 import { logIn, openPage, pagePerTest, partnerAuthorizePath, withSystem } from './support/journey.ts';
 import { readMailbox, waitForCode } from './support/mailbox.ts';
 import { openFromPortal } from './support/portal.ts';
+import { addVirtualAuthenticator } from './support/webauthn.ts';
 
 const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
 const PASSKEY_NAME = '仕事用のパソコン';
-
-/**
- * A platform authenticator with user verification in this page's Chromium, by the DevTools protocol
- * (WebAuthn.addVirtualAuthenticator): the device's screen lock always says yes. Its credentials live
- * as long as the page.
- */
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-}
 
 /**
  * Passkeys in Chromium (decision 0024): a card member adds a passkey in the settings, logs out,

@@ -128,6 +128,8 @@ export const FUZZ_TABLE: Endpoint[] = [
   { method: 'POST', route: '/api/auth/cancel', group: 'account', expect: 'result', caller: 'victim' },
   { method: 'POST', route: '/api/auth/password/forgot', group: 'account', expect: 'result', caller: 'none', valid: () => [{ email: 'demo.card@example.com' }, { email: 'fuzz.nobody@example.com' }] },
   { method: 'POST', route: '/api/auth/password/reset', group: 'account', expect: 'result', caller: 'none', argon2: true, valid: () => [{ onetime_token: secret(), ...newPassword }] },
+  { method: 'POST', route: '/api/auth/password/reset/passkeys', group: 'account', expect: 'result', caller: 'none', valid: () => [{ token: secret() }] },
+  { method: 'POST', route: '/api/auth/password/reset/passkeys/remove', group: 'account', expect: 'result', caller: 'none', valid: () => [{ token: secret() }] },
 
   // Passkeys (decision 0024): answers of no authenticator, ids of no passkey; the ceremony's JSON is the library's to refuse.
   { method: 'POST', route: '/api/auth/passkey/login/options', group: 'passkeys', expect: 'result', caller: 'none', valid: () => [{ client_id: 'SIAP009' }, { client_id: 'SIAP004' }] },

@@ -169,6 +169,7 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   passkey_renamed: 'パスキーの名前の変更',
   passkey_removed: 'パスキーの削除',
   passkey_revoked: 'メールのリンクによるパスキーの無効化（ログアウトしました）',
+  passkeys_removed_after_reset: 'パスワード再設定後のパスキーの削除（ログアウトしました）',
   passkey_reauth: 'パスキーによる本人確認',
   passkey_required: 'パスキーによる本人確認を必須に設定',
   passkey_optional: 'パスキーによる本人確認の必須を解除',

@@ -98,7 +98,9 @@ export const API_CATALOGUE: readonly ApiRoute[] = [
 
   // Password recovery
   { method: 'POST', path: '/api/auth/password/forgot', tag: 'recover', json: open.forgotPasswordRequestSchema, answer: ok, summary: 'Mails a reset link; the same answer for every address', ja: 'パスワード再設定の受付' },
-  { method: 'POST', path: '/api/auth/password/reset', tag: 'recover', json: open.resetPasswordRequestSchema, answer: ok, summary: "The reset link's new password; every session ends", ja: 'パスワード再設定' },
+  { method: 'POST', path: '/api/auth/password/reset', tag: 'recover', json: open.resetPasswordRequestSchema, answer: passkeys.resetPasswordResponseSchema, summary: "The reset link's new password; every session ends; the finish page's secret when passkeys were added in the last 30 days", ja: 'パスワード再設定' },
+  { method: 'POST', path: '/api/auth/password/reset/passkeys', tag: 'recover', json: passkeys.resetPasskeysRequestSchema, answer: passkeys.resetPasskeysResponseSchema, summary: 'After a reset: the passkeys added in the 30 days before it (decision 0024)', ja: '再設定前に登録されたパスキーの一覧' },
+  { method: 'POST', path: '/api/auth/password/reset/passkeys/remove', tag: 'recover', json: passkeys.resetPasskeysRequestSchema, answer: ok, summary: 'After a reset: removes those passkeys and ends every session; the secret works once', ja: '再設定前に登録されたパスキーの削除' },
 
   // Cards
   { method: 'POST', path: '/api/subuser/cards', tag: 'cards', bearer: SCOPES.cardsRead, answer: cards.cardsResponseSchema, summary: 'The registered cards', ja: 'カード一覧' },

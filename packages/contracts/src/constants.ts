@@ -87,6 +87,15 @@ export const LIMITS = {
   /** Passkeys a member may hold. */
   passkeysPerMember: 20,
   /**
+   * After a password reset, the passkeys added this long before it are listed, with one action that
+   * removes them and ends every session (decision 0024, "After a password reset"): the finish page's
+   * secret works for `passkeyReviewPageTtlMs`, the link of the reset's confirmation mail for
+   * `passkeyReviewLinkTtlMs`; either once, and using one ends the other.
+   */
+  passkeyReviewWindowMs: 30 * 24 * 60 * 60 * 1000,
+  passkeyReviewPageTtlMs: 30 * 60 * 1000,
+  passkeyReviewLinkTtlMs: 7 * 24 * 60 * 60 * 1000,
+  /**
    * The browser's SSO session (docs/decisions/0026-sso-session.md): automatic login lasts 90 days from
    * the last access to a site that needs the ID (SPEC.md section 9), the session's last use at the
    * authorize endpoint; never longer than 180 days from the login that started it, after which the

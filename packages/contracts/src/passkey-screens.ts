@@ -1,6 +1,9 @@
+import { LIMITS } from './constants.ts';
+
 /**
  * The wording of the passkey settings (/user/passkeys) and of the revocation link's screen
- * (/passkey/revoke), docs/decisions/0024-passkeys.md. The passkey messages both apps use (the
+ * (/passkey/revoke), and the passkeys a password reset's finish page lists (/recover/password/done),
+ * docs/decisions/0024-passkeys.md. The passkey messages both apps use (the
  * server's answers, the sign-in, the step-up) are PASSKEY_MESSAGES in messages.ts; these words only
  * those two screens show, and they live apart because messages.ts is part of the login route's
  * JavaScript (every page uses its frame texts), which has a budget (bench/lib/spa-size.ts): here
@@ -32,4 +35,12 @@ export const PASSKEY_SCREEN_TEXTS = {
   revokeLead: 'お知らせメールに記載されたパスキーを無効にし、すべての端末でログアウトします。',
   revokeHint: 'お心当たりのないパスキーが登録された場合は、無効にしたあと、パスワードを変更してください。',
   revokeButton: 'このパスキーを無効にする',
+  /** After a password reset: the passkeys added in the 30 days before it, and the one action that removes them. */
+  resetHeading: '最近登録されたパスキー',
+  resetLead: `パスワード再設定の前${LIMITS.passkeyReviewWindowMs / 86_400_000}日間に、次のパスキーが登録されています。パスキーはパスワードを再設定してもそのまま使えます。`,
+  resetHint: 'お心当たりのないパスキーがある場合は、すべて削除してください。すべての端末でログアウトします。ご自身のパスキーは、ログインしたあと登録し直せます。',
+  resetDevice: '端末',
+  resetUnknownDevice: '不明',
+  resetRemoveButton: 'これらのパスキーを削除する',
+  resetRemoved: 'パスキーを削除し、すべての端末でログアウトしました。',
 } as const;

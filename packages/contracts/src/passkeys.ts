@@ -90,3 +90,19 @@ export const passkeyReauthRequestSchema = z.object({ credential: webauthnRespons
 
 /** POST /api/auth/passkey/revoke (public): the link of the "passkey added" mail; it removes that passkey and ends every session. */
 export const passkeyRevokeRequestSchema = z.object({ token: z.string().min(1).max(256) });
+
+/**
+ * After a password reset (decision 0024, "After a password reset"): the reset's answer carries, when
+ * the member has passkeys added in the last 30 days, the finish page's single-use secret; the
+ * confirmation mail's link carries another. With it, the page lists those passkeys and removes them
+ * all at once, ending every session.
+ */
+export const resetPasswordResponseSchema = baseResponseSchema.extend({ passkey_review_token: z.string().optional() });
+export type ResetPasswordResponse = z.infer<typeof resetPasswordResponseSchema>;
+/** POST /api/auth/password/reset/passkeys and /remove (public): the finish page's or the mail link's secret. */
+export const resetPasskeysRequestSchema = z.object({ token: z.string().min(1).max(256) });
+/** A passkey added shortly before the reset: its name, when it was added, and the device that added it where known. */
+export const recentPasskeySchema = z.object({ name: z.string(), created_at: z.number(), device: z.string().nullable() });
+export type RecentPasskey = z.infer<typeof recentPasskeySchema>;
+export const resetPasskeysResponseSchema = baseResponseSchema.extend({ passkeys: z.array(recentPasskeySchema) });
+export type ResetPasskeysResponse = z.infer<typeof resetPasskeysResponseSchema>;

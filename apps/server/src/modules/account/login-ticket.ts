@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { lookupDigest, sha256 } from '../../lib/secrets.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { issueToken, redeemToken } from '../verification/one-time-secret.ts';
+import { memberPasskeys } from '../passkeys/passkey-repo.ts';
 import { parseLoginId } from './login-id.ts';
 import { findActiveUserByLoginId, type UserRow } from './user-repo.ts';
 
@@ -24,8 +25,8 @@ import { findActiveUserByLoginId, type UserRow } from './user-repo.ts';
  * a reset and every other end of the member's sessions kill the member's tickets too
  * (modules/sessions/end-sessions.ts).
  */
-const bindingOf = (user: Pick<UserRow, 'password_hash'>, clientId: string, key?: PasskeyKind) =>
-  lookupDigest(`login-ticket:${clientId} ${user.password_hash}${key ? ` ${key}` : ''}`);
+const bindingOf = (user: Pick<UserRow, 'password_hash'>, clientId: string, passkeyId?: string) =>
+  lookupDigest(`login-ticket:${clientId} ${user.password_hash}${passkeyId ? ` passkey ${passkeyId}` : ''}`);
 
 /**
  * How the member proved who they are at the login step: the password, or a passkey (decision 0024).
@@ -39,11 +40,11 @@ const PASSKEY_PREFIX = 'pk.';
 /**
  * The RFC 8176 method of a passkey sign-in, for the ID token's `amr` (decision 0025): `hwk`, a key bound
  * to its device (WebAuthn backup eligibility unset, device_type singleDevice), or `swk`, a key a passkey
- * provider syncs (multiDevice), fixed for the credential's life. It is bound into the ticket's binding,
- * so that it cannot be changed on the way: a ticket redeemed under the other kind is no ticket.
+ * provider syncs (multiDevice), fixed for the credential's life (assertion.ts), so that it is read from
+ * the passkey the ticket is bound to when the ticket is redeemed.
  */
 export type PasskeyKind = 'hwk' | 'swk';
-export const passkeyKindOf = (deviceType: string): PasskeyKind => (deviceType === 'singleDevice' ? 'hwk' : 'swk');
+const passkeyKindOf = (deviceType: string): PasskeyKind => (deviceType === 'singleDevice' ? 'hwk' : 'swk');
 
 /** How the member signed in, as RFC 8176 `amr` values. */
 export type SignInMethods = ['pwd'] | [PasskeyKind];
@@ -53,18 +54,23 @@ export const issueLoginTicket = async (
   user: Pick<UserRow, 'id' | 'password_hash'>,
   clientId: string,
   now: number,
-  /** A passkey sign-in's kind of key; none for the password. */
-  passkey?: PasskeyKind,
+  /** The passkey (its row id) of a passkey sign-in; none for the password. */
+  passkeyId?: string,
 ): Promise<string> => {
-  const purpose = passkey ? 'passkey_ticket' : 'login_ticket';
-  const token = await issueToken(db, { purpose, subject: user.id, now, binding: bindingOf(user, clientId, passkey) });
-  return passkey ? `${PASSKEY_PREFIX}${token}` : token;
+  const purpose = passkeyId ? 'passkey_ticket' : 'login_ticket';
+  const token = await issueToken(db, { purpose, subject: user.id, now, binding: bindingOf(user, clientId, passkeyId) });
+  return passkeyId ? `${PASSKEY_PREFIX}${token}` : token;
 };
 
 /**
  * The member a live ticket of this id and client stands for, how they proved it and by which RFC 8176
- * methods, the ticket used up; undefined: the authorize step checks for itself. A passkey ticket from
- * before its binding named the kind of key is taken as `hwk`, as such tickets were.
+ * methods, the ticket used up; undefined: the authorize step checks for itself.
+ *
+ * A passkey ticket is bound to the passkey that signed in, and is redeemed only while that passkey is
+ * still one of the member's (decision 0024, "After a password reset"): an attacker who added a passkey
+ * and holds its ticket gets nothing once the member removes the passkey, by the settings, by the mail's
+ * link or by a withdrawal, even where no ending event ended the ticket itself. A ticket from before the
+ * binding named the passkey is refused (it lives ten minutes; the member signs in again).
  */
 export async function redeemLoginTicket(
   deps: { db: Kysely<Database>; clock: Clock },
@@ -77,7 +83,6 @@ export async function redeemLoginTicket(
   const user = await findActiveUserByLoginId(deps.db, parseLoginId(p.rawId));
   if (!user || ticket.subject !== user.id) return undefined;
   if (proof === 'password') return ticket.binding === bindingOf(user, p.clientId) ? { user, proof, amr: ['pwd'] } : undefined;
-  const kinds: [PasskeyKind, PasskeyKind | undefined][] = [['hwk', 'hwk'], ['swk', 'swk'], ['hwk', undefined]];
-  const kind = kinds.find(([, bound]) => ticket.binding === bindingOf(user, p.clientId, bound))?.[0];
-  return kind ? { user, proof, amr: [kind] } : undefined;
+  const passkey = (await memberPasskeys(deps.db, user.id)).find((row) => ticket.binding === bindingOf(user, p.clientId, row.id));
+  return passkey ? { user, proof, amr: [passkeyKindOf(passkey.device_type)] } : undefined;
 }

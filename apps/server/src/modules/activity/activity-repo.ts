@@ -69,6 +69,8 @@ export type ActivityEvent =
   | 'passkey_reauth'
   | 'passkey_required'
   | 'passkey_optional'
+  /** After a password reset, the passkeys added in the 30 days before it were removed from its finish page or mail; every session ended (decision 0024). */
+  | 'passkeys_removed_after_reset'
   /** A sign-in from a browser the member had not signed in from before; the member was mailed (decision 0024). */
   | 'login_new_device'
   /** A browser's SSO session ended: by the member from the list of signed-in browsers, or by a login as another member in that browser (decision 0026). */
@@ -104,6 +106,10 @@ export function deviceOf(detail: string | null): string | null {
     return null;
   }
 }
+
+/** When the member added passkeys since `since`, and from which device: the `passkey_added` rows (decision 0024). */
+export const passkeyAdditionsSince = (db: Kysely<Database>, userId: string, since: number) =>
+  db.selectFrom('activity_log').select(['detail', 'created_at']).where('user_id', '=', userId).where('event', '=', 'passkey_added').where('created_at', '>=', since).execute();
 
 /** One page of the member's log, newest first; the id makes the order total, so that pages neither repeat nor skip rows of the same millisecond. */
 export const listActivities = (db: Kysely<Database>, userId: string, offset: number, limit: number) =>

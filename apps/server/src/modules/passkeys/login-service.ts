@@ -9,7 +9,7 @@ import { AppError, lockedError, validationError } from '../../lib/app-error.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
 import { requireCardholder } from '../account/cardholders-only.ts';
 import { addressKey, outstandingTerms } from '../account/credentials-service.ts';
-import { issueLoginTicket, passkeyKindOf } from '../account/login-ticket.ts';
+import { issueLoginTicket } from '../account/login-ticket.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
 import { checkAssertion } from './assertion.ts';
@@ -97,7 +97,8 @@ export async function passkeyLogin(
   const { user, passkey } = asserted;
   // Before the terms and the ticket, as at the password's login step (SPEC.md section 6).
   await requireCardholder(deps.db, user.id, client.client_id);
-  // The ticket carries the kind of key to the session's ID tokens (`amr` hwk or swk, decision 0025).
-  const login_ticket = await issueLoginTicket(deps.db, user, client.client_id, now, passkeyKindOf(passkey.device_type));
+  // The ticket is bound to the passkey: redeemed only while it is still the member's, it carries its kind
+  // of key to the session's ID tokens (`amr` hwk or swk, decision 0025).
+  const login_ticket = await issueLoginTicket(deps.db, user, client.client_id, now, passkey.id);
   return { ...OK, terms: await outstandingTerms(deps.db, user.id, client), login_ticket, id: user.email };
 }

@@ -1,3 +1,5 @@
+import { LIMITS } from '@sso/contracts/constants';
+import type { RecentPasskey } from '@sso/contracts/passkeys';
 import { PRODUCT_NAME } from '@sso/contracts/terms';
 import { japanTime } from '../../lib/japan-time.ts';
 import { composeMail } from '../notifications/compose-mail.ts';
@@ -25,6 +27,20 @@ export function passkeyRemovedMail(to: string, p: { name: string; at: number; de
   return composeMail(to, `【${PRODUCT_NAME}】パスキー削除のお知らせ`, [
     `${PRODUCT_NAME}からパスキーが削除されました。このパスキーではログインできなくなりました。`,
     [`パスキーの名前：${p.name}`, `日時：${japanTime(p.at)}`, deviceLine(p.device)].join('\n'),
+    NOT_YOU,
+  ]);
+}
+
+/** One passkey of a list: its name, when it was added, the device where known. */
+export const passkeyLines = (passkeys: RecentPasskey[]) =>
+  passkeys.map((p) => `・${p.name}（登録日時：${japanTime(p.created_at)}、${deviceLine(p.device)}）`).join('\n');
+
+/** The notice that the passkeys added before a password reset were removed from its finish page or mail (decision 0024). */
+export function passkeysRemovedAfterResetMail(to: string, p: { passkeys: RecentPasskey[]; at: number; device: string | null }): OutgoingMessage {
+  return composeMail(to, `【${PRODUCT_NAME}】パスキー削除のお知らせ`, [
+    `パスワード再設定の前${LIMITS.passkeyReviewWindowMs / 86_400_000}日間に登録されたパスキーを削除し、すべての端末でログアウトしました。削除したパスキーではログインできません。`,
+    passkeyLines(p.passkeys),
+    [`日時：${japanTime(p.at)}`, deviceLine(p.device)].join('\n'),
     NOT_YOU,
   ]);
 }

@@ -15,7 +15,7 @@ import { setRequirePasskey } from '../account/member-repo.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
-import { endSecrets, redeemToken } from '../verification/one-time-secret.ts';
+import { endPurposeSecrets, endSecrets, redeemToken } from '../verification/one-time-secret.ts';
 import { passkeyRemovedMail } from './mails.ts';
 import { OK, passkeyView, type PasskeyDeps } from './passkey-deps.ts';
 import { countMemberPasskeys, deletePasskey, memberPasskey, memberPasskeys, passkeyById, renamePasskey } from './passkey-repo.ts';
@@ -38,13 +38,16 @@ export async function renameMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.
 }
 
 /**
- * Removes a passkey in the caller's transaction: its mail link ends with it, and a member who required
+ * Removes a passkey in the caller's transaction: its mail link ends with it, and so do the member's
+ * passkey sign-in tickets not yet redeemed (the removed one's among them, which its redemption would
+ * refuse anyway: login-ticket.ts; the member's own sign-in with another passkey starts again), and a member who required
  * a passkey and has none left goes back to the password as the fresh proof, so that nobody is locked
  * out of their own account (decision 0024: losing every passkey never locks a member out).
  */
-async function removePasskey(db: Kysely<Database>, userId: string, id: string, now: number): Promise<boolean> {
+export async function removePasskey(db: Kysely<Database>, userId: string, id: string, now: number): Promise<boolean> {
   if (!(await deletePasskey(db, userId, id))) return false;
   await endSecrets(db, [id], now);
+  await endPurposeSecrets(db, userId, 'passkey_ticket', now);
   if ((await countMemberPasskeys(db, userId)) === 0) await setRequirePasskey(db, userId, false, now);
   return true;
 }

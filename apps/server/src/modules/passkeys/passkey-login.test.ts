@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { call, eventRows } from '../../test-support/account-change-kit.ts';
-import { LoginBrowser, memberWithPasskey, newAuthenticator } from '../../test-support/passkey-kit.ts';
+import { addPasskey, LoginBrowser, memberWithPasskey, newAuthenticator } from '../../test-support/passkey-kit.ts';
 import { exchange, getCode, postAuthorize, TEST_ORIGIN, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 
@@ -136,6 +136,33 @@ describe.each(DIALECTS)('passkey sign-in (%s)', (dialect) => {
     // Withdrawn: the passkeys go with the account.
     expect((await call(t, '/api/auth/cancel', member.access_token)).json().result_code).toBe(0);
     expect((await browser.signIn(t, authenticator)).json()).toEqual(REFUSED);
+  });
+
+  /** The SPA's hidden form after a passkey: the id, no password, the ticket; the code it got, or none. */
+  const codeFor = async (id: string, ticket: string) =>
+    new URL(String((await postAuthorize(t.app, { user: id, password: '', ticket, recaptcha: '' })).headers.location)).searchParams.get('code');
+
+  it("ends a held passkey ticket when its passkey is deleted in the settings: no code, no session, no proof", async () => {
+    // An attacker who had the member's session added a passkey and signed in with it: the ticket lives ten minutes.
+    const { member, authenticator } = await memberWithPasskey(t);
+    const ticket = String((await new LoginBrowser().signIn(t, authenticator)).json().login_ticket);
+    const [passkey] = (await call(t, '/api/auth/passkeys', member.access_token)).json().passkeys as { id: string }[];
+    expect((await call(t, '/api/auth/passkey/delete', member.access_token, { id: passkey!.id })).json().result_code).toBe(0);
+    expect(await codeFor(member.email, ticket)).toBeNull();
+  });
+
+  it("redeems a passkey ticket only while its passkey is still the member's: a passkey gone by any way takes its tickets with it", async () => {
+    const { member, authenticator } = await memberWithPasskey(t);
+    const kept = newAuthenticator();
+    expect((await addPasskey(t, member.access_token, kept, '手元のスマホ')).json().result_code).toBe(0);
+    const goneTicket = String((await new LoginBrowser().signIn(t, authenticator)).json().login_ticket);
+    const keptTicket = String((await new LoginBrowser().signIn(t, kept)).json().login_ticket);
+    // The row goes without any ending event (as a row deleted by hand, or by a path that forgot the tickets).
+    const credentialId = authenticator.credentials[0]!.id;
+    await t.testDb.db.kysely.deleteFrom('passkeys').where('credential_id', '=', credentialId).execute();
+    expect(await codeFor(member.email, goneTicket)).toBeNull();
+    // The other passkey's ticket is the member's own and still signs in.
+    expect(await codeFor(member.email, keptTicket)).toBeTruthy();
   });
 
   it('refuses an authorize post with an empty password and no live ticket, without counting it as a guess', async () => {

@@ -10,6 +10,7 @@ import {
   passkeyRenameRequestSchema,
   passkeyRequireRequestSchema,
   passkeyRevokeRequestSchema,
+  resetPasskeysRequestSchema,
 } from '@sso/contracts/passkeys';
 import { SCOPES } from '@sso/contracts/scopes';
 import { heldRandomCookie, randomCookie } from '../../http/cookies.ts';
@@ -21,6 +22,7 @@ import { passkeyLogin, passkeyLoginOptions, type PasskeyLoginDeps } from './logi
 import { deleteMemberPasskey, listPasskeys, renameMemberPasskey, requirePasskey, revokePasskeyByLink } from './manage-service.ts';
 import { passkeyReauth, passkeyReauthOptions } from './reauth-service.ts';
 import { registerPasskey, registrationOptions } from './registration-service.ts';
+import { listResetReview, removeAfterReset } from './reset-review-service.ts';
 
 /**
  * The browser a passkey sign-in's challenge is kept for (decision 0024): an HttpOnly, SameSite=Strict
@@ -46,6 +48,15 @@ export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDe
   app.post('/api/auth/passkey/revoke', async (request, reply) => {
     const input = parseOr901(passkeyRevokeRequestSchema, request.body);
     return reply.header('Cache-Control', 'no-store').send(await revokePasskeyByLink(deps, input, { device: describeDevice(request.headers['user-agent']) }));
+  });
+  // After a password reset: its finish page's or confirmation mail's secret (reset-review-service.ts).
+  app.post('/api/auth/password/reset/passkeys', async (request, reply) => {
+    const input = parseOr901(resetPasskeysRequestSchema, request.body);
+    return reply.header('Cache-Control', 'no-store').send(await listResetReview(deps, input));
+  });
+  app.post('/api/auth/password/reset/passkeys/remove', async (request, reply) => {
+    const input = parseOr901(resetPasskeysRequestSchema, request.body);
+    return reply.header('Cache-Control', 'no-store').send(await removeAfterReset(deps, input, { device: describeDevice(request.headers['user-agent']) }));
   });
 
   memberPost(app, deps, '/api/auth/passkeys', SCOPES.accountWrite, noBody, (call) => listPasskeys(deps, call));

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { BaseResponse } from '@sso/contracts/common';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { resetPasswordRequestSchema } from '@sso/contracts/open-signup';
+import type { ResetPasswordResponse } from '@sso/contracts/passkeys';
 import { RESULT } from '@sso/contracts/result-codes';
 import { linkInvalidError } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
@@ -10,18 +10,25 @@ import { clearLoginFailures } from '../account/account-lock.ts';
 import { setPasswordHash } from '../account/member-repo.ts';
 import { hashPassword } from '../account/passwords.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
+import { issueResetReview, resetReviewUrl } from '../passkeys/reset-review-service.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { liveTokenSubject, redeemToken } from '../verification/one-time-secret.ts';
 import { resetLinkBinding, type RecoverDeps } from './forgot-service.ts';
+import { resetDoneMail } from './reset-mail.ts';
 
 /**
  * POST /api/auth/password/reset (SPEC.md sections 3 and 7). In one transaction: the link
  * is used up by a conditional update (of parallel uses exactly one goes on), the new argon2id hash
  * is set, every live secret of the member ends (modules/sessions/end-sessions.ts), the member's
  * login lock is lifted, and the reset is logged. An unknown, expired, used or replaced link answers
- * 902, and so does a link mailed to an address that is no longer the member's.
+ * 902, and so does a link mailed to an address that is no longer the member's. The passkeys stay
+ * (decision 0024); those added in the 30 days before get the finish page's secret in the answer and
+ * are listed in the confirmation mail, with the link that removes them (reset-review-service.ts).
  */
-export async function resetPassword(deps: Pick<RecoverDeps, 'db' | 'clock'>, input: z.infer<typeof resetPasswordRequestSchema>): Promise<BaseResponse> {
+export async function resetPassword(
+  deps: Pick<RecoverDeps, 'db' | 'clock' | 'notifier' | 'issuer'>,
+  input: z.infer<typeof resetPasswordRequestSchema>,
+): Promise<ResetPasswordResponse> {
   const now = deps.clock.now();
   const secretHash = sha256(input.onetime_token);
   // A dead link costs no hash (docs/security.md): anyone may post here, and argon2id is the
@@ -29,7 +36,7 @@ export async function resetPassword(deps: Pick<RecoverDeps, 'db' | 'clock'>, inp
   // hashed for before the transaction, so that its row is not held for the time of a hash.
   if ((await liveTokenSubject(deps.db, 'password_reset', secretHash, now)) === undefined) throw linkInvalidError();
   const passwordHash = await hashPassword(input.password);
-  await deps.db.transaction().execute(async (trx) => {
+  const done = await deps.db.transaction().execute(async (trx) => {
     const link = await redeemToken(trx, 'password_reset', secretHash, now);
     const user = link ? await findActiveUserById(trx, link.subject) : undefined;
     // The link proves control of the mailbox it was sent to, and of no other (decision 0011).
@@ -39,6 +46,9 @@ export async function resetPassword(deps: Pick<RecoverDeps, 'db' | 'clock'>, inp
     // The owner of the mailbox has proved who they are: a lock from guesses at the old password goes.
     await clearLoginFailures(trx, user);
     await logActivity(trx, { userId: user.id, event: 'password_reset', at: now });
+    return { email: user.email, review: await issueResetReview(trx, user.id, now) };
   });
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+  const { email, review } = done;
+  await deps.notifier.send(resetDoneMail(email, review && { passkeys: review.passkeys, url: resetReviewUrl(deps.issuer, review.linkToken) }));
+  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, ...(review ? { passkey_review_token: review.pageToken } : {}) };
 }

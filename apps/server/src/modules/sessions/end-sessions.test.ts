@@ -7,6 +7,7 @@ import { bearer, exchange, getCode, loginTokens, postAuthorize, tokenRequest, WE
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { call } from '../../test-support/account-change-kit.ts';
 import { onetimeToken, redeem } from '../../test-support/direct-login-kit.ts';
+import { addPasskey, LoginBrowser, newAuthenticator } from '../../test-support/passkey-kit.ts';
 import { addCard, confirm as confirmTransfer, setOpenPoints, startTransfer } from '../../test-support/points-kit.ts';
 import { newMember, reset, resetToken } from '../../test-support/recover-kit.ts';
 import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';
@@ -35,6 +36,23 @@ async function loginTicket(t: TestApp, id: string, password: string): Promise<st
   const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { id, password, recaptcha_token: 'dev', client_id: 'SIAP009' } });
   expect(res.json().result_code, res.body).toBe(0);
   return String(res.json().login_ticket);
+}
+
+/** Adds a passkey from the session (proved by its password login) and signs in with it: the `pk.` ticket of the login step. */
+async function passkeySignIn(t: TestApp, access: string): Promise<string> {
+  const authenticator = newAuthenticator();
+  expect((await addPasskey(t, access, authenticator)).json().result_code).toBe(0);
+  const res = await new LoginBrowser().signIn(t, authenticator);
+  expect(res.json().login_ticket, res.body).toMatch(/^pk\./);
+  return String(res.json().login_ticket);
+}
+
+/** The link of the newest "passkey added" mail to the address (decision 0024). */
+async function passkeyRevokeLink(t: TestApp, email: string): Promise<string> {
+  const mail = (await mailsTo(t.app, email)).find((m) => m.text.includes('/content/passkey/revoke?token='));
+  const token = /\/content\/passkey\/revoke\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
+  if (!token) throw new Error(`no passkey revoke link in the mail to ${email}`);
+  return token;
 }
 
 /** Asks for a password reset link, and returns it from the mail that comes. */
@@ -67,6 +85,8 @@ async function liveSecrets(t: TestApp, member: Member) {
   await browser.login(t, member);
   const code = await getCode(t.app, login);
   const ticket = await loginTicket(t, member.email, member.password);
+  // A passkey sign-in's ticket (`pk.`, decision 0024), held by whoever registered the passkey: it lives ten minutes.
+  const passkeyTicket = await passkeySignIn(t, session.access_token);
   const otherResetLink = await resetLink(t, member.email);
   const pendingEmailChange = await emailChange(t, session.access_token);
   const directLogin = await onetimeToken(t, session.access_token);
@@ -82,6 +102,7 @@ async function liveSecrets(t: TestApp, member: Member) {
     browser,
     code,
     ticket,
+    passkeyTicket,
     otherResetLink,
     pendingEmailChange,
     directLogin,
@@ -112,6 +133,12 @@ const EVENTS: Record<string, (t: TestApp, member: Member, access: string) => Pro
     expect(res.json().result_code, res.body).toBe(0);
     return { email: change.address, password: member.password };
   },
+  // The link of the "passkey added" mail (decision 0024): the passkey goes and every session ends.
+  'passkey revoke link': async (t, member) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/passkey/revoke', payload: { token: await passkeyRevokeLink(t, member.email) } });
+    expect(res.json().result_code, res.body).toBe(0);
+    return { email: member.email, password: member.password };
+  },
   withdrawal: async (t, _member, access) => {
     const res = await call(t, '/api/auth/cancel', access);
     expect(res.json().result_code, res.body).toBe(0);
@@ -130,6 +157,8 @@ const REFUSED = {
   'refresh token': '400 invalid_grant',
   'unexchanged code': '400 invalid_grant',
   'login ticket': '303 recaptcha failed',
+  // With no password, nothing else could let it in: no code, so no SSO session and no proved session.
+  'passkey ticket': '303 login failed',
   'another reset link': '400 902',
   // Refused as expired (400), or, where the confirmation needs the session that asked, for that session's end (401).
   'pending e-mail change': expect.stringMatching(/^40[01] 300$/) as unknown as string,
@@ -163,6 +192,8 @@ async function useSecrets(t: TestApp, member: Member, s: Awaited<ReturnType<type
     // With the member's mobile number (an id that survives an e-mail change) and no password the
     // authorize step could check: only the ticket itself could let it in.
     'login ticket': outcome(await postAuthorize(t.app, { ticket: s.ticket, user: member.tel, password: 'Not-the-pass9', recaptcha: '' })),
+    // As the SPA's hidden form posts it after a passkey: the id, no password, the ticket.
+    'passkey ticket': outcome(await postAuthorize(t.app, { ticket: s.passkeyTicket, user: member.tel, password: '', recaptcha: '' })),
     'another reset link': outcome(await reset(t, s.otherResetLink, 'Other-pass4')),
     'pending e-mail change': outcome(await confirmEmailChange(t, s.pendingEmailChange)),
     'direct-login token': outcome(await redeem(t, s.directLogin)),

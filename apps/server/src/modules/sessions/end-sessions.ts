@@ -21,7 +21,7 @@ export interface EndedSecrets {
   directLogins: number;
   flows: number;
   signups: number;
-  /** Login tickets and unused reset links. */
+  /** Login tickets (a password's and a passkey's) and unused reset links. */
   links: number;
 }
 
@@ -39,7 +39,8 @@ export interface EndedSecrets {
  *   browser completes an authorization request without the password afterwards;
  * - authorization codes not yet exchanged;
  * - pending e-mail changes and their codes;
- * - login tickets and unused password-reset links (a reset uses its own link up before this runs);
+ * - login tickets, a passkey sign-in's (`passkey_ticket`, ten minutes) as a password's, and unused
+ *   password-reset links (a reset uses its own link up before this runs);
  * - direct-login one-time tokens in flight;
  * - every waiting member flow of any kind (point transfer, numberless card, upgrade, and any kind
  *   added to member_flows later) with its code;
@@ -63,6 +64,7 @@ export async function endMemberSessions(db: Kysely<Database>, userId: string, no
   const signups = await endMemberSignups(db, userId, now);
   await endSecrets(db, [...emailChanges, ...directLogins, ...flows, ...signups], now);
   const tickets = await endPurposeSecrets(db, userId, 'login_ticket', now);
+  const passkeyTickets = await endPurposeSecrets(db, userId, 'passkey_ticket', now);
   const resets = await endPurposeSecrets(db, userId, 'password_reset', now);
   return {
     sessions,
@@ -72,6 +74,6 @@ export async function endMemberSessions(db: Kysely<Database>, userId: string, no
     directLogins: directLogins.length,
     flows: flows.length,
     signups: signups.length,
-    links: tickets + resets,
+    links: tickets + passkeyTickets + resets,
   };
 }

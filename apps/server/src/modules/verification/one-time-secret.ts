@@ -8,6 +8,7 @@ import {
   insertVerification,
   invalidateSubjects,
   invalidateVerifications,
+  liveLinkIssue,
   liveLinkSubject,
   type VerificationRow,
 } from './verification-repo.ts';
@@ -62,6 +63,9 @@ export async function issueToken(db: Kysely<Database>, p: Omit<SecretToIssue, 'h
 /** The subject of a live single-use token (unused, unexpired), without using it up: a cheap look before costly work. */
 export const liveTokenSubject = (db: Kysely<Database>, purpose: VerificationPurpose, tokenHash: string, now: number): Promise<string | undefined> =>
   liveLinkSubject(db, purpose, tokenHash, now);
+
+/** A live single-use token's subject and the time it was issued, without using it up (a page that shows what the token would act on). */
+export const liveToken = (db: Kysely<Database>, purpose: VerificationPurpose, tokenHash: string, now: number) => liveLinkIssue(db, purpose, tokenHash, now);
 
 /**
  * Uses up a live single-use token in one conditional update: of parallel presentations exactly one

@@ -40,7 +40,12 @@ export type VerificationPurpose =
   /** A passkey sign-in's ticket for the authorize step, like the login step's (modules/account/login-ticket.ts). */
   | 'passkey_ticket'
   /** The link of the "passkey added" mail that removes that passkey (subject the passkey's id). */
-  | 'passkey_revoke';
+  | 'passkey_revoke'
+  /**
+   * After a password reset, the finish page's and the confirmation mail's secret that lists and removes
+   * the passkeys added in the 30 days before the reset (subject the member; decision 0024).
+   */
+  | 'passkey_reset_review';
 
 /** Whose run of wrong answers locks a purpose's check, and for how long (decision 0004). */
 export interface SecretLock {
@@ -106,6 +111,8 @@ export const PURPOSES: { readonly [P in VerificationPurpose]: PurposeRule } = {
   passkey_reauth: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },
   passkey_ticket: { secret: 'single-use token', ttlMs: LIMITS.passkeyLoginTicketTtlMs, onePerSubject: false },
   passkey_revoke: { secret: 'single-use token', ttlMs: LIMITS.passkeyRevokeLinkTtlMs, onePerSubject: false },
+  // The mail's; the finish page's ends sooner (`endsBy`).
+  passkey_reset_review: { secret: 'single-use token', ttlMs: LIMITS.passkeyReviewLinkTtlMs, onePerSubject: false },
 };
 
 /** The rule of a purpose whose secret is a tried code (a programming error otherwise). */

@@ -68,6 +68,10 @@ export async function consumeVerification(db: Kysely<Database>, id: string, now:
 const liveLinkSecret = (purpose: VerificationPurpose, secretHash: string, now: number) => (eb: ExpressionBuilder<Database, 'verifications'>) =>
   eb.and([eb('secret_hash', '=', secretHash), eb('purpose', '=', purpose), eb('consumed_at', 'is', null), eb('expires_at', '>', now)]);
 
+/** A live link secret's subject and when it was issued (unused, unexpired), without using it up. */
+export const liveLinkIssue = (db: Kysely<Database>, purpose: VerificationPurpose, secretHash: string, now: number) =>
+  db.selectFrom('verifications').select(['subject', 'created_at']).where(liveLinkSecret(purpose, secretHash, now)).executeTakeFirst();
+
 /** The subject of a live link secret (unused, unexpired), without using it up: a cheap look before costly work, or the grant it names. */
 export async function liveLinkSubject(db: Kysely<Database>, purpose: VerificationPurpose, secretHash: string, now: number): Promise<string | undefined> {
   const row = await db.selectFrom('verifications').select('subject').where(liveLinkSecret(purpose, secretHash, now)).executeTakeFirst();

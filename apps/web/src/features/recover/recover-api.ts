@@ -1,5 +1,7 @@
 import type { BaseResponse } from '@sso/contracts/common';
+import { resetPasskeysResponseSchema, type ResetPasswordResponse } from '@sso/contracts/passkeys';
 import { apiPost } from '../../lib/api-client.ts';
+import { checkShape } from '../../lib/shape.ts';
 
 /** The password recovery calls (SPEC.md section 3, "Forgot password" and "Password reset"). */
 
@@ -14,5 +16,15 @@ export interface NewPassword {
 /** The body of POST /api/auth/password/reset: the reset link's token with the new password twice. */
 export const resetPasswordBody = (onetimeToken: string, fields: NewPassword) => ({ onetime_token: onetimeToken, ...fields });
 
+/** Answers the finish page's secret when passkeys were added in the 30 days before the reset (decision 0024). */
 export const resetPassword = (onetimeToken: string, fields: NewPassword) =>
-  apiPost<BaseResponse>('/api/auth/password/reset', { json: resetPasswordBody(onetimeToken, fields) });
+  apiPost<ResetPasswordResponse>('/api/auth/password/reset', { json: resetPasswordBody(onetimeToken, fields) });
+
+/** POST /api/auth/password/reset/passkeys: the passkeys added before the reset, by the finish page's or the mail link's secret. */
+export async function fetchResetPasskeys(token: string, signal?: AbortSignal) {
+  const body = await apiPost<unknown>('/api/auth/password/reset/passkeys', { json: { token }, ...(signal && { signal }) });
+  return checkShape(resetPasskeysResponseSchema, body, 'reset passkeys');
+}
+
+/** POST /api/auth/password/reset/passkeys/remove: removes them all and ends every session; the secret works once (902 after). */
+export const removeResetPasskeys = (token: string) => apiPost<BaseResponse>('/api/auth/password/reset/passkeys/remove', { json: { token } });

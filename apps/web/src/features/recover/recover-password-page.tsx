@@ -13,6 +13,7 @@ import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
 import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { resetPassword } from './recover-api.ts';
+import type { DoneState } from './reset-passkeys.tsx';
 
 /** The reset's fields as the contract has them (the open rules, 8-72), with the confirmation rule. */
 const schema = z
@@ -34,10 +35,12 @@ export function RecoverPasswordPage() {
   const send = useCallback(
     async (form: PasswordFields): Promise<ActionOutcome> => {
       if (!token) return;
-      await resetPassword(token, form);
+      const answer = await resetPassword(token, form);
       // The reset ended every session of the member: tokens this browser holds are dead.
       clearTokens();
-      void navigate('/recover/password/done', { replace: true });
+      // Passkeys added shortly before the reset are listed on the finish page (decision 0024): its secret goes in the history state, not the URL.
+      const state: DoneState = answer.passkey_review_token ? { passkeyReviewToken: answer.passkey_review_token } : {};
+      void navigate('/recover/password/done', { replace: true, state });
       return 'leaving';
     },
     [token, navigate],
