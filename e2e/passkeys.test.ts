@@ -124,6 +124,35 @@ describe('passkeys in Chromium', () => {
     expectRefusals();
   });
 
+  it('offers only the passkey to a partner asking for phishing-resistant authentication, and its code carries that acr', async () => {
+    await withoutAutofill();
+    await addVirtualAuthenticator(j.page);
+    await logInToSettings();
+    await registerPasskey('フィッシング対策用');
+    await logOut();
+    // The partner's request with acr_values (decision 0025): no password form, the reason said, the passkey offered.
+    await j.page.goto(`${partnerAuthorize('SIAP004', 'acr-state')}&acr_values=${encodeURIComponent('urn:member-id:acr:phishing-resistant')}`);
+    await expect.poll(() => j.page.getByText('このサービスへのログインには、パスキーが必要です。', { exact: false }).count()).toBe(1);
+    expect(await j.page.locator('input[type="password"]').count()).toBe(0);
+    await documentScreen(j.page, 'login-passkey-required');
+    await signInWithPasskey();
+    await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback' || url.pathname === '/content/accept/additional_terms');
+    if (new URL(j.page.url()).pathname === '/content/accept/additional_terms') {
+      await j.page.getByLabel('利用規約を確認、同意しました').check();
+      await j.page.getByRole('button', { name: '同意する' }).click();
+      await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback');
+    }
+    const back = new URL(j.page.url()).searchParams;
+    expect(back.get('state')).toBe('acr-state');
+    const token = await fetch(`${env.system.origin}/api/auth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('SIAP004:demo-secret-SIAP004').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.get('code') ?? '', redirect_uri: `${env.system.origin}/dev/partner/SIAP004/callback`, code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' }),
+    });
+    const idToken = ((await token.json()) as { id_token: string }).id_token;
+    expect(JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString())).toMatchObject({ acr: 'urn:member-id:acr:phishing-resistant' });
+  });
+
   it('signs in from the id field\'s autofill (conditional mediation) with no button pressed and no password', async () => {
     await addVirtualAuthenticator(j.page);
     // The id field offers passkeys in its autofill.

@@ -189,6 +189,8 @@ export const PASSKEY_MESSAGES = {
   lead: 'パスキーを登録すると、パスワードを入力せずに、この端末の指紋・顔認証や画面ロックでログインできます。フィッシングサイトでは使えないため、より安全です。',
   add: 'パスキーを登録する',
   loginButton: 'パスキーでログイン',
+  /** A partner asked for phishing-resistant authentication (`acr_values`, decision 0025): the password form is not offered. */
+  loginPasskeyRequired: 'このサービスへのログインには、パスキーが必要です。「パスキーでログイン」からログインしてください。',
   reauthButton: 'パスキーで確認する',
   /** An assertion the server cannot accept: unknown, another member's, a wrong site, a replayed or stale challenge. Never says which. */
   notAccepted: 'パスキーを確認できませんでした。もう一度お試しいただくか、パスワードでログインしてください。',
@@ -202,7 +204,7 @@ export const PASSKEY_MESSAGES = {
   requireNeedsPasskey: 'パスキーを登録してから設定してください。',
   /** The fresh-proof refusal of a member who chose to require a passkey (RFC 9470 challenge). */
   freshProofPasskeyNeeded: 'ご本人確認のため、パスキーで確認してください。',
-  /** The password change's current password, which a fresh proof by passkey makes unnecessary. */
+  /** The password change's current password, which the passkey's confirmation in the same request replaces. */
   currentPasswordHint: '（パスキーで本人確認する場合は入力不要）',
   /** The fresh-proof prompt of a member with a passkey who may still use the password. */
   freshProofEither: 'ご本人確認のため、パスキーで確認するか、現在のパスワードを入力してください。',

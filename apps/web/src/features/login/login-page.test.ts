@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACR_VALUES } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { checkAuthorize } from '../../lib/authorize-check.ts';
 import { LINKS } from '../../lib/links.ts';
@@ -92,5 +93,33 @@ describe('the passkey sign-in on the login page (decision 0024)', () => {
     vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
     expect(render(authorize('SIAP999'))).not.toContain(PASSKEY_MESSAGES.loginButton);
     vi.unstubAllGlobals();
+  });
+});
+
+describe('a partner asking for phishing-resistant authentication (acr_values, decision 0025)', () => {
+  beforeEach(() => void stubBrowserGlobals());
+  const asking = (...values: string[]) => `${authorize('SIAP004')}&acr_values=${encodeURIComponent(values.join(' '))}`;
+
+  it('offers the passkey only, saying why, where no password would do', async () => {
+    const passkeyOnly = asking(ACR_VALUES.phishingResistant);
+    await serverSays(200, OK, passkeyOnly);
+    vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+    const html = render(passkeyOnly);
+    expect(html).not.toContain('type="password"');
+    expect(html).toContain(PASSKEY_MESSAGES.loginPasskeyRequired);
+    expect(html).toContain(`${PASSKEY_MESSAGES.loginButton}</button>`);
+    // A browser without WebAuthn is told it cannot sign in here, not shown a form the server would refuse.
+    vi.stubGlobal('PublicKeyCredential', undefined);
+    expect(render(passkeyOnly)).toContain(PASSKEY_MESSAGES.unsupported);
+    vi.unstubAllGlobals();
+  });
+
+  it('keeps the password form where basic is accepted too, or nothing this server knows is asked', async () => {
+    const either = asking(ACR_VALUES.phishingResistant, ACR_VALUES.basic);
+    const unknown = asking('urn:other:acr:gold');
+    await serverSays(200, OK, either, unknown);
+    expect(render(either)).toContain('type="password"');
+    expect(render(unknown)).toContain('type="password"');
+    expect(render(unknown)).not.toContain(PASSKEY_MESSAGES.loginPasskeyRequired);
   });
 });

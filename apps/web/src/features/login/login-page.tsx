@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { ACR_VALUES } from '@sso/contracts/constants';
 import { CLIENT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
@@ -20,6 +21,16 @@ import { WaitingPage } from '../../ui/waiting-page.tsx';
 
 /** The app's confirmation (decision 0027), loaded only where a session answers such an app: outside the login route's chunk. */
 const AppConfirmStep = lazy(() => import('./app-confirm-step.tsx').then((m) => ({ default: m.AppConfirmStep })));
+
+/**
+ * A partner's request that no password meets: `acr_values` asks for phishing-resistant authentication
+ * and not basic (decision 0025; the server's rule, modules/oidc/acr-request.ts, refuses a password
+ * login to it). The page then offers the passkey only, instead of a form the server would refuse.
+ */
+const needsPasskey = (acrValues: string | null | undefined): boolean => {
+  const asked = (acrValues ?? '').split(' ');
+  return asked.includes(ACR_VALUES.phishingResistant) && !asked.includes(ACR_VALUES.basic);
+};
 
 /** Server validation keys mapped to this form's fields (SPEC.md section 5). */
 const FIELD_OF: Record<string, keyof LoginForm> = { id: 'user_mail', user_mail: 'user_mail', password: 'user_pass', user_pass: 'user_pass' };
@@ -98,31 +109,35 @@ export function LoginPage() {
   const query = search.toString();
   // The app the member arrives from: this request's client, else the one the session came from.
   const chatbotHelp = offersChatbotHelp(authorize.get('client_id') ?? getSession().comesFrom);
+  const passkeyOnly = needsPasskey(authorize.get('acr_values'));
   return (
     <>
       <h1>ログイン</h1>
-      <p className={styles.lead}>メンバーIDでログインしてください。</p>
+      <p className={styles.lead}>{passkeyOnly ? PASSKEY_MESSAGES.loginPasskeyRequired : 'メンバーIDでログインしてください。'}</p>
+      {passkeyOnly && !passkey.supported && <p className={styles.lead}>{PASSKEY_MESSAGES.unsupported}</p>}
       <Alert message={message} />
-      <form noValidate onSubmit={handleSubmit(run, showInvalid)}>
-        <Field
-          id="user_mail"
-          label="メールアドレスまたは携帯電話番号"
-          type="text"
-          inputMode="email"
-          autoComplete={passkey.autofill ? 'username webauthn' : 'username'}
-          {...field('user_mail')}
-        />
-        <Field
-          id="user_pass"
-          label="パスワード"
-          type="password"
-          autoComplete="current-password"
-          {...field('user_pass')}
-        />
-        <Button type="submit" pending={pending}>
-          ログイン
-        </Button>
-      </form>
+      {!passkeyOnly && (
+        <form noValidate onSubmit={handleSubmit(run, showInvalid)}>
+          <Field
+            id="user_mail"
+            label="メールアドレスまたは携帯電話番号"
+            type="text"
+            inputMode="email"
+            autoComplete={passkey.autofill ? 'username webauthn' : 'username'}
+            {...field('user_mail')}
+          />
+          <Field
+            id="user_pass"
+            label="パスワード"
+            type="password"
+            autoComplete="current-password"
+            {...field('user_pass')}
+          />
+          <Button type="submit" pending={pending}>
+            ログイン
+          </Button>
+        </form>
+      )}
       {passkey.supported && (
         <div className={styles.passkey}>
           <Button type="button" variant="secondary" pending={passkey.pending} onClick={passkey.signIn}>
