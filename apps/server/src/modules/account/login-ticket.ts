@@ -70,12 +70,14 @@ export const issueLoginTicket = async (
  * still one of the member's (decision 0024, "After a password reset"): an attacker who added a passkey
  * and holds its ticket gets nothing once the member removes the passkey, by the settings, by the mail's
  * link or by a withdrawal, even where no ending event ended the ticket itself. A ticket from before the
- * binding named the passkey is refused (it lives ten minutes; the member signs in again).
+ * binding named the passkey is refused (it lives ten minutes; the member signs in again). The
+ * passkey's id is answered, for the code's transaction to look again under the member's row
+ * (issueCodeRedirect): a deletion committed after this read still stops the code.
  */
 export async function redeemLoginTicket(
   deps: { db: Kysely<Database>; clock: Clock },
   p: { ticket: string; rawId: string; clientId: string },
-): Promise<{ user: UserRow; proof: LoginProof; amr: SignInMethods } | undefined> {
+): Promise<{ user: UserRow; proof: LoginProof; amr: SignInMethods; passkeyId?: string } | undefined> {
   const proof: LoginProof = p.ticket.startsWith(PASSKEY_PREFIX) ? 'passkey' : 'password';
   const token = proof === 'passkey' ? p.ticket.slice(PASSKEY_PREFIX.length) : p.ticket;
   const ticket = await redeemToken(deps.db, proof === 'passkey' ? 'passkey_ticket' : 'login_ticket', sha256(token), deps.clock.now());
@@ -84,5 +86,5 @@ export async function redeemLoginTicket(
   if (!user || ticket.subject !== user.id) return undefined;
   if (proof === 'password') return ticket.binding === bindingOf(user, p.clientId) ? { user, proof, amr: ['pwd'] } : undefined;
   const passkey = (await memberPasskeys(deps.db, user.id)).find((row) => ticket.binding === bindingOf(user, p.clientId, row.id));
-  return passkey ? { user, proof, amr: [passkeyKindOf(passkey.device_type)] } : undefined;
+  return passkey ? { user, proof, amr: [passkeyKindOf(passkey.device_type)], passkeyId: passkey.id } : undefined;
 }

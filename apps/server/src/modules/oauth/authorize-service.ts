@@ -17,6 +17,7 @@ import type { ClientRegistry, OAuthClient } from './clients.ts';
 import { insertCode } from './code-repo.ts';
 import { grantedScope } from './granted-scope.ts';
 import { portalReturnParams } from './portal-return.ts';
+import { memberPasskey } from '../passkeys/passkey-repo.ts';
 import { ACR_NOT_MET, meetsAcrValues } from '../oidc/acr-request.ts';
 import type { OidcDeps } from '../oidc/id-token.ts';
 
@@ -178,7 +179,7 @@ export async function authorize(
   const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
   // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
   const context = { authTime: now, amr, nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
-  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt, ...context };
+  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt, passkeyId: held?.passkeyId, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   if (location === undefined) return fail('access_denied', 'login failed');
@@ -232,8 +233,8 @@ export interface AuthenticationContext {
  * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
  * 4.1.2, RFC 9207), to a portal app with client_id and esid too (portal-return.ts, decision 0020).
  * The one place codes are made, so both authorize endpoints behave alike.
- * Undefined, and no code, when the member is no longer active or the password checked is no longer
- * theirs; the SPA's cardholders-only page, and no code, when the client is one the member may not
+ * Undefined, and no code, when the member is no longer active, the password checked is no longer
+ * theirs, or the passkey that signed in is no longer theirs; the SPA's cardholders-only page, and no code, when the client is one the member may not
  * use (SPEC.md section 6).
  */
 export async function issueCodeRedirect(
@@ -252,12 +253,16 @@ export async function issueCodeRedirect(
     passwordHash?: string;
     /** The esid of the card a sign-up just registered: the card a portal app returns to (decision 0020). */
     registeredEsid?: string;
+    /** The passkey a passkey sign-in's ticket was bound to: the code is issued only while it is still the member's (decision 0024). */
+    passkeyId?: string | undefined;
   } & AuthenticationContext,
 ): Promise<string | undefined> {
   const now = deps.clock.now();
   // Run inside the caller's transaction: the member's row is held until the code is in (member-hold-repo.ts).
   const member = await holdMember(deps.db, p.userId);
   if (!member?.active || (p.passwordHash !== undefined && member.passwordHash !== p.passwordHash)) return undefined;
+  // Read again under the held row: a deletion in the settings takes the row first (manage-service.ts).
+  if (p.passkeyId !== undefined && !(await memberPasskey(deps.db, p.userId, p.passkeyId))) return undefined;
   if (await refusesMember(deps.db, p.userId, p.client.client_id)) return cardholdersOnlyPage(deps.issuer);
   const ssoSessionId = p.session ? await p.session.save(deps.db, { userId: p.userId, authTime: p.authTime, amr: p.amr, clientId: p.client.client_id }) : p.ssoSessionId;
   if (ssoSessionId === undefined) return undefined;

@@ -13,6 +13,7 @@ import { sha256 } from '../../lib/secrets.ts';
 import type { MemberCall } from '../account/member-post.ts';
 import { setRequirePasskey } from '../account/member-repo.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
+import { lockMember } from '../account/member-hold-repo.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { endPurposeSecrets, endSecrets, redeemToken } from '../verification/one-time-secret.ts';
@@ -45,6 +46,9 @@ export async function renameMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.
  * out of their own account (decision 0024: losing every passkey never locks a member out).
  */
 export async function removePasskey(db: Kysely<Database>, userId: string, id: string, now: number): Promise<boolean> {
+  // The member's row first, as every ending event takes it (member-hold-repo.ts): a code being issued
+  // from this passkey's sign-in either commits before, or reads the passkey gone (issueCodeRedirect).
+  await lockMember(db, userId);
   if (!(await deletePasskey(db, userId, id))) return false;
   await endSecrets(db, [id], now);
   await endPurposeSecrets(db, userId, 'passkey_ticket', now);
