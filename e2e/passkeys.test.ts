@@ -31,6 +31,18 @@ describe('passkeys in Chromium', () => {
     await j.page.getByRole('button', { name: 'パスキーでログイン' }).click();
   }
 
+  /** Signs in with the passkey at Net Answer's login page, agrees to its terms if they are asked, and answers the callback's query. */
+  async function signInToNetAnswer(): Promise<URLSearchParams> {
+    await signInWithPasskey();
+    await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback' || url.pathname === '/content/accept/additional_terms');
+    if (new URL(j.page.url()).pathname === '/content/accept/additional_terms') {
+      await j.page.getByLabel('利用規約を確認、同意しました').check();
+      await j.page.getByRole('button', { name: '同意する' }).click();
+      await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback');
+    }
+    return new URL(j.page.url()).searchParams;
+  }
+
   /** Takes the autofill away: a browser that offers passkeys only on the button (see the first journey). */
   const withoutAutofill = () =>
     j.page.addInitScript(() => {
@@ -86,14 +98,7 @@ describe('passkeys in Chromium', () => {
 
     // A partner's authorize URL: the same hand-off as a password login, the code to the partner.
     await j.page.goto(partnerAuthorize('SIAP004', 'passkey-state'));
-    await signInWithPasskey();
-    await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback' || url.pathname === '/content/accept/additional_terms');
-    if (new URL(j.page.url()).pathname === '/content/accept/additional_terms') {
-      await j.page.getByLabel('利用規約を確認、同意しました').check();
-      await j.page.getByRole('button', { name: '同意する' }).click();
-      await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback');
-    }
-    const back = new URL(j.page.url()).searchParams;
+    const back = await signInToNetAnswer();
     expect(back.get('code')).toBeTruthy();
     expect(back.get('state')).toBe('passkey-state');
 
@@ -135,14 +140,7 @@ describe('passkeys in Chromium', () => {
     await expect.poll(() => j.page.getByText('このサービスへのログインには、パスキーが必要です。', { exact: false }).count()).toBe(1);
     expect(await j.page.locator('input[type="password"]').count()).toBe(0);
     await documentScreen(j.page, 'login-passkey-required');
-    await signInWithPasskey();
-    await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback' || url.pathname === '/content/accept/additional_terms');
-    if (new URL(j.page.url()).pathname === '/content/accept/additional_terms') {
-      await j.page.getByLabel('利用規約を確認、同意しました').check();
-      await j.page.getByRole('button', { name: '同意する' }).click();
-      await j.page.waitForURL((url) => url.pathname === '/dev/partner/SIAP004/callback');
-    }
-    const back = new URL(j.page.url()).searchParams;
+    const back = await signInToNetAnswer();
     expect(back.get('state')).toBe('acr-state');
     const token = await fetch(`${env.system.origin}/api/auth/token`, {
       method: 'POST',

@@ -38,6 +38,9 @@ describe('card sign-up in Chromium', () => {
   }
 
   async function fillCardForm(email: string, card: DemoCard) {
+    // Typed once the page has settled, as a member does: a field filled while the screen was still
+    // mounting was seen to come back empty in Chromium 156.0.8078.108 ("入力してください" on submit).
+    await j.page.waitForLoadState('networkidle');
     await j.page.getByLabel('メールアドレス').fill(email);
     await j.page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
     await j.page.getByLabel('パスワード（確認用）').fill(PASSWORD);
@@ -49,6 +52,7 @@ describe('card sign-up in Chromium', () => {
     expect(await next.isDisabled()).toBe(true);
     await j.page.getByLabel('書面の電子交付（ペーパーレス）について確認し、同意しました').check();
     expect(await next.isDisabled()).toBe(false);
+    expect(await j.page.getByLabel('メールアドレス').inputValue()).toBe(email);
   }
 
   async function enterCode(code: string) {
