@@ -1,0 +1,96 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backgroundTasks, type Background } from './background.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a task saw when it began: whether its request's answer had been written. */
+interface Seen {
+  answered: boolean;
+}
+
+let app: FastifyInstance;
+let background: Background;
+let origin: string;
+const seen: Seen[] = [];
+const failures: unknown[] = [];
+
+/** A listening app whose routes start a task; onSend holds every answer 30 ms, as a slow hook or a big answer would. */
+async function start(): Promise<void> {
+  seen.length = 0;
+  failures.length = 0;
+  app = Fastify();
+  background = backgroundTasks(app, { ...app.log, error: (o: unknown) => failures.push(o) } as FastifyInstance['log']);
+  app.addHook('onSend', async () => {
+    await sleep(30);
+  });
+  app.post('/task', async (_request, reply) => {
+    background.run('test', async () => {
+      seen.push({ answered: reply.raw.writableFinished });
+    });
+    return { ok: true };
+  });
+  app.get('/failing-task', async () => {
+    background.run('failing', async () => {
+      throw new Error('mail server down');
+    });
+    return { ok: true };
+  });
+  app.get('/slow', async (_request, reply) => {
+    await sleep(100);
+    background.run('after an abort', async () => {
+      seen.push({ answered: reply.raw.writableFinished });
+    });
+    return { ok: true };
+  });
+  origin = await app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 200 && !done(); i++) await sleep(10);
+};
+
+afterEach(async () => {
+  await app?.close();
+});
+
+describe('background tasks (decision 0005)', () => {
+  it('a task a request starts begins once its answer has been written, after a JSON body was read', async () => {
+    await start();
+    const answer = await fetch(`${origin}/task`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(await answer.json()).toEqual({ ok: true });
+    await until(() => seen.length > 0);
+    // setImmediate alone began it during the 30 ms onSend, before the answer was written.
+    expect(seen).toEqual([{ answered: true }]);
+  });
+
+  it('a failing task is logged and the answer is unaffected', async () => {
+    await start();
+    const answer = await fetch(`${origin}/failing-task`);
+    expect(answer.status).toBe(200);
+    await until(() => failures.length > 0);
+    expect(failures).toEqual([expect.objectContaining({ task: 'failing' })]);
+  });
+
+  it('a task started outside any request runs, and closing the app waits for it', async () => {
+    await start();
+    let finished = false;
+    background.run('outside', async () => {
+      await sleep(50);
+      finished = true;
+    });
+    await app.close();
+    expect(finished).toBe(true);
+  });
+
+  it('a task of a request its client abandoned still runs', async () => {
+    await start();
+    const controller = new AbortController();
+    const call = fetch(`${origin}/slow`, { signal: controller.signal }).catch(() => 'aborted');
+    await sleep(20);
+    controller.abort();
+    expect(await call).toBe('aborted');
+    await until(() => seen.length > 0);
+    expect(seen).toHaveLength(1);
+  });
+});
