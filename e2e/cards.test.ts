@@ -5,7 +5,7 @@ import { logInAt, pagePerTest, withSystem } from './support/journey.ts';
 const CARD_MEMBER = 'demo.card@example.com';
 const OPEN_MEMBER = 'demo.open@example.com';
 const PASSWORD = 'Demo1234';
-/** The demo card holder H0000001's waiting cards and a card of holder H0000002 (README "Demo cards"). */
+/** The demo card holder H0000001's waiting cards and a card of holder H0000002 (docs/demo.md "Demo cards"). */
 const UNACTIVATED_4Z = 'デモ クラシックカード（Mastercard）';
 const INACTIVE = 'デモ カード（JCB）';
 const BY_NUMBER = 'メンバーズ ゴールドカード（VISA）';

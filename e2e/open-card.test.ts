@@ -7,7 +7,7 @@ import { countMessages, waitForCode } from './support/mailbox.ts';
 const OPEN = 'demo.open@example.com';
 const CARD = 'demo.card@example.com';
 const PASSWORD = 'Demo1234';
-/** Demo cards of config/demo-cards.json (README "Demo cards"): point-capable, checked by SMS to the holder's mobile, or by PIN. */
+/** Demo cards of config/demo-cards.json (docs/demo.md "Demo cards"): point-capable, checked by SMS to the holder's mobile, or by PIN. */
 const SMS_CARD = { number: '4541000000000001', cvc: '123', mobile: '09011110001', name: 'メンバーズ ゴールドカード（VISA）' };
 const PIN_CARD = { number: '3528000000000003', cvc: '123' };
 /** The numberless demo card: no printed number, found by its holder's mobile. */

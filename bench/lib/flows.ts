@@ -28,7 +28,7 @@ export interface Member {
 
 /** The SPA's public client (config/clients.json). */
 export const SPA_CLIENT_ID = 'SIAP009';
-/** Net Answer's confidential client, which introspects (README "Demo data"). */
+/** Net Answer's confidential client, which introspects (docs/demo.md "Demo data"). */
 let introspectingClient = basicAuth('SIAP004', 'demo-secret-SIAP004');
 /**
  * The confidential clients' secrets of the system under load, `<prefix><client_id>`: the demo ones

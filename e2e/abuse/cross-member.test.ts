@@ -32,7 +32,7 @@ const extra = (v: Member): Body => ({ user_id: v.userId, subuser_id: v.subuserId
 const ownData: Case = { own: true, bodies: (v) => [extra(v)] };
 const cardTokens = (v: Member) => [...v.cardTokens, ...v.esids].map((card_token) => ({ card_token }));
 const flowSecrets = (v: Member) => v.registerTokens.map((t) => ({ register_token: t.token, onetime_password: t.code }));
-/** demo.open's details (README "Cards, Net Answer and points"): merged into A in the setup. */
+/** demo.open's details (docs/demo.md "Cards, Net Answer and points"): merged into A in the setup. */
 const OPEN_DETAILS = { email: DEMO_OPEN.user, last_name_kana: 'ヤマダ', first_name_kana: 'ハナコ', birthday: '19900101', tel: DEMO_OPEN.mobile, password: DEMO_OPEN.password };
 /** A number nobody logs in with: A's login-number flow waits for its code (decision 0014). */
 const A_NEW_TEL = '08055550001';

@@ -17,7 +17,7 @@ import { cardSignupBody } from './support/signup-bodies.ts';
 
 /**
  * Guessing bounds (OWASP ASVS 5.0 V6: anti-automation of authentication and one-time secrets;
- * SPEC.md section 8 results 203/902; README "Demo cards" and "Cards, Net Answer and points";
+ * SPEC.md section 8 results 203/902; docs/demo.md "Demo cards" and "Cards, Net Answer and points";
  * decisions 0003, 0004, 0006): the login locks an id after 10 failures for 15 minutes; each
  * one-time code and PIN allows 5 tries, and 5 wrong answers lock the card, the member or the card's
  * activation for 30 minutes. Each bound is shown under 50 guesses fired at once, the way a script
@@ -102,7 +102,7 @@ describe.each(['sqlite', 'postgres'] as const)('guessing bounds under 50 paralle
   });
 
   /**
-   * The card sign-up's three secrets (README "Demo cards"), each on a card of its own so that each
+   * The card sign-up's three secrets (docs/demo.md "Demo cards"), each on a card of its own so that each
    * has its own lock. The PIN, the smallest space (10^4), is guessed across 10 register_tokens at
    * once, 5 guesses each: every guess gets a try of its flow, and only the card's lock bounds them.
    */

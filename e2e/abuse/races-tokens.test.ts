@@ -31,7 +31,7 @@ import {
  */
 
 const RESET_PATH = '/content/recover/password';
-/** The demo card member's seeded card and its holder's mobile, where the transfer code goes (README "Demo data"). */
+/** The demo card member's seeded card and its holder's mobile, where the transfer code goes (docs/demo.md "Demo data"). */
 const DEMO_SUBUSER = 'demo-card-subuser-1';
 const DEMO_CARD_ID = 'demo-card-member';
 

@@ -88,9 +88,9 @@ export interface Config {
   /** When a SQLite commit is durable: a process crash (normal) or also a power loss (full; decision 0008). */
   sqliteSynchronous: SqliteSynchronous;
   clientsFile: string;
-  /** The card master simulator's card list (README "Demo cards"). */
+  /** The card master simulator's card list (docs/demo.md "Demo cards"). */
   cardMasterFile: string;
-  /** The Net Answer simulator's accounts (README "Demo cards"). */
+  /** The Net Answer simulator's accounts (docs/demo.md "Cards, Net Answer and points"). */
   netAnswerFile: string;
   smtpUrl: string | undefined;
   /** Port of the in-process development SMTP sink, used when SMTP_URL is unset (0: any free port). */
@@ -170,7 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration: the card master, Net Answer and SMS simulators are selected; set ALLOW_SIMULATORS=staging to run them with NODE_ENV=production',
     );
   }
-  // The demo members' passwords are published in the README.
+  // The demo members' passwords are published in docs/demo.md.
   if (production && e.SEED_DEMO) throw new ConfigError('Invalid configuration: SEED_DEMO=true is refused when NODE_ENV=production (the demo members\' passwords are published)');
   // Outside production the server shows every code and link at /dev/mailbox and passes any reCAPTCHA
   // token: it listens on this machine only, so that a forgotten NODE_ENV fails closed.
@@ -218,7 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 
 /**
- * The confidential clients of the clients file whose secret is the README's published one,
+ * The confidential clients of the clients file whose secret is docs/demo.md's published one,
  * `demo-secret-<client_id>`. A file that cannot be read is left to the registry's own start-up error.
  */
 function clientsWithDemoSecrets(file: string): string[] {

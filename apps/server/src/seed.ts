@@ -9,7 +9,7 @@ import { insertMemberCard } from './modules/cards/card-repo.ts';
 import type { ClientRegistry } from './modules/oauth/clients.ts';
 import { insertOpenAccount } from './ports/point-ledger-repo.ts';
 
-/** Demo members listed in the README ("Demo data"). */
+/** Demo members listed in docs/demo.md ("Demo data"). */
 export const DEMO = {
   card: { id: 'demo-card-member', email: 'demo.card@example.com', tel: '09000000001', password: 'Demo1234' },
   open: { id: 'demo-open-member', email: 'demo.open@example.com', tel: '09000000002', password: 'Demo1234' },

@@ -152,7 +152,7 @@ export const refresh = (origin: string, refreshToken: string, extra: Record<stri
 
 export const basicAuth = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
 
-/** Net Answer's (SIAP004) development client credentials (README "Demo data"). */
+/** Net Answer's (SIAP004) development client credentials (docs/demo.md "Demo data"). */
 export const NET_ANSWER_AUTH = basicAuth('SIAP004', 'demo-secret-SIAP004');
 
 export const DEMO_CARD = { user: 'demo.card@example.com', mobile: '09000000001', password: 'Demo1234' };

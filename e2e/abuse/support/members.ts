@@ -7,7 +7,7 @@ import { authorize, codeOf, exchange, pkce, post, spaClient, type Answer, type T
 import { SoftAuthenticator } from '../../../apps/server/src/test-support/soft-authenticator.ts';
 
 /**
- * Members of a running system set up over HTTP as they would be by hand (README "Demo data", "Demo
+ * Members of a running system set up over HTTP as they would be by hand (docs/demo.md "Demo data", "Demo
  * cards"), and every id the system handed each of them: what another member then tries to use.
  */
 
@@ -46,7 +46,7 @@ export interface Member {
   sessions: { kind: 'browser' | 'service'; id: string }[];
   registerTokens: FlowToken[];
   onetimeTokens: string[];
-  /** The number and security code of one of the member's cards (README), as an open member would name it at /api/auth/register. */
+  /** The number and security code of one of the member's cards (docs/demo.md), as an open member would name it at /api/auth/register. */
   card: { cardnumber: string; cvc: string };
   /** The right activation key / holder mobile of the member's unactivated card, and its Net Answer id. */
   activation: { key: string; tel: string; naId: string };
@@ -120,7 +120,7 @@ export async function directSession(origin: string, spa: Session, clientId: stri
   return { clientId, terminal, access: String(tokens.access_token), refresh: String(tokens.refresh_token) };
 }
 
-/** The card sign-up of README "Demo cards" by the PIN card 3528000000000003, over HTTP, as the SPA runs it. */
+/** The card sign-up of docs/demo.md "Demo cards" by the PIN card 3528000000000003, over HTTP, as the SPA runs it. */
 export async function signUpWithPinCard(origin: string, email: string, password: string): Promise<void> {
   const spa = spaClient(origin);
   const started = await ok(

@@ -44,7 +44,7 @@ export const LIMITS = {
   /** A password reset link lives 30 minutes and is single use (the spec gives no figure). */
   passwordResetValidMinutes: 30,
   minimumAge: 12,
-  /** Card sign-up (decision 0004). Numbers the spec leaves open are decided here and in the README. */
+  /** Card sign-up (decision 0004). Numbers the spec leaves open are decided here and in docs/partners.md ("The API in detail"). */
   signupFlowTtlMs: 60 * 60 * 1000,
   otpTtlMs: 10 * 60 * 1000,
   otpLength: 6,
@@ -59,7 +59,7 @@ export const LIMITS = {
   messageWindowMs: 30 * 60 * 1000,
   /** Year options of the card expiry: 9 years from the current year (SPEC.md section 5). */
   cardYearOptions: 9,
-  /** Cards and hand-off (decision 0006). Numbers the spec leaves open are decided here and in the README. */
+  /** Cards and hand-off (decision 0006). Numbers the spec leaves open are decided here and in docs/partners.md ("The API in detail"). */
   activationKeyLength: 6,
   /** Wrong activation keys for one card before its activation is locked for LIMITS.signupLockMs. */
   activationFailuresBeforeLock: 5,

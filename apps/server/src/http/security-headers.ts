@@ -16,8 +16,8 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, re
     redirectSources.add(u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol);
   }
   const https = config.publicOrigin.startsWith('https://');
-  // Third-party scripts only where they load (README "Environments, analytics, monitoring and
-  // links"): the configured analytics and monitoring origins, loaded as external scripts by the
+  // Third-party scripts only where they load (docs/operations.md, "The SPA's build-time
+  // configuration"): the configured analytics and monitoring origins, loaded as external scripts by the
   // SPA, which send hits by fetch, beacon or image; never 'unsafe-inline'.
   const thirdParty = [...new Set([...config.analyticsScriptOrigins, ...config.monitoringScriptOrigins])];
   // reCAPTCHA v3 where a secret is configured (SPEC.md section 7): Google's script and its invisible frame.

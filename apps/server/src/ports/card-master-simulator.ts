@@ -83,7 +83,7 @@ function activationKeyOf(c: DemoCard, status: SubuserStatus): string | undefined
 }
 
 /**
- * The card master simulator over a parsed demo-card list (README "Demo cards"). Status changes
+ * The card master simulator over a parsed demo-card list (docs/demo.md "Demo cards"). Status changes
  * (activation, enabling) and statement choices are kept in memory: a restart begins again from the
  * file, as a test card master would.
  */

@@ -3,7 +3,7 @@ import type { CardCheck, SubuserStatus } from '@sso/contracts/constants';
 /**
  * Card master port (decisions 0004 and 0006): the company's card master decides whether a card
  * exists, how its holder is reached, which cards a holder has, and the card's status. The simulator
- * (card-master-simulator.ts) reads the demo cards of config/demo-cards.json, listed in the README.
+ * (card-master-simulator.ts) reads the demo cards of config/demo-cards.json, listed in docs/demo.md.
  */
 export interface CardQuery {
   cardNumber: string;

@@ -3,7 +3,7 @@
  * Answer id and password (so that a card can be linked to its Net Answer account,
  * /api/subuser/na/add) and answers a one-time direct-login URL for a linked card
  * (/api/subuser/direct_login/na). The simulator (net-answer-simulator.ts) reads
- * config/demo-netanswer.json, listed in the README.
+ * config/demo-netanswer.json, listed in docs/demo.md.
  */
 export interface NetAnswerAccount {
   naId: string;

@@ -8,7 +8,7 @@ export interface SmsInbox {
   add(entry: { kind: 'sms'; to: string; subject: string; text: string }): void;
 }
 
-/** The development SMS adapter (README "Mail and SMS"): every SMS lands in the development mailbox at /dev/mailbox. */
+/** The development SMS adapter (docs/operations.md "Mail and SMS delivery"): every SMS lands in the development mailbox at /dev/mailbox. */
 export const smsSimulator = (mailbox: SmsInbox): SmsGateway => ({
   send: async (to, text) => {
     mailbox.add({ kind: 'sms', to, subject: '', text });

@@ -1,5 +1,5 @@
 /**
- * SMS gateway port (README "Mail and SMS"). The development adapter (sms-simulator.ts) delivers
+ * SMS gateway port (docs/operations.md "Mail and SMS delivery"). The development adapter (sms-simulator.ts) delivers
  * into the development mailbox shown at /dev/mailbox; the company's gateway plugs in behind this
  * interface.
  */

@@ -56,7 +56,7 @@ export const redeem = (t: TestApp, token: string, fields: Record<string, string 
 export const emailOf = async (t: TestApp, access: string) => (await post(t, '/api/user', access)).json().email as string;
 
 /** The member accepts a service's own terms before a hand-off to it (/api/subuser/direct_login/terms_accept, decision 0013). */
-export async function acceptTerms(t: TestApp, access: string, clientId: string): Promise<void> {
+export async function acceptClientTermsAs(t: TestApp, access: string, clientId: string): Promise<void> {
   const res = await post(t, '/api/subuser/direct_login/terms_accept', access, { client_id: clientId, terms: PARTNER_TERMS[clientId] });
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json().terms).toEqual([]);

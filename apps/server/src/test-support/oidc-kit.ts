@@ -9,7 +9,7 @@ import { PARTNER_TERMS } from './direct-login-kit.ts';
  * claims), refresh, userinfo. Only the login form is posted by hand, as the SPA's hidden form posts it.
  */
 
-/** The confidential demo partners' published development secret (README "Demo data"). */
+/** The confidential demo partners' published development secret (docs/demo.md "Demo data"). */
 export const partnerSecret = (clientId: string) => `demo-secret-${clientId}`;
 
 const CONFIDENTIAL = new Set(['SIAP002', 'SIAP004']);

@@ -8,7 +8,7 @@ import type { CardMaster } from '../ports/card-master.ts';
 import type { FlowRow } from '../modules/signup/flow-repo.ts';
 import { loadCardMasterSimulator } from '../ports/card-master-simulator.ts';
 
-/** The demo cards of config/demo-cards.json (README "Demo cards"). */
+/** The demo cards of config/demo-cards.json (docs/demo.md "Demo cards"). */
 export const CARDS = {
   sms: { cardnumber: '4541000000000001', cvc: '123', mobile: '09011110001' },
   mail: { cardnumber: '5252000000000002', cvc: '123' },

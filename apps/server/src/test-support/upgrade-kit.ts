@@ -20,7 +20,7 @@ export const ANSWER = {
   limit: { result_code: 902, result_message: '再送信の回数が上限に達しました。しばらく経ってから再度お試しください。' },
 } as const;
 
-/** The numberless demo card of config/demo-cards.json (README "Demo cards"): found by its holder's mobile only. */
+/** The numberless demo card of config/demo-cards.json (docs/demo.md "Demo cards"): found by its holder's mobile only. */
 export const NUMBERLESS = { tel: '09033330301', esid: 'ES0000000301', masked: '090-****-0301' } as const;
 
 /** The fields of /api/auth/register for a demo card (test-support/signup-kit.ts CARDS). */

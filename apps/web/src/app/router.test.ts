@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { stubBrowserGlobals } from '../lib/test-browser-globals.ts';
 import { documentTitle, routeTitle } from './document-title.ts';
-import { OPEN_CARD_HEADINGS } from '../features/open-card/open-card-steps.ts';
+import { OPEN_CARD_HEADINGS } from '../features/upgrade/upgrade-steps.ts';
 import { routes } from './router.tsx';
 
 /** Every route with a path, with the title of its handle. */

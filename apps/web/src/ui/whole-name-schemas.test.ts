@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { profileFormSchema } from '@sso/contracts/account';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema } from '@sso/contracts/points';
-import { openSignupFormSchema } from '../features/signup-open/open-signup-form.ts';
+import { openSignupFormSchema } from '../features/open-signup/open-signup-form.ts';
 import { VALID_OPEN_SIGNUP, VALID_PROFILE } from '../lib/test-member-forms.ts';
 
 // The forms of the open sign-up, the profile change and the open-account link refuse a name whose

@@ -4,7 +4,7 @@ import { DEMO } from '../../seed.ts';
 import { basic, bearer, form, loginTokens, postAuthorize, TEST_ORIGIN, tokenRequest, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { CARDS, codeFor, newEmail, post as signupPost, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';
-import { acceptTerms, clientTokens, PARTNER_SECRET, PARTNER_TERMS, post, redeem } from '../../test-support/direct-login-kit.ts';
+import { acceptClientTermsAs, clientTokens, PARTNER_SECRET, PARTNER_TERMS, post, redeem } from '../../test-support/direct-login-kit.ts';
 
 // SPEC.md section 6: "Only cardholders of the card company can use the chat-account service" (the
 // line answer, SIAP002). A member without a card is refused it at every door, with 300 and the
@@ -104,7 +104,7 @@ describe.each(DIALECTS)('the line answer is for cardholders only (%s)', (dialect
 
   it('hand-off URL and redemption: a member whose cards are gone since the token was issued is refused at both', async () => {
     const web = await loginTokens(t.app, card);
-    await acceptTerms(t, web.access_token, LINE);
+    await acceptClientTermsAs(t, web.access_token, LINE);
     const issue = async () => (await post(t, '/api/subuser/direct_login/sc', web.access_token, { client_id: LINE })).json().onetime_token as string;
     const [first, second] = [await issue(), await issue()];
     await removeCards(DEMO.card.id);

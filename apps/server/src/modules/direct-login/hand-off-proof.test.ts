@@ -3,7 +3,7 @@ import { directLoginTokenGrantResponseSchema } from '@sso/contracts/direct-login
 import { sha256Base64Url } from '../../lib/secrets.ts';
 import { loginTokens, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { acceptTerms, clientTokens, emailOf, PARTNER_SECRET, post, PROOF, redeem } from '../../test-support/direct-login-kit.ts';
+import { acceptClientTermsAs, clientTokens, emailOf, PARTNER_SECRET, post, PROOF, redeem } from '../../test-support/direct-login-kit.ts';
 
 /** Another well-formed verifier: what an app that intercepted the URL, and made up its own, would send. */
 const OTHER_VERIFIER = 'interceptor-verifier-0123456789-abcdefghijklmnop';
@@ -104,7 +104,7 @@ describe.each(DIALECTS)('a portal app token is bound to the proof of the app tha
 
   it('lets a confidential partner add a challenge, checked beside its secret', async () => {
     const access = await webAccess();
-    await acceptTerms(t, access, 'SIAP002');
+    await acceptClientTermsAs(t, access, 'SIAP002');
     const bound = (await sc(access, { client_id: 'SIAP002', code_challenge: sha256Base64Url(OTHER_VERIFIER), code_challenge_method: 'S256' })).json().onetime_token as string;
     expect((await redeem(t, bound, { client_id: 'SIAP002' }, PARTNER_SECRET('SIAP002'))).json().error).toBe('invalid_grant');
     const again = (await sc(access, { client_id: 'SIAP002', code_challenge: sha256Base64Url(OTHER_VERIFIER), code_challenge_method: 'S256' })).json().onetime_token as string;

@@ -4,7 +4,7 @@ import { loginTokens, withTestApp, type TestApp } from '../../test-support/test-
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { newMember } from '../../test-support/recover-kit.ts';
 import {
-  acceptTerms,
+  acceptClientTermsAs,
   CARD_NOT_FOUND,
   clientTokens,
   NA_REQUIRED,
@@ -47,7 +47,7 @@ describe.each(DIALECTS)('hand-off to partner services and Net Answer (%s)', (dia
   /** demo.card on the web, with the partner services' terms accepted (decision 0013). */
   const cardAccess = async () => {
     const access = (await loginTokens(t.app)).access_token;
-    for (const client of ['SIAP002', 'SIAP004']) await acceptTerms(t, access, client);
+    for (const client of ['SIAP002', 'SIAP004']) await acceptClientTermsAs(t, access, client);
     return access;
   };
   const sc = (access: string | undefined, payload: unknown) => post(t, '/api/subuser/direct_login/sc', access, payload);

@@ -3,7 +3,7 @@ import { directLoginTermsAcceptResponseSchema } from '@sso/contracts/direct-logi
 import { TERM_VERSIONS } from '@sso/contracts/terms';
 import { loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { acceptTerms, OK, PARTNER_SECRET, PARTNER_TERMS, post, redeem, SERVICE_UNAVAILABLE, TERMS_REQUIRED } from '../../test-support/direct-login-kit.ts';
+import { acceptClientTermsAs, OK, PARTNER_SECRET, PARTNER_TERMS, post, redeem, SERVICE_UNAVAILABLE, TERMS_REQUIRED } from '../../test-support/direct-login-kit.ts';
 
 describe.each(DIALECTS)('a service reached by direct login has its terms accepted first (decision 0013, %s)', (dialect) => {
   const t = withTestApp(dialect);
@@ -31,7 +31,7 @@ describe.each(DIALECTS)('a service reached by direct login has its terms accepte
     expect(partly.statusCode, partly.body).toBe(200);
     expect(directLoginTermsAcceptResponseSchema.parse(partly.json())).toEqual({ ...OK, terms: ['ImportantMattersOnLineAccount', 'PersonalInfoOnLineAccount'] });
     expect((await sc(access, 'SIAP002')).json()).toEqual(TERMS_REQUIRED(['ImportantMattersOnLineAccount', 'PersonalInfoOnLineAccount']));
-    await acceptTerms(t, access, 'SIAP002');
+    await acceptClientTermsAs(t, access, 'SIAP002');
     const rows = await db().selectFrom('term_acceptances').select(['term_key', 'version']).where('user_id', '=', 'demo-card-member').where('term_key', 'like', '%LineAccount').orderBy('term_key').execute();
     expect(rows).toEqual(PARTNER_TERMS.SIAP002!.slice(0).sort().map((k) => ({ term_key: k, version: TERM_VERSIONS[k as keyof typeof TERM_VERSIONS] })));
     const log = await db().selectFrom('activity_log').select('client_id').where('user_id', '=', 'demo-card-member').where('event', '=', 'terms_accepted').execute();

@@ -24,7 +24,7 @@ ${items || '<p>まだ何も届いていません。</p>'}
 }
 
 /**
- * /dev/mailbox and /dev/mailbox.json (README "Mail and SMS"): every SMS and mail received in
+ * /dev/mailbox and /dev/mailbox.json (docs/operations.md "Mail and SMS delivery"): every SMS and mail received in
  * development, newest first. Registered only when NODE_ENV is not production (app.ts decides).
  */
 export function registerDevMailboxRoutes(app: FastifyInstance, mailbox: DevMailbox): void {

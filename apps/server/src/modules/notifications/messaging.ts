@@ -26,7 +26,7 @@ interface Log {
 }
 
 /**
- * Mail, SMS and back-channel logouts for the app (README "Mail and SMS"). Mail goes over real SMTP to SMTP_URL; without
+ * Mail, SMS and back-channel logouts for the app (docs/operations.md "Mail and SMS delivery"). Mail goes over real SMTP to SMTP_URL; without
  * one (never in production) an SMTP sink is started in-process on 127.0.0.1:SMTP_SINK_PORT and mail
  * goes there. SMS go to the SMS gateway port (the development adapter unless one is given). Outside
  * production both land in the development mailbox. A worker retries what could not be delivered.

@@ -11,7 +11,7 @@ const addresses = (to: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(to) ? to : to ? [to] : []).flatMap((a) => a.value.map((v) => v.address ?? '')).filter(Boolean);
 
 /**
- * The local SMTP sink of development (README "Mail and SMS"): a real SMTP server on 127.0.0.1 that
+ * The local SMTP sink of development (docs/operations.md "Mail and SMS delivery"): a real SMTP server on 127.0.0.1 that
  * accepts every message and puts it in the development mailbox. A message is stored before the
  * server answers 250, so a sender that got its answer finds the message in the mailbox.
  */

@@ -170,7 +170,7 @@ export async function authorize(
   // Before the terms: a member refused the service is told so, not asked to accept its terms.
   if (await refusesMember(deps.db, user.id, clientId)) return cardholdersOnlyPage(deps.issuer);
 
-  if (!(await acceptTerms(deps, user.id, target.client, form.terms, now))) return fail('access_denied', 'terms of use not accepted');
+  if (!(await acceptClientTerms(deps, user.id, target.client, form.terms, now))) return fail('access_denied', 'terms of use not accepted');
 
   const codeChallenge = q.query.code_challenge;
   // The password was checked here, or at the login step whose ticket was redeemed just now, or a passkey
@@ -195,7 +195,7 @@ export async function authorize(
  * section 2) and answers whether none is outstanding any more: the authorization continues only then
  * (SPEC.md section 4, "Login").
  */
-export async function acceptTerms(deps: Pick<AuthorizeDeps, 'db'>, userId: string, client: OAuthClient, terms: string | string[] | undefined, now: number): Promise<boolean> {
+export async function acceptClientTerms(deps: Pick<AuthorizeDeps, 'db'>, userId: string, client: OAuthClient, terms: string | string[] | undefined, now: number): Promise<boolean> {
   const agreed = new Set(asList(terms));
   for (const key of client.terms) {
     if (agreed.has(key) && isTermKey(key)) await recordTermAcceptance(deps.db, userId, key, TERM_VERSIONS[key], now);

@@ -88,7 +88,7 @@ function returnOf(client: OAuthClient | undefined, input: EndSessionRequest, cli
  * those sessions are queued (backchannel-logout.ts) and they are revoked, and the logout is logged.
  * `confirmed`: the member answered the confirmation page, from this server's own page.
  */
-export async function endSession(
+export async function endRpSession(
   deps: EndSessionDeps,
   input: EndSessionRequest,
   origin: { confirmed: boolean; device: string | null },

@@ -7,7 +7,7 @@ import { describeDevice } from '../../lib/device.ts';
 import { currentMember } from '../account/current-user.ts';
 import type { OutboxNotifier } from '../notifications/outbox.ts';
 import { END_SESSION_PATH, JWKS_PATH, providerMetadata, USERINFO_PATH } from './discovery.ts';
-import { endSession, type EndSessionDeps } from './end-session.ts';
+import { endRpSession, type EndSessionDeps } from './end-session.ts';
 import { confirmPage, invalidLogoutPage, loggedOutPage } from './end-session-page.ts';
 import { SIGNING_KEYS } from './signing-keys.ts';
 import { userInfo } from './userinfo.ts';
@@ -64,7 +64,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     // Only a post of this server's own confirmation page (http/own-origin-post.ts): a logout another
     // site posts is asked about again, never done (logout CSRF).
     const confirmed = post && input.data.confirm === 'yes' && postedFromOwnOrigin(request, deps.issuer);
-    const outcome = await endSession(deps, input.data, { confirmed, device: describeDevice(request.headers['user-agent']) });
+    const outcome = await endRpSession(deps, input.data, { confirmed, device: describeDevice(request.headers['user-agent']) });
     if (outcome.kind === 'invalid') return html(reply, 400, invalidLogoutPage());
     if (outcome.kind === 'confirm') return html(reply, 200, confirmPage(outcome.request));
     await deps.endBrowserSession(request, reply, outcome.session);

@@ -8,7 +8,7 @@ const MEMBER_TYPES: Record<string, string> = { na: 'na（カード会員）', op
 
 /**
  * The development secret of a demo confidential client: config/clients.json stores the SHA-256 of
- * `demo-secret-<client_id>` (README). A real partner keeps its own secret on its own server.
+ * `demo-secret-<client_id>` (docs/demo.md). A real partner keeps its own secret on its own server.
  */
 export const demoSecret = (clientId: string) => `demo-secret-${clientId}`;
 

@@ -3,7 +3,7 @@ import { createTestApp, exchange, getCode, PRODUCTION_ENV } from '../../test-sup
 import { withListeningApp } from '../../test-support/listening-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { sha256Base64Url } from '../../lib/secrets.ts';
-import { acceptTerms, post } from '../../test-support/direct-login-kit.ts';
+import { acceptClientTermsAs, post } from '../../test-support/direct-login-kit.ts';
 import { demoVerifier } from './partner-client.ts';
 
 const page = async (url: string) => {
@@ -19,7 +19,7 @@ describe.each(DIALECTS)('demo partner pages (%s)', (dialect) => {
     const redirectUri = `${t.origin}/content/oauth/callback`;
     const res = await exchange(t.app, await getCode(t.app, { redirectUri }), { redirect_uri: redirectUri });
     const access = res.json().access_token as string;
-    for (const client of ['SIAP002', 'SIAP004']) await acceptTerms(t, access, client);
+    for (const client of ['SIAP002', 'SIAP004']) await acceptClientTermsAs(t, access, client);
     return access;
   };
 

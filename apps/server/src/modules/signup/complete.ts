@@ -57,7 +57,7 @@ async function createMember(deps: SignupDeps, flow: FlowRow, withTel: boolean, d
  * system, so it is told outside the transaction and after the answer, and a failure there is
  * logged, never answered (the choice stays on sub_users.mail_digital).
  */
-export async function acceptTerms(deps: TermsDeps, input: TermsInput, device: string | null): Promise<SignupStepResponse> {
+export async function acceptSignupTerms(deps: TermsDeps, input: TermsInput, device: string | null): Promise<SignupStepResponse> {
   const flow = await loadFlow(deps, input.register_token, 'terms');
   if (flow.client_id !== input.client_id) throw signupExpired();
   for (const withTel of [true, false]) {

@@ -13,7 +13,7 @@ import { describeDevice } from '../../lib/device.ts';
 import { resolveClient } from '../oauth/authorize-service.ts';
 import { signInPost } from '../sso/sign-in-post.ts';
 import { startCardSignup } from './card-step.ts';
-import { acceptTerms, authorizeSignup, type TermsDeps } from './complete.ts';
+import { acceptSignupTerms, authorizeSignup, type TermsDeps } from './complete.ts';
 import { chooseMailDigital } from './mail-digital.ts';
 import { resendCode } from './resend.ts';
 import { verifyEmailCode, verifyPin, verifySmsCode } from './verify-steps.ts';
@@ -45,7 +45,7 @@ export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): voi
     resendCode(deps, parseOr901(resendRequestSchema, request.body).register_token, 'mail'),
   );
   app.post('/api/signup/terms_accept', async (request, reply) =>
-    noStore(reply, await acceptTerms(deps, parseOr901(termsAcceptRequestSchema, request.body), describeDevice(request.headers['user-agent']))),
+    noStore(reply, await acceptSignupTerms(deps, parseOr901(termsAcceptRequestSchema, request.body), describeDevice(request.headers['user-agent']))),
   );
   app.post('/api/signup/mail/digital', async (request) =>
     chooseMailDigital(deps, parseOr901(mailDigitalRequestSchema, request.body)),

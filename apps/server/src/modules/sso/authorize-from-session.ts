@@ -7,7 +7,7 @@ import { findActiveUserById } from '../account/user-repo.ts';
 import { meetsAcrValues } from '../oidc/acr-request.ts';
 import { amrList } from '../oidc/id-token.ts';
 import {
-  acceptTerms,
+  acceptClientTerms,
   checkAuthorizeQuery,
   errorRedirect,
   issueCodeRedirect,
@@ -175,7 +175,7 @@ export async function authorizeSessionForm(
   if (verdict.kind === 'login') return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
   // prompt=none shows no screen, so nothing was confirmed on one, whatever the form says.
   if (verdict.confirm && (silent || form.confirmed !== '1')) return silent ? fail('interaction_required', 'the member must confirm the app') : loginPage(deps.issuer, rawQueryString);
-  if (!(await acceptTerms(deps, verdict.session.user_id, target.client, form.terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
+  if (!(await acceptClientTerms(deps, verdict.session.user_id, target.client, form.terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
   const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
   return location ?? loginPage(deps.issuer, rawQueryString);
 }

@@ -10,7 +10,7 @@ import { memberPost, noBody } from '../account/member-post.ts';
 import { resolveClient, type AuthorizeDeps } from '../oauth/authorize-service.ts';
 import { authorizeFromSession, queryStringOf } from './authorize-from-session.ts';
 import { logoutBrowser } from './logout.ts';
-import { endSession, listSessions } from './sessions-service.ts';
+import { endMemberSession, listSessions } from './sessions-service.ts';
 import { browserOf, clearSsoCookie } from './sso-cookie.ts';
 
 /**
@@ -45,5 +45,5 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   });
 
   memberPost(app, deps, '/api/user/sessions', SCOPES.accountWrite, noBody, (call) => listSessions(deps, call));
-  memberPost(app, deps, '/api/user/sessions/end', SCOPES.accountWrite, endSessionRequestSchema, (call) => endSession(deps, call));
+  memberPost(app, deps, '/api/user/sessions/end', SCOPES.accountWrite, endSessionRequestSchema, (call) => endMemberSession(deps, call));
 }

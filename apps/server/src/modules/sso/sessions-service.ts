@@ -62,7 +62,7 @@ export async function listSessions(deps: SessionsDeps, call: MemberCall<undefine
  * RFC 7009 section 2.2 answers a revocation: an id that is not the member's live session is answered
  * the same, and nothing happens, so that the call tells nothing of other members' sessions.
  */
-export async function endSession(deps: SessionsDeps, call: MemberCall<EndSessionRequest>): Promise<BaseResponse> {
+export async function endMemberSession(deps: SessionsDeps, call: MemberCall<EndSessionRequest>): Promise<BaseResponse> {
   const now = deps.clock.now();
   const { user, device, input } = call;
   await deps.db.transaction().execute(async (trx) => {

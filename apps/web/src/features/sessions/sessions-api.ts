@@ -18,4 +18,4 @@ export async function fetchSessions(signal?: AbortSignal) {
 export const useSessionsQuery = () => useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: ({ signal }) => fetchSessions(signal), retry: false });
 
 /** POST /api/user/sessions/end: one browser (with its tokens) or one service's session. */
-export const endSession = (request: EndSessionRequest) => apiPost<BaseResponse>('/api/user/sessions/end', { auth: true, json: request });
+export const endMemberSession = (request: EndSessionRequest) => apiPost<BaseResponse>('/api/user/sessions/end', { auth: true, json: request });

@@ -13,7 +13,7 @@ import page from '../../ui/page.module.css';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { SessionItem } from './session-item.tsx';
 import { browserFacts, endingText, serviceFacts, type SessionFacts } from './session-view.ts';
-import { endSession, SESSIONS_QUERY_KEY, useSessionsQuery } from './sessions-api.ts';
+import { endMemberSession, SESSIONS_QUERY_KEY, useSessionsQuery } from './sessions-api.ts';
 import styles from './sessions.module.css';
 
 /**
@@ -34,7 +34,7 @@ export function SessionsPage() {
     setMessage(undefined);
     setNotice(undefined);
     try {
-      await endSession({ kind: ending.kind, id: ending.id });
+      await endMemberSession({ kind: ending.kind, id: ending.id });
       setEnding(undefined);
       if (ending.current) {
         await logOut(navigate);

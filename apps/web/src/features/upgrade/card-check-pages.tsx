@@ -15,8 +15,8 @@ import page from '../../ui/page.module.css';
 import { Steps } from '../../ui/steps.tsx';
 import type { ActionOutcome } from '../../ui/use-pending-action.ts';
 import { addedCardOf, heldCheckOf, type HeldCardCheck } from './held-check.ts';
-import { confirmCardCode, confirmCardPin, confirmNumberless } from './open-card-api.ts';
-import { OPEN_CARD_HEADINGS, OPEN_CARD_STEPS } from './open-card-steps.ts';
+import { confirmCardCode, confirmCardPin, confirmNumberless } from './upgrade-api.ts';
+import { OPEN_CARD_HEADINGS, OPEN_CARD_STEPS } from './upgrade-steps.ts';
 
 /** The PIN alone (4 digits, SPEC.md section 5): the request has no bank account digits (docs/decisions/0006). */
 const pinSchema = z.object({ pin: upgradeConfirmRequestSchema.shape.pin.unwrap() });

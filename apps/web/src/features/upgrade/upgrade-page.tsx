@@ -7,8 +7,8 @@ import { Button } from '../../ui/button.tsx';
 import { CardFields } from '../../ui/card-fields.tsx';
 import page from '../../ui/page.module.css';
 import { CHECK_PATHS, type HeldCardCheck } from './held-check.ts';
-import { registerCard } from './open-card-api.ts';
-import { OPEN_CARD_HEADINGS } from './open-card-steps.ts';
+import { registerCard } from './upgrade-api.ts';
+import { OPEN_CARD_HEADINGS } from './upgrade-steps.ts';
 import { OpenMembersOnly } from './open-members-only.tsx';
 
 /**

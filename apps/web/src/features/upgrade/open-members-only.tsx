@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { useIsOpenMemberQuery } from '../../lib/is-open-member.ts';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import { Steps } from '../../ui/steps.tsx';
-import { OPEN_CARD_STEPS } from './open-card-steps.ts';
+import { OPEN_CARD_STEPS } from './upgrade-steps.ts';
 
 /**
  * The start of an open member's card (docs/decisions/0016) under its heading, its first step: a

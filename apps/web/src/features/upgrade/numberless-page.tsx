@@ -8,8 +8,8 @@ import { Button, buttonClass } from '../../ui/button.tsx';
 import { MobileTelField } from '../../ui/mobile-tel-field.tsx';
 import page from '../../ui/page.module.css';
 import { CHECK_PATHS, type HeldCardCheck } from './held-check.ts';
-import { startNumberless } from './open-card-api.ts';
-import { OPEN_CARD_HEADINGS } from './open-card-steps.ts';
+import { startNumberless } from './upgrade-api.ts';
+import { OPEN_CARD_HEADINGS } from './upgrade-steps.ts';
 import { OpenMembersOnly } from './open-members-only.tsx';
 
 type TelFields = z.infer<typeof numberlessRequestSchema>;

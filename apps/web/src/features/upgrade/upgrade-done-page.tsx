@@ -7,7 +7,7 @@ import { buttonClass } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
 import { Steps } from '../../ui/steps.tsx';
 import { heldAddedCard } from './held-check.ts';
-import { OPEN_CARD_HEADINGS, OPEN_CARD_STEPS } from './open-card-steps.ts';
+import { OPEN_CARD_HEADINGS, OPEN_CARD_STEPS } from './upgrade-steps.ts';
 
 /**
  * An open member's card, added (docs/decisions/0016; /open/card/done). The way on is the point

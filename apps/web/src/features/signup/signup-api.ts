@@ -42,7 +42,7 @@ export const chooseMailDigital = (held: HeldSignup, digital: boolean) =>
   apiPost<BaseResponse>('/api/signup/mail/digital', { json: { register_token: held.registerToken, mail_digital: digital ? 1 : 0 } });
 
 /** Terms accept: register_token and client_id (SPEC.md section 3). */
-export const acceptTerms = (held: HeldSignup) =>
+export const acceptSignupTerms = (held: HeldSignup) =>
   apiPost<{ register_token?: string }>('/api/signup/terms_accept', {
     json: { register_token: held.registerToken, client_id: held.authorize.client_id },
   });

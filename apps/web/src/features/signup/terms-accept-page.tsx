@@ -7,7 +7,7 @@ import { TermDocuments } from '../../ui/term-documents.tsx';
 import { TermsAgreement } from '../../ui/terms-agreement.tsx';
 import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
 import { HeldStep } from './held-step.tsx';
-import { acceptTerms, chooseMailDigital } from './signup-api.ts';
+import { acceptSignupTerms, chooseMailDigital } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';
 import { clearHeldSignup, type HeldSignup } from './signup-store.ts';
 import { Steps } from '../../ui/steps.tsx';
@@ -33,7 +33,7 @@ function TermsAcceptStep({ held }: { held: HeldSignup }) {
         await chooseMailDigital(held, digital);
         sentDigital.current = digital;
       }
-      const res = await acceptTerms(held);
+      const res = await acceptSignupTerms(held);
       // The member exists now: the held response has served its purpose (SPEC.md section 4).
       clearHeldSignup();
       saveSession({ comesFrom: held.authorize.client_id });
