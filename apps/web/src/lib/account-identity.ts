@@ -1,14 +1,13 @@
-import type { UserResponse } from '@sso/contracts/user';
 import { apiPost, ApiFailure, refreshTokens } from './api-client.ts';
 import { getAccount, isLoggedIn, saveAccount, type AccountRecord } from './records.ts';
 
 /**
  * Whose account a login opens (decision 0013): /api/user's id and e-mail. The header reads it on
- * every page, so the answer is read by hand, without the contracts' schemas (zod stays out of the
- * login route's JavaScript).
+ * every page, so its schema is one of the login route's (login-answers.ts, loaded with the request);
+ * a mismatch only warns (SPEC.md section 3), so the id and e-mail are checked here.
  */
 export async function fetchAccount(accessToken?: string): Promise<AccountRecord> {
-  const body = await apiPost<UserResponse>('/api/user', { auth: true, refreshOn401: false, ...(accessToken ? { accessToken } : {}) });
+  const body = await apiPost('/api/user', 'userResponseSchema', { auth: true, refreshOn401: false, ...(accessToken ? { accessToken } : {}) });
   if (typeof body.user_id !== 'string' || typeof body.email !== 'string') throw new Error('the user answer has no id or e-mail');
   return { userId: body.user_id, email: body.email };
 }

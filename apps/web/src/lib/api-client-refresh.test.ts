@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { baseResponseSchema } from '@sso/contracts/common';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { stubBrowserGlobals } from './test-browser-globals.ts';
 
@@ -49,7 +50,7 @@ describe('a failed refresh', () => {
   for (const [name, failure] of Object.entries(FAILURES)) {
     it(`after a 401 (${name}) keeps the tokens and throws the network message for the screen, without the re-login flow`, async () => {
       api(failure);
-      const thrown = await apiPost('/api/user', { auth: true }).catch((e: unknown) => e);
+      const thrown = await apiPost('/api/user', baseResponseSchema, { auth: true }).catch((e: unknown) => e);
       expect(thrown).toMatchObject({ result: { result_code: 99999, result_message: NETWORK } });
       stillLoggedIn();
       expect(navigations).toEqual([]);
@@ -105,7 +106,7 @@ describe('a failed refresh', () => {
     expect(navigations).toEqual(['/500']);
     expect(peekEphemeralMessage()).toBe(NETWORK);
     expect(peekEphemeralReference()).toBe('0badc0de');
-    const thrown = await apiPost('/api/user', { auth: true }).catch((e: unknown) => e);
+    const thrown = await apiPost('/api/user', baseResponseSchema, { auth: true }).catch((e: unknown) => e);
     expect(thrown).toMatchObject({ result: { result_code: 99999, result_message: NETWORK, reference: '0badc0de' } });
   });
 
@@ -120,7 +121,7 @@ describe('a failed refresh', () => {
       stillLoggedIn();
       expect(navigations).toEqual(['/503']);
       expect(peekEphemeralMessage()).toBe(SERVER_MESSAGES.outOfService);
-      const thrown = await apiPost('/api/user', { auth: true }).catch((e: unknown) => e);
+      const thrown = await apiPost('/api/user', baseResponseSchema, { auth: true }).catch((e: unknown) => e);
       expect(thrown).toMatchObject({ result: { result_code: 501 } });
       stillLoggedIn();
     }
@@ -129,7 +130,7 @@ describe('a failed refresh', () => {
   it('refused (invalid_grant) clears the tokens and shows the re-login message, after a 401, on entry and on schedule', async () => {
     const refused = async () => json(400, { error: 'invalid_grant', error_description: 'the refresh token is not valid' });
     api(refused);
-    await expect(apiPost('/api/user', { auth: true })).rejects.toMatchObject({ status: 401 });
+    await expect(apiPost('/api/user', baseResponseSchema, { auth: true })).rejects.toMatchObject({ status: 401 });
     expect(isLoggedIn()).toBe(false);
     expect(getTokenRecord().terminalId).toBeTruthy();
     expect(navigations).toEqual(['/500']);

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { baseResponseSchema } from '@sso/contracts/common';
 import { stubBrowserGlobals } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
@@ -32,7 +33,7 @@ describe('api client', () => {
       return auth === 'Bearer new-access' ? json(200, { result_code: 0, result_message: 'ok' }) : json(401, { result_code: 300, result_message: 'x' });
     });
     vi.stubGlobal('fetch', fetchMock);
-    const results = await Promise.all([apiPost('/api/user', { auth: true }), apiPost('/api/user/attribute', { auth: true })]);
+    const results = await Promise.all([apiPost('/api/user', baseResponseSchema, { auth: true }), apiPost('/api/user/attribute', baseResponseSchema, { auth: true })]);
     expect(results).toEqual([{ result_code: 0, result_message: 'ok' }, { result_code: 0, result_message: 'ok' }]);
     expect(refreshCalls).toBe(1);
     expect(getTokenRecord()).toMatchObject({ accessToken: 'new-access', refreshToken: 'new-refresh' });
@@ -43,7 +44,7 @@ describe('api client', () => {
     vi.stubGlobal('fetch', vi.fn(async (url: string) =>
       url.endsWith('/api/auth/token') ? json(400, { error: 'invalid_grant' }) : json(401, { result_code: 300, result_message: 'x' }),
     ));
-    await expect(apiPost('/api/user', { auth: true })).rejects.toThrow();
+    await expect(apiPost('/api/user', baseResponseSchema, { auth: true })).rejects.toThrow();
     expect(getTokenRecord().accessToken).toBeUndefined();
     expect(getTokenRecord().terminalId).toBeTruthy();
     expect(navigations).toEqual(['/500']);
@@ -59,7 +60,7 @@ describe('api client', () => {
       }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    const failure = await apiPost('/api/auth/cancel', { auth: true }).catch((e: unknown) => e);
+    const failure = await apiPost('/api/auth/cancel', baseResponseSchema, { auth: true }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(FreshProofNeeded);
     expect(failure).toMatchObject({ status: 401, result: { result_code: 300 } });
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -78,12 +79,12 @@ describe('api client', () => {
         }),
       );
     vi.stubGlobal('fetch', challenge({ passkey: true, passkey_required: true }));
-    expect(await apiPost('/api/auth/cancel', { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: true, passkeyRequired: true });
+    expect(await apiPost('/api/auth/cancel', baseResponseSchema, { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: true, passkeyRequired: true });
     vi.stubGlobal('fetch', challenge({ passkey: true, passkey_required: false }));
-    expect(await apiPost('/api/auth/cancel', { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: true, passkeyRequired: false });
+    expect(await apiPost('/api/auth/cancel', baseResponseSchema, { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: true, passkeyRequired: false });
     // Only a true counts: anything else keeps the password.
     vi.stubGlobal('fetch', challenge({ passkey: 'yes', passkey_required: 1 }));
-    expect(await apiPost('/api/auth/cancel', { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: false, passkeyRequired: false });
+    expect(await apiPost('/api/auth/cancel', baseResponseSchema, { auth: true }).catch((e: unknown) => e)).toMatchObject({ passkey: false, passkeyRequired: false });
   });
 
   it('does not retry a request a second time', async () => {
@@ -93,7 +94,7 @@ describe('api client', () => {
         : json(401, { result_code: 300, result_message: 'x' }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    await expect(apiPost('/api/user', { auth: true })).rejects.toThrow();
+    await expect(apiPost('/api/user', baseResponseSchema, { auth: true })).rejects.toThrow();
     expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
@@ -101,7 +102,7 @@ describe('api client', () => {
     vi.stubGlobal('fetch', vi.fn(async () => {
       throw new TypeError('Failed to fetch');
     }));
-    await expect(apiPost('/api/user')).rejects.toMatchObject({ result: { result_code: 99999 } });
+    await expect(apiPost('/api/user', baseResponseSchema)).rejects.toMatchObject({ result: { result_code: 99999 } });
     expect(await refreshTokens()).toMatchObject({ kind: 'failed', failure: { result: { result_code: 99999 } } });
     expect(isLoggedIn()).toBe(true);
   });
@@ -136,15 +137,15 @@ describe('api client', () => {
       seen.push((init.headers as Record<string, string>).Authorization ?? '');
       return json(200, { result_code: 0, result_message: 'ok' });
     }));
-    await Promise.all([refreshTokens(), apiPost('/api/user', { auth: true })]);
+    await Promise.all([refreshTokens(), apiPost('/api/user', baseResponseSchema, { auth: true })]);
     expect(seen).toEqual(['Bearer fresh']);
   });
 
   it('never refreshes for a 401 from the token endpoint, nor when told not to', async () => {
     const fetchMock = vi.fn(async () => json(401, { error: 'invalid_client' }));
     vi.stubGlobal('fetch', fetchMock);
-    await expect(apiPost('/api/auth/token', { form: { grant_type: 'authorization_code' } })).rejects.toBeInstanceOf(Error);
-    await expect(apiPost('/api/auth/revoke', { auth: true, refreshOn401: false })).rejects.toBeInstanceOf(Error);
+    await expect(apiPost('/api/auth/token', baseResponseSchema, { form: { grant_type: 'authorization_code' } })).rejects.toBeInstanceOf(Error);
+    await expect(apiPost('/api/auth/revoke', baseResponseSchema, { auth: true, refreshOn401: false })).rejects.toBeInstanceOf(Error);
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(navigations).toEqual([]);
     expect(isLoggedIn()).toBe(true);
@@ -152,7 +153,7 @@ describe('api client', () => {
 
   it('treats a success status with a failure result code as a failure', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => json(200, { result_code: 200, result_message: 'IDまたはパスワードが正しくありません。' })));
-    await expect(apiPost('/api/auth/login', { json: {} })).rejects.toMatchObject({ result: { result_code: 200 } });
+    await expect(apiPost('/api/auth/login', baseResponseSchema, { json: {} })).rejects.toMatchObject({ result: { result_code: 200 } });
   });
 
   it('refreshes on entry only when the token was issued more than 500 ms earlier', async () => {

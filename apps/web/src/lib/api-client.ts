@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
@@ -5,6 +6,8 @@ import { apiBase } from './env.ts';
 import { goToError, reloginMessage } from './navigation.ts';
 import { clearTokens, getTokenRecord, isLoggedIn, saveTokens } from './records.ts';
 import { ApiFailure, failureFromBody, failureFromError, FreshProofNeeded, networkFailure, unexpectedFailure } from './result.ts';
+import type * as LoginAnswerSchemas from './login-answers.ts';
+import { checkShape } from './shape.ts';
 import { readTokenAnswer, type TokenFields } from './token-answer.ts';
 
 export interface RequestOptions {
@@ -17,6 +20,8 @@ export interface RequestOptions {
   refreshOn401?: boolean;
   /** With `auth`: this access token instead of the stored one (a login not yet kept, decision 0013). */
   accessToken?: string;
+  /** The answer's name in the warning of a mismatch with its contract (SPEC.md section 3); the path by default. */
+  what?: string;
 }
 
 const TOKEN_PATH = '/api/auth/token';
@@ -109,7 +114,7 @@ export function refreshTokens(): Promise<RefreshOutcome> {
     // protected screens have usually loaded it already. Loaded before sending: a refresh token is
     // single use, so it is not spent on an answer that could not be read. A chunk that does not
     // load is the network failing.
-    const contract = await import('@sso/contracts/auth').catch(() => undefined);
+    const contract = await loginAnswers().catch(() => undefined);
     if (!contract) return failed(networkFailure());
     let res: Response;
     try {
@@ -194,21 +199,54 @@ export function startScheduledRefresh(intervalMs: number = LIMITS.refreshInterva
 const asksFreshProof = (res: Response) =>
   res.status === 401 && (res.headers.get('WWW-Authenticate') ?? '').includes('error="insufficient_user_authentication"');
 
+/** The schemas of the login route's answers, loaded on first use (login-answers.ts). */
+type LoginAnswers = typeof LoginAnswerSchemas;
+const loginAnswers = () => import('./login-answers.ts');
+
 /**
  * POSTs to the API and gives the body of a success (result_code 0, or a body with no result code
- * such as a token). A 401 from any API but the token endpoint causes one refresh and one retry,
- * marked as retried; if the server refuses the refresh the tokens are cleared and the error flow
- * suggests logging in again (SPEC.md section 4), any other failed refresh is thrown as it is
- * (RefreshOutcome); but a 401 asking for a fresh proof (RFC 9470) is thrown at once as
- * FreshProofNeeded. Every failure is thrown as an ApiFailure (SPEC.md section 8).
+ * such as a token), read with its contract schema `answer`: the schema of packages/contracts that
+ * api-catalogue.ts names as the route's answer, or, for a call of the login route, that schema's
+ * name in login-answers.ts, which loads while the request is on its way (zod stays out of that
+ * route's JavaScript, bench/lib/spa-size.ts). A 401 from any API but the token endpoint causes one
+ * refresh and one retry, marked as retried; if the server refuses the refresh the tokens are
+ * cleared and the error flow suggests logging in again (SPEC.md section 4), any other failed
+ * refresh is thrown as it is (RefreshOutcome); but a 401 asking for a fresh proof (RFC 9470) is
+ * thrown at once as FreshProofNeeded.
+ *
+ * Every failure is thrown as an ApiFailure (SPEC.md section 8) before the schema is looked at: a
+ * result code other than 0 (200, 300, 901, 902, 501 ...) reaches the caller with the server's body
+ * as it came (its `validation_errors`, `terms`), an error status with its body, a network failure
+ * as 99999 (C99-000700). A success without a JSON body is the unexpected answer: code 500 with the
+ * message C99-000999, which errorRouteFor sends to /500 (SPEC.md section 8, "Any other code").
+ *
+ * A success that does not match its schema is no failure: SPEC.md section 3 says a mismatch with
+ * the response shapes only logs a warning (named by `what`, else the path), and the body goes on as
+ * it came, for the caller to use what it carries; a caller that cannot go on without a field fails
+ * with the unexpected answer itself (token-answer.ts: no access token). A matching body comes back
+ * parsed (defaults applied, unknown fields dropped). A login-route schema that does not load leaves
+ * the answer unchecked, with a warning, as a mismatch does.
  */
-export async function apiPost<T>(path: string, opts: RequestOptions = {}, retried = false): Promise<T> {
+export async function apiPost<S extends z.ZodType>(path: string, answer: S, opts?: RequestOptions): Promise<z.output<S>>;
+export async function apiPost<K extends keyof LoginAnswers>(path: string, answer: K, opts?: RequestOptions): Promise<z.output<LoginAnswers[K]>>;
+export async function apiPost(path: string, answer: z.ZodType | keyof LoginAnswers, opts: RequestOptions = {}): Promise<unknown> {
+  const what = opts.what ?? path;
+  // A login-route schema loads while the request is on its way.
+  const schema =
+    typeof answer === 'string' ? loginAnswers().then((m) => m[answer], (e: unknown) => console.warn(`${what}: the contract did not load`, e)) : answer;
+  const body = await postForBody(path, opts);
+  const loaded = await schema;
+  return loaded ? checkShape(loaded, body, what) : body;
+}
+
+/** The request of apiPost and its one retry after a refresh: the body of a success, any failure thrown. */
+async function postForBody(path: string, opts: RequestOptions, retried = false): Promise<unknown> {
   const res = await send(path, opts);
   // A step-up challenge (RFC 9470) is no expired token: neither a refresh nor the re-login flow helps.
   if (asksFreshProof(res)) throw new FreshProofNeeded(failureFromBody(res.status, await readJson(res)).result, res.status);
   if (res.status === 401 && path !== TOKEN_PATH && !retried && opts.refreshOn401 !== false) {
     const outcome = await refreshTokens();
-    if (outcome.kind === 'renewed') return apiPost<T>(path, opts, true);
+    if (outcome.kind === 'renewed') return postForBody(path, opts, true);
     // The network or the service failing is no logout: the screen shows it as it shows its own
     // failures (the network message on the page, out of service /503), the tokens kept.
     if (outcome.kind === 'failed') throw outcome.failure;
@@ -221,7 +259,7 @@ export async function apiPost<T>(path: string, opts: RequestOptions = {}, retrie
   if (body === undefined || body === null) throw unexpectedFailure(res.status);
   const code = (body as { result_code?: unknown }).result_code;
   if (typeof code === 'number' && code !== RESULT.OK) throw failureFromBody(res.status, body);
-  return body as T;
+  return body;
 }
 
 export { ApiFailure };

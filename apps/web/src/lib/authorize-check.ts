@@ -41,7 +41,7 @@ const verdicts = new Map<string, Answer>();
 export async function checkAuthorize(params: URLSearchParams): Promise<Answer> {
   let answer: Answer = 'ok';
   try {
-    const res = await apiPost<AuthorizeCheckResponse>('/api/auth/authorize/check', { json: Object.fromEntries(params) });
+    const res = await apiPost('/api/auth/authorize/check', 'authorizeCheckResponseSchema', { json: Object.fromEntries(params) });
     if (typeof res.redirect_to === 'string' && res.redirect_to) answer = { redirectTo: res.redirect_to };
     else if (res.session === true) answer = { session: Array.isArray(res.terms) ? res.terms : [], confirm: res.confirm };
   } catch (e) {

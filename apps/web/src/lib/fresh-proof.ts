@@ -1,11 +1,11 @@
-import type { BaseResponse } from '@sso/contracts/common';
-import type { CeremonyOptionsResponse } from '@sso/contracts/passkeys';
+import { baseResponseSchema, type BaseResponse } from '@sso/contracts/common';
+import { ceremonyOptionsResponseSchema } from '@sso/contracts/passkeys';
 import { apiPost } from './api-client.ts';
 import { FreshProofNeeded } from './result.ts';
 import { authenticate } from './webauthn.ts';
 
 /** POST /api/auth/reauth (Bearer, JSON {password}): this session proves presence again (decision 0012). */
-export const reauthenticate = (password: string) => apiPost<BaseResponse>('/api/auth/reauth', { auth: true, json: { password } });
+export const reauthenticate = (password: string) => apiPost('/api/auth/reauth', baseResponseSchema, { auth: true, json: { password } });
 
 /**
  * The same proof with a passkey (decision 0024): POST /api/auth/reauth/passkey/options (Bearer) for
@@ -14,9 +14,9 @@ export const reauthenticate = (password: string) => apiPost<BaseResponse>('/api/
  * a refused assertion the server's failure.
  */
 export async function reauthenticateWithPasskey(): Promise<BaseResponse> {
-  const { options } = await apiPost<CeremonyOptionsResponse>('/api/auth/reauth/passkey/options', { auth: true, json: {} });
+  const { options } = await apiPost('/api/auth/reauth/passkey/options', ceremonyOptionsResponseSchema, { auth: true, json: {} });
   const credential = await authenticate(options);
-  return apiPost<BaseResponse>('/api/auth/reauth/passkey', { auth: true, json: { credential } });
+  return apiPost('/api/auth/reauth/passkey', baseResponseSchema, { auth: true, json: { credential } });
 }
 
 /** What an action wrapped with the fresh-proof prompt came to: its value, or the member cancelled the prompt. */

@@ -12,9 +12,9 @@ import { clearOAuthClient, clearTokens, getTokenRecord, markSilentLoginTried } f
  */
 export async function logOut(navigate: NavigateFunction): Promise<void> {
   const t = getTokenRecord();
-  await apiPost('/api/auth/logout', { json: { client_id: t.clientId }, refreshOn401: false }).catch(() => undefined);
+  await apiPost('/api/auth/logout', 'baseResponseSchema', { json: { client_id: t.clientId }, refreshOn401: false }).catch(() => undefined);
   if (t.refreshToken && t.clientId) {
-    await apiPost('/api/auth/revoke', {
+    await apiPost('/api/auth/revoke', 'revocationResponseSchema', {
       auth: true,
       refreshOn401: false,
       form: { token: t.refreshToken, token_type_hint: 'refresh_token', client_id: t.clientId },

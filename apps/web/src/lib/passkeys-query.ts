@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { passkeyListResponseSchema } from '@sso/contracts/passkeys';
 import { apiPost } from './api-client.ts';
-import { checkShape } from './shape.ts';
 
 /**
  * The member's passkeys (docs/decisions/0024-passkeys.md): POST /api/auth/passkeys with the Bearer
@@ -12,8 +11,7 @@ export const PASSKEYS_QUERY_KEY = ['passkeys'] as const;
 
 /** POST /api/auth/passkeys: the member's passkeys, newest first, and whether one is required for sensitive changes. */
 export async function fetchPasskeys(signal?: AbortSignal) {
-  const body = await apiPost<unknown>('/api/auth/passkeys', { auth: true, json: {}, ...(signal && { signal }) });
-  return checkShape(passkeyListResponseSchema, body, 'passkeys');
+  return apiPost('/api/auth/passkeys', passkeyListResponseSchema, { auth: true, json: {}, what: 'passkeys', ...(signal && { signal }) });
 }
 
 /** Queries use the 3 s stale time of the query client (SPEC.md section 7); no automatic retry. */

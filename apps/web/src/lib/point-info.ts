@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { pointInfoResponseSchema } from '@sso/contracts/points';
 import { apiPost } from './api-client.ts';
-import { checkShape } from './shape.ts';
 
 /**
  * The member's point info (SPEC.md section 3, "Point info"): POST /api/user/aqf with the Bearer
  * token. Top, withdrawal, the open-account link and the transfer screens read it, so it lives here.
  */
-export const fetchPointInfo = async (signal?: AbortSignal) =>
-  checkShape(pointInfoResponseSchema, await apiPost<unknown>('/api/user/aqf', { auth: true, ...(signal && { signal }) }), 'point info');
+export const fetchPointInfo = (signal?: AbortSignal) =>
+  apiPost('/api/user/aqf', pointInfoResponseSchema, { auth: true, what: 'point info', ...(signal && { signal }) });
 
 /** The query's key: a link or a transfer invalidates it, so that every screen shows the new balances. */
 export const POINT_INFO_KEY = ['aqf'] as const;

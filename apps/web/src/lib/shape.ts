@@ -11,19 +11,3 @@ export function checkShape<S extends z.ZodType>(schema: S, body: unknown, what: 
   return body as z.output<S>;
 }
 
-/**
- * checkShape with a schema that loads on first use, so that zod and the contracts stay out of the
- * JavaScript a route needs first (docs/performance.md). Call it before the request, so that both
- * load together; a schema that cannot load leaves the answer unchecked, with a warning, as a
- * mismatch does.
- */
-export function checkShapeLater<S extends z.ZodType>(load: () => Promise<S>, what: string): (body: unknown) => Promise<z.output<S>> {
-  const schema = load().catch((e: unknown) => {
-    console.warn(`${what}: the contract did not load`, e);
-    return undefined;
-  });
-  return async (body) => {
-    const loaded = await schema;
-    return loaded ? checkShape(loaded, body, what) : (body as z.output<S>);
-  };
-}

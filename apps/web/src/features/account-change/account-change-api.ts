@@ -1,9 +1,8 @@
 import type { z } from 'zod';
-import type { BaseResponse } from '@sso/contracts/common';
+import { baseResponseSchema, type BaseResponse } from '@sso/contracts/common';
 import { emailChangeResponseSchema, profileResponseSchema, type profileFieldsSchema } from '@sso/contracts/account';
-import type { CeremonyOptionsResponse } from '@sso/contracts/passkeys';
+import { ceremonyOptionsResponseSchema } from '@sso/contracts/passkeys';
 import { apiPost } from '../../lib/api-client.ts';
-import { checkShape } from '../../lib/shape.ts';
 import { authenticate } from '../../lib/webauthn.ts';
 
 /** The account change calls (SPEC.md sections 3 and 7), JSON bodies with the Bearer token. */
@@ -17,17 +16,17 @@ export interface PasswordChangeFields {
 
 /** POST /api/auth/email/change {email}: the code goes to the new address; answers the change's register_token. */
 export const requestEmailChange = async (email: string) =>
-  checkShape(emailChangeResponseSchema, await apiPost<unknown>('/api/auth/email/change', { auth: true, json: { email } }), 'e-mail change');
+  apiPost('/api/auth/email/change', emailChangeResponseSchema, { auth: true, json: { email }, what: 'e-mail change' });
 
 /** The body of POST /api/auth/email/change/otp: the code and the change's register_token (SPEC.md section 3). */
 export const emailChangeOtpBody = (otp: string, registerToken: string) => ({ otp_email: otp, register_token: registerToken });
 
 export const confirmEmailChange = (otp: string, registerToken: string) =>
-  apiPost<BaseResponse>('/api/auth/email/change/otp', { auth: true, json: emailChangeOtpBody(otp, registerToken) });
+  apiPost('/api/auth/email/change/otp', baseResponseSchema, { auth: true, json: emailChangeOtpBody(otp, registerToken) });
 
 /** POST /api/auth/password/change: the current password (or a passkey's assertion made for it), the new one and its confirmation. */
 export const changePassword = (fields: PasswordChangeFields, credential?: unknown) =>
-  apiPost<BaseResponse>('/api/auth/password/change', {
+  apiPost('/api/auth/password/change', baseResponseSchema, {
     auth: true,
     json: { current_password: fields.current_password, password: fields.password, password_check: fields.password_check, ...(credential === undefined ? {} : { credential }) },
   });
@@ -39,14 +38,14 @@ export const changePassword = (fields: PasswordChangeFields, credential?: unknow
  * A ceremony the browser ends throws CeremonyFailed (lib/webauthn.ts), a refused assertion the server's failure.
  */
 export async function changePasswordWithPasskey(fields: Omit<PasswordChangeFields, 'current_password'>): Promise<BaseResponse> {
-  const { options } = await apiPost<CeremonyOptionsResponse>('/api/auth/reauth/passkey/options', { auth: true, json: { purpose: 'password_change' } });
+  const { options } = await apiPost('/api/auth/reauth/passkey/options', ceremonyOptionsResponseSchema, { auth: true, json: { purpose: 'password_change' } });
   const credential = await authenticate(options);
   return changePassword({ ...fields, current_password: '' }, credential);
 }
 
 /** POST /api/user/profile: the open member's profile and the fields they may not change. */
 export const fetchProfile = async (signal?: AbortSignal) =>
-  checkShape(profileResponseSchema, await apiPost<unknown>('/api/user/profile', { auth: true, ...(signal && { signal }) }), 'profile');
+  apiPost('/api/user/profile', profileResponseSchema, { auth: true, what: 'profile', ...(signal && { signal }) });
 
 /** The body of POST /api/user/profile/change: the profile fields, dry_run 1 to validate only (the confirm mode) or 0 to change. */
 export const profileChangeBody = (fields: ProfileFields, dryRun: 0 | 1) => ({
@@ -63,4 +62,4 @@ export const profileChangeBody = (fields: ProfileFields, dryRun: 0 | 1) => ({
 });
 
 export const changeProfile = (fields: ProfileFields, dryRun: 0 | 1) =>
-  apiPost<BaseResponse>('/api/user/profile/change', { auth: true, json: profileChangeBody(fields, dryRun) });
+  apiPost('/api/user/profile/change', baseResponseSchema, { auth: true, json: profileChangeBody(fields, dryRun) });

@@ -1,15 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { activitiesResponseSchema } from '@sso/contracts/account';
 import { apiPost } from '../../lib/api-client.ts';
-import { checkShape } from '../../lib/shape.ts';
 
 /** The body of POST /api/user/activities (SPEC.md section 7): the page, 1 first. */
 export const activitiesBody = (page: number) => ({ page });
 
 /** One page of the member's own activity log, newest first (Bearer). */
 export async function fetchActivities(page: number, signal?: AbortSignal) {
-  const body = await apiPost<unknown>('/api/user/activities', { auth: true, json: activitiesBody(page), ...(signal && { signal }) });
-  return checkShape(activitiesResponseSchema, body, 'activities');
+  return apiPost('/api/user/activities', activitiesResponseSchema, { auth: true, json: activitiesBody(page), what: 'activities', ...(signal && { signal }) });
 }
 
 /** The page shown stays while the next one loads, so that the list does not jump to empty. */

@@ -1,5 +1,5 @@
-import type { BaseResponse } from '@sso/contracts/common';
+import { baseResponseSchema } from '@sso/contracts/common';
 import { apiPost } from '../../lib/api-client.ts';
 
 /** POST /api/auth/cancel (Bearer; SPEC.md section 3): withdraws the logged-in member. No body. */
-export const cancelMembership = () => apiPost<BaseResponse>('/api/auth/cancel', { auth: true });
+export const cancelMembership = () => apiPost('/api/auth/cancel', baseResponseSchema, { auth: true });

@@ -3,7 +3,6 @@ import { LIMITS } from '@sso/contracts/constants';
 import { userAttributeResponseSchema, userResponseSchema } from '@sso/contracts/user';
 import { apiPost } from '../../lib/api-client.ts';
 import { networkFailure } from '../../lib/result.ts';
-import { checkShape } from '../../lib/shape.ts';
 
 /**
  * The Top page's data: POST /api/user and /api/user/attribute with the Bearer token (SPEC.md
@@ -14,13 +13,10 @@ export async function fetchTop(signal: AbortSignal) {
   const both = AbortSignal.any([signal, timeout]);
   try {
     const [user, attribute] = await Promise.all([
-      apiPost<unknown>('/api/user', { auth: true, signal: both }),
-      apiPost<unknown>('/api/user/attribute', { auth: true, signal: both }),
+      apiPost('/api/user', userResponseSchema, { auth: true, signal: both, what: 'user' }),
+      apiPost('/api/user/attribute', userAttributeResponseSchema, { auth: true, signal: both, what: 'user attribute' }),
     ]);
-    return {
-      user: checkShape(userResponseSchema, user, 'user'),
-      attribute: checkShape(userAttributeResponseSchema, attribute, 'user attribute'),
-    };
+    return { user, attribute };
   } catch (e) {
     if (timeout.aborted) throw networkFailure();
     throw e;

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { BaseResponse } from '@sso/contracts/common';
+import { baseResponseSchema } from '@sso/contracts/common';
 import { cardResultResponseSchema, cardsResponseSchema, cardTokensResponseSchema, type cardAddFormSchema } from '@sso/contracts/cards';
 import { apiPost } from '../../lib/api-client.ts';
 import { CARDS_KEY } from '../../lib/cards-query.ts';
-import { checkShape } from '../../lib/shape.ts';
 
 /** The card calls (SPEC.md section 7, "Cards (sub-users)"; decision 0006), JSON bodies with the Bearer token. */
 
@@ -12,14 +11,13 @@ export type CardByNumber = z.output<typeof cardAddFormSchema>;
 
 /** POST /api/subuser/card/tokens: the cards of the member's cardholders waiting to be added. */
 export const fetchWaitingCards = async (signal?: AbortSignal) =>
-  checkShape(cardTokensResponseSchema, await apiPost<unknown>('/api/subuser/card/tokens', { auth: true, ...(signal && { signal }) }), 'card tokens')
-    .card_tokens;
+  (await apiPost('/api/subuser/card/tokens', cardTokensResponseSchema, { auth: true, what: 'card tokens', ...(signal && { signal }) })).card_tokens;
 
 export const useWaitingCardsQuery = () =>
   useQuery({ queryKey: [...CARDS_KEY, 'waiting'], queryFn: ({ signal }) => fetchWaitingCards(signal), retry: false });
 
 const cardResult = async (path: string, json: unknown) =>
-  checkShape(cardResultResponseSchema, await apiPost<unknown>(path, { auth: true, json }), 'card result');
+  apiPost(path, cardResultResponseSchema, { auth: true, json, what: 'card result' });
 
 /** POST /api/subuser/card/add with a waiting card's token. */
 export const addWaitingCard = (cardToken: string) => cardResult('/api/subuser/card/add', { card_token: cardToken });
@@ -31,7 +29,7 @@ export const addByNumberBody = (card: CardByNumber) => ({ cardnumber: card.cardn
 export const addCardByNumber = (card: CardByNumber) => cardResult('/api/subuser/card/add', addByNumberBody(card));
 
 /** POST /api/subuser/card/enable: an inactive waiting card is switched on, so that it can be added. */
-export const enableCard = (cardToken: string) => apiPost<BaseResponse>('/api/subuser/card/enable', { auth: true, json: { card_token: cardToken } });
+export const enableCard = (cardToken: string) => apiPost('/api/subuser/card/enable', baseResponseSchema, { auth: true, json: { card_token: cardToken } });
 
 /** POST /api/subuser/card/activate with the 6-digit activation key (SPEC.md section 5). */
 export const activateCard = (subuserId: string, activationKey: string) =>
@@ -39,9 +37,8 @@ export const activateCard = (subuserId: string, activationKey: string) =>
 
 /** POST /api/subuser/delete: the selected active cards, all or none. */
 export const removeCards = (subuserIds: readonly string[]) =>
-  apiPost<BaseResponse>('/api/subuser/delete', { auth: true, json: { subuser_ids: subuserIds } });
+  apiPost('/api/subuser/delete', baseResponseSchema, { auth: true, json: { subuser_ids: subuserIds } });
 
 /** POST /api/subuser/card/update_relevant_tokens: the registered cards re-read from the card master. */
 export const rereadCards = async () =>
-  checkShape(cardsResponseSchema, await apiPost<unknown>('/api/subuser/card/update_relevant_tokens', { auth: true, json: {} }), 'cards')
-    .saison_subusers;
+  (await apiPost('/api/subuser/card/update_relevant_tokens', cardsResponseSchema, { auth: true, json: {}, what: 'cards' })).saison_subusers;

@@ -1,6 +1,7 @@
-import type { BaseResponse } from '@sso/contracts/common';
+import { baseResponseSchema } from '@sso/contracts/common';
 import type { Subuser } from '@sso/contracts/cards';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { revocationResponseSchema } from '@sso/contracts/oauth-endpoints';
 import {
   directLoginTermsAcceptResponseSchema,
   directLoginTokenGrantResponseSchema,
@@ -9,8 +10,7 @@ import {
 } from '@sso/contracts/direct-login';
 import { ApiFailure, apiPost } from '../../lib/api-client.ts';
 import { getTokenRecord } from '../../lib/records.ts';
-import { checkShape } from '../../lib/shape.ts';
-import { readTokenAnswer, type TokenFields } from '../../lib/token-answer.ts';
+import { tokenFields, type TokenFields } from '../../lib/token-answer.ts';
 
 /** The direct-login and hand-off calls (SPEC.md section 7; decision 0006). */
 
@@ -20,29 +20,27 @@ import { readTokenAnswer, type TokenFields } from '../../lib/token-answer.ts';
  * answer off its contract only warns while it carries the tokens (SPEC.md section 3).
  */
 export const exchangeDirectLogin = async (onetimeToken: string): Promise<TokenFields> =>
-  readTokenAnswer(
-    directLoginTokenGrantResponseSchema,
-    await apiPost<unknown>('/api/auth/direct_login/token', {
+  tokenFields(
+    await apiPost('/api/auth/direct_login/token', directLoginTokenGrantResponseSchema, {
       form: { grant_type: 'password', onetime_token: onetimeToken, client_id: WEB_CLIENT_ID, terminal_id: getTokenRecord().terminalId },
       refreshOn401: false,
+      what: 'direct-login exchange',
     }),
-    'direct-login exchange',
   );
 
 /** POST /api/subuser/direct_login/na: Net Answer's one-time URL for the card. */
 export const netAnswerUrl = async (card: Subuser, param1: string, param2: string) =>
-  checkShape(
-    directLoginUrlResponseSchema,
-    await apiPost<unknown>('/api/subuser/direct_login/na', {
+  (
+    await apiPost('/api/subuser/direct_login/na', directLoginUrlResponseSchema, {
       auth: true,
       json: { subuser_id: card.subuser_id, member_type: card.member_type, param1, param2 },
-    }),
-    'Net Answer direct login',
+      what: 'Net Answer direct login',
+    })
   ).direct_login_url;
 
 /** POST /api/subuser/na/add: links the card's Net Answer account by its id and password. */
 export const linkNetAnswer = (subuserId: string, naId: string, naPassword: string) =>
-  apiPost<BaseResponse>('/api/subuser/na/add', { auth: true, json: { subuser_id: subuserId, na_id: naId, na_password: naPassword } });
+  apiPost('/api/subuser/na/add', baseResponseSchema, { auth: true, json: { subuser_id: subuserId, na_id: naId, na_password: naPassword } });
 
 /** A portal app's PKCE challenge, given by the app that asked for the hand-off (decision 0013). */
 export interface HandOffProof {
@@ -56,16 +54,16 @@ export interface HandOffProof {
  * URL that hands it over (/api/preauth/direct_login).
  */
 export async function serviceUrl(clientId: string, card: Subuser | undefined, proof: HandOffProof | undefined): Promise<string> {
-  const issued = checkShape(
-    directLoginTokenResponseSchema,
-    await apiPost<unknown>('/api/subuser/direct_login/sc', {
-      auth: true,
-      json: { subuser_id: card?.subuser_id ?? '', member_type: card?.member_type ?? 'open', client_id: clientId, ...proof },
-    }),
-    'service direct login',
-  );
-  const handed = await apiPost<unknown>('/api/preauth/direct_login', { json: { onetime_token: issued.onetime_token, client_id: clientId } });
-  return checkShape(directLoginUrlResponseSchema, handed, 'direct login URL').direct_login_url;
+  const issued = await apiPost('/api/subuser/direct_login/sc', directLoginTokenResponseSchema, {
+    auth: true,
+    json: { subuser_id: card?.subuser_id ?? '', member_type: card?.member_type ?? 'open', client_id: clientId, ...proof },
+    what: 'service direct login',
+  });
+  const handed = await apiPost('/api/preauth/direct_login', directLoginUrlResponseSchema, {
+    json: { onetime_token: issued.onetime_token, client_id: clientId },
+    what: 'direct login URL',
+  });
+  return handed.direct_login_url;
 }
 
 /** The terms a refused hand-off names (902 with `terms`, decision 0013); undefined for any other failure. */
@@ -77,15 +75,17 @@ export function outstandingTermsOf(e: unknown): string[] | undefined {
 
 /** POST /api/subuser/direct_login/terms_accept: the member accepts a service's terms; answers those still outstanding. */
 export const acceptServiceTerms = async (clientId: string, terms: string[]) =>
-  checkShape(
-    directLoginTermsAcceptResponseSchema,
-    await apiPost<unknown>('/api/subuser/direct_login/terms_accept', { auth: true, json: { client_id: clientId, terms } }),
-    'service terms acceptance',
+  (
+    await apiPost('/api/subuser/direct_login/terms_accept', directLoginTermsAcceptResponseSchema, {
+      auth: true,
+      json: { client_id: clientId, terms },
+      what: 'service terms acceptance',
+    })
   ).terms;
 
 /** Ends a login that is not kept (RFC 7009, /api/auth/revoke): the hand-off's, when the member stays in the open account. */
 export const revokeLogin = (refreshToken: string) =>
-  apiPost('/api/auth/revoke', {
+  apiPost('/api/auth/revoke', revocationResponseSchema, {
     refreshOn401: false,
     form: { token: refreshToken, token_type_hint: 'refresh_token', client_id: WEB_CLIENT_ID },
   }).catch(() => undefined);

@@ -1,6 +1,5 @@
 import { linkOpenResponseSchema, type LinkOpenRequest } from '@sso/contracts/points';
 import { apiPost } from '../../lib/api-client.ts';
-import { checkShape } from '../../lib/shape.ts';
 
 /**
  * The body of POST /api/link/open (SPEC.md section 3, "Open link: email, last_name_kana,
@@ -17,5 +16,5 @@ export const linkOpenBody = (f: LinkOpenRequest) => ({
 });
 
 /** POST /api/link/open (Bearer): the open account's points join the ID; answers the open points now held. */
-export const linkOpenAccount = async (fields: LinkOpenRequest) =>
-  checkShape(linkOpenResponseSchema, await apiPost<unknown>('/api/link/open', { auth: true, json: linkOpenBody(fields) }), 'open link');
+export const linkOpenAccount = (fields: LinkOpenRequest) =>
+  apiPost('/api/link/open', linkOpenResponseSchema, { auth: true, json: linkOpenBody(fields), what: 'open link' });

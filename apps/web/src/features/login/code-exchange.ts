@@ -1,7 +1,7 @@
 import { tokenResponseSchema } from '@sso/contracts/auth';
 import { apiPost } from '../../lib/api-client.ts';
 import { getTokenRecord, type OAuthClientRecord } from '../../lib/records.ts';
-import { readTokenAnswer, type TokenFields } from '../../lib/token-answer.ts';
+import { tokenFields, type TokenFields } from '../../lib/token-answer.ts';
 
 /**
  * The code exchange of the authorize callback (RFC 6749 section 4.1.3 with the PKCE verifier,
@@ -9,7 +9,8 @@ import { readTokenAnswer, type TokenFields } from '../../lib/token-answer.ts';
  * carries the tokens (SPEC.md section 3).
  */
 export async function exchangeCode(client: OAuthClientRecord, code: string): Promise<TokenFields> {
-  const body = await apiPost<unknown>('/api/auth/token', {
+  const body = await apiPost('/api/auth/token', tokenResponseSchema, {
+    what: 'code exchange',
     form: {
       grant_type: 'authorization_code',
       code,
@@ -19,5 +20,5 @@ export async function exchangeCode(client: OAuthClientRecord, code: string): Pro
       terminal_id: getTokenRecord().terminalId,
     },
   });
-  return readTokenAnswer(tokenResponseSchema, body, 'code exchange');
+  return tokenFields(body);
 }

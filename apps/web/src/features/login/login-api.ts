@@ -2,7 +2,6 @@ import { apiPost } from '../../lib/api-client.ts';
 import { LOGIN_AUTHORIZE_PATH, submitAuthorizeForm } from '../../lib/hand-off.ts';
 import { getRecaptchaToken } from '../../lib/recaptcha.ts';
 import { withRecaptchaRetry } from '../../lib/retry-recaptcha.ts';
-import { checkShapeLater } from '../../lib/shape.ts';
 import type { LoginContext } from './login-context.ts';
 
 /**
@@ -10,12 +9,14 @@ import type { LoginContext } from './login-context.ts';
  * retried with a new token, `times` counting the attempts from 1 (SPEC.md section 8).
  */
 export async function login(id: string, password: string, clientId: string) {
-  const check = checkShapeLater(async () => (await import('@sso/contracts/auth')).loginResponseSchema, 'login');
-  const body = await withRecaptchaRetry(
+  const res = await withRecaptchaRetry(
     () => getRecaptchaToken('Authorize'),
-    (token, times) => apiPost<unknown>('/api/auth/login', { json: { id, password, recaptcha_token: token, client_id: clientId, times } }),
+    (token, times) =>
+      apiPost('/api/auth/login', 'loginResponseSchema', {
+        json: { id, password, recaptcha_token: token, client_id: clientId, times },
+        what: 'login',
+      }),
   );
-  const res = await check(body);
   return { ...res, terms: Array.isArray(res.terms) ? res.terms : [] };
 }
 

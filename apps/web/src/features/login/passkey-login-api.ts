@@ -1,7 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
-import type { CeremonyOptionsResponse } from '@sso/contracts/passkeys';
 import { apiPost } from '../../lib/api-client.ts';
-import { checkShapeLater } from '../../lib/shape.ts';
 import type { LoginStep } from './login-continuation.ts';
 
 /**
@@ -10,7 +8,7 @@ import type { LoginStep } from './login-continuation.ts';
  * same-origin request carries back with the assertion.
  */
 export async function passkeyLoginOptions(clientId: string): Promise<Record<string, unknown>> {
-  const { options } = await apiPost<CeremonyOptionsResponse>('/api/auth/passkey/login/options', { json: { client_id: clientId } });
+  const { options } = await apiPost('/api/auth/passkey/login/options', 'ceremonyOptionsResponseSchema', { json: { client_id: clientId } });
   return options;
 }
 
@@ -20,7 +18,6 @@ export async function passkeyLoginOptions(clientId: string): Promise<Record<stri
  * password, with the id, an empty password and the ticket (login-continuation.ts).
  */
 export async function passkeySignIn(clientId: string, credential: AuthenticationResponseJSON): Promise<LoginStep> {
-  const check = checkShapeLater(async () => (await import('@sso/contracts/passkeys')).passkeyLoginResponseSchema, 'passkey login');
-  const res = await check(await apiPost<unknown>('/api/auth/passkey/login', { json: { client_id: clientId, credential } }));
+  const res = await apiPost('/api/auth/passkey/login', 'passkeyLoginResponseSchema', { json: { client_id: clientId, credential }, what: 'passkey login' });
   return { id: res.id, password: '', ticket: res.login_ticket, terms: Array.isArray(res.terms) ? res.terms : [] };
 }

@@ -1,4 +1,4 @@
-import type { BaseResponse } from '@sso/contracts/common';
+import { baseResponseSchema } from '@sso/contracts/common';
 import { apiPost } from '../../lib/api-client.ts';
 
 /**
@@ -6,4 +6,4 @@ import { apiPost } from '../../lib/api-client.ts';
  * link; the server removes that passkey and ends every session of the member. A link that expired
  * or was used is answered 902 with the server's message.
  */
-export const revokePasskey = (token: string) => apiPost<BaseResponse>('/api/auth/passkey/revoke', { json: { token } });
+export const revokePasskey = (token: string) => apiPost('/api/auth/passkey/revoke', baseResponseSchema, { json: { token } });

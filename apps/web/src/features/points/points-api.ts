@@ -1,6 +1,5 @@
 import { transferResultResponseSchema, transferSelectResponseSchema } from '@sso/contracts/points';
 import { apiPost } from '../../lib/api-client.ts';
-import { checkShape } from '../../lib/shape.ts';
 
 /**
  * The calls of the point transfer screens (SPEC.md section 7), JSON bodies with the Bearer token.
@@ -8,17 +7,13 @@ import { checkShape } from '../../lib/shape.ts';
  */
 
 /** POST /api/aqf/transfer/open/select {subuser_id}: the code goes out; answers where, and the flow's register_token. */
-export const selectTransfer = async (subuserId: string) =>
-  checkShape(
-    transferSelectResponseSchema,
-    await apiPost<unknown>('/api/aqf/transfer/open/select', { auth: true, json: { subuser_id: subuserId } }),
-    'transfer select',
-  );
+export const selectTransfer = (subuserId: string) =>
+  apiPost('/api/aqf/transfer/open/select', transferSelectResponseSchema, { auth: true, json: { subuser_id: subuserId }, what: 'transfer select' });
 
 /** POST /api/aqf/transfer/open/otp: the code moves the points; answers the points moved and the new balances. */
-export const confirmTransfer = async (otp: string, registerToken: string) =>
-  checkShape(
-    transferResultResponseSchema,
-    await apiPost<unknown>('/api/aqf/transfer/open/otp', { auth: true, json: { onetime_password: otp, register_token: registerToken } }),
-    'transfer',
-  );
+export const confirmTransfer = (otp: string, registerToken: string) =>
+  apiPost('/api/aqf/transfer/open/otp', transferResultResponseSchema, {
+    auth: true,
+    json: { onetime_password: otp, register_token: registerToken },
+    what: 'transfer',
+  });

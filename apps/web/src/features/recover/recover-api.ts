@@ -1,12 +1,11 @@
-import type { BaseResponse } from '@sso/contracts/common';
-import { resetPasskeysResponseSchema, type ResetPasswordResponse } from '@sso/contracts/passkeys';
+import { baseResponseSchema } from '@sso/contracts/common';
+import { resetPasskeysResponseSchema, resetPasswordResponseSchema } from '@sso/contracts/passkeys';
 import { apiPost } from '../../lib/api-client.ts';
-import { checkShape } from '../../lib/shape.ts';
 
 /** The password recovery calls (SPEC.md section 3, "Forgot password" and "Password reset"). */
 
 /** POST /api/auth/password/forgot: the answer is the same whether or not the address is registered. */
-export const forgotPassword = (email: string) => apiPost<BaseResponse>('/api/auth/password/forgot', { json: { email } });
+export const forgotPassword = (email: string) => apiPost('/api/auth/password/forgot', baseResponseSchema, { json: { email } });
 
 export interface NewPassword {
   password: string;
@@ -18,13 +17,12 @@ export const resetPasswordBody = (onetimeToken: string, fields: NewPassword) => 
 
 /** Answers the finish page's secret when passkeys were added in the 30 days before the reset (decision 0024). */
 export const resetPassword = (onetimeToken: string, fields: NewPassword) =>
-  apiPost<ResetPasswordResponse>('/api/auth/password/reset', { json: resetPasswordBody(onetimeToken, fields) });
+  apiPost('/api/auth/password/reset', resetPasswordResponseSchema, { json: resetPasswordBody(onetimeToken, fields) });
 
 /** POST /api/auth/password/reset/passkeys: the passkeys added before the reset, by the finish page's or the mail link's secret. */
 export async function fetchResetPasskeys(token: string, signal?: AbortSignal) {
-  const body = await apiPost<unknown>('/api/auth/password/reset/passkeys', { json: { token }, ...(signal && { signal }) });
-  return checkShape(resetPasskeysResponseSchema, body, 'reset passkeys');
+  return apiPost('/api/auth/password/reset/passkeys', resetPasskeysResponseSchema, { json: { token }, what: 'reset passkeys', ...(signal && { signal }) });
 }
 
 /** POST /api/auth/password/reset/passkeys/remove: removes them all and ends every session; the secret works once (902 after). */
-export const removeResetPasskeys = (token: string) => apiPost<BaseResponse>('/api/auth/password/reset/passkeys/remove', { json: { token } });
+export const removeResetPasskeys = (token: string) => apiPost('/api/auth/password/reset/passkeys/remove', baseResponseSchema, { json: { token } });

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BaseResponse } from '@sso/contracts/common';
+import { baseResponseSchema } from '@sso/contracts/common';
 import { sessionsResponseSchema, type EndSessionRequest } from '@sso/contracts/sessions';
 import { apiPost } from '../../lib/api-client.ts';
-import { checkShape } from '../../lib/shape.ts';
 
 /** The signed-in browsers and services' calls (docs/decisions/0026-sso-session.md): JSON bodies with the Bearer token. */
 
@@ -10,12 +9,11 @@ export const SESSIONS_QUERY_KEY = ['sessions'] as const;
 
 /** POST /api/user/sessions: the member's browsers and services, last used first. */
 export async function fetchSessions(signal?: AbortSignal) {
-  const body = await apiPost<unknown>('/api/user/sessions', { auth: true, json: {}, ...(signal && { signal }) });
-  return checkShape(sessionsResponseSchema, body, 'sessions');
+  return apiPost('/api/user/sessions', sessionsResponseSchema, { auth: true, json: {}, what: 'sessions', ...(signal && { signal }) });
 }
 
 /** Queries use the 3 s stale time of the query client (SPEC.md section 7); no automatic retry. */
 export const useSessionsQuery = () => useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: ({ signal }) => fetchSessions(signal), retry: false });
 
 /** POST /api/user/sessions/end: one browser (with its tokens) or one service's session. */
-export const endMemberSession = (request: EndSessionRequest) => apiPost<BaseResponse>('/api/user/sessions/end', { auth: true, json: request });
+export const endMemberSession = (request: EndSessionRequest) => apiPost('/api/user/sessions/end', baseResponseSchema, { auth: true, json: request });
