@@ -15,6 +15,86 @@ export interface BudgetResult {
   verdict: Verdict;
 }
 
+/** A share as the budgets write it: 0.85 -> "85%". */
+const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
+/**
+ * The budgets, once: each one's bound and the words the report gives it, made from the bound
+ * (docs/performance.md and the README point here). How each is measured is said beside it.
+ */
+export const BUDGETS = {
+  /** Authorize POSTs per second over argon2id verifications per second, in turns. */
+  login: { share: 0.85, label: (): string => `login ≥ ${percent(BUDGETS.login.share)} of the argon2id ceiling` },
+  /** The server's argon2id count over 20 SPA logins (login step + authorize step), in-process. */
+  hashesPerLogin: { bound: 1, label: (): string => 'exactly one password hash per login' },
+  /** Ok/s over the bare route's ok/s, in turns; the p99 of the median round. */
+  refresh: { share: 0.12, p99Ms: 25, label: (): string => `refresh ≥ ${percent(BUDGETS.refresh.share)} of bare Fastify, p99 < ${BUDGETS.refresh.p99Ms} ms` },
+  /** As the refresh grant's. */
+  introspection: {
+    share: 0.3,
+    p99Ms: 25,
+    label: (): string => `introspection ≥ ${percent(BUDGETS.introspection.share)} of bare Fastify, p99 < ${BUDGETS.introspection.p99Ms} ms`,
+  },
+  /**
+   * The sign-in's three requests (challenge, assertion with a software authenticator's ES256
+   * signature, the authorize POST with its ticket) per second over the password login's authorize
+   * POSTs per second, in turns (decision 0024).
+   */
+  passkey: { share: 10, p99Ms: 50, label: (): string => `passkey sign-in ≥ ${BUDGETS.passkey.share}× the password login, p99 < ${BUDGETS.passkey.p99Ms} ms` },
+  /**
+   * The refresh grant of a session with `openid` (a new ES256 ID token each time) per second over
+   * the plain refresh grant's, in turns (each member holds a session of each kind); the p99 of its
+   * median round (decision 0025); beside it, the server's CPU per refresh by thread (from /proc).
+   */
+  openidRefresh: {
+    share: 0.85,
+    p99Ms: 25,
+    label: (): string =>
+      `refresh with openid within ${percent(1 - BUDGETS.openidRefresh.share)} of the refresh without it, token endpoint p99 < ${BUDGETS.openidRefresh.p99Ms} ms`,
+  },
+  /** `passkey_login` rows of `verifications` written, and left unused, over 20 sign-ins. */
+  challengeRows: { bound: 1, label: (): string => 'one challenge row written and used up per passkey sign-in' },
+  /**
+   * `--production`: two new production servers alike but for LOG_LEVEL (info: a line per request;
+   * warn: none), side by side in turns; the refresh grant's and introspection's rate with logs over
+   * without.
+   */
+  requestLogs: {
+    share: 0.9,
+    label: (): string => `request logs cost ≤ ${percent(1 - BUDGETS.requestLogs.share)} of refresh and introspection`,
+    of: (operation: string): string => `${operation} with request logs ≥ ${percent(BUDGETS.requestLogs.share)} of without`,
+  },
+  /** `--production`: every request line of the logged server names its reqId. */
+  requestIds: { bound: 0, label: (): string => 'every request log line names its request id' },
+  /**
+   * `--production`: node-oidc-provider 9 (bench/peer/oidc-provider-server.ts: its in-memory store,
+   * refresh rotation on, no request logs, one confidential client, sessions minted as its code
+   * exchange would) in a process of its own, driven by the same client, in turns with the product's
+   * production server with its request logs; the report says how many of its sessions its store
+   * still held (an LRU of 1,000 entries evicts most of those minted, docs/performance.md).
+   */
+  peer: {
+    share: 2,
+    label: (): string => `refresh and introspection ≥ ${BUDGETS.peer.share}× node-oidc-provider`,
+    of: (operation: string): string => `${operation} ≥ ${BUDGETS.peer.share}× node-oidc-provider's`,
+  },
+  /**
+   * A second server on a database filled to `--growth` members (default 1,000,000), restarted on it
+   * once the load is on the disk; both servers are warmed on every operation, then take turns.
+   */
+  growth: {
+    share: 0.2,
+    label: (small = '1,000', grown = '1,000,000'): string => `growth: ${small} vs ${grown} members within ${percent(BUDGETS.growth.share)}`,
+  },
+  /** The chunks the build manifest lists for the entry, Welcome and the login page (lib/spa-size.ts). */
+  loginRouteJs: { bound: 120 * 1024, label: (): string => `SPA: login route ≤ ${BUDGETS.loginRouteJs.bound / 1024} KiB gzip JavaScript` },
+  /**
+   * Lighthouse's default mobile run in Debian's Chromium, the median of 5 runs per page (Lighthouse's
+   * guidance for its variance), each run in a fresh browser context, Top after logging in as a bench member (lib/lighthouse.ts).
+   */
+  lighthouse: { bound: 95, label: (): string => `SPA: Lighthouse 12 mobile performance ≥ ${BUDGETS.lighthouse.bound} (login, Top)` },
+} as const;
+
 /** Requests per second of successful operations. */
 export const okPerSecond = (s: OpSummary, seconds: number): number => s.ok / seconds;
 

@@ -2,7 +2,7 @@ import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
 
 /**
- * Lighthouse 12's performance score of the login and Top pages (budget: at least 95 each), with
+ * Lighthouse 12's performance score of the login and Top pages (budget: BUDGETS.lighthouse, lib/budgets.ts), with
  * its default settings: a mobile device emulated, the network and CPU throttled by simulation.
  * Lighthouse drives Debian's Chromium through puppeteer-core (CHROMIUM_PATH, as the journeys). Top
  * needs a member: a bench member logs in through the login form first, in the same tab, and

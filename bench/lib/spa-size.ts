@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { ROOT } from '../../e2e/support/server.ts';
 
 /**
- * The JavaScript the login route loads (budget: at most 120 KiB gzip), read from the SPA build's
+ * The JavaScript the login route loads (budget: BUDGETS.loginRouteJs, lib/budgets.ts), read from the SPA build's
  * manifest (apps/web/vite.config.ts writes it): the entry chunk of index.html and the chunks of the
  * welcome page (`/content/`, which sends the member on to the login) and the login page, each with
  * the chunks they import statically, transitively, each file counted once. Chunks loaded later by

@@ -7,6 +7,7 @@ import { openSignupFieldsSchema, telField } from './open-signup.ts';
 import { numberlessOtpRequestSchema } from './upgrade.ts';
 import { LIMITS } from './constants.ts';
 import { webauthnResponseSchema } from './passkeys.ts';
+import { userProfileSchema } from './user.ts';
 
 /** POST /api/auth/email/change (Bearer; SPEC.md section 3, "E-mail change"): the new address. */
 export const emailChangeRequestSchema = z.object({ email: newUserName() });
@@ -60,20 +61,11 @@ export const reauthRequestSchema = z.object({
 export const PROFILE_FIELD_KEYS = ['full_name', 'full_name_kana', 'sex', 'birthday', 'tel', 'postal_code', 'email_flg'] as const;
 export type ProfileFieldKey = (typeof PROFILE_FIELD_KEYS)[number];
 
-/** POST /api/user/profile (Bearer): the open member's profile and the fields they may not change. */
-export const profileResponseSchema = baseResponseSchema.extend({
-  auth_source: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  first_name_kana: z.string(),
-  last_name_kana: z.string(),
-  sex: z.string(),
-  birthday: z.string(),
-  tel: z.string(),
-  postal_code: z.string(),
-  email_flg: z.boolean(),
-  readonly: z.array(z.string()),
-});
+/**
+ * POST /api/user/profile (Bearer): the open member's profile and the fields they may not change, the
+ * same fields as the user answer's user_profile (SPEC.md section 3).
+ */
+export const profileResponseSchema = baseResponseSchema.extend(userProfileSchema.shape);
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 
 /**

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import './zod-config.ts';
+import { SERVER_MESSAGES } from './messages.ts';
+import { RESULT } from './result-codes.ts';
 
 export const validationErrorSchema = z.object({ key: z.string(), message: z.string() });
 export type ValidationError = z.infer<typeof validationErrorSchema>;
@@ -13,6 +15,12 @@ export const baseResponseSchema = z.object({
   reference: z.string().optional(),
 });
 export type BaseResponse = z.infer<typeof baseResponseSchema>;
+
+/**
+ * The success answer (SPEC.md section 3, "Server response shapes"; 0 is success, section 8), alone or
+ * spread under an answer's own fields. Frozen: every answer that says only this shares the object.
+ */
+export const OK_RESPONSE = Object.freeze({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const);
 
 /**
  * A member-API failure (SPEC.md section 8): the result-code body, and what a few refusals add: the

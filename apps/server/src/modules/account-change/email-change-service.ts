@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { emailChangeOtpRequestSchema, emailChangeRequestSchema } from '@sso/contracts/account';
-import type { BaseResponse } from '@sso/contracts/common';
-import { ACCOUNT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
+import { ACCOUNT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { Database } from '../../db/schema.ts';
 import { retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -39,7 +38,6 @@ export interface ChangeContext {
   device: string | null;
 }
 
-const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
 /** A change record lives 30 minutes (the spec gives no figure); its code LIMITS.otpTtlMs. */
 const CHANGE_TTL_MS = 30 * 60_000;
 
@@ -94,7 +92,7 @@ export async function requestEmailChange(
     },
   });
   await sendClaimMessage(deps.notifier, taken, { code: () => emailChangeCodeMail(email, code), taken: () => emailTakenMail(email) });
-  return { ...ok, register_token: token };
+  return { ...OK_RESPONSE, register_token: token };
 }
 
 /**
@@ -141,5 +139,5 @@ export async function confirmEmailChange(
     }),
   );
   await deps.notifier.send(emailChangedMail(oldEmail));
-  return ok;
+  return OK_RESPONSE;
 }

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { passwordChangeRequestSchema } from '@sso/contracts/account';
-import type { BaseResponse } from '@sso/contracts/common';
-import { ACCOUNT_MESSAGES, PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
+import { ACCOUNT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { logActivity } from '../activity/activity-repo.ts';
 import { checkCurrentPassword } from '../account/current-password.ts';
 import { replacePasswordHash } from '../account/member-repo.ts';
@@ -49,5 +48,5 @@ export async function changePassword(
     await logActivity(trx, { userId: user.id, event: 'password_changed', device: context.device, at: now });
   });
   await deps.notifier.send(passwordChangedMail(user.email));
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+  return OK_RESPONSE;
 }

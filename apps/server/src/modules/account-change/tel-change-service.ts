@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { telChangeOtpRequestSchema, telChangeRequestSchema, TelChangeResponse } from '@sso/contracts/account';
-import type { BaseResponse } from '@sso/contracts/common';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
 import { logActivity } from '../activity/activity-repo.ts';
 import { setLoginTel, telInUse } from '../account/member-repo.ts';
@@ -17,7 +17,6 @@ import {
   type MemberFlowDeps,
 } from '../member-flows/member-flow-service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import { ok } from '../upgrade/upgrade-flow.ts';
 import { newCode } from '../verification/codes.ts';
 import { countMemberStart, countMessage } from '../verification/message-limit.ts';
 import { secretLocked } from '../verification/secret-check.ts';
@@ -55,7 +54,7 @@ export async function requestTelChange(deps: TelChangeDeps, user: UserRow, input
   const data: TelChangeData = { tel };
   const token = await startMemberFlow(deps, { userId: user.id, kind: 'login_tel', state: 'otp', data, secretHash: hash });
   await sendClaimMessage(deps.notifier, taken, { code: () => telChangeCodeSms(tel, code), taken: () => telTakenSms(tel) });
-  return { ...ok, register_token: token, tel: maskTel(tel) };
+  return { ...OK_RESPONSE, register_token: token, tel: maskTel(tel) };
 }
 
 /**
@@ -83,5 +82,5 @@ export async function confirmTelChange(
     }),
   );
   await deps.notifier.send(telChangedMail(user.email));
-  return ok;
+  return OK_RESPONSE;
 }

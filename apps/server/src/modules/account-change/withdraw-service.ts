@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BaseResponse } from '@sso/contracts/common';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { Database } from '../../db/schema.ts';
 import { unauthorizedError } from '../../lib/app-error.ts';
 import { deletePointAccounts } from '../../ports/point-ledger-repo.ts';
@@ -28,7 +26,7 @@ export async function withdraw(deps: AccountChangeDeps, user: UserRow, context: 
     if (!(await endLogin(trx, user, now))) throw unauthorizedError();
     await logActivity(trx, { userId: user.id, event: 'withdrawn', device: context.device, at: now });
   });
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+  return OK_RESPONSE;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { OK_RESPONSE as ok } from '@sso/contracts/common';
 import { loginRequestSchema, type LoginResponse } from '@sso/contracts/auth';
-import { RESULT } from '@sso/contracts/result-codes';
 import { SCOPES } from '@sso/contracts/scopes';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { UserAttributeResponse, UserResponse } from '@sso/contracts/user';
@@ -23,8 +23,6 @@ export interface AccountDeps extends CredentialDeps {
   clients: ClientRegistry;
   recaptcha: RecaptchaVerifier;
 }
-
-const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /** Login check, user and attribute (SPEC.md sections 3 and 7). */
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): void {

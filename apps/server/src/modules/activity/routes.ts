@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import { activitiesRequestSchema } from '@sso/contracts/account';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { memberPost } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
@@ -19,8 +18,7 @@ export interface ActivityDeps {
 /** POST /api/user/activities {page} (Bearer; SPEC.md sections 1 and 7): the member's own activity log. */
 export function registerActivityRoutes(app: FastifyInstance, deps: ActivityDeps): void {
   memberPost(app, deps, '/api/user/activities', SCOPES.activityRead, activitiesRequestSchema, async ({ user, input }) => ({
-    result_code: RESULT.OK,
-    result_message: SERVER_MESSAGES.ok,
+    ...OK_RESPONSE,
     ...(await activityPage(deps, user.id, input.page)),
   }));
 }

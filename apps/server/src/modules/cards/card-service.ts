@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BaseResponse } from '@sso/contracts/common';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { CardsResponse, CardTokensResponse } from '@sso/contracts/cards';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
 import type { Database } from '../../db/schema.ts';
@@ -22,7 +22,7 @@ import {
   updateMemberCard,
   type CardRow,
 } from './card-repo.ts';
-import { masterColumnsOf, OK, subuserOf, waitingCardOf } from './card-view.ts';
+import { masterColumnsOf, subuserOf, waitingCardOf } from './card-view.ts';
 import type { OidcDeps } from '../oidc/id-token.ts';
 
 export interface CardDeps extends OidcDeps {
@@ -52,7 +52,7 @@ export async function ownCard(deps: Pick<CardDeps, 'db'>, userId: string, subuse
 
 /** POST /api/subuser/cards: the registered cards (saison_subusers). */
 export async function listCards(deps: Pick<CardDeps, 'db'>, userId: string): Promise<CardsResponse> {
-  return { ...OK, saison_subusers: (await listMemberCards(deps.db, userId)).map(subuserOf) };
+  return { ...OK_RESPONSE, saison_subusers: (await listMemberCards(deps.db, userId)).map(subuserOf) };
 }
 
 /**
@@ -77,7 +77,7 @@ export async function findWaitingCard(deps: Pick<CardDeps, 'db' | 'cardMaster'>,
 
 /** POST /api/subuser/card/tokens. */
 export async function listWaitingCards(deps: Pick<CardDeps, 'db' | 'cardMaster'>, userId: string): Promise<CardTokensResponse> {
-  return { ...OK, card_tokens: (await waitingCards(deps, userId)).map(waitingCardOf) };
+  return { ...OK_RESPONSE, card_tokens: (await waitingCards(deps, userId)).map(waitingCardOf) };
 }
 
 /**
@@ -87,10 +87,10 @@ export async function listWaitingCards(deps: Pick<CardDeps, 'db' | 'cardMaster'>
  */
 export async function enableCard(deps: CardDeps, caller: CardCaller, cardToken: string): Promise<BaseResponse> {
   const card = await findWaitingCard(deps, caller.user.id, cardToken);
-  if (card.status === 'active') return OK;
+  if (card.status === 'active') return OK_RESPONSE;
   if (card.status !== 'inactive' || !(await deps.cardMaster.enable(card.esid))) throw retryable(CARD_MESSAGES.notEnablable);
   await logActivity(deps.db, { userId: caller.user.id, event: 'card_enabled', device: caller.device, at: deps.clock.now() });
-  return OK;
+  return OK_RESPONSE;
 }
 
 /** POST /api/subuser/card/update_relevant_tokens: each registered card as the card master has it now, then the list. */
@@ -123,14 +123,14 @@ export async function removeCards(deps: CardDeps, caller: CardCaller, subuserIds
       await endCardholdersOnlySessions(trx, { userId: caller.user.id, clientIds: deps.clients.all().map((c) => c.client_id), device: caller.device, at: now });
     }
   });
-  return OK;
+  return OK_RESPONSE;
 }
 
 /** POST /api/subuser/open: the member's open account (the point ledger's) as a sub-user, or null. */
 export async function openSubuser(deps: Pick<CardDeps, 'pointLedger'>, user: UserRow) {
   const { open } = await deps.pointLedger.balances(user.id);
   return {
-    ...OK,
+    ...OK_RESPONSE,
     // The open account is the member's own: it has no sub_users row, so it is named by the member's id (as /api/user answers it).
     open_subuser: open === null ? null : { subuser_id: user.id, member_type: 'open' as const, aqf_point_open: open },
   };

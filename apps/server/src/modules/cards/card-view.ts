@@ -1,14 +1,11 @@
+import { OK_RESPONSE } from '@sso/contracts/common';
 import type { CardResultResponse, Subuser, WaitingCard } from '@sso/contracts/cards';
 import { SUBUSER_STATUSES, type SubuserStatus } from '@sso/contracts/constants';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { CardRecord } from '../../ports/card-master.ts';
 import type { CardRow } from './card-repo.ts';
 
 /** A sub-user row, but its owner and time. */
 type StoredCard = Omit<CardRow, 'user_id' | 'created_at'>;
-
-export const OK = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
 
 /** A stored status the contract does not know (a row written by hand) reads as inactive: usable for nothing. */
 export const statusOf = (s: string): SubuserStatus => ((SUBUSER_STATUSES as readonly string[]).includes(s) ? (s as SubuserStatus) : 'inactive');
@@ -41,7 +38,7 @@ export const waitingCardOf = (card: CardRecord): WaitingCard => ({
 /** The answer of a card add or activation (SPEC.md section 3: esid or subuser_id, member_div_code, card_name, card_image_url). */
 export function cardResultOf(row: StoredCard): CardResultResponse {
   const { subuser_id, esid, status, member_div_code, card_name, card_image_url } = subuserOf(row);
-  return { ...OK, subuser_id, esid, status, member_div_code, card_name, card_image_url };
+  return { ...OK_RESPONSE, subuser_id, esid, status, member_div_code, card_name, card_image_url };
 }
 
 /** What the card master says of a card now, as the columns of its sub-user row (update_relevant_tokens). */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { BaseResponse } from '@sso/contracts/common';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { netAnswerAddRequestSchema } from '@sso/contracts/cards';
 import { LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
@@ -8,7 +8,6 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
 import { updateMemberCard } from './card-repo.ts';
 import { ownCard, type CardCaller, type CardDeps } from './card-service.ts';
-import { OK } from './card-view.ts';
 
 export const netAnswerLocked = () => lockedWith(CARD_MESSAGES.netAnswerLocked);
 /** Wrong Net Answer id/password pairs of one member (decision 0006). */
@@ -44,5 +43,5 @@ export async function linkNetAnswer(
     await updateMemberCard(trx, userId, row.id, { na_id: account.naId });
     await logActivity(trx, { userId, event: 'na_linked', device: caller.device, at: now });
   });
-  return OK;
+  return OK_RESPONSE;
 }

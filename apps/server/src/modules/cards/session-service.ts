@@ -1,5 +1,5 @@
 import type { TokenResponse } from '@sso/contracts/auth';
-import type { BaseResponse } from '@sso/contracts/common';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { isPortalClient } from '@sso/contracts/client-origin';
 import { OAuthError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -9,7 +9,6 @@ import { findToken } from '../oauth/tokens.ts';
 import { authenticateAccessToken, refreshTokens, type GrantDeps } from '../oauth/token-service.ts';
 import { listMemberCards } from './card-repo.ts';
 import type { CardCaller, CardDeps } from './card-service.ts';
-import { OK } from './card-view.ts';
 
 /**
  * POST /api/subuser/revoke (Bearer; decision 0006): the member ends one partner session of their
@@ -24,13 +23,13 @@ export async function revokeMemberSession(
   p: { token: string; clientId: string },
 ): Promise<BaseResponse> {
   const grant = (await findToken(deps.db, p.token))?.grant;
-  if (!grant || grant.user_id !== caller.user.id || grant.client_id !== p.clientId || grant.family_revoked_at !== null) return OK;
+  if (!grant || grant.user_id !== caller.user.id || grant.client_id !== p.clientId || grant.family_revoked_at !== null) return OK_RESPONSE;
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     await revokeFamily(trx, grant.family_id, now);
     await logActivity(trx, { userId: caller.user.id, event: 'session_revoked', clientId: grant.client_id, device: caller.device, at: now });
   });
-  return OK;
+  return OK_RESPONSE;
 }
 
 export type CardRefreshResponse = TokenResponse & { esid: string | null };

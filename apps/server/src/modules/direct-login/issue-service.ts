@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import { clientOrigin } from '@sso/contracts/client-origin';
 import { CLIENT_IDS, LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
 import type {
@@ -11,8 +12,7 @@ import type {
   userOnetimeTokenRequestSchema,
   userOnetimeTokenResponseSchema,
 } from '@sso/contracts/direct-login';
-import { CARD_MESSAGES, DIRECT_LOGIN_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { CARD_MESSAGES, DIRECT_LOGIN_MESSAGES } from '@sso/contracts/messages';
 import type { ServiceLink } from '@sso/contracts/user';
 import type { Database } from '../../db/schema.ts';
 import { retryable, unauthorizedError } from '../../lib/app-error.ts';
@@ -51,8 +51,6 @@ export interface BearerMember {
  * every one of them. A partner's token can never open a session of the web or a portal app.
  */
 const withinScope = (member: BearerMember, target: OAuthClient): boolean => target.scopes.every((s) => member.scopes.includes(s));
-
-const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /**
  * Issues a direct-login one-time token (decision 0006): 256 random bits, stored only as SHA-256,
@@ -128,7 +126,7 @@ export async function userOnetimeToken(
   }
   const codeChallenge = challengeFor(client, input);
   const token = await issueToken(deps, { userId: member.userId, familyId: member.familyId, client, sourceClientId: member.clientId, subuserId: null, codeChallenge });
-  return { ...ok, onetime_token: token, expires_in: Math.floor(LIMITS.directLoginTokenTtlMs / 1000) };
+  return { ...OK_RESPONSE, onetime_token: token, expires_in: Math.floor(LIMITS.directLoginTokenTtlMs / 1000) };
 }
 
 /**
@@ -154,7 +152,7 @@ export async function serviceDirectLogin(
     subuserId: input.subuser_id || null,
     codeChallenge,
   });
-  return { ...ok, onetime_token: token, subuser_id: input.subuser_id, links: await serviceLinks(deps, member.userId) };
+  return { ...OK_RESPONSE, onetime_token: token, subuser_id: input.subuser_id, links: await serviceLinks(deps, member.userId) };
 }
 
 /**
@@ -172,7 +170,7 @@ export async function preauthDirectLogin(
   if (!grant || grant.client_id !== client.client_id) throw retryable(DIRECT_LOGIN_MESSAGES.tokenInvalid);
   // A card removed since the token was issued: the member is told here, not at the partner (SPEC.md section 6).
   await requireCardholder(deps.db, grant.user_id, client.client_id);
-  return { ...ok, direct_login_url: directLoginUrl(client, input.onetime_token) };
+  return { ...OK_RESPONSE, direct_login_url: directLoginUrl(client, input.onetime_token) };
 }
 
 /**
@@ -193,5 +191,5 @@ export async function netAnswerDirectLogin(
   if (netAnswer) await requireAcceptedTerms(deps.db, userId, netAnswer);
   const url = await deps.netAnswer.directLoginUrl({ esid: card.esid, naId: card.na_id, param1: input.param1, param2: input.param2 });
   await logActivity(deps.db, { userId, event: 'direct_login_issued', clientId: CLIENT_IDS.netAnswer, at: deps.clock.now() });
-  return { ...ok, direct_login_url: url };
+  return { ...OK_RESPONSE, direct_login_url: url };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import type { directLoginTermsAcceptRequestSchema } from '@sso/contracts/direct-login';
 import { DIRECT_LOGIN_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
@@ -18,8 +19,6 @@ export interface PartnerTermsDeps {
   clock: Clock;
   clients: ClientRegistry;
 }
-
-const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /**
  * A member is handed to a service by a one-time token only once they accept its terms, as at
@@ -52,5 +51,5 @@ export async function acceptPartnerTerms(
     for (const key of keys) if (isTermKey(key)) await recordTermAcceptance(trx, userId, key, TERM_VERSIONS[key], now);
     await logActivity(trx, { userId, event: 'terms_accepted', clientId: client.client_id, at: now });
   });
-  return { ...ok, terms: await outstandingTerms(deps.db, userId, client) };
+  return { ...OK_RESPONSE, terms: await outstandingTerms(deps.db, userId, client) };
 }

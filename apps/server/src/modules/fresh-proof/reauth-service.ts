@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { BaseResponse } from '@sso/contracts/common';
-import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
+import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type { Database } from '../../db/schema.ts';
 import { retryable, unauthorizedError } from '../../lib/app-error.ts';
 import type { MemberCall } from '../account/member-post.ts';
@@ -31,5 +30,5 @@ export async function reauthenticate(
     if (!(await markProved(trx, token.familyId, now))) throw unauthorizedError();
     await logActivity(trx, { userId: user.id, event: 'reauth', clientId: token.clientId, device, at: now });
   });
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+  return OK_RESPONSE;
 }

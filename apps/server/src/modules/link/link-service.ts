@@ -1,8 +1,8 @@
 import type { z } from 'zod';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
-import { LINK_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
+import { LINK_MESSAGES } from '@sso/contracts/messages';
 import type { linkOpenRequestSchema, linkOpenResponseSchema } from '@sso/contracts/points';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { AppError } from '../../lib/app-error.ts';
 import { deniedWith, lockedWith, retryable } from '../../lib/app-error.ts';
 import { constantTimeEqual } from '../../lib/secrets.ts';
@@ -76,7 +76,7 @@ export async function linkOpenAccount(
     await clearAttempts(deps.db, claimKey(open.id));
   }
   const balances = await deps.pointLedger.balances(user.id);
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, aqf_point_open: balances.open ?? 0 };
+  return { ...OK_RESPONSE, aqf_point_open: balances.open ?? 0 };
 }
 
 /** Logs a failed link for the card member, the same for every failure, and gives back the answer. */

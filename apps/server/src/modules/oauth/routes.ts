@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { OK_RESPONSE as ok } from '@sso/contracts/common';
 import { authorizeCheckRequestSchema, authorizeFormSchema, authorizeSessionFormSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import { tokenLookupRequestSchema, tokenRequestSchema } from '@sso/contracts/oauth-endpoints';
 import { OAuthError, validationError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
@@ -42,7 +42,6 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const asked = parseOr901(authorizeCheckRequestSchema, request.body);
     const problem = authorizeRequestProblem(deps.clients, deps.issuer, asked);
     if (problem && 'param' in problem) throw validationError([{ key: problem.param, message: SERVER_MESSAGES.validation }]);
-    const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
     const answer: AuthorizeCheckResponse = problem ? { ...ok, redirect_to: problem.redirectTo } : { ...ok, ...(await sessionCheck(deps, asked, browserOf(request))) };
     return reply.header('Cache-Control', 'no-store').send(answer);
   });

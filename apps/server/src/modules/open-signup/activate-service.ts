@@ -1,6 +1,5 @@
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import type { OpenSignupResponse } from '@sso/contracts/open-signup';
-import { RESULT } from '@sso/contracts/result-codes';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { ServiceLink } from '@sso/contracts/user';
@@ -58,7 +57,7 @@ export async function activateOpenSignup(deps: ActivateDeps, token: string, devi
   const taken: { id?: string } = {};
   try {
     const pending = await createMember(deps, sha256(token), device, taken);
-    return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, email: pending.email, links: serviceLinks(deps, pending.client_ids) };
+    return { ...OK_RESPONSE, email: pending.email, links: serviceLinks(deps, pending.client_ids) };
   } catch (err) {
     if (uniqueViolation(err) === undefined) throw err;
     // The e-mail became a member's since the registration.

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { OpenSignupResponse, openSignupRequestSchema } from '@sso/contracts/open-signup';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { validationError } from '../../lib/app-error.ts';
 import type { Background } from '../../lib/background.ts';
@@ -44,7 +44,7 @@ export function signupClientIds(deps: Pick<OpenSignupDeps, 'clients'>, raw: stri
 }
 
 /** The answer of every register, new address or member's, dry run or not: it reveals nothing. */
-const answer = (email: string): OpenSignupResponse => ({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, email, links: [] });
+const answer = (email: string): OpenSignupResponse => ({ ...OK_RESPONSE, email, links: [] });
 
 /**
  * POST /api/signup/open (SPEC.md sections 3, 4 and 5; decision 0005). dry_run 1 only validates (the

@@ -1,5 +1,6 @@
 import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { z } from 'zod';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { CeremonyOptionsResponse, PasskeyLoginResponse, passkeyLoginRequestSchema } from '@sso/contracts/passkeys';
@@ -14,7 +15,7 @@ import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
 import { checkAssertion } from './assertion.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
-import { ceremonyOptions, OK, rpOf, type PasskeyDeps } from './passkey-deps.ts';
+import { ceremonyOptions, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { passkeyByCredentialId, type PasskeyRow } from './passkey-repo.ts';
 import { userHandleOf } from './relying-party.ts';
 
@@ -100,5 +101,5 @@ export async function passkeyLogin(
   // The ticket is bound to the passkey: redeemed only while it is still the member's, it carries its kind
   // of key to the session's ID tokens (`amr` hwk or swk, decision 0025).
   const login_ticket = await issueLoginTicket(deps.db, user, client.client_id, now, passkey.id);
-  return { ...OK, terms: await outstandingTerms(deps.db, user.id, client), login_ticket, id: user.email };
+  return { ...OK_RESPONSE, terms: await outstandingTerms(deps.db, user.id, client), login_ticket, id: user.email };
 }

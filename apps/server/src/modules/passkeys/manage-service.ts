@@ -7,7 +7,7 @@ import type {
   passkeyRequireRequestSchema,
   passkeyRevokeRequestSchema,
 } from '@sso/contracts/passkeys';
-import type { BaseResponse } from '@sso/contracts/common';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { linkInvalidError, retryable } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import type { MemberCall } from '../account/member-post.ts';
@@ -18,7 +18,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { endPurposeSecrets, endSecrets, redeemToken } from '../verification/one-time-secret.ts';
 import { passkeyRemovedMail } from './mails.ts';
-import { OK, passkeyView, type PasskeyDeps } from './passkey-deps.ts';
+import { passkeyView, type PasskeyDeps } from './passkey-deps.ts';
 import { countMemberPasskeys, deletePasskey, memberPasskey, memberPasskeys, passkeyById, renamePasskey } from './passkey-repo.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -28,14 +28,14 @@ const notFound = () => retryable(PASSKEY_MESSAGES.notFound);
 /** POST /api/auth/passkeys (Bearer): the member's passkeys and whether a passkey is required (decision 0024). */
 export async function listPasskeys(deps: PasskeyDeps, call: MemberCall<unknown>): Promise<PasskeyListResponse> {
   const rows = await memberPasskeys(deps.db, call.user.id);
-  return { ...OK, passkeys: rows.map(passkeyView), require_passkey: Number(call.user.require_passkey) === 1 };
+  return { ...OK_RESPONSE, passkeys: rows.map(passkeyView), require_passkey: Number(call.user.require_passkey) === 1 };
 }
 
 /** POST /api/auth/passkey/rename (Bearer): another member's passkey, or none, is 902 notFound alike. */
 export async function renameMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.infer<typeof passkeyRenameRequestSchema>>): Promise<BaseResponse> {
   if (!(await renamePasskey(deps.db, call.user.id, call.input.id, call.input.name))) throw notFound();
   await logActivity(deps.db, { userId: call.user.id, event: 'passkey_renamed', clientId: call.clientId, device: call.device, at: deps.clock.now() });
-  return OK;
+  return OK_RESPONSE;
 }
 
 /**
@@ -68,7 +68,7 @@ export async function deleteMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.
   });
   if (!removed) throw notFound();
   await deps.notifier.send(passkeyRemovedMail(call.user.email, { name: passkey.name, at: now, device: call.device }));
-  return OK;
+  return OK_RESPONSE;
 }
 
 /** POST /api/auth/passkey/require (Bearer, fresh proof): only a passkey proves a sensitive change from now on, or the password again. */
@@ -80,7 +80,7 @@ export async function requirePasskey(deps: PasskeyDeps, call: MemberCall<z.infer
     await setRequirePasskey(trx, call.user.id, required, now);
     await logActivity(trx, { userId: call.user.id, event: required ? 'passkey_required' : 'passkey_optional', clientId: call.clientId, device: call.device, at: now });
   });
-  return OK;
+  return OK_RESPONSE;
 }
 
 /**
@@ -104,5 +104,5 @@ export async function revokePasskeyByLink(
     await logActivity(trx, { userId: user.id, event: 'passkey_revoked', device: context.device, at: now });
   });
   await deps.notifier.send(passkeyRemovedMail(user.email, { name: passkey.name, at: now, device: context.device }));
-  return OK;
+  return OK_RESPONSE;
 }

@@ -4,9 +4,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import type { PasskeyRow } from './passkey-repo.ts';
 import { relyingPartyOf, type RelyingParty } from './relying-party.ts';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import type { CeremonyOptionsResponse, Passkey } from '@sso/contracts/passkeys';
-import { RESULT } from '@sso/contracts/result-codes';
 
 /** What the passkey services need: the database, the time, the mail, and the relying party of PUBLIC_ORIGIN. */
 export interface PasskeyDeps {
@@ -20,10 +19,9 @@ export interface PasskeyDeps {
 export const rpOf = (deps: Pick<PasskeyDeps, 'issuer'>): RelyingParty => relyingPartyOf(deps.issuer);
 
 /** The answer of a passkey endpoint that went through (SPEC.md section 3: result 0). */
-export const OK = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /** A ceremony's options as the browser library takes them (`optionsJSON`), in the answer that carries them. */
-export const ceremonyOptions = (options: object): CeremonyOptionsResponse => ({ ...OK, options: options as Record<string, unknown> });
+export const ceremonyOptions = (options: object): CeremonyOptionsResponse => ({ ...OK_RESPONSE, options: options as Record<string, unknown> });
 
 /** A passkey as the settings list it (packages/contracts/src/passkeys.ts). */
 export const passkeyView = (row: PasskeyRow): Passkey => ({

@@ -1,6 +1,6 @@
 import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { z } from 'zod';
-import type { BaseResponse } from '@sso/contracts/common';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type { CeremonyOptionsResponse, passkeyReauthOptionsRequestSchema, passkeyReauthRequestSchema, webauthnResponseSchema } from '@sso/contracts/passkeys';
@@ -12,7 +12,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { markProved } from '../oauth/token-repo.ts';
 import { checkAssertion, transportsOf } from './assertion.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
-import { ceremonyOptions, OK, rpOf, type PasskeyDeps } from './passkey-deps.ts';
+import { ceremonyOptions, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { memberPasskeys, passkeyByCredentialId } from './passkey-repo.ts';
 
 const notAccepted = () => retryable(PASSKEY_MESSAGES.notAccepted);
@@ -71,5 +71,5 @@ export async function passkeyReauth(deps: PasskeyDeps, call: MemberCall<z.infer<
   const now = deps.clock.now();
   if (!(await markProved(deps.db, call.token.familyId, now))) throw unauthorizedError();
   await logActivity(deps.db, { userId: call.user.id, event: 'passkey_reauth', clientId: call.clientId, device: call.device, at: now });
-  return OK;
+  return OK_RESPONSE;
 }

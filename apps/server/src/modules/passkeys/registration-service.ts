@@ -1,6 +1,7 @@
 import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { z } from 'zod';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type { passkeyRegisterRequestSchema, CeremonyOptionsResponse, Passkey } from '@sso/contracts/passkeys';
@@ -12,7 +13,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { issueToken } from '../verification/one-time-secret.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
 import { passkeyAddedMail } from './mails.ts';
-import { ceremonyOptions, OK, passkeyView, rpOf, type PasskeyDeps } from './passkey-deps.ts';
+import { ceremonyOptions, passkeyView, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { countMemberPasskeys, insertPasskey, memberPasskeys } from './passkey-repo.ts';
 import { transportsOf } from './assertion.ts';
 import { userHandleBytes } from './relying-party.ts';
@@ -100,5 +101,5 @@ export async function registerPasskey(
   }
   const revokeUrl = `${deps.issuer}/content/passkey/revoke?token=${encodeURIComponent(revokeToken)}`;
   await deps.notifier.send(passkeyAddedMail(call.user.email, { name: row.name, at: now, device: call.device, revokeUrl }));
-  return { ...OK, passkey: passkeyView(row) };
+  return { ...OK_RESPONSE, passkey: passkeyView(row) };
 }

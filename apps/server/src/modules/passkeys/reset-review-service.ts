@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
-import type { BaseResponse } from '@sso/contracts/common';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { RecentPasskey, ResetPasskeysResponse, resetPasskeysRequestSchema } from '@sso/contracts/passkeys';
 import type { Database } from '../../db/schema.ts';
 import { linkInvalidError } from '../../lib/app-error.ts';
@@ -12,7 +12,7 @@ import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { endPurposeSecrets, issueToken, liveToken, redeemToken } from '../verification/one-time-secret.ts';
 import { passkeysRemovedAfterResetMail } from './mails.ts';
 import { removePasskey } from './manage-service.ts';
-import { OK, type PasskeyDeps } from './passkey-deps.ts';
+import type { PasskeyDeps } from './passkey-deps.ts';
 import { memberPasskeys, type PasskeyRow } from './passkey-repo.ts';
 
 /**
@@ -71,7 +71,7 @@ export async function listResetReview(deps: PasskeyDeps, input: z.infer<typeof r
   const user = secret && (await findActiveUserById(deps.db, secret.subject));
   if (!secret || !user) throw linkInvalidError();
   const rows = await recentPasskeys(deps.db, user.id, Number(secret.created_at));
-  return { ...OK, passkeys: rows.length ? await recentView(deps.db, user.id, rows) : [] };
+  return { ...OK_RESPONSE, passkeys: rows.length ? await recentView(deps.db, user.id, rows) : [] };
 }
 
 /**
@@ -103,5 +103,5 @@ export async function removeAfterReset(
     return { email: user.email, passkeys: view };
   });
   await deps.notifier.send(passkeysRemovedAfterResetMail(removed.email, { passkeys: removed.passkeys, at: now, device: context.device }));
-  return OK;
+  return OK_RESPONSE;
 }

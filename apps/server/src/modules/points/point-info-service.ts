@@ -1,6 +1,5 @@
+import { OK_RESPONSE } from '@sso/contracts/common';
 import type { PointInfoResponse } from '@sso/contracts/points';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { UserRow } from '../account/user-repo.ts';
 import { hasPointCard } from '../cards/card-repo.ts';
 import type { PointDeps } from './transfer-service.ts';
@@ -13,8 +12,7 @@ import type { PointDeps } from './transfer-service.ts';
 export async function pointInfo(deps: Pick<PointDeps, 'db' | 'pointLedger'>, user: UserRow): Promise<PointInfoResponse> {
   const [balances, pointCard] = await Promise.all([deps.pointLedger.balances(user.id), hasPointCard(deps.db, user.id)]);
   return {
-    result_code: RESULT.OK,
-    result_message: SERVER_MESSAGES.ok,
+    ...OK_RESPONSE,
     is_na_point: pointCard,
     is_open_point: balances.open !== null,
     aqf_point_na: balances.card ?? 0,

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { POINT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { OK_RESPONSE } from '@sso/contracts/common';
+import { POINT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type {
   TransferResultResponse,
   TransferSelectResponse,
@@ -42,7 +43,6 @@ interface TransferData {
   channel: 'sms' | 'mail';
 }
 
-const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
 /** 300, as the other flows answer an unknown, expired, replaced or finished register_token (SPEC.md section 8). */
 const transferExpired = () => deniedWith(POINT_MESSAGES.transferExpired);
 const transferLocked = () => lockedWith(POINT_MESSAGES.transferLocked);
@@ -80,7 +80,7 @@ export async function selectTransfer(
   const token = await startMemberFlow(deps, { userId: user.id, kind: 'point_transfer', state: 'otp', data, secretHash: hash });
   await deps.notifier.send(transferCodeMessage(channel, to, code));
   return {
-    ...ok,
+    ...OK_RESPONSE,
     destination_to: mobile ? 'sms' : 'email',
     register_token: token,
     email: user.email,
@@ -193,5 +193,5 @@ async function finishTransfer(deps: PointDeps, flow: MemberFlowRow, context: Flo
       await logActivity(trx, { userId: flow.user_id, event: 'points_transferred', device: context.device, at: now });
     }
   });
-  return { ...ok, moved_points: result.moved, aqf_point_open: result.open, aqf_point_na: result.card };
+  return { ...OK_RESPONSE, moved_points: result.moved, aqf_point_open: result.open, aqf_point_na: result.card };
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { OK_RESPONSE as ok } from '@sso/contracts/common';
 import { profileChangeRequestSchema, type ProfileResponse } from '@sso/contracts/account';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { japanDate } from '@sso/contracts/open-signup';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import { memberPost, noBody } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
@@ -17,8 +16,6 @@ export interface ProfileDeps {
   db: Kysely<Database>;
   clock: Clock;
 }
-
-const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /** The open member's profile (SPEC.md sections 3, 5 and 7). Answers hold personal data: never cached. */
 export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {

@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { BaseResponse } from '@sso/contracts/common';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { forgotPasswordRequestSchema } from '@sso/contracts/open-signup';
-import { RESULT } from '@sso/contracts/result-codes';
 import type { Database } from '../../db/schema.ts';
 import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -36,7 +34,7 @@ export function requestPasswordReset(deps: RecoverDeps, input: z.infer<typeof fo
   const email = input.email.toLowerCase();
   const now = deps.clock.now();
   deps.background.run('password reset mail', () => mailResetLink(deps, email, now));
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+  return OK_RESPONSE;
 }
 
 /**

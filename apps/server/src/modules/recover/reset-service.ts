@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import type { resetPasswordRequestSchema } from '@sso/contracts/open-signup';
 import type { ResetPasswordResponse } from '@sso/contracts/passkeys';
-import { RESULT } from '@sso/contracts/result-codes';
 import { linkInvalidError } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -50,5 +49,5 @@ export async function resetPassword(
   });
   const { email, review } = done;
   await deps.notifier.send(resetDoneMail(email, review && { passkeys: review.passkeys, url: resetReviewUrl(deps.issuer, review.linkToken) }));
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok, ...(review ? { passkey_review_token: review.pageToken } : {}) };
+  return { ...OK_RESPONSE, ...(review ? { passkey_review_token: review.pageToken } : {}) };
 }

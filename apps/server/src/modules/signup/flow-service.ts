@@ -1,5 +1,5 @@
-import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { OK_RESPONSE } from '@sso/contracts/common';
+import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import type { SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
 import type { SignupState } from '../../db/schema.ts';
 import { deniedWith } from '../../lib/app-error.ts';
@@ -44,8 +44,7 @@ export function stepAnswer(
   extra: Pick<SignupStepResponse, 'destination_to' | 'email' | 'tel'> = {},
 ): SignupStepResponse {
   return {
-    result_code: RESULT.OK,
-    result_message: SERVER_MESSAGES.ok,
+    ...OK_RESPONSE,
     register_token: registerToken,
     ...extra,
     terms: deps.clients.get(flow.client_id)?.terms ?? [],

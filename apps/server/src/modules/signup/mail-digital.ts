@@ -1,7 +1,5 @@
 import type { z } from 'zod';
-import type { BaseResponse } from '@sso/contracts/common';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { mailDigitalRequestSchema } from '@sso/contracts/upgrade';
 import type { SignupState } from '../../db/schema.ts';
 import { sha256 } from '../../lib/secrets.ts';
@@ -31,5 +29,5 @@ export async function chooseMailDigital(
     now: deps.clock.now(),
   });
   if (!stored) throw signupExpired();
-  return { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
+  return OK_RESPONSE;
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import { logoutRequestSchema } from '@sso/contracts/auth';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
 import { SCOPES } from '@sso/contracts/scopes';
 import { endSessionRequestSchema } from '@sso/contracts/sessions';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
@@ -41,7 +40,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
       await logoutBrowser(deps, browserOf(request), client?.client_id ?? null);
       clearSsoCookie(reply, secure);
     }
-    return reply.header('Cache-Control', 'no-store').send({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok });
+    return reply.header('Cache-Control', 'no-store').send(OK_RESPONSE);
   });
 
   memberPost(app, deps, '/api/user/sessions', SCOPES.accountWrite, noBody, (call) => listSessions(deps, call));

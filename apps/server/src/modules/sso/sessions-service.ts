@@ -1,7 +1,5 @@
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
-import type { BaseResponse } from '@sso/contracts/common';
-import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { EndSessionRequest, SessionsResponse } from '@sso/contracts/sessions';
 import { logActivity } from '../activity/activity-repo.ts';
 import type { MemberCall } from '../account/member-post.ts';
@@ -18,8 +16,6 @@ import type { SsoDeps } from './sso-sessions.ts';
 export interface SessionsDeps extends SsoDeps {
   clients: ClientRegistry;
 }
-
-const OK = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok };
 
 /**
  * POST /api/user/sessions: every live SSO session (a browser: its device, when it began, when and for
@@ -40,7 +36,7 @@ export async function listSessions(deps: SessionsDeps, call: MemberCall<undefine
   const browserIds = new Set(browsers.map((b) => b.id));
   const ofBrowser = (f: { client_id: string; sso_session_id: string | null }) => f.client_id === WEB_CLIENT_ID && f.sso_session_id !== null && browserIds.has(f.sso_session_id);
   return {
-    ...OK,
+    ...OK_RESPONSE,
     // This browser first, then the others as last used.
     browsers: [...browsers.filter((b) => b.id === currentBrowser), ...browsers.filter((b) => b.id !== currentBrowser)].map((b) => ({
       id: b.id,
@@ -74,5 +70,5 @@ export async function endMemberSession(deps: SessionsDeps, call: MemberCall<EndS
     const clientId = await revokeUserFamily(trx, { userId: user.id, familyId: input.id, now });
     if (clientId) await logActivity(trx, { userId: user.id, event: 'session_revoked', clientId, device, at: now });
   });
-  return OK;
+  return OK_RESPONSE;
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import type { CardResultResponse } from '@sso/contracts/cards';
 import type { NumberlessResponse, numberlessOtpRequestSchema, numberlessRequestSchema } from '@sso/contracts/upgrade';
 import type { Background } from '../../lib/background.ts';
@@ -17,7 +18,7 @@ import type { MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
 import { checkMemberCode, memberFlowLocked, startMemberFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
 import { claimOpenMember } from '../account/member-repo.ts';
-import { linkFlowCards, ok, type UpgradeDeps } from './upgrade-flow.ts';
+import { linkFlowCards, type UpgradeDeps } from './upgrade-flow.ts';
 
 /** The code is sent after the answer, so that the answer's timing does not tell whether one was sent. */
 export type NumberlessDeps = UpgradeDeps & { background: Background };
@@ -53,7 +54,7 @@ export async function startNumberless(
   const token = await startMemberFlow(deps, { userId: user.id, kind: 'numberless', state: 'otp', data, secretHash: secret.hash });
   const code = secret.code;
   if (code !== undefined) deps.background.run('numberless code', () => sendCode(deps, 'sms', input.tel, code));
-  return { ...ok, register_token: token, destination_to: 'sms', tel: maskTel(input.tel) };
+  return { ...OK_RESPONSE, register_token: token, destination_to: 'sms', tel: maskTel(input.tel) };
 }
 
 /** The flow's cards as the card master knows them now, not yet linked to anyone. */

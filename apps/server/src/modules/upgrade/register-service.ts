@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
@@ -18,7 +19,7 @@ import { upgradeCodeMail } from './code-mail.ts';
 import type { MemberFlowState } from '../member-flows/member-flow-repo.ts';
 import { maskEmail, maskTel } from '../../lib/mask.ts';
 import { startMemberFlow } from '../member-flows/member-flow-service.ts';
-import { ok, openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
+import { openMembersOnly, type UpgradeDeps } from './upgrade-flow.ts';
 
 type RegisterInput = z.infer<typeof upgradeRegisterRequestSchema>;
 
@@ -105,5 +106,5 @@ export async function registerCard(deps: UpgradeDeps, user: UserRow, input: Regi
     if (plan.send.channel === 'sms') await sendCode(deps, 'sms', plan.send.to, secret.code);
     else await deps.notifier.send(upgradeCodeMail(plan.send.to, secret.code));
   }
-  return { ...ok, register_token: token, ...plan.answer };
+  return { ...OK_RESPONSE, register_token: token, ...plan.answer };
 }

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import { CARD_MESSAGES, SERVER_MESSAGES, UPGRADE_MESSAGES } from '@sso/contracts/messages';
-import { RESULT } from '@sso/contracts/result-codes';
+import { CARD_MESSAGES, UPGRADE_MESSAGES } from '@sso/contracts/messages';
 import type { Database } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { deniedWith, retryable } from '../../lib/app-error.ts';
@@ -14,8 +13,6 @@ export interface UpgradeDeps extends MemberFlowDeps {
   notifier: Notifier;
   cardMaster: CardMaster;
 }
-
-export const ok = { result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok } as const;
 
 /** 300: the upgrade is for active open members only (a card member adds cards at /api/subuser/card/add). */
 export const openMembersOnly = () => deniedWith(UPGRADE_MESSAGES.openMembersOnly);

@@ -1,4 +1,6 @@
-import { readRecord, removeRecord, writeRecord } from '../../lib/storage.ts';
+import { z } from 'zod';
+import { readHeldRecord } from '../../lib/held-record.ts';
+import { removeRecord, writeRecord } from '../../lib/storage.ts';
 
 /**
  * The held e-mail change (SPEC.md section 2), kept in the browser's storage so that a reload stays
@@ -12,6 +14,8 @@ export interface HeldEmailChange {
 
 const NAME = 'emailChange';
 
+const heldEmailChangeSchema = z.object({ registerToken: z.string().min(1), email: z.string() }) satisfies z.ZodType<HeldEmailChange>;
+
 export function holdEmailChange(registerToken: string, email: string): HeldEmailChange {
   const held: HeldEmailChange = { registerToken, email };
   writeRecord(NAME, held);
@@ -19,10 +23,6 @@ export function holdEmailChange(registerToken: string, email: string): HeldEmail
 }
 
 /** The held change, if there is one and it is whole; anything else counts as none. */
-export function getHeldEmailChange(): HeldEmailChange | undefined {
-  const h = readRecord<Partial<Record<keyof HeldEmailChange, unknown>>>(NAME);
-  if (!h || typeof h.registerToken !== 'string' || !h.registerToken || typeof h.email !== 'string') return undefined;
-  return { registerToken: h.registerToken, email: h.email };
-}
+export const getHeldEmailChange = (): HeldEmailChange | undefined => readHeldRecord(NAME, heldEmailChangeSchema);
 
 export const clearHeldEmailChange = () => removeRecord(NAME);

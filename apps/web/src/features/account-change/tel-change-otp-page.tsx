@@ -1,8 +1,9 @@
 import { useCallback } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { telChangeOtpRequestSchema } from '@sso/contracts/account';
+import { heldRecordOf } from '../../lib/held-record.ts';
 import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { TopButton } from '../../ui/back-to-top.tsx';
@@ -22,10 +23,8 @@ export interface HeldTelChange {
 const schema = telChangeOtpRequestSchema.pick({ onetime_password: true });
 type OtpFields = z.infer<typeof schema>;
 
-const heldOf = (state: unknown): HeldTelChange | undefined => {
-  const s = state as Partial<Record<keyof HeldTelChange, unknown>> | null;
-  return s && typeof s.registerToken === 'string' && s.registerToken && typeof s.tel === 'string' ? { registerToken: s.registerToken, tel: s.tel } : undefined;
-};
+const heldTelChangeSchema = z.object({ registerToken: z.string().min(1), tel: z.string() }) satisfies z.ZodType<HeldTelChange>;
+const heldOf = (state: unknown): HeldTelChange | undefined => heldRecordOf(heldTelChangeSchema, state);
 
 /**
  * Login mobile number, SMS code (decision 0014; /user/tel/otp). A wrong code or a number that

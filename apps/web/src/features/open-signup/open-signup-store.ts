@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import type { OpenSignupResponse } from '@sso/contracts/open-signup';
-import type { ServiceLink } from '@sso/contracts/user';
-import { readRecord, removeRecord, writeRecord } from '../../lib/storage.ts';
+import { serviceLinkSchema, type ServiceLink } from '@sso/contracts/user';
+import { readHeldRecord } from '../../lib/held-record.ts';
+import { removeRecord, writeRecord } from '../../lib/storage.ts';
 
 /**
  * The held open sign-up answer (SPEC.md sections 2 and 4), kept in the browser's storage so that a
@@ -11,6 +13,11 @@ import { readRecord, removeRecord, writeRecord } from '../../lib/storage.ts';
 export type HeldOpenSignup = { step: 'sent'; email: string } | { step: 'done'; email: string; links: ServiceLink[] };
 
 const NAME = 'openSignup';
+
+const heldOpenSignupSchema = z.discriminatedUnion('step', [
+  z.object({ step: z.literal('sent'), email: z.string() }),
+  z.object({ step: z.literal('done'), email: z.string(), links: z.array(serviceLinkSchema) }),
+]) satisfies z.ZodType<HeldOpenSignup>;
 
 /** Holds the register answer for the sent page. */
 export function holdSent(res: Pick<OpenSignupResponse, 'email'>): HeldOpenSignup {
@@ -26,15 +33,10 @@ export function holdDone(res: Pick<OpenSignupResponse, 'email' | 'links'>): Held
   return held;
 }
 
-const isLink = (v: unknown): v is ServiceLink =>
-  typeof v === 'object' && v !== null && typeof (v as ServiceLink).name === 'string' && typeof (v as ServiceLink).client_id === 'string';
-
 /** The held answer at `step`, if there is one and it is whole; anything else counts as none. */
 export function getHeldOpenSignup<S extends HeldOpenSignup['step']>(step: S): Extract<HeldOpenSignup, { step: S }> | undefined {
-  const h = readRecord<Partial<{ step: unknown; email: unknown; links: unknown }>>(NAME);
-  if (!h || h.step !== step || typeof h.email !== 'string') return undefined;
-  if (step === 'done' && !(Array.isArray(h.links) && h.links.every(isLink))) return undefined;
-  return h as Extract<HeldOpenSignup, { step: S }>;
+  const held = readHeldRecord(NAME, heldOpenSignupSchema);
+  return held?.step === step ? (held as Extract<HeldOpenSignup, { step: S }>) : undefined;
 }
 
 export const clearHeldOpenSignup = () => removeRecord(NAME);

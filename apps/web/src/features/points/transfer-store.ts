@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { TransferResultResponse, TransferSelectResponse } from '@sso/contracts/points';
-import { readRecord, removeRecord, writeRecord } from '../../lib/storage.ts';
+import { readHeldRecord } from '../../lib/held-record.ts';
+import { removeRecord, writeRecord } from '../../lib/storage.ts';
 
 /**
  * The held point transfer, kept in the browser's storage like the sign-up's step so that a reload
@@ -22,6 +24,16 @@ export interface TransferResult {
 const FLOW = 'pointTransfer';
 const RESULT = 'pointTransferResult';
 
+const heldTransferSchema = z.object({
+  registerToken: z.string().min(1),
+  destination: z.enum(['sms', 'email']),
+  email: z.string(),
+  tel: z.string(),
+}) satisfies z.ZodType<HeldTransfer>;
+
+const count = z.number().nonnegative();
+const transferResultSchema = z.object({ moved: count, open: count, card: count }) satisfies z.ZodType<TransferResult>;
+
 /** The code screen of each destination (SPEC.md section 2, "Point transfer routes"). */
 export const OTP_PATHS: Record<HeldTransfer['destination'], string> = {
   sms: '/aqf/transfer/open/sms/otp',
@@ -36,13 +48,7 @@ export function holdTransfer(res: Pick<TransferSelectResponse, 'register_token' 
 }
 
 /** The held transfer, if there is one and it is whole; anything else counts as none. */
-export function getHeldTransfer(): HeldTransfer | undefined {
-  const h = readRecord<Partial<Record<keyof HeldTransfer, unknown>>>(FLOW);
-  if (!h || typeof h.registerToken !== 'string' || !h.registerToken) return undefined;
-  if (h.destination !== 'sms' && h.destination !== 'email') return undefined;
-  if (typeof h.email !== 'string' || typeof h.tel !== 'string') return undefined;
-  return { registerToken: h.registerToken, destination: h.destination, email: h.email, tel: h.tel };
-}
+export const getHeldTransfer = (): HeldTransfer | undefined => readHeldRecord(FLOW, heldTransferSchema);
 
 export const clearHeldTransfer = () => removeRecord(FLOW);
 
@@ -54,10 +60,5 @@ export function finishTransfer(res: Pick<TransferResultResponse, 'moved_points' 
   return result;
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-
-export function getTransferResult(): TransferResult | undefined {
-  const r = readRecord<Partial<Record<keyof TransferResult, unknown>>>(RESULT);
-  if (!r || !isCount(r.moved) || !isCount(r.open) || !isCount(r.card)) return undefined;
-  return { moved: r.moved, open: r.open, card: r.card };
-}
+/** The result for the finish page, if there is one and it is whole (three finite counts); anything else counts as none. */
+export const getTransferResult = (): TransferResult | undefined => readHeldRecord(RESULT, transferResultSchema);

@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import type { SignupStepResponse } from '@sso/contracts/signup';
-import { readRecord, removeRecord, writeRecord } from '../../lib/storage.ts';
+import { readHeldRecord } from '../../lib/held-record.ts';
+import { removeRecord, writeRecord } from '../../lib/storage.ts';
 
 /** The steps of the card sign-up after the card check (SPEC.md section 4, "Card sign-up flow"). */
-export type SignupStep = 'sms' | 'email' | 'pin' | 'terms';
+const SIGNUP_STEPS = ['sms', 'email', 'pin', 'terms'] as const;
+export type SignupStep = (typeof SIGNUP_STEPS)[number];
 
 export const STEP_PATHS: Record<SignupStep, string> = {
   sms: '/signup/sms/otp',
@@ -27,6 +30,15 @@ export interface HeldSignup {
 }
 
 const NAME = 'signup';
+
+const heldSignupSchema = z.object({
+  registerToken: z.string().min(1),
+  step: z.enum(SIGNUP_STEPS),
+  email: z.string().optional(),
+  tel: z.string().optional(),
+  terms: z.array(z.string()),
+  authorize: z.record(z.string(), z.string()).refine((a) => Boolean(a.client_id)),
+}) satisfies z.ZodType<HeldSignup>;
 
 /** The step a card answer's destination_to leads to: OtpSMS, OtpEmail or Pin, or sms / email (SPEC.md section 3). */
 export function stepOf(destination: string | undefined): SignupStep | undefined {
@@ -81,17 +93,7 @@ export function advanceSignup(held: HeldSignup, step: SignupStep, res: Partial<S
   return next;
 }
 
-const isStringRecord = (v: unknown): v is Record<string, string> =>
-  typeof v === 'object' && v !== null && Object.values(v).every((x) => typeof x === 'string');
-
 /** The held sign-up, if there is one and it is whole; anything else counts as none. */
-export function getHeldSignup(): HeldSignup | undefined {
-  const h = readRecord<Partial<HeldSignup>>(NAME);
-  if (!h || typeof h.registerToken !== 'string' || !h.registerToken) return undefined;
-  if (typeof h.step !== 'string' || !Object.hasOwn(STEP_PATHS, h.step)) return undefined;
-  if (!Array.isArray(h.terms) || !h.terms.every((t) => typeof t === 'string')) return undefined;
-  if (!isStringRecord(h.authorize) || !h.authorize.client_id) return undefined;
-  return h as HeldSignup;
-}
+export const getHeldSignup = (): HeldSignup | undefined => readHeldRecord(NAME, heldSignupSchema);
 
 export const clearHeldSignup = () => removeRecord(NAME);

@@ -1,10 +1,13 @@
+import { z } from 'zod';
 import type { CardResultResponse } from '@sso/contracts/cards';
+import { heldRecordOf } from '../../lib/held-record.ts';
 
 /**
  * How an open member's card is checked (docs/decisions/0006 and 0016): the card sign-up's
  * destinations of /api/auth/register (OtpSMS, OtpEmail, Pin), or the SMS code of a numberless card.
  */
-export type CardCheck = 'OtpSMS' | 'OtpEmail' | 'Pin' | 'numberless';
+const CARD_CHECKS = ['OtpSMS', 'OtpEmail', 'Pin', 'numberless'] as const;
+export type CardCheck = (typeof CARD_CHECKS)[number];
 
 /**
  * What a check screen needs of the step before, held in the history entry's state (a reload stays
@@ -25,15 +28,12 @@ export const CHECK_PATHS: Record<CardCheck, string> = {
   numberless: '/open/card/numberless/otp',
 };
 
-const CHECKS: readonly string[] = Object.keys(CHECK_PATHS);
+const heldCardCheckSchema = z.object({ registerToken: z.string().min(1), check: z.enum(CARD_CHECKS), sentTo: z.string() }) satisfies z.ZodType<HeldCardCheck>;
 
 /** The held check of a history state, if it is whole and belongs to the screen at `path`; anything else counts as none. */
 export function heldCheckOf(state: unknown, path: string): HeldCardCheck | undefined {
-  const s = state as Partial<Record<keyof HeldCardCheck, unknown>> | null;
-  if (!s || typeof s.registerToken !== 'string' || !s.registerToken || typeof s.sentTo !== 'string') return undefined;
-  if (typeof s.check !== 'string' || !CHECKS.includes(s.check)) return undefined;
-  const check = s.check as CardCheck;
-  return CHECK_PATHS[check] === path ? { registerToken: s.registerToken, check, sentTo: s.sentTo } : undefined;
+  const held = heldRecordOf(heldCardCheckSchema, state);
+  return held && CHECK_PATHS[held.check] === path ? held : undefined;
 }
 
 /** What the finish page shows of the card just added (its history state): its name, and whether it is active yet. */
@@ -44,7 +44,7 @@ export interface AddedCard {
 
 export const addedCardOf = (card: Pick<CardResultResponse, 'card_name' | 'status'>): AddedCard => ({ card_name: card.card_name, active: card.status === 'active' });
 
-export function heldAddedCard(state: unknown): AddedCard | undefined {
-  const s = state as Partial<Record<keyof AddedCard, unknown>> | null;
-  return s && typeof s.card_name === 'string' && typeof s.active === 'boolean' ? { card_name: s.card_name, active: s.active } : undefined;
-}
+const addedCardSchema = z.object({ card_name: z.string(), active: z.boolean() }) satisfies z.ZodType<AddedCard>;
+
+/** The card just added, from the finish page's history state, if it is whole; anything else counts as none. */
+export const heldAddedCard = (state: unknown): AddedCard | undefined => heldRecordOf(addedCardSchema, state);
