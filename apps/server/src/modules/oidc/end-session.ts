@@ -5,7 +5,7 @@ import type { EndSessionRequest } from '@sso/contracts/oidc';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { memberOfSubject, revokeUserClientFamilies, revokeUserSsoFamilies } from '../oauth/token-repo.ts';
 import { queueBackchannelLogout } from './backchannel-logout.ts';
 import type { OidcDeps } from './id-token.ts';

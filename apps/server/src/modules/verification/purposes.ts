@@ -1,5 +1,4 @@
 import { LIMITS } from '@sso/contracts/constants';
-import { verifyLockKey } from '../cards/card-lookup.ts';
 
 /**
  * Every one-time secret lives in `verifications` (ARCHITECTURE.md: one table, hashed, single use;
@@ -83,6 +82,8 @@ export interface SingleUseToken {
 export type PurposeRule = TriedCode | SingleUseToken;
 
 const TRIES = LIMITS.signupVerifyFailuresBeforeLock;
+/** Wrong OTPs and PINs of one card, across its flows (the sign-up's and the upgrade's). */
+export const verifyLockKey = (cardHash: string) => `signup-verify:${cardHash}`;
 /** The card's lock: shared by the sign-up and the upgrade, so that guesses at either count once. */
 const CARD: SecretLock = { of: 'card', key: verifyLockKey, limit: TRIES, lockMs: LIMITS.signupLockMs };
 const member = (name: string): SecretLock => ({ of: 'member', key: (userId) => `${name}:${userId}`, limit: TRIES, lockMs: LIMITS.signupLockMs });
