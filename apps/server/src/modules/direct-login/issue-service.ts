@@ -27,7 +27,7 @@ import { liveFamilyAuthTime, usedClientIds } from '../oauth/token-repo.ts';
 import { findMemberCard } from '../cards/card-repo.ts';
 import { challengeFor } from './hand-off-proof.ts';
 import { requireAcceptedTerms } from './partner-terms-service.ts';
-import { findLiveDirectLogin, insertDirectLogin } from './repo.ts';
+import { findLiveDirectLogin, insertDirectLogin } from './grants.ts';
 
 export interface IssueDeps {
   db: Kysely<Database>;

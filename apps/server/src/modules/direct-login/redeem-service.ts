@@ -16,7 +16,7 @@ import { subjectFor } from '../oidc/subject.ts';
 import { issuePair } from '../oauth/tokens.ts';
 import { redeemToken } from '../verification/one-time-secret.ts';
 import { proofHolds } from './hand-off-proof.ts';
-import { findLiveDirectLogin } from './repo.ts';
+import { findLiveDirectLogin } from './grants.ts';
 
 export interface RedeemDeps {
   db: Kysely<Database>;
