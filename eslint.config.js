@@ -7,7 +7,9 @@ import globals from 'globals';
 
 const ROOT = import.meta.dirname;
 const SERVER = 'apps/server/src';
-const FEATURES = 'apps/web/src/features';
+const MODULES = `${SERVER}/modules`;
+const WEB = 'apps/web/src';
+const FEATURES = `${WEB}/features`;
 
 /** The server's assembly: it builds the app from the modules (and the key rotation command); only it and test code may import it (docs/architecture.md). */
 const ASSEMBLY = [`${SERVER}/app.ts`, `${SERVER}/main.ts`, `${SERVER}/keys-rotate.ts`, `${SERVER}/seed.ts`, `${SERVER}/test-support`];
@@ -39,19 +41,71 @@ const serverZones = [
   },
 ];
 
+/** The folders (or files) directly in `dir`, read from the disk so that a new one is covered without an edit. */
+const entries = (dir, keep = () => true) =>
+  readdirSync(`${ROOT}/${dir}`, { withFileTypes: true })
+    .filter(keep)
+    .map((d) => d.name);
+
+/**
+ * The modules below the features (docs/architecture.md, "The order, kept by lint"): the verification
+ * kernel, the outbox and its mail, and the OAuth client registry. They import no feature module (one
+ * another only); every other module is a feature module, so that a new one is covered without an edit.
+ */
+const BASE_MODULES = ['verification', 'notifications', 'clients'];
+
+// A repository holds SQL: `*-repo.ts` (and direct-login's `repo.ts`) anywhere, and `db/`.
+const REPOSITORIES = [`${SERVER}/**/*-repo.ts`, `${SERVER}/**/repo.ts`, `${SERVER}/db/**`];
+
+const orderZones = [
+  {
+    target: REPOSITORIES,
+    from: [`${SERVER}/**`],
+    // Glob exceptions are matched as written, not from basePath: give them whole.
+    except: [...REPOSITORIES, `${SERVER}/lib/**`].map((glob) => `${ROOT}/${glob}`),
+    message: `A repository imports only db/, lib/, the contracts and other repositories; what calls a service belongs in a service file: ${LAYERS}.`,
+  },
+  {
+    target: MODULES,
+    from: `${MODULES}/**/routes.ts`,
+    message: `Only the assembly imports a routes.ts; what a route file and a service share goes in the service (or a small file beside it): ${LAYERS}.`,
+  },
+  ...BASE_MODULES.map((base) => ({
+    target: `${MODULES}/${base}`,
+    from: MODULES,
+    except: BASE_MODULES.map((b) => `./${b}`),
+    message: `The kernel, notifications and the client registry import no feature module; the feature calls them, never the other way: ${LAYERS}.`,
+  })),
+];
+
 const contractZones = [
   { target: 'packages/contracts', from: ['apps', 'e2e', 'bench'], message: `The contracts are imported by both apps and import neither: ${LAYERS}.` },
 ];
 
 // A web feature never imports another feature; what two share goes to lib/ or ui/.
-const featureZones = readdirSync(`${ROOT}/${FEATURES}`, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => ({
-    target: `${FEATURES}/${d.name}`,
-    from: FEATURES,
-    except: [`./${d.name}`],
-    message: `A web feature never imports another feature; share through lib/ or ui/: ${LAYERS}.`,
-  }));
+const featureZones = entries(FEATURES, (d) => d.isDirectory()).map((name) => ({
+  target: `${FEATURES}/${name}`,
+  from: FEATURES,
+  except: [`./${name}`],
+  message: `A web feature never imports another feature; share through lib/ or ui/: ${LAYERS}.`,
+}));
+
+// The web's lib/ is the bottom of the SPA: it imports nothing else of it (ui/, the features, app/, main.tsx).
+const webLibZones = [
+  {
+    target: `${WEB}/lib`,
+    from: entries(WEB, (d) => d.name !== 'lib').map((name) => `${WEB}/${name}`),
+    message: `The web's lib/ never imports ui/, a feature or app/; move what both need down into lib/: ${LAYERS}.`,
+  },
+];
+
+/** No two files import each other, however far round (type imports aside); test code is exempt as above. */
+const noCycle = {
+  plugins: { 'import-x': importX },
+  // The rule follows imports into files it parses itself: TypeScript files, with typescript-eslint's parser.
+  settings: { ...resolver, 'import-x/extensions': ['.ts', '.tsx'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] } },
+  rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'docs/screens/**'] },
@@ -75,8 +129,10 @@ export default tseslint.config(
     files: [`${SERVER}/**/*.{ts,js,mjs}`],
     // Test code is assembly: a test may build the app, seed demo data and reach into any module.
     ignores: ['**/*.test.ts'],
-    ...boundaries(serverZones),
+    ...boundaries([...serverZones, ...orderZones]),
   },
   { files: ['packages/contracts/**/*.ts'], ...boundaries(contractZones) },
   { files: [`${FEATURES}/**/*.{ts,tsx}`], ...boundaries(featureZones) },
+  { files: [`${WEB}/lib/**/*.{ts,tsx}`], ignores: ['**/*.test.{ts,tsx}'], ...boundaries(webLibZones) },
+  { files: [`${SERVER}/**/*.ts`, `${WEB}/**/*.{ts,tsx}`], ignores: ['**/*.test.{ts,tsx}'], ...noCycle },
 );

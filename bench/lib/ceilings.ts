@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { verify } from '@node-rs/argon2';
-import { hashPassword } from '../../apps/server/src/modules/account/passwords.ts';
+import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
 import { httpClient } from './http.ts';
 import type { NextJob } from './load.ts';
 import { OK, failed } from './stats.ts';
@@ -57,7 +57,7 @@ export async function bareFastify(o: { bytes: number; workers: number }): Promis
 
 /**
  * A bare argon2id verify loop with the product's parameters: the hash is made by the server's own
- * hashPassword (apps/server/src/modules/account/passwords.ts), so it carries its memory, time and
+ * hashPassword (apps/server/src/lib/passwords.ts), so it carries its memory, time and
  * parallelism costs, and checked with the same asynchronous verify of @node-rs/argon2 the server
  * calls, which runs on the libuv threadpool. The closed loop keeps as many verifies in flight as it
  * has workers, as that many concurrent logins would keep them in the server.

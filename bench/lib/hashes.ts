@@ -1,4 +1,4 @@
-import { passwordVerifications } from '../../apps/server/src/modules/account/passwords.ts';
+import { passwordVerifications } from '../../apps/server/src/lib/passwords.ts';
 import { DEMO } from '../../apps/server/src/seed.ts';
 import { createTestApp, postAuthorize } from '../../apps/server/src/test-support/test-app.ts';
 

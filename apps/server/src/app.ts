@@ -24,7 +24,7 @@ import { registerActivityRoutes } from './modules/activity/routes.ts';
 import { registerPasskeyRoutes } from './modules/passkeys/routes.ts';
 import { registerFreshProofRoutes } from './modules/fresh-proof/routes.ts';
 import { registerProfileRoutes } from './modules/profile/routes.ts';
-import { loadClients, type ClientRegistry } from './modules/oauth/clients.ts';
+import { loadClients, type ClientRegistry } from './modules/clients/clients.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
 import { registerSignupRoutes } from './modules/signup/routes.ts';
 import { registerOpenSignupRoutes } from './modules/open-signup/routes.ts';

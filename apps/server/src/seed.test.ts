@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadClients } from './modules/oauth/clients.ts';
+import { loadClients } from './modules/clients/clients.ts';
 import { loadConfig } from './config.ts';
 import { DIALECTS, createTestDb, type TestDb } from './test-support/test-db.ts';
 import { openDatabase } from './db/database.ts';

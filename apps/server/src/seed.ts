@@ -3,10 +3,10 @@ import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import type { Database } from './db/schema.ts';
 import { insertMemberOnce, type NewMember } from './modules/account/member-repo.ts';
-import { hashPassword } from './modules/account/passwords.ts';
+import { hashPassword } from './lib/passwords.ts';
 import { existingUserIds, recordTermAcceptance } from './modules/account/user-repo.ts';
 import { insertMemberCard } from './modules/cards/card-repo.ts';
-import type { ClientRegistry } from './modules/oauth/clients.ts';
+import type { ClientRegistry } from './modules/clients/clients.ts';
 import { insertOpenAccount } from './ports/point-ledger-repo.ts';
 
 /** Demo members listed in docs/demo.md ("Demo data"). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
-import { hashPassword } from '../modules/account/passwords.ts';
+import { hashPassword } from '../lib/passwords.ts';
 import { recordTermAcceptance } from '../modules/account/user-repo.ts';
 import { loginCheck } from '../test-support/account-change-kit.ts';
 import { bearer, loginTokens, withTestApp } from '../test-support/test-app.ts';

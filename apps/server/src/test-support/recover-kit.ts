@@ -5,7 +5,7 @@ import { newId } from '../lib/secrets.ts';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { insertMember } from '../modules/account/member-repo.ts';
 import { recordTermAcceptance } from '../modules/account/user-repo.ts';
-import { hashPassword } from '../modules/account/passwords.ts';
+import { hashPassword } from '../lib/passwords.ts';
 
 export const RESET_PATH = '/content/recover/password';
 export const OK = { result_code: 0, result_message: '正常に処理しました。' };

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { logOut } from '../lib/logout.ts';
-import { usePendingAction, type ActionOutcome } from '../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../lib/use-pending-action.ts';
 
 /** The header's logout button (SPEC.md section 2, "Logout"): lib/logout.ts, one click at a time. */
 export function useLogout() {

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { cardAddFormSchema } from '@sso/contracts/cards';
-import type { ActionOutcome } from '../ui/use-pending-action.ts';
+import type { ActionOutcome } from './use-pending-action.ts';
 import { useMemberForm } from './use-member-form.ts';
 
 const schema = cardAddFormSchema;

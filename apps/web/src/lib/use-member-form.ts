@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
-import { usePendingAction, type ActionOutcome } from '../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from './use-pending-action.ts';
 import { showFailure, type FailureView } from './failure-view.ts';
 import { normalisedResolver } from './normalised-resolver.ts';
 
@@ -36,7 +36,7 @@ export interface MemberFormOptions<I extends FieldValues, O> {
 
 /**
  * An action of a form screen (SPEC.md sections 4 and 8): the message cleared, `send` run at most once
- * at a time (ui/use-pending-action.ts), and a failure shown on `view`. `useMemberForm` submits with
+ * at a time (lib/use-pending-action.ts), and a failure shown on `view`. `useMemberForm` submits with
  * one; a screen with a second button on the same values (a confirm mode's "登録する") adds another.
  */
 export function useFormAction<A extends unknown[]>(view: FailureView, send: (...args: A) => Promise<ActionOutcome>, onFailure: FailureHandler = showFailure) {
@@ -71,7 +71,7 @@ export function useCommitAction<V>(view: FailureView, send: (values: V) => Promi
 
 /**
  * The form of a member screen (SPEC.md sections 4, 5 and 8): the contract's schema checks the values
- * as ui/input-normalise.ts brings them to section 5's rules (docs/decisions/0018; passwords are left
+ * as lib/input-normalise.ts brings them to section 5's rules (docs/decisions/0018; passwords are left
  * as typed), on blur and again on change; the page's message (C99-000400 when the fields are
  * invalid); and a submit that clears the message, blocks repeated clicks while `send` runs, and
  * shows a failure with showFailure: 901 on the fields, 902 clearing the secrets, the rest as it says.

@@ -3,7 +3,7 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import { isHouseCard } from '@sso/contracts/signup';
 import { cardYearOptions, MONTH_OPTIONS } from './card-expiry.ts';
 import { Field } from './field.tsx';
-import { normaliseInput } from './input-normalise.ts';
+import { normaliseInput } from '../lib/input-normalise.ts';
 import { Select } from './select.tsx';
 import styles from './card-fields.module.css';
 

@@ -1,6 +1,6 @@
 import type { FocusEvent, InputHTMLAttributes, Ref } from 'react';
 import { FieldFrame } from './field-frame.tsx';
-import { inputKindOf, normaliseInput } from './input-normalise.ts';
+import { inputKindOf, normaliseInput } from '../lib/input-normalise.ts';
 import styles from './field.module.css';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -13,7 +13,7 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 
 /**
  * A labelled input; its error shows 300 ms after it appears (SPEC.md section 5). On blur its value
- * is normalised by the field's kind (ui/input-normalise.ts: NFKC, kana, digits; a password never)
+ * is normalised by the field's kind (lib/input-normalise.ts: NFKC, kana, digits; a password never)
  * before the form's own blur handler reads and validates it, so every form converts alike (the
  * inputs are uncontrolled: react-hook-form's and the login form's read the element's value). An
  * e-mail input (a login id too) is not capitalised or corrected by phone keyboards.

@@ -5,7 +5,7 @@ import { reauthenticate, reauthenticateWithPasskey, withFreshProof, type ProofOu
 import { toResult, type FreshProofNeeded } from '../lib/result.ts';
 import { ceremonyFailureMessage } from '../lib/webauthn.ts';
 import { FreshProofDialog } from './fresh-proof-dialog.tsx';
-import { usePendingAction } from './use-pending-action.ts';
+import { usePendingAction } from '../lib/use-pending-action.ts';
 
 /**
  * Answers the prompt shows itself; anything else ends it and goes where showFailure sends it. A

@@ -5,7 +5,7 @@ import { ACCOUNT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { logActivity } from '../activity/activity-repo.ts';
 import { checkCurrentPassword } from '../account/current-password.ts';
 import { replacePasswordHash } from '../account/member-repo.ts';
-import { hashPassword } from '../account/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { retryable } from '../../lib/app-error.ts';
 import type { ChangeContext } from './email-change-service.ts';
@@ -19,7 +19,7 @@ import { endMemberSessions } from '../sessions/end-sessions.ts';
  * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7). The member proves it is them in the
  * request itself (OWASP ASVS 5.0 V6.2.3; decision 0012): the session's fresh proof is not enough, for
  * whoever holds a live session could otherwise lock the member out. The proof is the current
- * password, checked on the member's login lock (checkCurrentPassword, account-lock.ts: guesses here,
+ * password, checked on the member's login lock (checkCurrentPassword, verification/account-lock.ts: guesses here,
  * at the reauth and at the login by either id share one limit, the 10th wrong one locks, 203; each
  * wrong one is logged), or a passkey's assertion over a step-up challenge this session asked for the
  * password change (checkStepUp: used up once, decision 0024); a member who requires a passkey gives

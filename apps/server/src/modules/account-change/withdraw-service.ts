@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { unauthorizedError } from '../../lib/app-error.ts';
 import { deletePointAccounts } from '../../ports/point-ledger-repo.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { clearLoginFailures } from '../account/account-lock.ts';
+import { clearLoginFailures } from '../verification/account-lock.ts';
 import { markWithdrawn } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import type { AccountChangeDeps, ChangeContext } from './email-change-service.ts';

@@ -5,14 +5,14 @@ import type { Database } from '../../db/schema.ts';
 import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import type { OAuthClient } from '../oauth/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 import { hitRateLimit, unhitRateLimit } from '../../db/rate-limit-repo.ts';
 import { addressBucket } from '../../lib/address-bucket.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
-import { loginLockKey } from './account-lock.ts';
-import { clearAttempts, countAttempt } from './login-throttle-repo.ts';
+import { loginLockKey } from '../verification/account-lock.ts';
+import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import { parseLoginId } from './login-id.ts';
-import { verifyPassword } from './passwords.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
 import { acceptedTermVersions, findActiveUserByLoginId, type UserRow } from './user-repo.ts';
 
 export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'credentials' | 'locked' };
@@ -40,7 +40,7 @@ export const addressKey = (address: string) => `login-address:${lookupDigest(add
 /**
  * Checks an id and password (decision 0003): the attempt is counted in the database before the hash is
  * checked; after 10 consecutive failures the account is locked for 15 minutes (result 203), whichever
- * of its ids the failures named (account-lock.ts, decision 0011). Unknown ids are looked up,
+ * of its ids the failures named (verification/account-lock.ts, decision 0011). Unknown ids are looked up,
  * counted on their own lock and hashed the same way, so neither the answer nor its timing reveals
  * a member.
  * A network address with too many failures across any ids (password spraying,

@@ -5,15 +5,15 @@ import type { Database } from '../../db/schema.ts';
 import { lockedError, retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { accountLockKey } from './account-lock.ts';
-import { clearAttempts, countAttempt } from './login-throttle-repo.ts';
-import { verifyPassword } from './passwords.ts';
+import { accountLockKey } from '../verification/account-lock.ts';
+import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
 import type { UserRow } from './user-repo.ts';
 
 /**
  * The logged-in member's current password, asked again before a sensitive step (password change,
  * /api/auth/reauth; SPEC.md section 5, decision 0012). It is counted on the member's account lock
- * before it is checked (account-lock.ts, decision 0011), so guesses here and at the login by either
+ * before it is checked (verification/account-lock.ts, decision 0011), so guesses here and at the login by either
  * id share one limit: the 10th wrong one locks (203) for LIMITS.loginLockMs, as a login does, and
  * that lock is logged as the login's is. A wrong one is logged ('password_check_failed') and
  * answered 902; a right one clears the count.

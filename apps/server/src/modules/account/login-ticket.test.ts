@@ -4,7 +4,7 @@ import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { postAuthorize, TEST_ORIGIN, withTestApp, type AuthorizeParams, type TestApp } from '../../test-support/test-app.ts';
 import { newMember } from '../../test-support/recover-kit.ts';
-import { hashPassword, passwordVerifications } from './passwords.ts';
+import { hashPassword, passwordVerifications } from '../../lib/passwords.ts';
 
 /**
  * One password hash per login (docs/performance.md): the SPA's login (POST /api/auth/login, then

@@ -11,7 +11,7 @@ import { maskTel } from '../../lib/mask.ts';
 import { findPoints } from '../../ports/point-ledger-repo.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { hasCards } from '../cards/card-repo.ts';
-import type { ClientRegistry } from '../oauth/clients.ts';
+import type { ClientRegistry } from '../clients/clients.ts';
 import { usedClientIds } from '../oauth/token-repo.ts';
 import { profileOf } from '../profile/profile-service.ts';
 import { requireCardholder } from './cardholders-only.ts';

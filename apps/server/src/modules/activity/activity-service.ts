@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ACTIVITY_PAGE_SIZE, type Activity } from '@sso/contracts/account';
 import type { Database } from '../../db/schema.ts';
-import type { ClientRegistry } from '../oauth/clients.ts';
+import type { ClientRegistry } from '../clients/clients.ts';
 import { deviceOf, listActivities } from './activity-repo.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { memberPost } from '../account/member-post.ts';
 import { SCOPES } from '@sso/contracts/scopes';
 import type { Clock } from '../../lib/clock.ts';
-import type { ClientRegistry } from '../oauth/clients.ts';
+import type { ClientRegistry } from '../clients/clients.ts';
 import { activityPage } from './activity-service.ts';
 
 export interface ActivityDeps {

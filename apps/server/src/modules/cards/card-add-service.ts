@@ -8,7 +8,7 @@ import { AppError, lockedWith, retryable } from '../../lib/app-error.ts';
 import { lookupDigest, newId } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
+import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import { flowCardOf, lookUpCard, subuserOfCard } from './card-lookup.ts';
 import { insertMemberCard } from './card-repo.ts';
 import { findWaitingCard, type CardCaller, type CardDeps } from './card-service.ts';

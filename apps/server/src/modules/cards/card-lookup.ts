@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, lockedWith, retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CardMaster, CardRecord } from '../../ports/card-master.ts';
-import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
+import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import type { NewSubuser } from './card-repo.ts';
 
 /**
@@ -18,8 +18,6 @@ import type { NewSubuser } from './card-repo.ts';
 
 /** Failed card checks of one card number (the number, expiry and security code). */
 export const cardLockKey = (cardHash: string) => `signup-card:${cardHash}`;
-/** Wrong OTPs and PINs of one card, across its flows (the sign-up's and the upgrade's: modules/verification/purposes.ts). */
-export const verifyLockKey = (cardHash: string) => `signup-verify:${cardHash}`;
 /** 203: the card number's checks, or its holder's codes and PIN, are locked for LIMITS.signupLockMs. */
 export const cardLocked = () => lockedWith(SIGNUP_MESSAGES.locked);
 

@@ -10,7 +10,7 @@ import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { endCardholdersOnlySessions } from '../account/cardholders-only.ts';
 import type { UserRow } from '../account/user-repo.ts';
-import type { ClientRegistry } from '../oauth/clients.ts';
+import type { ClientRegistry } from '../clients/clients.ts';
 import { retryable } from '../../lib/app-error.ts';
 import {
   deleteActiveMemberCards,

@@ -5,7 +5,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { CARD_MESSAGES } from '@sso/contracts/messages';
 import { lockedWith, retryable } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
+import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import { updateMemberCard } from './card-repo.ts';
 import { ownCard, type CardCaller, type CardDeps } from './card-service.ts';
 

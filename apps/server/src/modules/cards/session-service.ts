@@ -3,7 +3,7 @@ import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { isPortalClient } from '@sso/contracts/client-origin';
 import { OAuthError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import type { OAuthClient } from '../oauth/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 import { revokeFamily } from '../oauth/token-repo.ts';
 import { findToken } from '../oauth/tokens.ts';
 import { authenticateAccessToken, refreshTokens, type GrantDeps } from '../oauth/token-service.ts';

@@ -1,7 +1,7 @@
 import { clientOrigin } from '@sso/contracts/client-origin';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { validationError } from '../../lib/app-error.ts';
-import type { OAuthClient } from '../oauth/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 import { verifyPkce } from '../oauth/pkce.ts';
 
 /** The proof fields of an issuing request (contracts: S256 only, the challenge's RFC 7636 alphabet). */

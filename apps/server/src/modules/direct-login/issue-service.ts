@@ -22,12 +22,12 @@ import type { NetAnswer } from '../../ports/net-answer.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { requireCardholder } from '../account/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
-import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { liveFamilyAuthTime, usedClientIds } from '../oauth/token-repo.ts';
 import { findMemberCard } from '../cards/card-repo.ts';
 import { challengeFor } from './hand-off-proof.ts';
 import { requireAcceptedTerms } from './partner-terms-service.ts';
-import { findLiveDirectLogin, insertDirectLogin } from './repo.ts';
+import { findLiveDirectLogin, insertDirectLogin } from './grants.ts';
 
 export interface IssueDeps {
   db: Kysely<Database>;

@@ -12,7 +12,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { requireCardholder } from '../account/cardholders-only.ts';
 import { outstandingTerms } from '../account/credentials-service.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
-import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 
 export interface PartnerTermsDeps {
   db: Kysely<Database>;

@@ -10,13 +10,13 @@ import { refusesMember } from '../account/cardholders-only.ts';
 import { hasCards } from '../cards/card-repo.ts';
 import { audienceOf } from '../oauth/audience.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
-import type { OAuthClient } from '../oauth/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { subjectFor } from '../oidc/subject.ts';
 import { issuePair } from '../oauth/tokens.ts';
 import { redeemToken } from '../verification/one-time-secret.ts';
 import { proofHolds } from './hand-off-proof.ts';
-import { findLiveDirectLogin } from './repo.ts';
+import { findLiveDirectLogin } from './grants.ts';
 
 export interface RedeemDeps {
   db: Kysely<Database>;

@@ -1,7 +1,7 @@
 import { directRedirectQuerySchema, resumeAppQuerySchema } from '@sso/contracts/direct-login';
 import { sha256 } from '../../lib/secrets.ts';
 import type { IssueDeps } from './issue-service.ts';
-import { findLiveDirectLogin } from './repo.ts';
+import { findLiveDirectLogin } from './grants.ts';
 
 /**
  * GET /api/redirect/user_one_time_token (SPEC.md section 7; decision 0006): a target outside the

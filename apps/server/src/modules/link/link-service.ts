@@ -10,7 +10,7 @@ import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { endLogin } from '../account-change/withdraw-service.ts';
 import { checkCredentials, type CredentialDeps, type LoginOrigin } from '../account/credentials-service.ts';
-import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
+import { clearAttempts, countAttempt, isLocked } from '../verification/login-throttle-repo.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 
 export type LinkDeps = CredentialDeps & { pointLedger: PointLedger };

@@ -1,4 +1,4 @@
-import type { OAuthClient } from './clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 
 /**
  * This API as a resource server: the audience every token of this server names (RFC 7519 section

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { postAuthorize, withTestApp, type AuthorizeParams } from '../../test-support/test-app.ts';
-import { passwordVerifications } from '../account/passwords.ts';
+import { passwordVerifications } from '../../lib/passwords.ts';
 import { eventRows } from '../../test-support/account-change-kit.ts';
 import { newMember } from '../../test-support/recover-kit.ts';
 

@@ -13,7 +13,7 @@ import { checkCredentials, outstandingTerms, type CredentialDeps } from '../acco
 import { redeemLoginTicket } from '../account/login-ticket.ts';
 import { noteSignIn, type SignInNoticeDeps } from '../account/new-device-notice.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
-import type { ClientRegistry, OAuthClient } from './clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { insertCode } from './code-repo.ts';
 import { grantedScope } from './granted-scope.ts';
 import { portalReturnParams } from './portal-return.ts';

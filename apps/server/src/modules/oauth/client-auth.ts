@@ -1,5 +1,5 @@
 import { OAuthError } from '../../lib/app-error.ts';
-import type { ClientRegistry, OAuthClient } from './clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 
 const invalidClient = () => new OAuthError('invalid_client', 'client authentication failed', 401);
 

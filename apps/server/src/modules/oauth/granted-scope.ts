@@ -1,5 +1,5 @@
 import { isScope } from '@sso/contracts/scopes';
-import type { OAuthClient } from './clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 
 /**
  * The scope granted for a requested one (RFC 6749 section 3.3; docs/decisions/0010-scopes-and-

@@ -9,7 +9,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { endCardholdersOnlySessions, refusesMember } from '../account/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { audienceOf, mayIntrospect } from './audience.ts';
-import type { OAuthClient } from './clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 import { consumeCode, findCode } from './code-repo.ts';
 import { verifyPkce } from './pkce.ts';
 import { findGrant, insertFamily, lockGrant, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import { queueMessage, type Deliver } from '../notifications/outbox.ts';
-import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { liveSessionClients } from '../oauth/token-repo.ts';
 import type { OidcDeps } from './id-token.ts';
 import { subjectFor } from './subject.ts';

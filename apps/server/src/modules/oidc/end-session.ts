@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { compactVerify } from 'jose';
 import { z } from 'zod';
@@ -5,11 +6,19 @@ import type { EndSessionRequest } from '@sso/contracts/oidc';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { memberOfSubject, revokeUserClientFamilies, revokeUserSsoFamilies } from '../oauth/token-repo.ts';
 import { queueBackchannelLogout } from './backchannel-logout.ts';
 import type { OidcDeps } from './id-token.ts';
 import { SIGNING_KEYS } from './signing-keys.ts';
+
+/**
+ * Ends the browser's SSO session: its cookie and its `sso_sessions` row (modules/sso/logout.ts
+ * endBrowserSessionOf, wired in app.ts). The logout endpoint calls it after the sessions the hint
+ * named are revoked: `userId` and `sid` are the member and SSO session the id_token_hint named, or
+ * null when the member confirmed a logout without a hint (then the browser's cookie names the session).
+ */
+export type EndBrowserSession = (request: FastifyRequest, reply: FastifyReply, named: { userId: string | null; sid: string | null }) => Promise<void>;
 
 export interface EndSessionDeps extends OidcDeps {
   db: Kysely<Database>;

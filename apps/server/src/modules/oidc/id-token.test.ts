@@ -13,7 +13,7 @@ import { DEVELOPMENT_SIGNING_KEY_SECRET, newId } from '../../lib/secrets.ts';
 import { LoginBrowser, memberWithPasskey } from '../../test-support/passkey-kit.ts';
 import { exchange, getCode, loginTokens, withTestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import type { OAuthClient } from '../oauth/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { refreshTokens } from '../oauth/token-service.ts';
 import { issuePair } from '../oauth/tokens.ts';

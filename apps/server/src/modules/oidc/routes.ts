@@ -6,19 +6,12 @@ import type { Background } from '../../lib/background.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { currentMember } from '../account/current-user.ts';
 import type { OutboxNotifier } from '../notifications/outbox.ts';
+import type { EndBrowserSession } from './end-session.ts';
 import { END_SESSION_PATH, JWKS_PATH, providerMetadata, USERINFO_PATH } from './discovery.ts';
 import { endRpSession, type EndSessionDeps } from './end-session.ts';
 import { confirmPage, invalidLogoutPage, loggedOutPage } from './end-session-page.ts';
 import { SIGNING_KEYS } from './signing-keys.ts';
 import { userInfo } from './userinfo.ts';
-
-/**
- * Ends the browser's SSO session: its cookie and its `sso_sessions` row (modules/sso/logout.ts
- * endBrowserSessionOf, wired in app.ts). The logout endpoint calls it after the sessions the hint
- * named are revoked: `userId` and `sid` are the member and SSO session the id_token_hint named, or
- * null when the member confirmed a logout without a hint (then the browser's cookie names the session).
- */
-export type EndBrowserSession = (request: FastifyRequest, reply: FastifyReply, named: { userId: string | null; sid: string | null }) => Promise<void>;
 
 export interface OidcRouteDeps extends EndSessionDeps {
   endBrowserSession: EndBrowserSession;

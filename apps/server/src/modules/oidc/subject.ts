@@ -1,5 +1,5 @@
 import { pairwiseDigest } from '../../lib/secrets.ts';
-import type { OAuthClient } from '../oauth/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 
 /**
  * The sector a client's subject identifiers are computed for (OpenID Connect Core 1.0 section 8.1):

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { unauthorizedError } from '../../lib/app-error.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { hasCards } from '../cards/card-repo.ts';
-import type { ClientRegistry } from '../oauth/clients.ts';
+import type { ClientRegistry } from '../clients/clients.ts';
 import type { BearerToken } from '../oauth/token-service.ts';
 import { subjectFor } from './subject.ts';
 

@@ -3,7 +3,7 @@ import { signupTermKeys } from '@sso/contracts/signup-terms';
 import { userAttributeResponseSchema } from '@sso/contracts/user';
 import { REPO_ROOT } from '../../config.ts';
 import { purgeExpired } from '../../db/maintenance.ts';
-import { loadClients } from '../oauth/clients.ts';
+import { loadClients } from '../clients/clients.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { insertMember, NO_PROFILE } from '../account/member-repo.ts';
 import { loginCheck } from '../../test-support/account-change-kit.ts';

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { Clock } from '../../lib/clock.ts';
 import { japanTime } from '../../lib/japan-time.ts';
-import type { OAuthClient } from '../oauth/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 import type { DemoPage, Row } from './pages.ts';
 
 /** The event of a logout token (OpenID Connect Back-Channel Logout 1.0 section 2.4), spelt out as a partner would. */

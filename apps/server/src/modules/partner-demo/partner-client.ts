@@ -1,5 +1,5 @@
 import { needsHandOffProof } from '../direct-login/hand-off-proof.ts';
-import type { OAuthClient } from '../oauth/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 import type { DemoPage, Row } from './pages.ts';
 
 const TIMEOUT_MS = 5000;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Clock } from '../../lib/clock.ts';
 import type { NetAnswerSimulator } from '../../ports/net-answer-simulator.ts';
-import type { ClientRegistry } from '../oauth/clients.ts';
+import type { ClientRegistry } from '../clients/clients.ts';
 import { loggedOutPage, logoutReceiver, logoutsPage } from './logout-receiver.ts';
 import { exchangeAsPartner } from './partner-client.ts';
 import { renderDemoPage, STYLESHEET, STYLESHEET_PATH, type DemoPage, type Row } from './pages.ts';

@@ -12,7 +12,7 @@ import { requireCardholder } from '../account/cardholders-only.ts';
 import { addressKey, outstandingTerms } from '../account/credentials-service.ts';
 import { issueLoginTicket } from '../account/login-ticket.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
-import type { ClientRegistry, OAuthClient } from '../oauth/clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { checkAssertion } from './assertion.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
 import { ceremonyOptions, rpOf, type PasskeyDeps } from './passkey-deps.ts';

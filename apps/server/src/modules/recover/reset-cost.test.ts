@@ -4,7 +4,7 @@ import { OK, forgotForToken, newMember, reset } from '../../test-support/recover
 
 // The real argon2id, only counted: how many hashes a request makes is what this test is about.
 const hashes = vi.hoisted(() => ({ count: 0 }));
-vi.mock(import('../account/passwords.ts'), async (original) => {
+vi.mock(import('../../lib/passwords.ts'), async (original) => {
   const real = await original();
   return { ...real, hashPassword: (password: string) => ((hashes.count += 1), real.hashPassword(password)) };
 });

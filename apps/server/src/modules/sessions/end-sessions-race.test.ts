@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { setPasswordHash } from '../account/member-repo.ts';
-import { hashPassword } from '../account/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { call, expectSessionDead, loggedInMember, OK } from '../../test-support/account-change-kit.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { issuePair } from '../oauth/tokens.ts';

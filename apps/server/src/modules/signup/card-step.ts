@@ -6,7 +6,7 @@ import type { SignupState } from '../../db/schema.ts';
 import { recaptchaError, retryable, validationError } from '../../lib/app-error.ts';
 import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
-import { hashPassword } from '../account/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { cardLocked, flowCardOf, lookUpCard } from '../cards/card-lookup.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import { hashSecret, newCode } from '../verification/codes.ts';

@@ -6,7 +6,7 @@ import { bearer, withTestApp } from '../../test-support/test-app.ts';
 import { readMailbox } from '../../test-support/mailbox.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { purgeExpired } from '../../db/maintenance.ts';
-import { verifyPassword } from '../account/passwords.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
 import { lookupDigest, sha256 } from '../../lib/secrets.ts';
 import { AUTHORIZE_PARAMS, CARDS, cardBody, codeFor, finishSignup, newEmail, post, startSignup } from '../../test-support/signup-kit.ts';
 

@@ -1,5 +1,5 @@
 import { logActivity } from '../activity/activity-repo.ts';
-import type { EndBrowserSession } from '../oidc/routes.ts';
+import type { EndBrowserSession } from '../oidc/end-session.ts';
 import { endSsoSessions } from './end-sso-sessions.ts';
 import { browserOf, clearSsoCookie, type Browser } from './sso-cookie.ts';
 import { liveSsoSession, type SsoDeps } from './sso-sessions.ts';

@@ -28,7 +28,7 @@ function secretOf(state: string, input: ConfirmInput): string {
 /**
  * POST /api/auth/upgrade/sc (no Bearer: the register_token carries the member, as
  * /api/auth/email/change/otp; docs/decisions/0006). The code or PIN is checked under the card's
- * lock of the sign-up (verification/purposes.ts, cards/card-lookup.ts verifyLockKey), so that guesses at register and at
+ * lock of the sign-up (verification/purposes.ts verifyLockKey), so that guesses at register and at
  * sign-up share one bound (5 wrong -> 203 for LIMITS.signupLockMs). A right answer, in ONE
  * transaction: the flow finished and the secret used (of parallel right answers exactly one goes
  * on, the others 300), the member still an active open member (checked in a conditional update), the

@@ -7,7 +7,7 @@ import type { UpgradeRegisterResponse, upgradeRegisterRequestSchema } from '@sso
 import { AppError, retryable } from '../../lib/app-error.ts';
 import { lookupDigest, randomToken } from '../../lib/secrets.ts';
 import type { CardRecord } from '../../ports/card-master.ts';
-import { clearAttempts, countAttempt } from '../account/login-throttle-repo.ts';
+import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { cardLocked, flowCardOf, lookUpCard, type FlowCard } from '../cards/card-lookup.ts';
 import { hashSecret, newCode } from '../verification/codes.ts';

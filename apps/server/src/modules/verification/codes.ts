@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { LIMITS } from '@sso/contracts/constants';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
-import { hashPassword } from '../account/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 
 /**
  * OTPs and PINs have 10^6 and 10^4 values: a plain SHA-256 of one is reversed in milliseconds, so

@@ -1,51 +1,8 @@
 import { LIMITS } from '@sso/contracts/constants';
-import { verifyLockKey } from '../cards/card-lookup.ts';
+import type { VerificationPurpose } from './verification-repo.ts';
 
-/**
- * Every one-time secret lives in `verifications` (ARCHITECTURE.md: one table, hashed, single use;
- * docs/decisions/0021). A purpose names what a secret is for; the table below says, for each, how
- * it is kept and checked, so that the rules of every flow read in one place.
- */
-export type VerificationPurpose =
-  /** The card sign-up's SMS and e-mail codes and the card's PIN (decision 0004). */
-  | 'signup_sms'
-  | 'signup_email'
-  | 'signup_pin'
-  /** The open sign-up's activation link and the password reset link (decision 0005). */
-  | 'open_activation'
-  | 'password_reset'
-  /** The e-mail change's code to the new address (SPEC.md section 7). */
-  | 'email_change'
-  /** A direct-login one-time token (decision 0006). */
-  | 'direct_login'
-  /** The member flows' codes and PINs (decision 0006); the purpose is the flow's kind (member_flows.kind). */
-  | 'point_transfer'
-  | 'numberless'
-  | 'upgrade'
-  /** The SMS code that proves a new login mobile number (decision 0014). */
-  | 'login_tel'
-  /**
-   * The login step's ticket for the authorize step; subject the member's id, bound to the client
-   * and the password hash (modules/account/login-ticket.ts).
-   */
-  | 'login_ticket'
-  /**
-   * WebAuthn challenges (decision 0024), stored as the SHA-256 of the challenge: a sign-in's, bound
-   * to the browser that asked (its passkey cookie), and a registration's and a step-up's, subject the
-   * session (token family) that asked.
-   */
-  | 'passkey_login'
-  | 'passkey_register'
-  | 'passkey_reauth'
-  /** A passkey sign-in's ticket for the authorize step, like the login step's (modules/account/login-ticket.ts). */
-  | 'passkey_ticket'
-  /** The link of the "passkey added" mail that removes that passkey (subject the passkey's id). */
-  | 'passkey_revoke'
-  /**
-   * After a password reset, the finish page's and the confirmation mail's secret that lists and removes
-   * the passkeys added in the 30 days before the reset (subject the member; decision 0024).
-   */
-  | 'passkey_reset_review';
+/** The purposes' names are the `verifications.purpose` column's type (verification-repo.ts). */
+export type { VerificationPurpose };
 
 /** Whose run of wrong answers locks a purpose's check, and for how long (decision 0004). */
 export interface SecretLock {
@@ -83,6 +40,8 @@ export interface SingleUseToken {
 export type PurposeRule = TriedCode | SingleUseToken;
 
 const TRIES = LIMITS.signupVerifyFailuresBeforeLock;
+/** Wrong OTPs and PINs of one card, across its flows (the sign-up's and the upgrade's). */
+export const verifyLockKey = (cardHash: string) => `signup-verify:${cardHash}`;
 /** The card's lock: shared by the sign-up and the upgrade, so that guesses at either count once. */
 const CARD: SecretLock = { of: 'card', key: verifyLockKey, limit: TRIES, lockMs: LIMITS.signupLockMs };
 const member = (name: string): SecretLock => ({ of: 'member', key: (userId) => `${name}:${userId}`, limit: TRIES, lockMs: LIMITS.signupLockMs });

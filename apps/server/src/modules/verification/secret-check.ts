@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AppError } from '../../lib/app-error.ts';
-import { clearAttempts, countAttempt, isLocked } from '../account/login-throttle-repo.ts';
-import { verifyPassword } from '../account/passwords.ts';
+import { clearAttempts, countAttempt, isLocked } from './login-throttle-repo.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
 import { triedCode, type VerificationPurpose } from './purposes.ts';
 import { takeTry } from './verification-repo.ts';
 

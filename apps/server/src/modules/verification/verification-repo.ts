@@ -1,8 +1,53 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
 import type { Database, VerificationsTable } from '../../db/schema.ts';
-import type { VerificationPurpose } from './purposes.ts';
 
 /** The SQL of `verifications`: only the verification kernel calls it (docs/decisions/0021). */
+
+/**
+ * Every one-time secret lives in `verifications` (ARCHITECTURE.md: one table, hashed, single use;
+ * docs/decisions/0021). A purpose names what a secret is for; the table in purposes.ts says, for each, how
+ * it is kept and checked, so that the rules of every flow read in one place.
+ */
+export type VerificationPurpose =
+  /** The card sign-up's SMS and e-mail codes and the card's PIN (decision 0004). */
+  | 'signup_sms'
+  | 'signup_email'
+  | 'signup_pin'
+  /** The open sign-up's activation link and the password reset link (decision 0005). */
+  | 'open_activation'
+  | 'password_reset'
+  /** The e-mail change's code to the new address (SPEC.md section 7). */
+  | 'email_change'
+  /** A direct-login one-time token (decision 0006). */
+  | 'direct_login'
+  /** The member flows' codes and PINs (decision 0006); the purpose is the flow's kind (member_flows.kind). */
+  | 'point_transfer'
+  | 'numberless'
+  | 'upgrade'
+  /** The SMS code that proves a new login mobile number (decision 0014). */
+  | 'login_tel'
+  /**
+   * The login step's ticket for the authorize step; subject the member's id, bound to the client
+   * and the password hash (modules/account/login-ticket.ts).
+   */
+  | 'login_ticket'
+  /**
+   * WebAuthn challenges (decision 0024), stored as the SHA-256 of the challenge: a sign-in's, bound
+   * to the browser that asked (its passkey cookie), and a registration's and a step-up's, subject the
+   * session (token family) that asked.
+   */
+  | 'passkey_login'
+  | 'passkey_register'
+  | 'passkey_reauth'
+  /** A passkey sign-in's ticket for the authorize step, like the login step's (modules/account/login-ticket.ts). */
+  | 'passkey_ticket'
+  /** The link of the "passkey added" mail that removes that passkey (subject the passkey's id). */
+  | 'passkey_revoke'
+  /**
+   * After a password reset, the finish page's and the confirmation mail's secret that lists and removes
+   * the passkeys added in the 30 days before the reset (subject the member; decision 0024).
+   */
+  | 'passkey_reset_review';
 
 export type VerificationRow = Selectable<VerificationsTable>;
 

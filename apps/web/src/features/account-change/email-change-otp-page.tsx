@@ -9,7 +9,7 @@ import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { confirmEmailChange } from './account-change-api.ts';
 import { clearHeldEmailChange, getHeldEmailChange, type HeldEmailChange } from './email-change-store.ts';

@@ -8,7 +8,7 @@ import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { requestEmailChange } from './account-change-api.ts';
 import { holdEmailChange } from './email-change-store.ts';

@@ -15,7 +15,7 @@ import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { changePassword, changePasswordWithPasskey } from './account-change-api.ts';
 

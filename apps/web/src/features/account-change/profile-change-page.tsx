@@ -13,7 +13,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { SummaryList } from '../../ui/summary-list.tsx';
 import { useDelayed } from '../../ui/use-delayed.ts';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { changeProfile, fetchProfile, type ProfileFields } from './account-change-api.ts';
 import { readonlyInputs, useProfileForm } from './profile-form.ts';

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { profileFormSchema, type profileFieldsSchema, type ProfileFieldKey, type ProfileResponse } from '@sso/contracts/account';
 import { japanDate } from '@sso/contracts/open-signup';
 import { useMemberForm } from '../../lib/use-member-form.ts';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import type { ProfileFields } from './account-change-api.ts';
 
 type Schema = ReturnType<typeof profileFieldsSchema>;

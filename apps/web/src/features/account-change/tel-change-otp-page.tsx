@@ -9,7 +9,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { TopButton } from '../../ui/back-to-top.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { confirmTelChange } from './tel-change-api.ts';
 

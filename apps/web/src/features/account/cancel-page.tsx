@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { cancelMembership } from './cancel-api.ts';
 import { useTopQuery } from './top-api.ts';
 

@@ -13,7 +13,7 @@ import { Field } from '../../ui/field.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import faces from '../../ui/card-face.module.css';
 import page from '../../ui/page.module.css';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { activateCard } from './cards-api.ts';
 import styles from './cards.module.css';
 import { useAfterCardChange } from './use-after-card-change.ts';

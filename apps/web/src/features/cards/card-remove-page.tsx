@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import faces from '../../ui/card-face.module.css';
 import page from '../../ui/page.module.css';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { removeCards } from './cards-api.ts';
 import styles from './cards.module.css';
 import { useAfterCardChange } from './use-after-card-change.ts';

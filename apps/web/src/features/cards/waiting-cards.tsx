@@ -6,7 +6,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { CardList } from '../../ui/card-face.tsx';
 import page from '../../ui/page.module.css';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { addWaitingCard, enableCard } from './cards-api.ts';
 import styles from './cards.module.css';
 import { useAfterCardChange } from './use-after-card-change.ts';

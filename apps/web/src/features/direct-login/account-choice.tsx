@@ -1,7 +1,7 @@
 import type { AccountRecord } from '../../lib/records.ts';
 import { Button } from '../../ui/button.tsx';
 import { SummaryList } from '../../ui/summary-list.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 
 interface AccountChoiceProps {

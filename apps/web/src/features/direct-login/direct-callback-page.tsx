@@ -9,7 +9,7 @@ import { getTokenRecord, saveAccount, saveSession, webRedirectUri, type AccountR
 import { ApiFailure, UNEXPECTED_CODE } from '../../lib/result.ts';
 import type { TokenFields } from '../../lib/token-answer.ts';
 import { WaitingPage } from '../../ui/waiting-page.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { AccountChoice } from './account-choice.tsx';
 import { exchangeDirectLogin, revokeLogin } from './direct-login-api.ts';
 import { callbackPlan, type CallbackPlan } from './hand-off-params.ts';

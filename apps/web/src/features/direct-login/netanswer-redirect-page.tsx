@@ -10,7 +10,7 @@ import { toResult } from '../../lib/result.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { useDelayed } from '../../ui/use-delayed.ts';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { netAnswerUrl, outstandingTermsOf } from './direct-login-api.ts';
 import { NetAnswerLinkForm } from './netanswer-link-form.tsx';

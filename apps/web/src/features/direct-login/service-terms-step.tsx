@@ -4,7 +4,7 @@ import { showFailure } from '../../lib/failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
 import { TermsAgreement } from '../../ui/terms-agreement.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { acceptServiceTerms } from './direct-login-api.ts';
 

@@ -14,7 +14,7 @@ import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import page from '../../ui/page.module.css';
 import { ProfileFields } from '../../ui/profile-fields.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { linkOpenAccount } from './link-api.ts';
 
 const FIELDS = ['email', 'last_name_kana', 'first_name_kana', 'birthday', 'tel', 'password'] as const;

@@ -4,7 +4,7 @@ import { showFailure } from '../../lib/failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
 import { TermsAgreement } from '../../ui/terms-agreement.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { agreeAndAuthorize } from './login-api.ts';
 import { canAuthorize, getLoginContext } from './login-context.ts';
 

@@ -2,7 +2,7 @@ import { CLIENT_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { goToCardholdersOnly, goToError } from '../../lib/navigation.ts';
 import { toResult } from '../../lib/result.ts';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 
 /** Answers shown on the login page itself (SPEC.md section 8); others go to the error routes. */
 const SHOWN_HERE: number[] = [RESULT.CREDENTIALS, RESULT.LOCKED, RESULT.RECAPTCHA, RESULT.CLIENT_SPECIAL];

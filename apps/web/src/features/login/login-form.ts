@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
-import { inputKindOf, normaliseInput } from '../../ui/input-normalise.ts';
+import { inputKindOf, normaliseInput } from '../../lib/input-normalise.ts';
 
 export interface LoginForm {
   user_mail: string;
@@ -13,7 +13,7 @@ const NAMES: readonly Name[] = ['user_mail', 'user_pass'];
 
 /**
  * Login validation (SPEC.md section 5): id and password are required. Each is read as its field's
- * kind (ui/input-normalise.ts): the id as on blur (NFKC, trimmed, a mobile number without hyphens),
+ * kind (lib/input-normalise.ts): the id as on blur (NFKC, trimmed, a mobile number without hyphens),
  * the password byte for byte.
  */
 const valueOf = (name: Name, raw: string) => normaliseInput(inputKindOf(name), raw);

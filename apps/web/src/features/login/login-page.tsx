@@ -10,7 +10,7 @@ import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { login } from './login-api.ts';
 import { continueLogin } from './login-continuation.ts';
 import { showLoginFailure } from './login-failure.ts';

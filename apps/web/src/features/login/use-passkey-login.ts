@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { continueLogin } from './login-continuation.ts';
 import { showLoginFailure } from './login-failure.ts';
 

@@ -6,7 +6,7 @@ import { FULL_NAME_WHEN, fullNameRule } from '@sso/contracts/full-name';
 import { japanDate, openSignupFieldsSchema } from '@sso/contracts/open-signup';
 import { newsletterDefault } from '../../lib/env.ts';
 import { useMemberForm } from '../../lib/use-member-form.ts';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import type { OpenSignupFields } from './open-signup-api.ts';
 
 /**

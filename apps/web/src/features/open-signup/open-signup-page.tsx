@@ -2,7 +2,7 @@ import { useCallback, useEffect } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { useCommitAction } from '../../lib/use-member-form.ts';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { confirmSummary } from './confirm-summary.ts';
 import { postOpenSignup, type OpenSignupFields } from './open-signup-api.ts';
 import { OpenSignupConfirm } from './open-signup-confirm.tsx';

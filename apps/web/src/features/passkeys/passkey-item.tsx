@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { PASSKEY_SCREEN_TEXTS as T } from '@sso/contracts/passkey-screens';
 import type { Passkey } from '@sso/contracts/passkeys';
 import { Button } from '../../ui/button.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { PasskeyNameForm } from './passkey-name-form.tsx';
 import { passkeyFacts } from './passkey-view.ts';
 import { renamePasskey } from './passkeys-api.ts';

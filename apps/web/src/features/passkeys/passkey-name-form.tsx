@@ -6,7 +6,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import page from '../../ui/page.module.css';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 
 /** A passkey's name as the contract bounds it (1 to 32 characters, trimmed). */
 const nameSchema = z.object({ name: passkeyNameSchema });

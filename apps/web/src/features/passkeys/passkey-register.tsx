@@ -8,7 +8,7 @@ import { ceremonyFailureMessage, register } from '../../lib/webauthn.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { PasskeyNameForm } from './passkey-name-form.tsx';
 import { defaultPasskeyName } from './passkey-view.ts';
 import { registerPasskey, registrationOptions } from './passkeys-api.ts';

@@ -9,7 +9,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import page from '../../ui/page.module.css';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { requirePasskey } from './passkeys-api.ts';
 
 type RequireFields = z.infer<typeof passkeyRequireRequestSchema>;

@@ -8,7 +8,7 @@ import { clearTokens } from '../../lib/records.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { revokePasskey } from './revoke-api.ts';
 
 /**

@@ -14,7 +14,7 @@ import { LoadStatus } from '../../ui/load-status.tsx';
 import { StatusNotice } from '../../ui/status-notice.tsx';
 import page from '../../ui/page.module.css';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { PasskeyItem } from './passkey-item.tsx';
 import { PasskeyRegister } from './passkey-register.tsx';
 import { PasskeyRequireForm } from './passkey-require-form.tsx';

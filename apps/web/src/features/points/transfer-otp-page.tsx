@@ -7,7 +7,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
 import page from '../../ui/page.module.css';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { confirmTransfer } from './points-api.ts';
 import styles from './points.module.css';
 import { clearHeldTransfer, finishTransfer, getHeldTransfer, OTP_PATHS, type HeldTransfer } from './transfer-store.ts';

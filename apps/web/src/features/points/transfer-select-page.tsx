@@ -12,7 +12,7 @@ import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
 import { RadioGroup } from '../../ui/radio-group.tsx';
 import { SummaryList } from '../../ui/summary-list.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { selectTransfer } from './points-api.ts';
 import { transferCards, transferRefusal } from '../../lib/transfer-eligibility.ts';
 import { holdTransfer, OTP_PATHS } from './transfer-store.ts';

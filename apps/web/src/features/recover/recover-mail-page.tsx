@@ -6,7 +6,7 @@ import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { forgotPassword } from './recover-api.ts';
 

@@ -10,7 +10,7 @@ import { useMemberForm } from '../../lib/use-member-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button, buttonClass } from '../../ui/button.tsx';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { resetPassword } from './recover-api.ts';
 import type { DoneState } from './reset-passkeys.tsx';

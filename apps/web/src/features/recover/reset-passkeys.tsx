@@ -8,7 +8,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import page from '../../ui/page.module.css';
 import list from '../../ui/stacked-list.module.css';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { fetchResetPasskeys, removeResetPasskeys } from './recover-api.ts';
 import styles from './recover.module.css';
 

@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import { StatusNotice } from '../../ui/status-notice.tsx';
 import page from '../../ui/page.module.css';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { SessionItem } from './session-item.tsx';
 import { browserFacts, endingText, serviceFacts, type SessionFacts } from './session-view.ts';
 import { endMemberSession, SESSIONS_QUERY_KEY, useSessionsQuery } from './sessions-api.ts';

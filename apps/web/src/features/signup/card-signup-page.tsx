@@ -12,7 +12,7 @@ import { CardFields } from '../../ui/card-fields.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { Field } from '../../ui/field.tsx';
 import { NewPasswordFields } from '../../ui/new-password-fields.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { PaperlessNotice } from './paperless-notice.tsx';
 import { signupCard } from './signup-api.ts';

@@ -8,7 +8,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { OtpField } from '../../ui/otp-field.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
 import { showSignupFailure } from './signup-failure.ts';
 import type { HeldSignup } from './signup-store.ts';

@@ -5,7 +5,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { Checkbox } from '../../ui/checkbox.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';
 import { TermsAgreement } from '../../ui/terms-agreement.tsx';
-import { usePendingAction, type ActionOutcome } from '../../ui/use-pending-action.ts';
+import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { HeldStep } from './held-step.tsx';
 import { acceptSignupTerms, chooseMailDigital } from './signup-api.ts';
 import { showSignupFailure } from './signup-failure.ts';

@@ -13,7 +13,7 @@ import { OtpField } from '../../ui/otp-field.tsx';
 import { PinField } from '../../ui/pin-field.tsx';
 import page from '../../ui/page.module.css';
 import { Steps } from '../../ui/steps.tsx';
-import type { ActionOutcome } from '../../ui/use-pending-action.ts';
+import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import { addedCardOf, heldCheckOf, type HeldCardCheck } from './held-check.ts';
 import { confirmCardCode, confirmCardPin, confirmNumberless } from './upgrade-api.ts';
 import { OPEN_CARD_HEADINGS, OPEN_CARD_STEPS } from './upgrade-steps.ts';

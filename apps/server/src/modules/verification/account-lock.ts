@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
-import type { UserRow } from './user-repo.ts';
-import { throttleKey } from './login-id.ts';
 import { clearAttempts } from './login-throttle-repo.ts';
+
+/** The throttle key: a keyed digest of the normalised id, so that the throttle table stores no address. */
+export const throttleKey = (id: { email?: string; tel?: string }) => lookupDigest(id.email !== undefined ? `email:${id.email}` : `tel:${id.tel ?? ''}`);
 
 /**
  * The login lock of a member's account (docs/decisions/0011-login-proof-and-account-lock.md): wrong
@@ -14,7 +15,7 @@ import { clearAttempts } from './login-throttle-repo.ts';
 export const accountLockKey = (userId: string) => lookupDigest(`member:${userId}`);
 
 /** The lock a login attempt counts on: the member's account, or the id itself when it is no member's. */
-export const loginLockKey = (user: Pick<UserRow, 'id'> | undefined, id: { email?: string; tel?: string }) =>
+export const loginLockKey = (user: { id: string } | undefined, id: { email?: string; tel?: string }) =>
   user ? accountLockKey(user.id) : throttleKey(id);
 
 /**
@@ -22,7 +23,7 @@ export const loginLockKey = (user: Pick<UserRow, 'id'> | undefined, id: { email?
  * they are) and a withdrawal (the freed ids start afresh). The ids' own keys go too, for the
  * failures counted on them before they were the member's.
  */
-export async function clearLoginFailures(db: Kysely<Database>, user: Pick<UserRow, 'id' | 'email' | 'tel'>): Promise<void> {
+export async function clearLoginFailures(db: Kysely<Database>, user: { id: string; email: string; tel: string | null }): Promise<void> {
   await clearAttempts(db, accountLockKey(user.id));
   await clearAttempts(db, throttleKey({ email: user.email }));
   if (user.tel) await clearAttempts(db, throttleKey({ tel: user.tel }));

@@ -5,7 +5,7 @@ import { postAuthorize, withTestApp, type TestApp } from '../../test-support/tes
 import { call, eventRows, loggedInMember } from '../../test-support/account-change-kit.ts';
 import { forgotForToken, newMember, reset } from '../../test-support/recover-kit.ts';
 import { accountLockKey } from './account-lock.ts';
-import { passwordVerifications } from './passwords.ts';
+import { passwordVerifications } from '../../lib/passwords.ts';
 
 /**
  * Ten failures lock the account, not each of its ids (docs/decisions/0011-login-proof-and-account-lock.md):
