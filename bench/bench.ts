@@ -40,7 +40,7 @@ import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem } from './lib/system.ts';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { isTermKey } from '@sso/contracts/terms';
-import { loadClients } from '../apps/server/src/modules/oauth/clients.ts';
+import { loadClients } from '@sso/server/test-support/internals';
 import { ROOT } from '../e2e/support/server.ts';
 
 const { values: args } = parseArgs({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
-import { sha256 } from '../../apps/server/src/lib/secrets.ts';
+import { sha256 } from '@sso/server/test-support/internals';
 import { waitForCode } from '../support/mailbox.ts';
 import { pkce, post, spaClient, type Pkce } from './support/client.ts';
 import { CARDS, cardSignupBody } from './support/signup-bodies.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
-import type { Database } from '../../../apps/server/src/db/schema.ts';
+import type { Database } from '@sso/server/test-support/internals';
 import { NET_ANSWER_AUTH, post, refresh, spaClient, type Answer, type Pkce, type Tokens } from './client.ts';
 import { openSystemDb } from './db.ts';
 
