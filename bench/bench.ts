@@ -41,7 +41,7 @@ import { startBenchSystem } from './lib/system.ts';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { isTermKey } from '@sso/contracts/terms';
 import { loadClients } from '@sso/server/test-support/internals';
-import { ROOT } from '../e2e/support/server.ts';
+import { ROOT } from '@sso/server/test-support';
 
 const { values: args } = parseArgs({
   options: {

@@ -2,8 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { audienceOf, deviceHashOf, hashPassword, insertFamily, insertMember, insertMemberCard, insertPasskey, issuePair, loadClients, NO_PROFILE, noteMemberDevice, openDatabase, recordTermAcceptance, subjectFor, userHandleOf } from '@sso/server/test-support/internals';
-import { SoftAuthenticator } from '@sso/server/test-support';
-import { ROOT } from '../../e2e/support/server.ts';
+import { ROOT, SoftAuthenticator } from '@sso/server/test-support';
 import type { Member } from './flows.ts';
 
 /**
