@@ -79,4 +79,15 @@ export default tseslint.config(
   },
   { files: ['packages/contracts/**/*.ts'], ...boundaries(contractZones) },
   { files: [`${FEATURES}/**/*.{ts,tsx}`], ...boundaries(featureZones) },
+  {
+    // The black-box suites and the benchmark reach the server through its test harness only
+    // (`@sso/server/test-support`, `/vitest`, `/internals`: docs/architecture.md, "Test harness").
+    files: ['e2e/**/*.ts', 'bench/**/*.{ts,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)apps/server/', message: 'Import the server through @sso/server/test-support (or its /vitest and /internals entries), never its sources.' }] },
+      ],
+    },
+  },
 );
