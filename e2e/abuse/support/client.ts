@@ -6,6 +6,7 @@
 export {
   authorize,
   basicAuth,
+  codeGrant,
   codeOf,
   exchange,
   formBody,

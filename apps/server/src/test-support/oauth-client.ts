@@ -36,7 +36,8 @@ export const FIXED_PKCE = pkce('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk');
 export interface AuthorizeQuery {
   clientId: string;
   redirectUri: string;
-  state: string;
+  /** Left out when undefined, as an attacker's form may leave it (state is optional: RFC 6749 section 4.1.1). */
+  state?: string | undefined;
   /** The scope asked for; left out when undefined, which grants the client's own (docs/decisions/0010-scopes-and-audience.md). */
   scope?: string | undefined;
   challenge: string;
