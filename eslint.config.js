@@ -81,7 +81,7 @@ export default tseslint.config(
   { files: [`${FEATURES}/**/*.{ts,tsx}`], ...boundaries(featureZones) },
   {
     // The black-box suites and the benchmark reach the server through its test harness only
-    // (`@sso/server/test-support`, `/vitest`, `/internals`: docs/architecture.md, "Test harness").
+    // (`@sso/server/test-support`, `/vitest`, `/internals`: docs/decisions/0028-one-test-harness.md).
     files: ['e2e/**/*.ts', 'bench/**/*.{ts,mjs}'],
     rules: {
       'no-restricted-imports': [

@@ -13,6 +13,12 @@ import { authorizeQuery as query, basicAuth, bearer, codeGrant, codeIn, FIXED_PK
 
 export { bearer };
 
+/*
+ * The real app in process for the tests, and its OAuth client over inject(): vitest-free, so that the
+ * tools outside vitest (bench/) use it as the suites do. The describe block's lifecycle is vitest.ts;
+ * the unit tests import both through test-app.ts.
+ */
+
 export const TEST_ORIGIN = 'http://sso.test';
 
 /**
