@@ -135,4 +135,15 @@ export default tseslint.config(
   { files: [`${FEATURES}/**/*.{ts,tsx}`], ...boundaries(featureZones) },
   { files: [`${WEB}/lib/**/*.{ts,tsx}`], ignores: ['**/*.test.{ts,tsx}'], ...boundaries(webLibZones) },
   { files: [`${SERVER}/**/*.ts`, `${WEB}/**/*.{ts,tsx}`], ignores: ['**/*.test.{ts,tsx}'], ...noCycle },
+  {
+    // The black-box suites and the benchmark reach the server through its test harness only
+    // (`@sso/server/test-support`, `/vitest`, `/internals`: docs/decisions/0029-one-test-harness.md).
+    files: ['e2e/**/*.ts', 'bench/**/*.{ts,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)apps/server/', message: 'Import the server through @sso/server/test-support (or its /vitest and /internals entries), never its sources.' }] },
+      ],
+    },
+  },
 );

@@ -8,7 +8,7 @@
  * It prints a table and rewrites the result section of docs/soak.md (what it does and why: there).
  */
 import { parseArgs } from 'node:util';
-import { ROOT } from '../e2e/support/server.ts';
+import { ROOT } from '@sso/server/test-support';
 import { databaseKind, positiveNumber, runMain, say } from './lib/cli.ts';
 import { httpClient } from './lib/http.ts';
 import { closedLoop, openLoop, type LoadResult } from './lib/load.ts';

@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { pkce } from '@sso/server/test-support';
 import { documentScreen } from './support/browser.ts';
 import { logInAt, pagePerTest, withSystem } from './support/journey.ts';
 
 const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
 const PORTAL_REDIRECT = 'siap005portal://oauth/callback';
-const VERIFIER = 'app-confirmation-journey-verifier-0123456789-abcdefgh';
-const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
+const { verifier: VERIFIER, challenge: CHALLENGE } = pkce('app-confirmation-journey-verifier-0123456789-abcdefgh');
 
 /** A portal app's authorization request to its custom scheme, as any app on the phone can make it. */
 const portalRequest = (extra: Record<string, string> = {}) =>

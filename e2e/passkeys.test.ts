@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FIXED_PKCE } from '@sso/server/test-support';
 import { documentScreen, screenshot } from './support/browser.ts';
 import { logIn, openPage, pagePerTest, partnerAuthorizePath, withSystem } from './support/journey.ts';
 import { readMailbox, waitForCode } from './support/mailbox.ts';
@@ -145,7 +146,7 @@ describe('passkeys in Chromium', () => {
     const token = await fetch(`${env.system.origin}/api/auth/token`, {
       method: 'POST',
       headers: { authorization: `Basic ${Buffer.from('SIAP004:demo-secret-SIAP004').toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.get('code') ?? '', redirect_uri: `${env.system.origin}/dev/partner/SIAP004/callback`, code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' }),
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.get('code') ?? '', redirect_uri: `${env.system.origin}/dev/partner/SIAP004/callback`, code_verifier: FIXED_PKCE.verifier }),
     });
     const idToken = ((await token.json()) as { id_token: string }).id_token;
     expect(JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString())).toMatchObject({ acr: 'urn:member-id:acr:phishing-resistant' });

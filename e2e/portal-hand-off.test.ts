@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { pkce } from '@sso/server/test-support';
 import { documentScreen, expectAccessible } from './support/browser.ts';
 import { logIn, pagePerTest, withSystem } from './support/journey.ts';
 
 const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
-const VERIFIER = 'portal-consent-journey-verifier-0123456789-abcdefgh';
-const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
+const { verifier: VERIFIER, challenge: CHALLENGE } = pkce('portal-consent-journey-verifier-0123456789-abcdefgh');
 
 /**
  * Decision 0013: a portal app's hand-off whose challenge came in the page's address is asked for

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FIXED_PKCE } from '@sso/server/test-support';
 import { documentScreen, expectAccessible } from './support/browser.ts';
 import { pagePerTest, withSystem } from './support/journey.ts';
 import { countMessages, waitForCode } from './support/mailbox.ts';
@@ -217,7 +218,7 @@ describe('card sign-up in Chromium', () => {
       state: 'portal-state',
       scope: 'openid',
       response_type: 'code',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge: FIXED_PKCE.challenge,
       code_challenge_method: 'S256',
     });
     await j.page.goto(`/content/authorize?${query.toString()}`);

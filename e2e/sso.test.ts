@@ -1,12 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { FIXED_PKCE } from '@sso/server/test-support';
 import { documentScreen } from './support/browser.ts';
 import { logInAt, openPage, partnerAuthorizePath, withSystem } from './support/journey.ts';
 
 const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 /** The verifier of the fixed challenge partnerAuthorizePath asks with (RFC 7636 appendix B). */
-const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+const VERIFIER = FIXED_PKCE.verifier;
 
 /**
  * The browser's SSO session in Chromium (docs/decisions/0026-sso-session.md): one login in the SPA,

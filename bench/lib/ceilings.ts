@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { verify } from '@node-rs/argon2';
-import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
+import { hashPassword } from '@sso/server/test-support/internals';
 import { httpClient } from './http.ts';
 import type { NextJob } from './load.ts';
 import { OK, failed } from './stats.ts';

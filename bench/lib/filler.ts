@@ -3,10 +3,7 @@ import { sql } from 'kysely';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { TERM_VERSIONS, type TermKey } from '@sso/contracts/terms';
-import { openDatabase } from '../../apps/server/src/db/database.ts';
-import { NO_PROFILE } from '../../apps/server/src/modules/account/member-repo.ts';
-import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
-import { newPair } from '../../apps/server/src/modules/oauth/tokens.ts';
+import { hashPassword, newPair, NO_PROFILE, openDatabase } from '@sso/server/test-support/internals';
 import { benchCard } from './seed.ts';
 
 /**

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { basicAuth, bearer, type HttpAnswer, type HttpClient } from './http.ts';
+import { authorizeQuery, basicAuth, bearer, codeGrant, loginForm, pkce, refreshGrant, SPA_CLIENT_ID, spaRedirect, type Pkce, type SoftAuthenticator } from '@sso/server/test-support';
+import type { HttpAnswer, HttpClient } from './http.ts';
 import { OK, failed, type Outcome } from './stats.ts';
-import type { SoftAuthenticator } from '../../apps/server/src/test-support/soft-authenticator.ts';
 
 /**
  * The member operations the load tools drive, each as the SPA or a partner sends it over HTTP
@@ -26,8 +25,6 @@ export interface Member {
   openid: { terminalId: string; refresh: string };
 }
 
-/** The SPA's public client (config/clients.json). */
-export const SPA_CLIENT_ID = 'SIAP009';
 /** Net Answer's confidential client, which introspects (docs/demo.md "Demo data"). */
 let introspectingClient = basicAuth('SIAP004', 'demo-secret-SIAP004');
 /**
@@ -63,23 +60,24 @@ const takeTokens = (m: Member, a: HttpAnswer): Outcome => {
   return OK;
 };
 
-/** The login form's POST to the authorize endpoint with a PKCE S256 challenge (RFC 7636) of `verifier`. */
-async function postAuthorize(http: HttpClient, m: Member, verifier: string, ticket?: string): Promise<{ code?: string; redirectUri: string; failure?: Outcome }> {
-  const redirectUri = `${http.origin}/content/oauth/callback`;
-  const query = new URLSearchParams({
-    client_id: SPA_CLIENT_ID,
-    redirect_uri: redirectUri,
+/**
+ * The login form's POST to the authorize endpoint with the PKCE S256 challenge (RFC 7636) of `proof`,
+ * as the harness's OAuth client writes it (apps/server/src/test-support/oauth-client.ts).
+ */
+async function postAuthorize(http: HttpClient, m: Member, proof: Pkce, ticket?: string): Promise<{ code?: string; redirectUri: string; failure?: Outcome }> {
+  const redirectUri = spaRedirect(http.origin);
+  const query = authorizeQuery({
+    clientId: SPA_CLIENT_ID,
+    redirectUri,
     state: 'bench',
     // No scope: the client's whole list (decision 0010), the same grant as the SPA's, and a request an
     // older checkout takes too (bench:compare), whatever scopes were added since.
     scope: '',
-    response_type: 'code',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
+    challenge: proof.challenge,
   });
   const authorized = await http.post(
     `/api/auth/authorize?${query.toString()}`,
-    { form: { user_mail: m.email, user_pass: m.password, recaptcha_token: 'bench', ...(ticket ? { login_ticket: ticket } : {}) } },
+    { form: loginForm({ user: m.email, password: m.password, recaptcha: 'bench', ticket }) },
     // As the SPA's browser posts it: its device cookie and the issuer's Origin, so that the SSO session starts (http/own-origin-post.ts).
     { cookie: `sso_device=${m.deviceCookie}`, origin: http.origin },
   );
@@ -93,7 +91,7 @@ async function postAuthorize(http: HttpClient, m: Member, verifier: string, tick
  * The login form's POST alone (SPEC.md section 4): the password check and a single-use code in the
  * 303, without the exchange. The code is left to expire; the member's chain is untouched.
  */
-export const authorize: Operation = async (http, m) => (await postAuthorize(http, m, randomBytes(32).toString('base64url'))).failure ?? OK;
+export const authorize: Operation = async (http, m) => (await postAuthorize(http, m, pkce())).failure ?? OK;
 
 /**
  * Login (SPEC.md section 4): the login form's POST to the authorize endpoint (argon2id verify, a
@@ -101,19 +99,10 @@ export const authorize: Operation = async (http, m) => (await postAuthorize(http
  * the member's chain; the old family is left alive, as a second device's session would be.
  */
 export const login: Operation = async (http, m) => {
-  const verifier = randomBytes(32).toString('base64url');
-  const { code, redirectUri, failure } = await postAuthorize(http, m, verifier);
+  const proof = pkce();
+  const { code, redirectUri, failure } = await postAuthorize(http, m, proof);
   if (failure || !code) return failure ?? failed('authorize without code');
-  const exchanged = await http.post('/api/auth/token', {
-    form: {
-      grant_type: 'authorization_code',
-      code,
-      client_id: SPA_CLIENT_ID,
-      redirect_uri: redirectUri,
-      code_verifier: verifier,
-      terminal_id: m.terminalId,
-    },
-  });
+  const exchanged = await http.post('/api/auth/token', { form: codeGrant({ code, clientId: SPA_CLIENT_ID, redirectUri, verifier: proof.verifier, terminalId: m.terminalId }) });
   return takeTokens(m, exchanged);
 };
 
@@ -130,14 +119,14 @@ export const passkeySignIn: Operation = async (http, m) => {
   const answered = await http.post('/api/auth/passkey/login', { json: { client_id: SPA_CLIENT_ID, credential: m.authenticator.authenticate(options) } }, browser);
   const j = parse(answered);
   if (answered.status !== 200 || typeof j.login_ticket !== 'string' || typeof j.id !== 'string') return failed(`passkey ${httpKind(answered)}`);
-  return (await postAuthorize(http, { ...m, email: j.id, password: '' }, randomBytes(32).toString('base64url'), j.login_ticket)).failure ?? OK;
+  return (await postAuthorize(http, { ...m, email: j.id, password: '' }, pkce(), j.login_ticket)).failure ?? OK;
 };
 
 /** The refresh grant: the next link of the member's rotation chain (RFC 6749 section 6). */
 export const refresh: Operation = async (http, m) =>
   takeTokens(
     m,
-    await http.post('/api/auth/token', { form: { grant_type: 'refresh_token', refresh_token: m.refresh, client_id: SPA_CLIENT_ID, terminal_id: m.terminalId } }),
+    await http.post('/api/auth/token', { form: refreshGrant(m.refresh, m.terminalId) }),
   );
 
 /**
@@ -145,7 +134,7 @@ export const refresh: Operation = async (http, m) =>
  * same rotation, and a new ID token signed with the server's current key, checked to be there.
  */
 export const refreshOpenid: Operation = async (http, m) => {
-  const a = await http.post('/api/auth/token', { form: { grant_type: 'refresh_token', refresh_token: m.openid.refresh, client_id: SPA_CLIENT_ID, terminal_id: m.openid.terminalId } });
+  const a = await http.post('/api/auth/token', { form: refreshGrant(m.openid.refresh, m.openid.terminalId) });
   const j = parse(a);
   if (a.status !== 200 || typeof j.refresh_token !== 'string') return failed(httpKind(a));
   if (typeof j.id_token !== 'string') return failed('refresh with openid without an ID token');

@@ -1,6 +1,5 @@
-import { passwordVerifications } from '../../apps/server/src/lib/passwords.ts';
-import { DEMO } from '../../apps/server/src/seed.ts';
-import { createTestApp, postAuthorize } from '../../apps/server/src/test-support/test-app.ts';
+import { DEMO, passwordVerifications } from '@sso/server/test-support/internals';
+import { createTestApp, postAuthorize } from '@sso/server/test-support';
 
 /**
  * Password hashes per login (budget: exactly one; the login step and the authorize step must not

@@ -14,7 +14,7 @@ export interface HttpAnswer {
 
 export interface HttpClient {
   origin: string;
-  post(path: string, body: { form?: Record<string, string>; json?: unknown }, headers?: Record<string, string>): Promise<HttpAnswer>;
+  post(path: string, body: { form?: Record<string, string> | URLSearchParams; json?: unknown }, headers?: Record<string, string>): Promise<HttpAnswer>;
   get(path: string, headers?: Record<string, string>): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
@@ -45,5 +45,4 @@ export function networkErrorKind(e: unknown): string {
   return `network ${code ?? (e instanceof Error ? e.message.slice(0, 60) : String(e))}`;
 }
 
-export const basicAuth = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
-export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+export { basicAuth, bearer } from '@sso/server/test-support';

@@ -1,4 +1,4 @@
-import { openDatabase } from '../../apps/server/src/db/database.ts';
+import { openDatabase } from '@sso/server/test-support/internals';
 import { passkeySignIn, type Member } from './flows.ts';
 import type { HttpClient } from './http.ts';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { ROOT } from '../../e2e/support/server.ts';
+import { ROOT } from '@sso/server/test-support';
 import { PEER_CLIENT } from '../peer/peer-client.ts';
 import { basicAuth, type HttpClient } from './http.ts';
 import type { Job, NextJob } from './load.ts';

@@ -1,22 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
-import { openDatabase } from '../../apps/server/src/db/database.ts';
-import { NO_PROFILE, insertMember } from '../../apps/server/src/modules/account/member-repo.ts';
-import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
-import { recordTermAcceptance } from '../../apps/server/src/modules/account/user-repo.ts';
-import { insertMemberCard } from '../../apps/server/src/modules/cards/card-repo.ts';
-import { audienceOf } from '../../apps/server/src/modules/oauth/audience.ts';
-import { loadClients } from '../../apps/server/src/modules/clients/clients.ts';
-import { insertFamily } from '../../apps/server/src/modules/oauth/token-repo.ts';
-import { issuePair } from '../../apps/server/src/modules/oauth/tokens.ts';
-import { insertPasskey } from '../../apps/server/src/modules/passkeys/passkey-repo.ts';
-import { subjectFor } from '../../apps/server/src/modules/oidc/subject.ts';
-import { noteMemberDevice } from '../../apps/server/src/modules/account/device-repo.ts';
-import { deviceHashOf } from '../../apps/server/src/modules/account/new-device-notice.ts';
-import { userHandleOf } from '../../apps/server/src/modules/passkeys/relying-party.ts';
-import { SoftAuthenticator } from '../../apps/server/src/test-support/soft-authenticator.ts';
-import { ROOT } from '../../e2e/support/server.ts';
+import { audienceOf, deviceHashOf, hashPassword, insertFamily, insertMember, insertMemberCard, insertPasskey, issuePair, loadClients, NO_PROFILE, noteMemberDevice, openDatabase, recordTermAcceptance, subjectFor, userHandleOf } from '@sso/server/test-support/internals';
+import { ROOT, SoftAuthenticator } from '@sso/server/test-support';
 import type { Member } from './flows.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROOT } from '../../e2e/support/server.ts';
+import { ROOT } from '@sso/server/test-support';
 
 /**
  * The JavaScript the login route loads (budget: BUDGETS.loginRouteJs, lib/budgets.ts), read from the SPA build's

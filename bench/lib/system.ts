@@ -2,19 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DevMailbox } from '../../apps/server/src/modules/notifications/dev-mailbox.ts';
-import { startSmtpSink } from '../../apps/server/src/modules/notifications/smtp-sink.ts';
-import { setLookupKey } from '../../apps/server/src/lib/secrets.ts';
-import { createTestDb } from '../../apps/server/src/test-support/test-db.ts';
-import { freePort, ROOT, startSystem, type RunningSystem } from '../../e2e/support/server.ts';
+import { DevMailbox, setLookupKey, startSmtpSink } from '@sso/server/test-support/internals';
+import { createTestDb, freePort, ROOT, startSystem, type RunningSystem } from '@sso/server/test-support';
 import { readMemory, type MemoryReading } from './memory.ts';
 import { startRecaptchaSimulator } from './recaptcha-simulator.ts';
 
 /**
- * The system under load: the real server process as the e2e journeys start it (startSystem in
- * e2e/support/server.ts, reused as it is), on its own SQLite file or on a fresh PostgreSQL database
- * (createTestDb, dropped at the end), with bench/lib/heap-probe.mjs preloaded so that the heap can
- * be read from outside.
+ * The system under load: the real server process as the e2e journeys start it (startSystem of the
+ * test harness, apps/server/src/test-support/running-system.ts, reused as it is), on its own SQLite
+ * file or on a fresh PostgreSQL database (createTestDb, dropped at the end), with
+ * bench/lib/heap-probe.mjs preloaded so that the heap can be read from outside.
  */
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -65,7 +62,7 @@ function productionClientsFile(dir: string): string {
  */
 const RUN_LOOKUP_KEY = randomBytes(32).toString('hex');
 
-/** What a production start needs beside the system's own (e2e/support/server.ts sets the port, origin and database). */
+/** What a production start needs beside the system's own (running-system.ts sets the port, origin and database). */
 async function productionSide(dir: string, logLevel: string): Promise<{ env: Record<string, string>; logFile: string; stop(): Promise<void> }> {
   const recaptcha = await startRecaptchaSimulator();
   const smtp = await startSmtpSink(new DevMailbox(), await freePort());

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { ROOT, startSystem, type RunningSystem } from '../support/server.ts';
-import { basicAuth, DEMO_CARD, DEMO_OPEN, formBody, get, login, pkce, post, spaClient, tokenRequest, type Answer } from './support/client.ts';
+import { basicAuth, codeGrant, DEMO_CARD, DEMO_OPEN, formBody, get, login, pkce, post, spaClient, tokenRequest, type Answer } from './support/client.ts';
 import { authorizeQuery, expectOAuthError, rowCounter } from './support/oauth-attacks.ts';
 
 const EVIL = 'http://evil.example';
@@ -37,13 +37,7 @@ describe('browser-side attacks', () => {
   }
 
   /** The token request the SPA's callback would send for `code`, with the victim's own verifier. */
-  const callbackExchange = (code: string | null, verifier: string) => ({
-    grant_type: 'authorization_code',
-    code: code ?? '',
-    client_id: 'SIAP009',
-    redirect_uri: spaClient(origin).redirectUri,
-    code_verifier: verifier,
-  });
+  const callbackExchange = (code: string | null, verifier: string) => codeGrant({ code: code ?? '', ...spaClient(origin), verifier });
 
   it("login CSRF: a cross-site authorize post with the attacker's credentials never logs the victim's browser in (RFC 9700 §2.1, §4.7)", async () => {
     // What the server does (authorize-service.ts): it does not look at Origin or Sec-Fetch-Site, and

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
-import type { Dialect } from '../../apps/server/src/db/database.ts';
-import { sha256 } from '../../apps/server/src/lib/secrets.ts';
+import { type Dialect, sha256 } from '@sso/server/test-support/internals';
 import { readMailbox } from '../support/mailbox.ts';
 import { DEMO_CARD, DEMO_OPEN, inParallel, login, post, refresh, type Answer } from './support/client.ts';
 import { openSystemDb } from './support/db.ts';

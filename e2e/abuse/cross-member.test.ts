@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../apps/server/src/db/database.ts';
+import type { Db } from '@sso/server/test-support/internals';
 import { startSystem, type RunningSystem } from '../support/server.ts';
 import { basicAuth, DEMO_CARD, DEMO_OPEN, get, NET_ANSWER_AUTH, post, refresh, type Answer } from './support/client.ts';
 import { routesInSource, wantsBearer } from './support/cross-member-routes.ts';

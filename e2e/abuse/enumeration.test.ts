@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../apps/server/src/lib/secrets.ts';
-import { hashPassword } from '../../apps/server/src/lib/passwords.ts';
+import { hashPassword, newId } from '@sso/server/test-support/internals';
 import { startSystem, type RunningSystem } from '../support/server.ts';
 import { readMailbox, waitForCode } from '../support/mailbox.ts';
 import { authorize, DEMO_CARD, DEMO_OPEN, login, post, type Answer } from './support/client.ts';

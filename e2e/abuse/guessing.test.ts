@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, CARD_MESSAGES, POINT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { LIMITS } from '@sso/contracts/constants';
-import { DEMO } from '../../apps/server/src/seed.ts';
-import { lookupDigest } from '../../apps/server/src/lib/secrets.ts';
-import { addressKey } from '../../apps/server/src/modules/account/credentials-service.ts';
-import { accountLockKey } from '../../apps/server/src/modules/verification/account-lock.ts';
-import { activationLockKey } from '../../apps/server/src/modules/cards/activation-service.ts';
-import { verifyLockKey } from '../../apps/server/src/modules/verification/purposes.ts';
+import { accountLockKey, activationLockKey, addressKey, DEMO, lookupDigest, verifyLockKey } from '@sso/server/test-support/internals';
 import { startSystem, type RunningSystem } from '../support/server.ts';
 import { countMessages, waitForCode } from '../support/mailbox.ts';
 import { authorize, DEMO_CARD, DEMO_OPEN, inParallel, login, post, type Answer } from './support/client.ts';
 import { createTestDb, openSystemDb } from './support/db.ts';
-import type { TestDb } from '../../apps/server/src/test-support/test-db.ts';
+import type { TestDb } from '@sso/server/test-support';
 import { eventCount, tally, throttleRow, triesTaken, wrongGuesses } from './support/guessing.ts';
 import { cardSignupBody } from './support/signup-bodies.ts';
 

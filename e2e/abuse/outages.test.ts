@@ -1,10 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { Dialect } from '../../apps/server/src/db/database.ts';
-import { DevMailbox } from '../../apps/server/src/modules/notifications/dev-mailbox.ts';
-import { OUTBOX_WORKER_INTERVAL_MS } from '../../apps/server/src/modules/notifications/messaging.ts';
-import { startSmtpSink } from '../../apps/server/src/modules/notifications/smtp-sink.ts';
-import { TEST_PG_URL } from '../../apps/server/src/test-support/test-db.ts';
+import { DevMailbox, type Dialect, OUTBOX_WORKER_INTERVAL_MS, startSmtpSink } from '@sso/server/test-support/internals';
+import { TEST_PG_URL } from '@sso/server/test-support';
 import { launchBrowser } from '../support/browser.ts';
 import { logIn } from '../support/journey.ts';
 import { freePort } from '../support/server.ts';

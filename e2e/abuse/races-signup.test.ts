@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
-import { sha256 } from '../../apps/server/src/lib/secrets.ts';
+import { authorizeQuery } from '@sso/server/test-support';
+import { sha256 } from '@sso/server/test-support/internals';
 import { waitForCode } from '../support/mailbox.ts';
 import { pkce, post, spaClient, type Pkce } from './support/client.ts';
 import { CARDS, cardSignupBody } from './support/signup-bodies.ts';
@@ -100,15 +101,7 @@ describe('sign-up secrets raced by 100 parallel redemptions (SQLite)', () => {
 
     it('the authorize hand-off with the register_token issues exactly one authorization code', async () => {
       const spa = spaClient(sys.origin);
-      const query = new URLSearchParams({
-        client_id: spa.clientId,
-        redirect_uri: spa.redirectUri,
-        state: 'race-state',
-        scope: WEB_SCOPE,
-        response_type: 'code',
-        code_challenge: challenge.challenge,
-        code_challenge_method: 'S256',
-      });
+      const query = authorizeQuery({ ...spa, state: 'race-state', scope: WEB_SCOPE, challenge: challenge.challenge });
       const location = (a: { headers: Headers }) => new URL(a.headers.get('location') ?? 'http://invalid/');
       // Every answer redirects to the client (RFC 6749 section 4.1.2.1): with a code, or with access_denied.
       const handOff = () => post(sys.origin, `/api/signup/authorize?${query.toString()}`, { form: { register_token: token } });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../../apps/server/src/lib/secrets.ts';
-import { verifyPassword } from '../../apps/server/src/lib/passwords.ts';
+import { sha256, verifyPassword } from '@sso/server/test-support/internals';
 import { waitForCode, waitForLink } from '../support/mailbox.ts';
 import { authorize, codeOf, DEMO_CARD, DEMO_OPEN, exchange, login, pkce, post, tokenRequest } from './support/client.ts';
 import {

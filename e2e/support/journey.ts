@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { authorizeQuery, FIXED_PKCE, partnerRedirect } from '@sso/server/test-support';
 import { launchBrowser, reportCspViolations, watchConsole } from './browser.ts';
 import { startSystem, type RunningSystem } from './server.ts';
 
@@ -78,12 +79,4 @@ export async function logInAt(page: Page, path: string, id: string, password: st
  * callback as redirect URI, `openid`, and a fixed PKCE S256 challenge (RFC 7636).
  */
 export const partnerAuthorizePath = (origin: string, clientId: string, state: string): string =>
-  `/content/authorize?${new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: `${origin}/dev/partner/${clientId}/callback`,
-    state,
-    scope: 'openid',
-    response_type: 'code',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  }).toString()}`;
+  `/content/authorize?${authorizeQuery({ clientId, redirectUri: partnerRedirect(origin, clientId), state, scope: 'openid', challenge: FIXED_PKCE.challenge }).toString()}`;

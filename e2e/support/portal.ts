@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { authorize, codeGrant, pkce, tokenRequest } from '@sso/server/test-support';
 
-const VERIFIER = 'direct-login-journey-verifier-0123456789-abcdefgh';
+const PROOF = pkce('direct-login-journey-verifier-0123456789-abcdefgh');
 
 export interface Member {
   email: string;
@@ -11,27 +11,12 @@ export interface Member {
 
 /** Logs a member in to a client through the API, as that app would (code flow with PKCE): the access token. */
 export async function apiTokens(origin: string, clientId: string, redirectUri: string, member: Member): Promise<string> {
-  const query = new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    state: 'api-login',
-    response_type: 'code',
-    code_challenge: createHash('sha256').update(VERIFIER).digest('base64url'),
-    code_challenge_method: 'S256',
-  });
-  const authorized = await fetch(`${origin}/api/auth/authorize?${query.toString()}`, {
-    method: 'POST',
-    body: new URLSearchParams({ user_mail: member.email, user_pass: member.password, recaptcha_token: 'e2e' }),
-    redirect: 'manual',
-  });
+  const authorized = await authorize(origin, { clientId, redirectUri, state: 'api-login', pkce: PROOF, user: member.email, password: member.password, recaptcha: 'e2e' });
   const code = new URL(authorized.headers.get('location') ?? '').searchParams.get('code');
   expect(code).toBeTruthy();
-  const token = await fetch(`${origin}/api/auth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: code!, client_id: clientId, redirect_uri: redirectUri, code_verifier: VERIFIER }),
-  });
+  const token = await tokenRequest(origin, codeGrant({ code: code!, clientId, redirectUri, verifier: PROOF.verifier }));
   expect(token.status).toBe(200);
-  return ((await token.json()) as { access_token: string }).access_token;
+  return (token.json as { access_token: string }).access_token;
 }
 
 /** POSTs JSON with a Bearer token, as an app would; the answer's body. */

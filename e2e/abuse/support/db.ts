@@ -1,6 +1,6 @@
-import { openDatabase, type Db } from '../../../apps/server/src/db/database.ts';
+import { type Db, openDatabase } from '@sso/server/test-support/internals';
 
-export { createTestDb } from '../../../apps/server/src/test-support/test-db.ts';
+export { createTestDb } from '@sso/server/test-support';
 
 /**
  * Opens the database a running system writes (its DATABASE_URL), to check afterwards what was

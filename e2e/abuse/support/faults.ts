@@ -1,8 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import SQLite from 'better-sqlite3';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
-import type { Dialect } from '../../../apps/server/src/db/database.ts';
-import { issuePair } from '../../../apps/server/src/modules/oauth/tokens.ts';
+import { type Dialect, issuePair } from '@sso/server/test-support/internals';
 import { startSystem, type RunningSystem, type SystemOptions } from '../../support/server.ts';
 import { createTestDb, openSystemDb } from './db.ts';
 

@@ -11,9 +11,8 @@
  * - the JS heap and the external memory JS objects hold (Buffers) after a forced garbage collection,
  *   on request over IPC: the server's memory alone, without the fuzzer's own allocations in it.
  */
-import { buildApp } from '../../../apps/server/src/app.ts';
-import { loadConfig } from '../../../apps/server/src/config.ts';
-import { catchRegisteredRoutes } from '../../../apps/server/src/test-support/registered-routes.ts';
+import { buildApp, loadConfig } from '@sso/server/test-support/internals';
+import { catchRegisteredRoutes } from '@sso/server/test-support';
 
 export interface FuzzServerReady {
   type: 'ready';

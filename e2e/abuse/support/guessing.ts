@@ -1,4 +1,4 @@
-import { sha256 } from '../../../apps/server/src/lib/secrets.ts';
+import { sha256 } from '@sso/server/test-support/internals';
 import type { Answer } from './client.ts';
 import type { openSystemDb } from './db.ts';
 

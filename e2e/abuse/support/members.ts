@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
-import type { Database } from '../../../apps/server/src/db/schema.ts';
+import type { Database } from '@sso/server/test-support/internals';
 import { readMailbox } from '../../support/mailbox.ts';
 import { authorize, codeOf, exchange, pkce, post, spaClient, type Answer, type Tokens } from './client.ts';
-import { SoftAuthenticator } from '../../../apps/server/src/test-support/soft-authenticator.ts';
+import { SoftAuthenticator } from '@sso/server/test-support';
 
 /**
  * Members of a running system set up over HTTP as they would be by hand (docs/demo.md "Demo data", "Demo

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
-import type { Database } from '../../../apps/server/src/db/schema.ts';
+import { authorizeQuery as harnessAuthorizeQuery } from '@sso/server/test-support';
+import type { Database } from '@sso/server/test-support/internals';
 import { NET_ANSWER_AUTH, post, refresh, spaClient, type Answer, type Pkce, type Tokens } from './client.ts';
 import { openSystemDb } from './db.ts';
 
@@ -64,17 +65,7 @@ export function rowCounter(databaseUrl: string) {
  * put it into a form action; `overrides` replace or remove (undefined) parameters.
  */
 export function authorizeQuery(origin: string, p: Pkce, overrides: Record<string, string | undefined> = {}): string {
-  const spa = spaClient(origin);
-  const fields: Record<string, string | undefined> = {
-    client_id: spa.clientId,
-    redirect_uri: spa.redirectUri,
-    scope: WEB_SCOPE,
-    response_type: 'code',
-    code_challenge: p.challenge,
-    code_challenge_method: 'S256',
-    ...overrides,
-  };
-  return new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  return harnessAuthorizeQuery({ ...spaClient(origin), scope: WEB_SCOPE, challenge: p.challenge, override: overrides }).toString();
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Db } from '../../../apps/server/src/db/database.ts';
+import type { Db } from '@sso/server/test-support/internals';
 import { startSystem, type RunningSystem } from '../../support/server.ts';
 import { waitForLink } from '../../support/mailbox.ts';
 import { inParallel, login, post, type Answer, type Tokens } from './client.ts';

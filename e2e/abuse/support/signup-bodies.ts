@@ -1,4 +1,4 @@
-import { cardBody } from '../../../apps/server/src/test-support/signup-kit.ts';
+import { cardBody } from '@sso/server/test-support';
 import { spaClient } from './client.ts';
 
 /**
@@ -6,8 +6,7 @@ import { spaClient } from './client.ts';
  * `openBody(email, over)` and the demo cards as they are, and the card sign-up for a running system,
  * whose SPA redirect URI carries the system's own origin.
  */
-export { openBody, OPEN_PASSWORD } from '../../../apps/server/src/test-support/open-signup-kit.ts';
-export { CARDS, PASSWORD as CARD_SIGNUP_PASSWORD } from '../../../apps/server/src/test-support/signup-kit.ts';
+export { CARD_SIGNUP_PASSWORD, CARDS, openBody, OPEN_PASSWORD } from '@sso/server/test-support';
 
 export const cardSignupBody = (origin: string, card: { cardnumber: string; cvc: string }, username: string, over: Record<string, unknown> = {}) =>
   cardBody(card, username, { redirect_uri: spaClient(origin).redirectUri, ...over });

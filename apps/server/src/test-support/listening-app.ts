@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
 import type { Dialect } from '../db/database.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, type TestApp } from './test-app-core.ts';
 
 /** A port free on 127.0.0.1 at the moment of asking. */
 export const freePort = () =>
@@ -14,23 +13,15 @@ export const freePort = () =>
 
 export type ListeningApp = TestApp & { origin: string };
 
-/**
- * The test app (test-app.ts) listening on a real port and being its own PUBLIC_ORIGIN, for what
- * calls the server over HTTP as another system would: a partner's server, a standard client
- * library, the demo partner that fetches the JWK Set.
- */
-export function withListeningApp(
+/** The test app listening on a free port of 127.0.0.1 and being its own PUBLIC_ORIGIN. */
+export async function startListeningApp(
   dialect: Dialect,
   env: Record<string, string> = {},
   overrides: Parameters<typeof createTestApp>[2] = {},
-): ListeningApp {
-  const ctx = {} as ListeningApp;
-  beforeAll(async () => {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    Object.assign(ctx, await createTestApp(dialect, { PUBLIC_ORIGIN: origin, ...env }, overrides), { origin });
-    await ctx.app.listen({ port, host: '127.0.0.1' });
-  });
-  afterAll(async () => ctx.close?.());
-  return ctx;
+): Promise<ListeningApp> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const t = Object.assign(await createTestApp(dialect, { PUBLIC_ORIGIN: origin, ...env }, overrides), { origin });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return t;
 }

@@ -2,32 +2,10 @@ import { expect } from 'vitest';
 import { openSignupResponseSchema } from '@sso/contracts/open-signup';
 import type { TestApp } from './test-app.ts';
 import { waitForMails } from './mailbox.ts';
+import { newOpenEmail, newTel, openBody, OPEN_PASSWORD } from './signup-bodies.ts';
 
-export const OPEN_PASSWORD = 'Open-pass1';
-let serial = 0;
-/** A fresh e-mail address and mobile number for each sign-up, so that mails, limits and unique numbers never mix. */
-export const newOpenEmail = () => `open.member.${++serial}@example.com`;
-export const newTel = () => `080${String(10_000_000 + ++serial).slice(-8)}`;
-
-/** A valid open sign-up (SPEC.md section 3, "Open sign-up"), registering for real unless told otherwise. */
-export const openBody = (email: string, over: Record<string, unknown> = {}) => ({
-  email,
-  last_name: '山田',
-  first_name: '太郎',
-  last_name_kana: 'ヤマダ',
-  first_name_kana: 'タロウ',
-  sex: '1',
-  birthday: '20000101',
-  postal_code: '1700013',
-  tel: newTel(),
-  password: OPEN_PASSWORD,
-  password_check: OPEN_PASSWORD,
-  email_flg: true,
-  check: true,
-  dry_run: 0,
-  client_id: 'SIAP009',
-  ...over,
-});
+/** The valid bodies live in signup-bodies.ts, which the HTTP suites use too. */
+export { newOpenEmail, newTel, openBody, OPEN_PASSWORD };
 
 export const post = (t: TestApp, url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object });
 export const registerOpen = (t: TestApp, body: Record<string, unknown>) => post(t, '/api/signup/open', body);

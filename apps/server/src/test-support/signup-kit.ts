@@ -1,23 +1,16 @@
 import { expect } from 'vitest';
-import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { signupStepResponseSchema } from '@sso/contracts/signup';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { bearer, CHALLENGE, exchange, TEST_ORIGIN, type TestApp, WEB_REDIRECT } from './test-app.ts';
+import { AUTHORIZE_PARAMS, CARDS, cardBody, PASSWORD } from './signup-bodies.ts';
 import { latestCode } from './mailbox.ts';
 import { loadConfig } from '../config.ts';
 import type { CardMaster } from '../ports/card-master.ts';
 import type { FlowRow } from '../modules/signup/flow-repo.ts';
 import { loadCardMasterSimulator } from '../ports/card-master-simulator.ts';
 
-/** The demo cards of config/demo-cards.json (docs/demo.md "Demo cards"). */
-export const CARDS = {
-  sms: { cardnumber: '4541000000000001', cvc: '123', mobile: '09011110001' },
-  mail: { cardnumber: '5252000000000002', cvc: '123' },
-  pin: { cardnumber: '3528000000000003', cvc: '123', pin: '1234' },
-  pinBank: { cardnumber: '3777000000000004', cvc: '1234', pin: '1234', aNo: '5678' },
-  house: { cardnumber: '0200000000000005', cvc: '', mobile: '09011110005' },
-  info: { cardnumber: '4541000000000903', cvc: '123' },
-  chatbot: { cardnumber: '4541000000000904', cvc: '123' },
-} as const;
+/** The valid bodies live in signup-bodies.ts, which the HTTP suites use too. */
+export { AUTHORIZE_PARAMS, CARDS, cardBody, PASSWORD };
 
 /** A sign-up flow row waiting for its e-mail code, begun at `at` and live `ttlMs`, for the repo tests. */
 export const emailOtpFlow = (id: string, at: number, ttlMs: number): FlowRow => ({
@@ -39,35 +32,9 @@ export const emailOtpFlow = (id: string, at: number, ttlMs: number): FlowRow => 
   mail_digital: null,
 });
 
-export const PASSWORD = 'Signup-2030';
 let serial = 0;
 /** A fresh e-mail address for each sign-up, so that mail codes and message limits never mix. */
 export const newEmail = () => `new.member.${++serial}@example.com`;
-
-/** The authorize parameters the test sign-ups carry, which every step answer echoes. */
-export const AUTHORIZE_PARAMS = {
-  response_type: 'code',
-  client_id: 'SIAP009',
-  redirect_uri: WEB_REDIRECT,
-  scope: WEB_SCOPE,
-  state: 'signup-state',
-  code_challenge: CHALLENGE,
-  code_challenge_method: 'S256',
-};
-
-export const cardBody = (card: { cardnumber: string; cvc: string }, email: string, over: Record<string, unknown> = {}) => ({
-  cardnumber: card.cardnumber,
-  cc_month: '12',
-  cc_year: '2030',
-  cvc: card.cvc,
-  username: email,
-  password: PASSWORD,
-  password_check: PASSWORD,
-  check: true,
-  ...AUTHORIZE_PARAMS,
-  recaptcha_token: 'dev-token',
-  ...over,
-});
 
 export const post = (t: TestApp, url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object });
 

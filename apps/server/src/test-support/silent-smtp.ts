@@ -1,7 +1,4 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
-import type { Dialect } from '../db/database.ts';
 
 /** Well below the wait for a silent mail server (seconds), well above a loaded machine's answer. */
 export const QUICK_MS = 1500;
@@ -36,20 +33,6 @@ export function silentSmtp(): Promise<SilentSmtp> {
       }),
     ),
   );
-}
-
-/** A test app whose SMTP_URL is a silent mail server, for the enclosing describe block. */
-export function withSilentSmtpApp(dialect: Dialect): { t: TestApp; smtp: SilentSmtp } {
-  const ctx = { t: {} as TestApp, smtp: {} as SilentSmtp };
-  beforeAll(async () => {
-    Object.assign(ctx.smtp, await silentSmtp());
-    Object.assign(ctx.t, await createTestApp(dialect, { SMTP_URL: `smtp://127.0.0.1:${ctx.smtp.port}` }));
-  });
-  afterAll(async () => {
-    await ctx.smtp.close?.();
-    await ctx.t.close?.();
-  });
-  return ctx;
 }
 
 /** Runs f and says how long it took. */

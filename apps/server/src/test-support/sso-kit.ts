@@ -1,25 +1,18 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { CHALLENGE, exchange, TEST_ORIGIN, tokenRequest, VERIFIER, WEB_REDIRECT, type TestApp } from './test-app.ts';
 import { UA } from './account-change-kit.ts';
+import { authorizeQuery, codeGrant, partnerRedirect } from './oauth-client.ts';
 
 /** The browsers of the SSO session tests (docs/decisions/0026-sso-session.md). */
 
 /** A partner's request: its client and registered redirect URI. */
-export const PARTNER = { clientId: 'SIAP005', redirectUri: `${TEST_ORIGIN}/dev/partner/SIAP005/callback` };
-export const NET_ANSWER_CLIENT = { clientId: 'SIAP004', redirectUri: `${TEST_ORIGIN}/dev/partner/SIAP004/callback` };
+export const PARTNER = { clientId: 'SIAP005', redirectUri: partnerRedirect(TEST_ORIGIN, 'SIAP005') };
+export const NET_ANSWER_CLIENT = { clientId: 'SIAP004', redirectUri: partnerRedirect(TEST_ORIGIN, 'SIAP004') };
 export const WEB = { clientId: 'SIAP009', redirectUri: WEB_REDIRECT };
 
 /** An authorization request's query: the client's, PKCE S256, and any OpenID Connect parameter (`nonce`, `prompt`, `max_age`). */
 export function requestQuery(client: { clientId: string; redirectUri: string } = WEB, extra: Record<string, string> = {}): string {
-  return new URLSearchParams({
-    client_id: client.clientId,
-    redirect_uri: client.redirectUri,
-    state: 'sso-state',
-    response_type: 'code',
-    code_challenge: CHALLENGE,
-    code_challenge_method: 'S256',
-    ...extra,
-  }).toString();
+  return authorizeQuery({ ...client, state: 'sso-state', challenge: CHALLENGE, override: extra }).toString();
 }
 
 /** Where an answer sends the browser. */
@@ -115,7 +108,7 @@ export async function webTokens(t: TestApp, code: string | null) {
 
 /** A portal app's code (PARTNER) exchanged as that public client exchanges it. */
 export async function partnerTokens(t: TestApp, code: string | null) {
-  const res = await tokenRequest(t.app, { grant_type: 'authorization_code', code: code ?? '', client_id: PARTNER.clientId, redirect_uri: PARTNER.redirectUri, code_verifier: VERIFIER });
+  const res = await tokenRequest(t.app, codeGrant({ code: code ?? '', ...PARTNER, verifier: VERIFIER }));
   if (res.statusCode !== 200) throw new Error(`token exchange failed: ${res.body}`);
   return res.json() as { access_token: string; refresh_token: string };
 }

@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { ACR_VALUES, LIMITS } from '@sso/contracts/constants';
 import { exchange, getCode } from '../../test-support/test-app.ts';
-import { withListeningApp } from '../../test-support/listening-app.ts';
+import { withListeningApp } from '../../test-support/vitest.ts';
 import { callbackOf, partnerSecret, relyingParty, signIn } from '../../test-support/oidc-kit.ts';
 import { PARTNER_TERMS } from '../../test-support/direct-login-kit.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { withListeningApp } from '../../test-support/listening-app.ts';
+import { withListeningApp } from '../../test-support/vitest.ts';
 import { authorizationRequest, CookieJar, relyingParty, signIn } from '../../test-support/oidc-kit.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 

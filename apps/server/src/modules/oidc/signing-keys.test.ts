@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../db/migrations.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { open } from '../../lib/sealed-box.ts';
 import { DEVELOPMENT_SIGNING_KEY_SECRET } from '../../lib/secrets.ts';
-import { withListeningApp } from '../../test-support/listening-app.ts';
+import { withListeningApp } from '../../test-support/vitest.ts';
 import { relyingParty, signIn } from '../../test-support/oidc-kit.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { listSigningKeys, type SigningKeyRow } from './signing-key-repo.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, exchange, getCode, PRODUCTION_ENV } from '../../test-support/test-app.ts';
-import { withListeningApp } from '../../test-support/listening-app.ts';
+import { withListeningApp } from '../../test-support/vitest.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { sha256Base64Url } from '../../lib/secrets.ts';
 import { acceptClientTermsAs, post } from '../../test-support/direct-login-kit.ts';

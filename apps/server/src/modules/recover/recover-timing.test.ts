@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { QUICK_MS, timed, withSilentSmtpApp } from '../../test-support/silent-smtp.ts';
+import { QUICK_MS, timed } from '../../test-support/silent-smtp.ts';
+import { withSilentSmtpApp } from '../../test-support/vitest.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { forgot, newMember } from '../../test-support/recover-kit.ts';
 
