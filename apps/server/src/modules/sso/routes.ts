@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { logoutRequestSchema } from '@sso/contracts/auth';
+import { readInHandler, route } from '../../http/route.ts';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
-import { SCOPES } from '@sso/contracts/scopes';
-import { endSessionRequestSchema } from '@sso/contracts/sessions';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
-import { memberPost, noBody } from '../account/member-post.ts';
+import { memberPost } from '../account/member-post.ts';
 import { resolveClient, type AuthorizeDeps } from '../oauth/authorize-service.ts';
 import { authorizeFromSession, queryStringOf } from './authorize-from-session.ts';
 import { logoutBrowser } from './logout.ts';
@@ -23,18 +22,19 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   const secure = deps.issuer.startsWith('https:');
 
   // A HEAD is no authorization request: it would issue a code nobody asked for.
-  app.get('/api/auth/authorize', { exposeHeadRoute: false }, async (request, reply) => {
+  route(app, 'GET /api/auth/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = resolveClient(deps.clients, query);
     if (!target) return reply.code(400).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
     const location = await authorizeFromSession(deps, target, query, queryStringOf(request.url), browserOf(request));
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
-  });
+  }, { exposeHeadRoute: false });
 
   // The SPA's logout (SPEC.md section 2, "Logout"): this browser's session ends, with its tokens. Another
   // site's post is no logout of the member's (it carries no SameSite=Lax cookie anyway) and is given
   // nothing, nor is any post not proved to come from the SPA's own origin (http/own-origin-post.ts).
-  app.post('/api/auth/logout', async (request, reply) => {
+  // Read leniently, and only for a post from the own origin: route() leaves the body to the handler.
+  route(app, 'POST /api/auth/logout', async (request, reply) => {
     if (postedFromOwnOrigin(request, deps.issuer)) {
       const asked = logoutRequestSchema.safeParse(request.body ?? {});
       const client = asked.success && asked.data.client_id ? deps.clients.get(asked.data.client_id) : undefined;
@@ -42,8 +42,8 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
       clearSsoCookie(reply, secure);
     }
     return reply.header('Cache-Control', 'no-store').send({ result_code: RESULT.OK, result_message: SERVER_MESSAGES.ok });
-  });
+  }, { body: readInHandler });
 
-  memberPost(app, deps, '/api/user/sessions', SCOPES.accountWrite, noBody, (call) => listSessions(deps, call));
-  memberPost(app, deps, '/api/user/sessions/end', SCOPES.accountWrite, endSessionRequestSchema, (call) => endSession(deps, call));
+  memberPost(app, deps, 'POST /api/user/sessions', (call) => listSessions(deps, call));
+  memberPost(app, deps, 'POST /api/user/sessions/end', (call) => endSession(deps, call));
 }
