@@ -155,6 +155,12 @@ export type ApiEntryOf<K extends ApiKey> = (typeof ENTRIES)[K] & {
   path: K extends `${ApiMethod} ${infer P}` ? P : never;
 };
 
+/** The keys of the Bearer endpoints (decision 0010): a member's token with the entry's scope, checked before the body is read. */
+export type BearerKey = { [K in ApiKey]: (typeof ENTRIES)[K] extends { bearer: string } ? K : never }[ApiKey];
+
+/** The keys of the endpoints where the client authenticates (RFC 6749 section 2.3.1). */
+export type ClientKey = { [K in ApiKey]: (typeof ENTRIES)[K] extends { client: string } ? K : never }[ApiKey];
+
 /** The catalogue by key: what the server registers and the abuse suite fuzzes. */
 export const API = Object.fromEntries(
   Object.entries(ENTRIES).map(([key, entry]) => {

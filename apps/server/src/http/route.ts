@@ -1,16 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z, ZodType } from 'zod';
-import { API, type ApiKey } from '@sso/contracts/api-catalogue';
+import { API, type ApiKey, type BearerKey } from '@sso/contracts/api-catalogue';
 import type { ApiRoute } from '@sso/contracts/api-route';
 import { parseOr901, parseOrInvalidRequest } from './parse.ts';
 
 type Entry<K extends ApiKey> = (typeof API)[K];
 
-/** The keys of the Bearer endpoints (decision 0010): their handlers check the token before they read the body. */
-export type BearerKey = { [K in ApiKey]: Entry<K> extends { bearer: string } ? K : never }[ApiKey];
-
-/** The keys of the endpoints where the client authenticates (RFC 6749 section 2.3.1). */
-export type ClientKey = { [K in ApiKey]: Entry<K> extends { client: string } ? K : never }[ApiKey];
 
 /** What the entry's contract makes of the body: its JSON or form schema's output, or nothing for an entry without one. */
 export type BodyOf<K extends ApiKey> =

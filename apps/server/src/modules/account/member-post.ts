@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { readBody, readInHandler, route, type BearerKey, type BodyOf } from '../../http/route.ts';
+import type { BearerKey } from '@sso/contracts/api-catalogue';
+import { readBody, readInHandler, route, type BodyOf } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import type { BearerToken, TokenDeps } from '../oauth/token-service.ts';
 import { currentMember } from './current-user.ts';

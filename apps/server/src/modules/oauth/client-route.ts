@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API } from '@sso/contracts/api-catalogue';
-import { route, type BodyOf, type ClientKey } from '../../http/route.ts';
+import { API, type ClientKey } from '@sso/contracts/api-catalogue';
+import { route, type BodyOf } from '../../http/route.ts';
 import { authenticateClient } from './client-auth.ts';
 import type { ClientRegistry, OAuthClient } from './clients.ts';
 
