@@ -31,10 +31,11 @@ const TOKENS = z.union([auth.tokenResponseSchema, direct.directLoginTokenGrantRe
  * Every route of the API under /api and /.well-known (SPEC.md section 7), one line a route, keyed by
  * `METHOD path`: the only place an endpoint is declared (api-route.ts says what each field means).
  * The server registers each route from its entry (apps/server/src/http/route.ts: method, path, the
- * Bearer scope, client authentication, the error style and the body's contract); the OpenAPI
- * document at GET /api/openapi.json is generated from it; the abuse suite's fuzz and cross-member
- * tables are keyed by it (e2e/abuse/support/fuzz-endpoints.ts, e2e/abuse/cross-member.test.ts), so
- * that an entry without theirs does not compile. apps/server/src/http/openapi.test.ts keeps it equal
+ * Bearer scope, the error style and the body's contract; client authentication by its `client`,
+ * modules/oauth/client-route.ts); the OpenAPI document at GET /api/openapi.json is generated from it;
+ * the abuse suite's fuzz and cross-member tables are keyed by it (e2e/abuse/support/fuzz-endpoints.ts,
+ * e2e/abuse/support/cross-member-table.ts), so that an entry without theirs does not compile
+ * (decision 0028). apps/server/src/http/openapi.test.ts keeps it equal
  * to the routes the server registers, both ways. A new route is a new line in its group: its
  * `bearer` is the scope it needs (decision 0010), `oauth: true` for RFC 6749 error bodies, the
  * contract schemas of its body and answer (a new answer shape gets its schema in this package first).
