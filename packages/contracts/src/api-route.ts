@@ -21,8 +21,10 @@ export type ApiTag = keyof typeof API_TAGS;
  * what it answers, and who may call it. The document is generated from these and the contracts'
  * schemas (apps/server/src/http/openapi.ts), never written by hand.
  */
+export type ApiMethod = 'GET' | 'POST';
+
 export interface ApiRoute {
-  method: 'GET' | 'POST';
+  method: ApiMethod;
   path: string;
   tag: ApiTag;
   /** What it does, in English. */
@@ -31,7 +33,7 @@ export interface ApiRoute {
   ja?: string;
   /** More for the caller: a condition, a decision record. */
   note?: string;
-  /** A member's access token holding this scope (RFC 6750; decision 0010): the route's declared `config.scope`. */
+  /** A member's access token holding this scope (RFC 6750; decision 0010): the route's `config.scope`, set from here. */
   bearer?: Scope;
   /** The client authenticates (RFC 6749 section 2.3.1): any registered client, or a confidential one only. */
   client?: 'any' | 'confidential';
@@ -47,6 +49,9 @@ export interface ApiRoute {
   /** Answers beside the usual ones, by HTTP status (they replace a usual one of the same status). */
   more?: Record<number, { description: string; schema: ZodType }>;
 }
+
+/** A route as the catalogue writes it: its key (`METHOD path`) names the method and the path. */
+export type ApiEntry = Omit<ApiRoute, 'method' | 'path'>;
 
 /** GET /api/openapi.json: an OpenAPI 3.1 document (its own meta-schema says the rest). */
 export const apiDocumentSchema = z.looseObject({

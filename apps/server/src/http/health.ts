@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.ts';
+import { route } from './route.ts';
 
 /**
  * GET /api/health for the load balancer and the start scripts: 200 while the database can take a
@@ -8,7 +9,7 @@ import type { Db } from '../db/database.ts';
  * healthy again as soon as the database is. The out-of-service mode leaves it answering.
  */
 export function registerHealth(app: FastifyInstance, db: Db): void {
-  app.get('/api/health', async (request, reply) => {
+  route(app, 'GET /api/health', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     try {
       await db.ping();

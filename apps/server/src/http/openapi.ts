@@ -3,6 +3,7 @@ import { z, type ZodObject, type ZodType } from 'zod';
 import { API_CATALOGUE } from '@sso/contracts/api-catalogue';
 import { API_TAGS, type ApiRoute } from '@sso/contracts/api-route';
 import { failureResponseSchema, oauthErrorSchema } from '@sso/contracts/common';
+import { route } from './route.ts';
 import { SCOPE_DESCRIPTIONS } from '@sso/contracts/scopes';
 
 type Json = Record<string, unknown>;
@@ -159,7 +160,7 @@ export function openApiDocument(routes: readonly ApiRoute[], issuer: string): Js
  */
 export function registerOpenApi(app: FastifyInstance, issuer: string): void {
   let body: string | undefined;
-  app.get('/api/openapi.json', async (_request, reply) => {
+  route(app, 'GET /api/openapi.json', async (_request, reply) => {
     body ??= JSON.stringify(openApiDocument(API_CATALOGUE, issuer));
     return reply.header('Cache-Control', 'public, max-age=3600').type('application/json; charset=utf-8').send(body);
   });

@@ -11,7 +11,7 @@ export interface RouteDeclaration {
  * Every route the Fastify apps built after this call register, by `METHOD url` (Fastify's automatic
  * HEAD twins of GET routes included), with what its config declares: caught as Fastify registers
  * them, through an `onRoute` hook attached on Fastify's `fastify.initialization` diagnostics channel
- * before the first route (those of helpers such as memberPost and of plugins included). Call it at
+ * before the first route (those of http/route.ts and of plugins included). Call it at
  * the top of a test file.
  */
 export function catchRegisteredRoutes(): Map<string, RouteDeclaration> {

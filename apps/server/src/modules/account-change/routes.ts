@@ -1,13 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  emailChangeOtpRequestSchema,
-  emailChangeRequestSchema,
-  passwordChangeRequestSchema,
-  telChangeOtpRequestSchema,
-  telChangeRequestSchema,
-} from '@sso/contracts/account';
-import { memberPost, noBody } from '../account/member-post.ts';
-import { SCOPES } from '@sso/contracts/scopes';
+import { memberPost } from '../account/member-post.ts';
 import { afterFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';
 import type { PasskeyDeps } from '../passkeys/passkey-deps.ts';
@@ -23,31 +15,31 @@ import { withdraw } from './withdraw-service.ts';
  */
 export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps & PasskeyDeps): void {
   // Sensitive changes need a fresh proof of presence on the session (decision 0012).
-  memberPost(app, deps, '/api/auth/email/change', SCOPES.accountWrite, emailChangeRequestSchema, afterFreshProof(deps, (call) =>
+  memberPost(app, deps, 'POST /api/auth/email/change', afterFreshProof(deps, (call) =>
     requestEmailChange(deps, call.user, call.input, call.token.familyId),
   ));
 
   // The Bearer token names the session: only the one that asked for the change may confirm it (decision 0012).
-  memberPost(app, deps, '/api/auth/email/change/otp', SCOPES.accountWrite, emailChangeOtpRequestSchema, ({ token, input, device }) =>
+  memberPost(app, deps, 'POST /api/auth/email/change/otp', ({ token, input, device }) =>
     confirmEmailChange(deps, input, { device, session: token }),
   );
 
   // The login mobile number (decision 0014): both steps need the member's Bearer token; adding a login
   // identifier needs the session's fresh proof (decision 0012).
-  memberPost(app, deps, '/api/auth/tel/change', SCOPES.accountWrite, telChangeRequestSchema, afterFreshProof(deps, (call) =>
+  memberPost(app, deps, 'POST /api/auth/tel/change', afterFreshProof(deps, (call) =>
     requestTelChange(deps, call.user, call.input),
   ));
-  memberPost(app, deps, '/api/auth/tel/change/otp', SCOPES.accountWrite, telChangeOtpRequestSchema, ({ user, input, device }) =>
+  memberPost(app, deps, 'POST /api/auth/tel/change/otp', ({ user, input, device }) =>
     confirmTelChange(deps, user, input, { device }),
   );
 
   // The member proves it in the request itself, the current password or a passkey (OWASP ASVS 5.0
   // V6.2.3): no fresh-proof window is enough for the password change (decision 0012).
-  memberPost(app, deps, '/api/auth/password/change', SCOPES.accountWrite, passwordChangeRequestSchema, (call) =>
+  memberPost(app, deps, 'POST /api/auth/password/change', (call) =>
     changePassword(deps, call, { device: call.device }),
   );
 
-  memberPost(app, deps, '/api/auth/cancel', SCOPES.accountWrite, noBody, afterFreshProof(deps, (call) =>
+  memberPost(app, deps, 'POST /api/auth/cancel', afterFreshProof(deps, (call) =>
     withdraw(deps, call.user, { device: call.device }),
   ));
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodType } from 'zod';
-import type { Scope } from '@sso/contracts/scopes';
-import { parseOr901 } from '../../http/parse.ts';
+import type { BearerKey } from '@sso/contracts/api-catalogue';
+import { readBody, readInHandler, route, type BodyOf } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import type { BearerToken, TokenDeps } from '../oauth/token-service.ts';
 import { currentMember } from './current-user.ts';
@@ -20,30 +19,27 @@ export interface MemberCall<I> {
   address: string;
 }
 
-/** How a member endpoint reads its body: its contract schema (901 with field keys), or a function of the body. */
-type BodyReader<I> = ZodType<I> | ((body: unknown) => I);
-
-/** For an endpoint that reads no body: whatever is sent is ignored. */
-export const noBody = (): undefined => undefined;
-
 /**
- * POST `url` for the member behind a Bearer token (SPEC.md section 7) holding `scope` (docs/
- * decisions/0010-scopes-and-audience.md). The token and its scope are checked before the body is
- * read, so that a caller without a live one learns nothing but 401, one without the scope nothing but
- * 403; the answer, the body's 901 included, is personal: never cached.
+ * POST `key` of the API catalogue for the member behind a Bearer token (SPEC.md section 7) holding
+ * the scope its entry names (docs/decisions/0010-scopes-and-audience.md). The token and its scope are
+ * checked before the body is read, so that a caller without a live one learns nothing but 401, one
+ * without the scope nothing but 403; the body is read by the entry's contract (901 with field keys),
+ * or by `body` where the route reads it otherwise; the answer, the body's 901 included, is personal:
+ * never cached.
  */
-export function memberPost<I>(
+export function memberPost<K extends BearerKey>(app: FastifyInstance, deps: TokenDeps, key: K, handler: (call: MemberCall<BodyOf<K>>) => Promise<unknown>): void;
+export function memberPost<K extends BearerKey, I>(app: FastifyInstance, deps: TokenDeps, key: K, handler: (call: MemberCall<I>) => Promise<unknown>, body: (raw: unknown) => I): void;
+export function memberPost(
   app: FastifyInstance,
   deps: TokenDeps,
-  url: string,
-  scope: Scope,
-  body: BodyReader<I>,
-  handler: (call: MemberCall<I>) => Promise<unknown>,
+  key: BearerKey,
+  handler: (call: MemberCall<unknown>) => Promise<unknown>,
+  body: (raw: unknown) => unknown = (raw) => readBody(key, raw),
 ): void {
-  app.post(url, { config: { scope } }, async (request, reply) => {
+  route(app, key, async (request, reply) => {
     const { user, clientId, token } = await currentMember(deps, request);
     reply.header('Cache-Control', 'no-store');
-    const input = typeof body === 'function' ? body(request.body) : parseOr901(body, request.body);
+    const input = body(request.body);
     return handler({ user, clientId, token, input, device: describeDevice(request.headers['user-agent']), address: request.ip });
-  });
+  }, { body: readInHandler });
 }

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { OK_RESPONSE as ok } from '@sso/contracts/common';
-import { loginRequestSchema, type LoginResponse } from '@sso/contracts/auth';
-import { SCOPES } from '@sso/contracts/scopes';
+import type { LoginResponse } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { UserAttributeResponse, UserResponse } from '@sso/contracts/user';
 import { credentialsError, lockedError, recaptchaError, validationError } from '../../lib/app-error.ts';
-import { parseOr901 } from '../../http/parse.ts';
+import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { maskTel } from '../../lib/mask.ts';
 import { findPoints } from '../../ports/point-ledger-repo.ts';
@@ -26,8 +25,7 @@ export interface AccountDeps extends CredentialDeps {
 
 /** Login check, user and attribute (SPEC.md sections 3 and 7). */
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): void {
-  app.post('/api/auth/login', async (request): Promise<LoginResponse> => {
-    const input = parseOr901(loginRequestSchema, request.body);
+  route(app, 'POST /api/auth/login', async (request, _reply, input): Promise<LoginResponse> => {
     const client = deps.clients.get(input.client_id);
     if (!client) throw validationError([{ key: 'client_id', message: SERVER_MESSAGES.validation }]);
     if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaError();
@@ -40,8 +38,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client), login_ticket };
   });
 
-  // Bearer routes written by hand declare their scope in the route's config, as memberPost does (oauth/bearer.ts).
-  app.post('/api/user', { config: { scope: SCOPES.userRead } }, async (request, reply): Promise<UserResponse> => {
+  // Bearer routes written by hand: route() declares the entry's scope in the route's config, as memberPost does (oauth/bearer.ts).
+  route(app, 'POST /api/user', async (request, reply): Promise<UserResponse> => {
     const user = await currentUser(deps, request);
     // Open members' answers carry their profile (SPEC.md section 3, "User: ... optional user_profile"): personal data, never cached.
     const profile = profileOf(user);
@@ -50,7 +48,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     return { ...ok, email: user.email, user_id: user.id, ...(profile ? { user_profile: profile } : {}), login_tel };
   });
 
-  app.post('/api/user/attribute', { config: { scope: SCOPES.userRead } }, async (request): Promise<UserAttributeResponse> => {
+  route(app, 'POST /api/user/attribute', async (request): Promise<UserAttributeResponse> => {
     const user = await currentUser(deps, request);
     const [cards, openPoints, used] = await Promise.all([
       hasCards(deps.db, user.id),

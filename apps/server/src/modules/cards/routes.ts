@@ -1,20 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  cardActivateRequestSchema,
-  cardAddFormSchema,
-  cardAddRequestSchema,
-  cardEnableRequestSchema,
-  mobileActivateRequestSchema,
-  netAnswerAddRequestSchema,
-  subuserDeleteRequestSchema,
-  subuserRevokeRequestSchema,
-  updateRelevantTokensRequestSchema,
-} from '@sso/contracts/cards';
-import { cardRefreshRequestSchema } from '@sso/contracts/oauth-endpoints';
-import { memberPost, noBody } from '../account/member-post.ts';
-import { SCOPES } from '@sso/contracts/scopes';
-import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
-import { authenticateClient } from '../oauth/client-auth.ts';
+import { cardAddFormSchema, cardAddRequestSchema } from '@sso/contracts/cards';
+import { memberPost } from '../account/member-post.ts';
+import { parseOr901 } from '../../http/parse.ts';
+import { clientPost } from '../oauth/client-route.ts';
 import { activateCard } from './activation-service.ts';
 import { addCard, type CardAddInput } from './card-add-service.ts';
 import { enableCard, listCards, listWaitingCards, openSubuser, refreshCards, removeCards, type CardDeps } from './card-service.ts';
@@ -34,37 +22,35 @@ const parseCardAdd = (body: unknown): CardAddInput =>
  */
 export function registerCardRoutes(app: FastifyInstance, deps: CardDeps): void {
   // A MemberCall is the card services' CardCaller: the member and the device of the request.
-  memberPost(app, deps, '/api/subuser/cards', SCOPES.cardsRead, noBody, ({ user }) => listCards(deps, user.id));
+  memberPost(app, deps, 'POST /api/subuser/cards', ({ user }) => listCards(deps, user.id));
 
-  memberPost(app, deps, '/api/subuser/card/tokens', SCOPES.cardsRead, noBody, ({ user }) => listWaitingCards(deps, user.id));
+  memberPost(app, deps, 'POST /api/subuser/card/tokens', ({ user }) => listWaitingCards(deps, user.id));
 
-  memberPost(app, deps, '/api/subuser/card/add', SCOPES.cardsWrite, parseCardAdd, (call) => addCard(deps, call, call.input));
+  memberPost(app, deps, 'POST /api/subuser/card/add', (call) => addCard(deps, call, call.input), parseCardAdd);
 
-  memberPost(app, deps, '/api/subuser/card/activate', SCOPES.cardsWrite, cardActivateRequestSchema, (call) =>
+  memberPost(app, deps, 'POST /api/subuser/card/activate', (call) =>
     activateCard(deps, call, call.input.subuser_id, { activationKey: call.input.activation_key }),
   );
 
-  memberPost(app, deps, '/api/subuser/sc/activate/mobile', SCOPES.cardsWrite, mobileActivateRequestSchema, (call) =>
+  memberPost(app, deps, 'POST /api/subuser/sc/activate/mobile', (call) =>
     activateCard(deps, call, call.input.subuser_id, { mobile: call.input.tel }),
   );
 
-  memberPost(app, deps, '/api/subuser/card/enable', SCOPES.cardsWrite, cardEnableRequestSchema, (call) => enableCard(deps, call, call.input.card_token));
+  memberPost(app, deps, 'POST /api/subuser/card/enable', (call) => enableCard(deps, call, call.input.card_token));
 
-  memberPost(app, deps, '/api/subuser/card/update_relevant_tokens', SCOPES.cardsWrite, updateRelevantTokensRequestSchema, ({ user }) => refreshCards(deps, user.id));
+  memberPost(app, deps, 'POST /api/subuser/card/update_relevant_tokens', ({ user }) => refreshCards(deps, user.id));
 
-  memberPost(app, deps, '/api/subuser/delete', SCOPES.cardsWrite, subuserDeleteRequestSchema, (call) => removeCards(deps, call, call.input.subuser_ids));
+  memberPost(app, deps, 'POST /api/subuser/delete', (call) => removeCards(deps, call, call.input.subuser_ids));
 
-  memberPost(app, deps, '/api/subuser/na/add', SCOPES.cardsWrite, netAnswerAddRequestSchema, (call) => linkNetAnswer(deps, call, call.input));
+  memberPost(app, deps, 'POST /api/subuser/na/add', (call) => linkNetAnswer(deps, call, call.input));
 
-  memberPost(app, deps, '/api/subuser/open', SCOPES.pointsRead, noBody, ({ user }) => openSubuser(deps, user));
+  memberPost(app, deps, 'POST /api/subuser/open', ({ user }) => openSubuser(deps, user));
 
-  memberPost(app, deps, '/api/subuser/revoke', SCOPES.accountWrite, subuserRevokeRequestSchema, (call) =>
+  memberPost(app, deps, 'POST /api/subuser/revoke', (call) =>
     revokeMemberSession(deps, call, { token: call.input.token, clientId: call.input.client_id }),
   );
 
-  app.post('/api/auth/card/refresh_token', { config: { oauth: true } }, async (request, reply) => {
-    const body = parseOrInvalidRequest(cardRefreshRequestSchema, request.body);
-    const client = authenticateClient(deps.clients, request.headers.authorization, body);
+  clientPost(app, deps.clients, 'POST /api/auth/card/refresh_token', async (_request, reply, body, client) => {
     const tokens = await refreshCardSession(deps, { refreshToken: body.refresh_token, client, terminalId: body.terminal_id ?? null });
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });

@@ -1,19 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  directLoginNaRequestSchema,
-  directLoginScRequestSchema,
-  directLoginTermsAcceptRequestSchema,
-  preauthDirectLoginRequestSchema,
-  userOnetimeTokenRequestSchema,
-} from '@sso/contracts/direct-login';
-import { directLoginGrantRequestSchema } from '@sso/contracts/oauth-endpoints';
 import { OAuthError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { memberPost, type MemberCall } from '../account/member-post.ts';
-import { SCOPES } from '@sso/contracts/scopes';
-import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
+import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { authenticateClient } from '../oauth/client-auth.ts';
+import { clientPost } from '../oauth/client-route.ts';
 import {
   netAnswerDirectLogin,
   preauthDirectLogin,
@@ -44,13 +35,11 @@ function redirectOrRefuse(reply: FastifyReply, location: string | undefined) {
  * "Direct login and partner hand-off"). Bearer endpoints check the token before the body.
  */
 export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLoginDeps): void {
-  memberPost(app, deps, '/api/auth/user_onetime_token', SCOPES.directLogin, userOnetimeTokenRequestSchema, (call) =>
+  memberPost(app, deps, 'POST /api/auth/user_onetime_token', (call) =>
     userOnetimeToken(deps, bearerMember(call), call.input),
   );
 
-  app.post('/api/auth/direct_login/token', { config: { oauth: true } }, async (request, reply) => {
-    const body = parseOrInvalidRequest(directLoginGrantRequestSchema, request.body);
-    const client = authenticateClient(deps.clients, request.headers.authorization, body);
+  clientPost(app, deps.clients, 'POST /api/auth/direct_login/token', async (request, reply, body, client) => {
     if (body.grant_type !== 'password') throw new OAuthError('unsupported_grant_type', 'grant_type must be password');
     const tokens = await passwordGrant(deps, body, {
       client,
@@ -60,27 +49,26 @@ export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLogi
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });
 
-  memberPost(app, deps, '/api/subuser/direct_login/sc', SCOPES.directLogin, directLoginScRequestSchema, (call) =>
+  memberPost(app, deps, 'POST /api/subuser/direct_login/sc', (call) =>
     serviceDirectLogin(deps, bearerMember(call), call.input),
   );
 
-  memberPost(app, deps, '/api/subuser/direct_login/terms_accept', SCOPES.directLogin, directLoginTermsAcceptRequestSchema, ({ user, input }) =>
+  memberPost(app, deps, 'POST /api/subuser/direct_login/terms_accept', ({ user, input }) =>
     acceptPartnerTerms(deps, user.id, input),
   );
 
-  memberPost(app, deps, '/api/subuser/direct_login/na', SCOPES.directLogin, directLoginNaRequestSchema, ({ user, input }) =>
+  memberPost(app, deps, 'POST /api/subuser/direct_login/na', ({ user, input }) =>
     netAnswerDirectLogin(deps, user.id, input),
   );
 
-  app.post('/api/preauth/direct_login', async (request, reply) => {
-    const input = parseOr901(preauthDirectLoginRequestSchema, request.body);
+  route(app, 'POST /api/preauth/direct_login', async (_request, reply, input) => {
     reply.header('Cache-Control', 'no-store');
     return preauthDirectLogin(deps, input);
   });
 
-  app.get('/api/redirect/user_one_time_token', async (request, reply) =>
+  route(app, 'GET /api/redirect/user_one_time_token', async (request, reply) =>
     redirectOrRefuse(reply, await directCallbackLocation(deps, request.query)),
   );
 
-  app.get('/api/redirect/resume_app', async (request, reply) => redirectOrRefuse(reply, resumeAppLocation(deps, request.query)));
+  route(app, 'GET /api/redirect/resume_app', async (request, reply) => redirectOrRefuse(reply, resumeAppLocation(deps, request.query)));
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema } from '@sso/contracts/points';
 import { memberPost } from '../account/member-post.ts';
-import { SCOPES } from '@sso/contracts/scopes';
 import { parseOr901 } from '../../http/parse.ts';
 import { linkOpenAccount, type LinkDeps } from './link-service.ts';
 
@@ -14,7 +13,7 @@ export type { LinkDeps };
  */
 export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps): void {
   const readLink = (body: unknown) => parseOr901(linkOpenRequestSchema(japanDate(deps.clock.now())), body);
-  memberPost(app, deps, '/api/link/open', SCOPES.linkWrite, readLink, ({ user, clientId, input, device, address }) =>
-    linkOpenAccount(deps, user, input, { clientId, device, address }),
+  memberPost(app, deps, 'POST /api/link/open', ({ user, clientId, input, device, address }) =>
+    linkOpenAccount(deps, user, input, { clientId, device, address }), readLink,
   );
 }

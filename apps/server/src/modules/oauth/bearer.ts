@@ -7,8 +7,8 @@ import { authenticateAccessToken, type BearerToken, type TokenDeps } from './tok
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * The scope a Bearer endpoint needs (docs/decisions/0010-scopes-and-audience.md), declared where
-     * the route is registered: memberPost's argument, or the route's config for the few written by hand.
+     * The scope a Bearer endpoint needs (docs/decisions/0010-scopes-and-audience.md), declared in the
+     * route's line of the API catalogue (`bearer`) and set here when http/route.ts registers the route.
      */
     scope?: Scope;
   }

@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { OK_RESPONSE as ok } from '@sso/contracts/common';
-import { authorizeCheckRequestSchema, authorizeFormSchema, authorizeSessionFormSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
+import { authorizeFormSchema, authorizeSessionFormSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { tokenLookupRequestSchema, tokenRequestSchema } from '@sso/contracts/oauth-endpoints';
 import { OAuthError, validationError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
-import { parseOr901, parseOrInvalidRequest } from '../../http/parse.ts';
+import { readInHandler, route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { authorize, authorizeRequestProblem, resolveClient, type AuthorizeDeps } from './authorize-service.ts';
-import { authenticateClient } from './client-auth.ts';
+import { clientPost } from './client-route.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 import { passwordGrant } from '../direct-login/redeem-service.ts';
 import { authorizeSessionForm, queryStringOf, sessionCheck } from '../sso/authorize-from-session.ts';
@@ -17,7 +16,7 @@ import { browserOf } from '../sso/sso-cookie.ts';
 
 /** The OAuth 2.0 endpoints (SPEC.md section 7; RFC 6749, 7009, 7662); the metadata (RFC 8414) and OpenID Connect's are modules/oidc/routes.ts. */
 export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
-  app.post('/api/auth/authorize', async (request, reply) => {
+  route(app, 'POST /api/auth/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = resolveClient(deps.clients, query);
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
@@ -31,24 +30,21 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     const location = await authorize(deps, target, query, form.success ? form.data : undefined, origin);
     post.setCookie();
     return done(location);
-  });
+  }, { body: readInHandler });
 
   // Asked by the SPA before it shows a login or card sign-up form for a partner's request, before the
   // member types their password: an unknown client or unregistered redirect URI is 901, for the SPA to
   // tell the member, never redirected to; any other mistake of a known client is the authorize
   // endpoint's own error redirect, for the SPA to follow (RFC 6749 section 4.1.2.1; decision 0019).
   // Public and read-only, like the 400 page above.
-  app.post('/api/auth/authorize/check', async (request, reply) => {
-    const asked = parseOr901(authorizeCheckRequestSchema, request.body);
+  route(app, 'POST /api/auth/authorize/check', async (request, reply, asked) => {
     const problem = authorizeRequestProblem(deps.clients, deps.issuer, asked);
     if (problem && 'param' in problem) throw validationError([{ key: problem.param, message: SERVER_MESSAGES.validation }]);
     const answer: AuthorizeCheckResponse = problem ? { ...ok, redirect_to: problem.redirectTo } : { ...ok, ...(await sessionCheck(deps, asked, browserOf(request))) };
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
 
-  app.post('/api/auth/token', { config: { oauth: true } }, async (request, reply) => {
-    const body = parseOrInvalidRequest(tokenRequestSchema, request.body);
-    const client = authenticateClient(deps.clients, request.headers.authorization, body);
+  clientPost(app, deps.clients, 'POST /api/auth/token', async (request, reply, body, client) => {
     const terminalId = body.terminal_id ?? null;
     let tokens;
     if (body.grant_type === 'authorization_code') {
@@ -66,17 +62,12 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AuthorizeDeps): 
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });
 
-  app.post('/api/auth/revoke', { config: { oauth: true } }, async (request, reply) => {
-    const body = parseOrInvalidRequest(tokenLookupRequestSchema, request.body);
-    const authorization = request.headers.authorization?.startsWith('Basic ') ? request.headers.authorization : undefined;
-    const client = authenticateClient(deps.clients, authorization, body);
+  clientPost(app, deps.clients, 'POST /api/auth/revoke', async (request, reply, body, client) => {
     await revokeToken(deps, { token: body.token, client, device: describeDevice(request.headers['user-agent']) });
     return reply.header('Cache-Control', 'no-store').send({});
   });
 
-  app.post('/api/subuser/introspect', { config: { oauth: true } }, async (request, reply) => {
-    const body = parseOrInvalidRequest(tokenLookupRequestSchema, request.body);
-    const caller = authenticateClient(deps.clients, request.headers.authorization, body, { requireConfidential: true });
+  clientPost(app, deps.clients, 'POST /api/subuser/introspect', async (_request, reply, body, caller) => {
     return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token, caller }));
   });
 }

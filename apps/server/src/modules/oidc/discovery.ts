@@ -2,8 +2,8 @@ import { ACR_VALUES } from '@sso/contracts/constants';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { SIGNING_KEYS } from './signing-keys.ts';
 
-// Where this server's OpenID Connect endpoints are, below the issuer (each a constant of its own: the
-// abuse suite reads the routes from the source, e2e/abuse/support/cross-member-routes.ts).
+// Where this server's OpenID Connect endpoints are, below the issuer (each a route of the API
+// catalogue, packages/contracts/src/api-catalogue.ts, registered from it by modules/oidc/routes.ts).
 export const AUTHORIZE_PATH = '/api/auth/authorize';
 export const JWKS_PATH = '/api/auth/jwks';
 export const USERINFO_PATH = '/api/auth/userinfo';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endSessionRequestSchema } from '@sso/contracts/oidc';
-import { SCOPES } from '@sso/contracts/scopes';
+import { readInHandler, route } from '../../http/route.ts';
 import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
 import type { Background } from '../../lib/background.ts';
 import { describeDevice } from '../../lib/device.ts';
@@ -35,10 +35,10 @@ const html = (reply: FastifyReply, status: number, body: string) =>
 export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): void {
   // One document at both addresses (discovery.ts): RFC 8414's and OpenID Connect Discovery 1.0 section 4's.
   const metadata = async (_request: FastifyRequest, reply: FastifyReply) => publicDocument(reply, 300).send(providerMetadata(deps.issuer));
-  app.get('/.well-known/oauth-authorization-server', metadata);
-  app.get('/.well-known/openid-configuration', metadata);
+  route(app, 'GET /.well-known/oauth-authorization-server', metadata);
+  route(app, 'GET /.well-known/openid-configuration', metadata);
 
-  app.get(JWKS_PATH, async (_request, reply) =>
+  route(app, `GET ${JWKS_PATH}`, async (_request, reply) =>
     publicDocument(reply, SIGNING_KEYS.jwksMaxAgeS).type('application/jwk-set+json').send(await deps.signingKeys.jwks()),
   );
 
@@ -48,8 +48,8 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     const { user, token } = await currentMember(deps, request);
     return reply.header('Cache-Control', 'no-store').send(await userInfo(deps, user, token));
   };
-  app.get(USERINFO_PATH, { config: { scope: SCOPES.openid }, exposeHeadRoute: false }, answerUserInfo);
-  app.post(USERINFO_PATH, { config: { scope: SCOPES.openid } }, answerUserInfo);
+  route(app, `GET ${USERINFO_PATH}`, answerUserInfo, { exposeHeadRoute: false });
+  route(app, `POST ${USERINFO_PATH}`, answerUserInfo);
 
   const answerEndSession = async (request: FastifyRequest, reply: FastifyReply, raw: unknown, post: boolean) => {
     const input = endSessionRequestSchema.safeParse(raw ?? {});
@@ -67,6 +67,6 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     if (outcome.returnTo) return reply.code(303).header('Cache-Control', 'no-store').redirect(outcome.returnTo, 303);
     return html(reply, 200, loggedOutPage(outcome.unregisteredReturn));
   };
-  app.get(END_SESSION_PATH, async (request, reply) => answerEndSession(request, reply, request.query, false));
-  app.post(END_SESSION_PATH, async (request, reply) => answerEndSession(request, reply, request.body, true));
+  route(app, `GET ${END_SESSION_PATH}`, async (request, reply) => answerEndSession(request, reply, request.query, false));
+  route(app, `POST ${END_SESSION_PATH}`, async (request, reply) => answerEndSession(request, reply, request.body, true), { body: readInHandler });
 }

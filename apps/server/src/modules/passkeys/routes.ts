@@ -1,20 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { noBody } from '../account/member-post.ts';
-import {
-  passkeyDeleteRequestSchema,
-  passkeyLoginOptionsRequestSchema,
-  passkeyLoginRequestSchema,
-  passkeyReauthOptionsRequestSchema,
-  passkeyReauthRequestSchema,
-  passkeyRegisterRequestSchema,
-  passkeyRenameRequestSchema,
-  passkeyRequireRequestSchema,
-  passkeyRevokeRequestSchema,
-  resetPasskeysRequestSchema,
-} from '@sso/contracts/passkeys';
-import { SCOPES } from '@sso/contracts/scopes';
 import { heldRandomCookie, randomCookie } from '../../http/cookies.ts';
-import { parseOr901 } from '../../http/parse.ts';
+import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { memberPost } from '../account/member-post.ts';
 import { afterFreshProof } from '../fresh-proof/require-fresh-proof.ts';
@@ -35,37 +21,30 @@ const browserCookie = (deps: PasskeyLoginDeps, request: FastifyRequest, reply: F
 
 /** Passkeys (decision 0024): the sign-in (public), the settings and the step-up (Bearer, first-party clients only: account:write), and the mail's revoke link. */
 export function registerPasskeyRoutes(app: FastifyInstance, deps: PasskeyLoginDeps): void {
-  app.post('/api/auth/passkey/login/options', async (request, reply) => {
-    const input = parseOr901(passkeyLoginOptionsRequestSchema, request.body);
+  route(app, 'POST /api/auth/passkey/login/options', async (request, reply, input) => {
     const answer = await passkeyLoginOptions(deps, { clientId: input.client_id, browserCookie: browserCookie(deps, request, reply) });
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
-  app.post('/api/auth/passkey/login', async (request, reply) => {
-    const input = parseOr901(passkeyLoginRequestSchema, request.body);
+  route(app, 'POST /api/auth/passkey/login', async (request, reply, input) => {
     const answer = await passkeyLogin(deps, input, { browserCookie: heldRandomCookie(request, PASSKEY_COOKIE), address: request.ip ?? '' });
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
-  app.post('/api/auth/passkey/revoke', async (request, reply) => {
-    const input = parseOr901(passkeyRevokeRequestSchema, request.body);
-    return reply.header('Cache-Control', 'no-store').send(await revokePasskeyByLink(deps, input, { device: describeDevice(request.headers['user-agent']) }));
-  });
+  route(app, 'POST /api/auth/passkey/revoke', async (request, reply, input) =>
+    reply.header('Cache-Control', 'no-store').send(await revokePasskeyByLink(deps, input, { device: describeDevice(request.headers['user-agent']) })),
+  );
   // After a password reset: its finish page's or confirmation mail's secret (reset-review-service.ts).
-  app.post('/api/auth/password/reset/passkeys', async (request, reply) => {
-    const input = parseOr901(resetPasskeysRequestSchema, request.body);
-    return reply.header('Cache-Control', 'no-store').send(await listResetReview(deps, input));
-  });
-  app.post('/api/auth/password/reset/passkeys/remove', async (request, reply) => {
-    const input = parseOr901(resetPasskeysRequestSchema, request.body);
-    return reply.header('Cache-Control', 'no-store').send(await removeAfterReset(deps, input, { device: describeDevice(request.headers['user-agent']) }));
-  });
+  route(app, 'POST /api/auth/password/reset/passkeys', async (_request, reply, input) => reply.header('Cache-Control', 'no-store').send(await listResetReview(deps, input)));
+  route(app, 'POST /api/auth/password/reset/passkeys/remove', async (request, reply, input) =>
+    reply.header('Cache-Control', 'no-store').send(await removeAfterReset(deps, input, { device: describeDevice(request.headers['user-agent']) })),
+  );
 
-  memberPost(app, deps, '/api/auth/passkeys', SCOPES.accountWrite, noBody, (call) => listPasskeys(deps, call));
+  memberPost(app, deps, 'POST /api/auth/passkeys', (call) => listPasskeys(deps, call));
   // Adding a way to sign in, and taking one away, need a fresh proof of the member (decision 0012).
-  memberPost(app, deps, '/api/auth/passkey/register/options', SCOPES.accountWrite, noBody, afterFreshProof(deps, (call) => registrationOptions(deps, call)));
-  memberPost(app, deps, '/api/auth/passkey/register', SCOPES.accountWrite, passkeyRegisterRequestSchema, afterFreshProof(deps, (call) => registerPasskey(deps, call)));
-  memberPost(app, deps, '/api/auth/passkey/rename', SCOPES.accountWrite, passkeyRenameRequestSchema, (call) => renameMemberPasskey(deps, call));
-  memberPost(app, deps, '/api/auth/passkey/delete', SCOPES.accountWrite, passkeyDeleteRequestSchema, afterFreshProof(deps, (call) => deleteMemberPasskey(deps, call)));
-  memberPost(app, deps, '/api/auth/passkey/require', SCOPES.accountWrite, passkeyRequireRequestSchema, afterFreshProof(deps, (call) => requirePasskey(deps, call)));
-  memberPost(app, deps, '/api/auth/reauth/passkey/options', SCOPES.accountWrite, passkeyReauthOptionsRequestSchema, (call) => passkeyReauthOptions(deps, call));
-  memberPost(app, deps, '/api/auth/reauth/passkey', SCOPES.accountWrite, passkeyReauthRequestSchema, (call) => passkeyReauth(deps, call));
+  memberPost(app, deps, 'POST /api/auth/passkey/register/options', afterFreshProof(deps, (call) => registrationOptions(deps, call)));
+  memberPost(app, deps, 'POST /api/auth/passkey/register', afterFreshProof(deps, (call) => registerPasskey(deps, call)));
+  memberPost(app, deps, 'POST /api/auth/passkey/rename', (call) => renameMemberPasskey(deps, call));
+  memberPost(app, deps, 'POST /api/auth/passkey/delete', afterFreshProof(deps, (call) => deleteMemberPasskey(deps, call)));
+  memberPost(app, deps, 'POST /api/auth/passkey/require', afterFreshProof(deps, (call) => requirePasskey(deps, call)));
+  memberPost(app, deps, 'POST /api/auth/reauth/passkey/options', (call) => passkeyReauthOptions(deps, call));
+  memberPost(app, deps, 'POST /api/auth/reauth/passkey', (call) => passkeyReauth(deps, call));
 }

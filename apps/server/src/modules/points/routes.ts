@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { transferOtpRequestSchema, transferSelectRequestSchema } from '@sso/contracts/points';
-import { memberPost, noBody } from '../account/member-post.ts';
-import { SCOPES } from '@sso/contracts/scopes';
+import { memberPost } from '../account/member-post.ts';
 import { pointInfo } from './point-info-service.ts';
 import { confirmTransfer, selectTransfer, type PointDeps } from './transfer-service.ts';
 
@@ -13,11 +11,11 @@ export type { PointDeps };
  * but 401. Balances and codes are never cached.
  */
 export function registerPointRoutes(app: FastifyInstance, deps: PointDeps): void {
-  memberPost(app, deps, '/api/user/aqf', SCOPES.pointsRead, noBody, ({ user }) => pointInfo(deps, user));
+  memberPost(app, deps, 'POST /api/user/aqf', ({ user }) => pointInfo(deps, user));
 
-  memberPost(app, deps, '/api/aqf/transfer/open/select', SCOPES.pointsTransfer, transferSelectRequestSchema, ({ user, input }) => selectTransfer(deps, user, input));
+  memberPost(app, deps, 'POST /api/aqf/transfer/open/select', ({ user, input }) => selectTransfer(deps, user, input));
 
-  memberPost(app, deps, '/api/aqf/transfer/open/otp', SCOPES.pointsTransfer, transferOtpRequestSchema, ({ user, input, device }) =>
+  memberPost(app, deps, 'POST /api/aqf/transfer/open/otp', ({ user, input, device }) =>
     confirmTransfer(deps, user, input, { device }),
   );
 }

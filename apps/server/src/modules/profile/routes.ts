@@ -4,9 +4,9 @@ import { OK_RESPONSE as ok } from '@sso/contracts/common';
 import { profileChangeRequestSchema, type ProfileResponse } from '@sso/contracts/account';
 import { japanDate } from '@sso/contracts/open-signup';
 import type { Database } from '../../db/schema.ts';
-import { memberPost, noBody } from '../account/member-post.ts';
-import { SCOPES } from '@sso/contracts/scopes';
+import { memberPost } from '../account/member-post.ts';
 import { parseOr901 } from '../../http/parse.ts';
+import { route } from '../../http/route.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { currentUser } from '../account/current-user.ts';
@@ -19,10 +19,10 @@ export interface ProfileDeps {
 
 /** The open member's profile (SPEC.md sections 3, 5 and 7). Answers hold personal data: never cached. */
 export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {
-  memberPost(app, deps, '/api/user/profile', SCOPES.userRead, noBody, async ({ user }): Promise<ProfileResponse> => ({ ...ok, ...requireOpenProfile(user) }));
+  memberPost(app, deps, 'POST /api/user/profile', async ({ user }): Promise<ProfileResponse> => ({ ...ok, ...requireOpenProfile(user) }));
 
-  // Not memberPost: a card member is refused (300) before the body is read. The scope is declared in the config, as memberPost does.
-  app.post('/api/user/profile/change', { config: { scope: SCOPES.accountWrite } }, async (request, reply) => {
+  // Not memberPost: a card member is refused (300) before the body is read. route() declares the entry's scope in the config, as memberPost does.
+  route(app, 'POST /api/user/profile/change', async (request, reply) => {
     const user = await currentUser(deps, request);
     requireOpenProfile(user);
     // The age rule counts in days in Japan (SPEC.md section 5), on the server's clock.

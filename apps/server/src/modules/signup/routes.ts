@@ -1,14 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  cardSignupRequestSchema,
-  resendRequestSchema,
-  signupOtpRequestSchema,
-  signupPinRequestSchema,
-  termsAcceptRequestSchema,
-} from '@sso/contracts/signup';
-import { mailDigitalRequestSchema } from '@sso/contracts/upgrade';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
-import { parseOr901 } from '../../http/parse.ts';
+import { readInHandler, route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { resolveClient } from '../oauth/authorize-service.ts';
 import { signInPost } from '../sso/sign-in-post.ts';
@@ -26,31 +18,31 @@ const noStore = <T>(reply: FastifyReply, body: T) => {
 
 /** The card sign-up API (SPEC.md sections 3, 4 and 7; decision 0004). */
 export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): void {
-  app.post('/api/signup/card', async (request, reply) =>
-    noStore(reply, await startCardSignup(deps, parseOr901(cardSignupRequestSchema, request.body), request.ip)),
+  route(app, 'POST /api/signup/card', async (request, reply, input) =>
+    noStore(reply, await startCardSignup(deps, input, request.ip)),
   );
-  app.post('/api/signup/sms', async (request, reply) =>
-    noStore(reply, await verifySmsCode(deps, parseOr901(signupOtpRequestSchema, request.body))),
+  route(app, 'POST /api/signup/sms', async (_request, reply, input) =>
+    noStore(reply, await verifySmsCode(deps, input)),
   );
-  app.post('/api/signup/pin', async (request, reply) =>
-    noStore(reply, await verifyPin(deps, parseOr901(signupPinRequestSchema, request.body))),
+  route(app, 'POST /api/signup/pin', async (_request, reply, input) =>
+    noStore(reply, await verifyPin(deps, input)),
   );
-  app.post('/api/signup/otp', async (request, reply) =>
-    noStore(reply, await verifyEmailCode(deps, parseOr901(signupOtpRequestSchema, request.body))),
+  route(app, 'POST /api/signup/otp', async (_request, reply, input) =>
+    noStore(reply, await verifyEmailCode(deps, input)),
   );
-  app.post('/api/sms/resend', async (request) =>
-    resendCode(deps, parseOr901(resendRequestSchema, request.body).register_token, 'sms'),
+  route(app, 'POST /api/sms/resend', async (_request, _reply, input) =>
+    resendCode(deps, input.register_token, 'sms'),
   );
-  app.post('/api/otp/resend', async (request) =>
-    resendCode(deps, parseOr901(resendRequestSchema, request.body).register_token, 'mail'),
+  route(app, 'POST /api/otp/resend', async (_request, _reply, input) =>
+    resendCode(deps, input.register_token, 'mail'),
   );
-  app.post('/api/signup/terms_accept', async (request, reply) =>
-    noStore(reply, await acceptSignupTerms(deps, parseOr901(termsAcceptRequestSchema, request.body), describeDevice(request.headers['user-agent']))),
+  route(app, 'POST /api/signup/terms_accept', async (request, reply, input) =>
+    noStore(reply, await acceptSignupTerms(deps, input, describeDevice(request.headers['user-agent']))),
   );
-  app.post('/api/signup/mail/digital', async (request) =>
-    chooseMailDigital(deps, parseOr901(mailDigitalRequestSchema, request.body)),
+  route(app, 'POST /api/signup/mail/digital', async (_request, _reply, input) =>
+    chooseMailDigital(deps, input),
   );
-  app.post('/api/signup/authorize', async (request, reply) => {
+  route(app, 'POST /api/signup/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = resolveClient(deps.clients, query);
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
@@ -59,5 +51,5 @@ export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): voi
     const location = await authorizeSignup(deps, target, query, request.body, post);
     post.setCookie();
     return reply.header('Cache-Control', 'no-store').redirect(location, 303);
-  });
+  }, { body: readInHandler });
 }

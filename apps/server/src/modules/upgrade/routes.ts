@@ -1,13 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  numberlessOtpRequestSchema,
-  numberlessRequestSchema,
-  upgradeConfirmRequestSchema,
-  upgradeRegisterRequestSchema,
-} from '@sso/contracts/upgrade';
 import { memberPost } from '../account/member-post.ts';
-import { SCOPES } from '@sso/contracts/scopes';
-import { parseOr901 } from '../../http/parse.ts';
+import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { confirmUpgrade } from './confirm-service.ts';
 import { confirmNumberless, startNumberless, type NumberlessDeps } from './numberless-service.ts';
@@ -20,17 +13,16 @@ import { registerCard } from './register-service.ts';
  * so that a caller without one learns nothing but 401. Answers carry register_tokens: never cached.
  */
 export function registerUpgradeRoutes(app: FastifyInstance, deps: NumberlessDeps): void {
-  memberPost(app, deps, '/api/auth/numberless', SCOPES.cardsWrite, numberlessRequestSchema, ({ user, input }) => startNumberless(deps, user, input));
+  memberPost(app, deps, 'POST /api/auth/numberless', ({ user, input }) => startNumberless(deps, user, input));
 
-  memberPost(app, deps, '/api/auth/numberless/otp', SCOPES.cardsWrite, numberlessOtpRequestSchema, ({ user, input, device }) =>
+  memberPost(app, deps, 'POST /api/auth/numberless/otp', ({ user, input, device }) =>
     confirmNumberless(deps, user, input, { device }),
   );
 
-  memberPost(app, deps, '/api/auth/register', SCOPES.cardsWrite, upgradeRegisterRequestSchema, ({ user, input }) => registerCard(deps, user, input));
+  memberPost(app, deps, 'POST /api/auth/register', ({ user, input }) => registerCard(deps, user, input));
 
   // No Bearer: the register_token carries the member.
-  app.post('/api/auth/upgrade/sc', async (request, reply) => {
-    const input = parseOr901(upgradeConfirmRequestSchema, request.body);
+  route(app, 'POST /api/auth/upgrade/sc', async (request, reply, input) => {
     reply.header('Cache-Control', 'no-store');
     return confirmUpgrade(deps, input, { device: describeDevice(request.headers['user-agent']) });
   });

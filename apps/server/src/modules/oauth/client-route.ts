@@ -1,0 +1,25 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API, type ClientKey } from '@sso/contracts/api-catalogue';
+import { route, type BodyOf } from '../../http/route.ts';
+import { authenticateClient } from './client-auth.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
+
+/**
+ * POST `key` of the API catalogue for a client that authenticates (RFC 6749 section 2.3.1): the form
+ * is read by the entry's contract (RFC 6749 invalid_request), then the client is authenticated from
+ * the Authorization header's Basic credentials or the form's, a confidential one only where the
+ * entry says `client: 'confidential'` (RFC 7662 section 2.1).
+ */
+export function clientPost<K extends ClientKey>(
+  app: FastifyInstance,
+  clients: ClientRegistry,
+  key: K,
+  handler: (request: FastifyRequest, reply: FastifyReply, body: BodyOf<K>, client: OAuthClient) => Promise<unknown>,
+): void {
+  const requireConfidential = API[key].client === 'confidential';
+  route(app, key, async (request, reply, body: BodyOf<K>) => {
+    // Every client entry's form names client_id and client_secret (oauth-endpoints.ts).
+    const credentials = body as Parameters<typeof authenticateClient>[2];
+    return handler(request, reply, body, authenticateClient(clients, request.headers.authorization, credentials, { requireConfidential }));
+  });
+}
