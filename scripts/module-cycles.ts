@@ -6,6 +6,10 @@
  *
  *   node --import tsx scripts/module-cycles.ts            the cycles, one group a paragraph
  *   node --import tsx scripts/module-cycles.ts --edges    and every file import inside each group
+ *   node --import tsx scripts/module-cycles.ts --flows    leaving out the imports of another module's
+ *                                                         repositories (`*-repo.ts`, `repo.ts`), which
+ *                                                         lint keeps below every flow: the cycles of the
+ *                                                         services and routes alone
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -69,6 +73,8 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
 }
 
 const showEdges = process.argv.includes('--edges');
+const flowsOnly = process.argv.includes('--flows');
+const isRepository = (file: string) => /(^|\/|-)repo\.ts$/.test(file);
 let total = 0;
 for (const side of SIDES) {
   const root = join(ROOT, side.root);
@@ -82,7 +88,7 @@ for (const side of SIDES) {
     const from = unitOf(file);
     for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
       const target = resolveImport(file, fileName);
-      if (!target || isTest(target) || !target.startsWith(root)) continue;
+      if (!target || isTest(target) || !target.startsWith(root) || (flowsOnly && isRepository(target))) continue;
       const to = unitOf(target);
       if (to === from) continue;
       if (!graph.has(from)) graph.set(from, new Set());

@@ -6,7 +6,6 @@ import { parseOr901, parseOrInvalidRequest } from './parse.ts';
 
 type Entry<K extends ApiKey> = (typeof API)[K];
 
-
 /** What the entry's contract makes of the body: its JSON or form schema's output, or nothing for an entry without one. */
 export type BodyOf<K extends ApiKey> =
   Entry<K> extends { json: infer S extends ZodType } ? z.output<S> : Entry<K> extends { form: infer S extends ZodType } ? z.output<S> : undefined;
