@@ -4,7 +4,8 @@
  * node_modules and its SPA built), each its own server on its own database (SQLite, or PostgreSQL) with its own load
  * members, seeded by its own code. Each hot path of bench.ts (password login, refresh grant,
  * introspection, /api/user, card list) runs on one server, then the other, in rounds (lib/turns.ts),
- * and the figure is the median of the rounds' ratios, this checkout's rate over the other's. A ceiling
+ * and the figure is the median of the rounds' ratios, this checkout's rate over the other's, beside the
+ * server's CPU per operation of each (thread-cpu.ts), whose ratio is the measure of a change. A ceiling
  * measured minutes apart moves by more than a change is worth on these shared machines; two servers
  * in turns seconds apart do not. Run it with
  *
@@ -25,7 +26,8 @@ import { MemberPool, mixedJobs } from './lib/members.ts';
 import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem, type BenchSystem, type DatabaseKind } from './lib/system.ts';
-import { takeTurns, type Turns } from './lib/turns.ts';
+import { takeTurns, type Row, type Turns } from './lib/turns.ts';
+import { threadCpu } from './lib/thread-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -95,8 +97,8 @@ async function main(): Promise<number> {
     theirs = await startSide(against, against, database, members, workers);
     for (const { op, label } of operations) {
       const turns = await takeTurns(
-        { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }) },
-        { label: `${label}, ${against}`, next: mixedJobs(theirs.http, theirs.pool, { [op]: 1 }) },
+        { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }), cpu: () => threadCpu(ours.bench.system.pid()) },
+        { label: `${label}, ${against}`, next: mixedJobs(theirs.http, theirs.pool, { [op]: 1 }), cpu: () => threadCpu(theirs!.bench.system.pid()) },
         errors,
         timing,
       );
@@ -109,9 +111,11 @@ async function main(): Promise<number> {
     }
   }
 
+  /** The server's CPU per operation of a side's median round: its threads, and PostgreSQL's processes on that database. */
+  const serverUs = (r: Row) => (r.cpu ? r.cpu.mainUs + r.cpu.otherUs + r.cpu.databaseUs : Number.NaN);
   const verdict = (ratio: number) => (Math.abs(ratio - 1) <= within ? `within ±${within * 100}%` : ratio > 1 ? 'faster' : 'slower');
   const table = markdownTable(
-    ['operation', 'this checkout ok/s (median round)', 'other ok/s', 'median of the rounds\' ratios', 'rounds', 'p99 ms (this / other)', 'verdict'],
+    ['operation', 'this checkout ok/s (median round)', 'other ok/s', 'median of the rounds\' ratios', 'rounds', 'p99 ms (this / other)', 'verdict', 'server CPU µs/op (this / other)', 'CPU ratio', 'CPU verdict'],
     compared.map((c) => [
       c.label,
       c.a.perSecond.toFixed(1),
@@ -120,13 +124,17 @@ async function main(): Promise<number> {
       c.ratios.map((r) => r.toFixed(2)).join(', '),
       `${ms(c.a.summary.p99)} / ${ms(c.b.summary.p99)}`,
       verdict(c.ratio),
+      `${serverUs(c.a).toFixed(0)} / ${serverUs(c.b).toFixed(0)}`,
+      (serverUs(c.a) / serverUs(c.b)).toFixed(3),
+      // Less CPU per operation is better: the ratio's inverse reads like the rates' ratio.
+      verdict(serverUs(c.b) / serverUs(c.a)),
     ]),
   );
   const text = [
     `# Comparison ${machine.date.slice(0, 16)} UTC: this checkout against ${against}`,
     '',
     `Machine: ${machineLine(machine)}.`,
-    `Run: two servers on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${seconds / 2} s a round, the order swapped every round; a ratio is this checkout's rate over the other's.`,
+    `Run: two servers on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${seconds / 2} s a round, the order swapped every round; a ratio is this checkout's rate over the other's; the CPU ratio is this checkout's server CPU per operation (its threads, and PostgreSQL's processes) over the other's, in the median round of each (within ±5%: the same).`,
     '',
     table,
     '',
