@@ -19,7 +19,8 @@ const failures: unknown[] = [];
 async function start(): Promise<void> {
   seen.length = 0;
   failures.length = 0;
-  app = Fastify();
+  // The abandoned request's socket is closed at once rather than waited for.
+  app = Fastify({ forceCloseConnections: true });
   background = backgroundTasks(app, { ...app.log, error: (o: unknown) => failures.push(o) } as FastifyInstance['log']);
   app.addHook('onSend', async () => {
     await sleep(30);
@@ -55,7 +56,7 @@ afterEach(async () => {
 });
 
 describe('background tasks (decision 0005)', () => {
-  it('a task a request starts begins once its answer has been written, after a JSON body was read', async () => {
+  it('a task a request starts begins once its answer has been written', async () => {
     await start();
     const answer = await fetch(`${origin}/task`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
     expect(await answer.json()).toEqual({ ok: true });

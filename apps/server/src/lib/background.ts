@@ -1,4 +1,3 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Runs work after the answer has gone out. */
@@ -6,74 +5,66 @@ export interface Background {
   run(label: string, task: () => Promise<void>): void;
 }
 
-/** The tasks a request started, held until its answer has gone out: what starts each (null: gone out). */
-interface Held {
-  tasks: (() => void)[] | null;
-}
-
-const HELD = Symbol('background tasks of the request');
-/** A request's held tasks, and its async context to enter again after the body is read (preValidation below). */
-type HoldingRequest = FastifyRequest & { [HELD]?: { held: Held; scope: AsyncResource } };
+const ANSWERING = Symbol('counted among the requests being answered');
+type CountedRequest = FastifyRequest & { [ANSWERING]?: boolean };
 
 /**
  * Work a request starts but does not wait for (decision 0005): the answers that must not reveal
  * whether an account exists send their mail and write a member's log rows from here, so that the
  * answer's timing never depends on the lookup or on the mail server.
  *
- * A task started while a request is answered begins once that answer has been written (Fastify's
- * onResponse, after the response's 'finish'), not merely on the next turn of the event loop: a
- * synchronous SQLite insert run by setImmediate could still fall before the answer reached the
- * client, and made a member's failed login measurably slower than an unknown id's (the
- * enumeration timing checks, e2e/abuse/enumeration.test.ts). A task started outside a request, or
- * after its answer, begins on the next turn. A failure is logged, never answered. Closing the app
- * waits for the tasks under way (this onClose hook runs before the one of app.ts that closes the
- * database).
+ * While requests are being answered, a task waits for the next answer to be written (Fastify's
+ * onResponse, after the response's 'finish'): one request at a time, as an attacker probes, that is
+ * the answer of the request that started it. On the next turn of the event loop alone, a
+ * synchronous SQLite insert could still fall before the answer reached the client, and made a
+ * member's failed login measurably slower than an unknown id's (the enumeration timing checks,
+ * e2e/abuse/enumeration.test.ts). With no request under way a task begins on the next turn. The
+ * requests are counted, not followed through their async context: an AsyncLocalStorage per request
+ * cost the refresh grant and introspection 13-23% more CPU (bench:compare, docs/performance.md).
+ * A failure is logged, never answered. Closing the app starts the waiting tasks and waits for all
+ * under way (this onClose hook runs before the one of app.ts that closes the database).
  */
 export function backgroundTasks(app: FastifyInstance, log: FastifyBaseLogger = app.log): Background {
-  const requests = new AsyncLocalStorage<Held>();
   const running = new Set<Promise<void>>();
-  const held = new Set<Held>();
+  let answering = 0;
+  let waiting: (() => void)[] = [];
 
-  const release = (h: Held | undefined) => {
-    if (!h?.tasks) return;
-    const tasks = h.tasks;
-    h.tasks = null;
-    held.delete(h);
-    for (const task of tasks) task();
+  const startWaiting = () => {
+    const tasks = waiting;
+    waiting = [];
+    for (const start of tasks) start();
+  };
+  // A request stops counting once its answer is written, or once its client has gone (an abandoned
+  // request may never write one): whichever comes first, once.
+  const answered = (request: CountedRequest) => {
+    if (request[ANSWERING]) {
+      request[ANSWERING] = false;
+      answering--;
+    }
+    startWaiting();
   };
 
-  app.addHook('onRequest', (request: HoldingRequest, _reply, done) => {
-    const h: Held = { tasks: [] };
-    held.add(h);
-    requests.run(h, () => {
-      request[HELD] = { held: h, scope: new AsyncResource('background-tasks') };
-      done();
-    });
-  });
-  // The body is read in the socket's own async context, which has lost the request's store: the
-  // handler runs in it again (as @fastify/request-context does).
-  app.addHook('preValidation', (request: HoldingRequest, _reply, done) => {
-    const scope = request[HELD]?.scope;
-    if (scope) scope.runInAsyncScope(done);
-    else done();
-  });
-  app.addHook('onResponse', (request: HoldingRequest, _reply, done) => {
-    release(request[HELD]?.held);
+  app.addHook('onRequest', (request: CountedRequest, _reply, done) => {
+    request[ANSWERING] = true;
+    answering++;
     done();
   });
-  app.addHook('onRequestAbort', (request: HoldingRequest, done) => {
-    release(request[HELD]?.held);
+  app.addHook('onResponse', (request: CountedRequest, _reply, done) => {
+    answered(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request: CountedRequest, done) => {
+    answered(request);
     done();
   });
   app.addHook('onClose', async () => {
-    for (const h of [...held]) release(h);
+    startWaiting();
     while (running.size > 0) await Promise.allSettled([...running]);
   });
 
   return {
     run(label, task) {
-      const h = requests.getStore();
-      const p: Promise<void> = new Promise<void>((resolve) => (h?.tasks ? h.tasks.push(resolve) : setImmediate(resolve)))
+      const p: Promise<void> = new Promise<void>((resolve) => (answering > 0 ? waiting.push(resolve) : setImmediate(resolve)))
         .then(task)
         .catch((err: unknown) => log.error({ err, task: label }, 'background task failed'))
         .finally(() => running.delete(p));
