@@ -1,20 +1,17 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 
 /** Runs work after the answer has gone out. */
 export interface Background {
   run(label: string, task: () => Promise<void>): void;
 }
 
-const ANSWERING = Symbol('counted among the requests being answered');
-type CountedRequest = FastifyRequest & { [ANSWERING]?: boolean };
-
 /**
  * Work a request starts but does not wait for (decision 0005): the answers that must not reveal
  * whether an account exists send their mail and write a member's log rows from here, so that the
  * answer's timing never depends on the lookup or on the mail server.
  *
- * While requests are being answered, a task waits for the next answer to be written (Fastify's
- * onResponse, after the response's 'finish'): one request at a time, as an attacker probes, that is
+ * While requests are being answered, a task waits for the next response to close (after its answer
+ * has been written, or its client has gone): one request at a time, as an attacker probes, that is
  * the answer of the request that started it. On the next turn of the event loop alone, a
  * synchronous SQLite insert could still fall before the answer reached the client, and made a
  * member's failed login measurably slower than an unknown id's (the enumeration timing checks,
@@ -34,27 +31,15 @@ export function backgroundTasks(app: FastifyInstance, log: FastifyBaseLogger = a
     waiting = [];
     for (const start of tasks) start();
   };
-  // A request stops counting once its answer is written, or once its client has gone (an abandoned
-  // request may never write one): whichever comes first, once.
-  const answered = (request: CountedRequest) => {
-    if (request[ANSWERING]) {
-      request[ANSWERING] = false;
-      answering--;
-    }
-    startWaiting();
-  };
-
-  app.addHook('onRequest', (request: CountedRequest, _reply, done) => {
-    request[ANSWERING] = true;
+  // A request stops counting when its response closes, once: after its answer is written, or when
+  // its client has gone (Fastify's onResponse and onRequestAbort both miss a POST whose client left
+  // after sending its body: no 'finish' comes, and the request was not aborted while it was read).
+  app.addHook('onRequest', (_request, reply, done) => {
     answering++;
-    done();
-  });
-  app.addHook('onResponse', (request: CountedRequest, _reply, done) => {
-    answered(request);
-    done();
-  });
-  app.addHook('onRequestAbort', (request: CountedRequest, done) => {
-    answered(request);
+    reply.raw.once('close', () => {
+      answering--;
+      startWaiting();
+    });
     done();
   });
   app.addHook('onClose', async () => {
