@@ -1,7 +1,10 @@
+import { connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backgroundTasks, type Background } from './background.ts';
 
+/** The longest wait of these tests' tasks for a response to close. */
+const MAX_WAIT = 300;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a task saw when it began: whether its request's answer had been written. */
@@ -21,7 +24,7 @@ async function start(): Promise<void> {
   failures.length = 0;
   // The abandoned request's socket is closed at once rather than waited for.
   app = Fastify({ forceCloseConnections: true });
-  background = backgroundTasks(app, { ...app.log, error: (o: unknown) => failures.push(o) } as FastifyInstance['log']);
+  background = backgroundTasks(app, { ...app.log, error: (o: unknown) => failures.push(o) } as FastifyInstance['log'], MAX_WAIT);
   app.addHook('onSend', async () => {
     await sleep(30);
   });
@@ -108,5 +111,23 @@ describe('background tasks (decision 0005)', () => {
     });
     await until(() => ran);
     expect(ran).toBe(true);
+  });
+
+  it('a request whose body never finishes holds no task back longer than the longest wait', async () => {
+    await start();
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Headers and half the body: the request is being answered until its client sends the rest.
+    socket.write('POST /task HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"a":');
+    await sleep(50);
+    const began = Date.now();
+    let ran = 0;
+    background.run('while a body trickles', async () => {
+      ran = Date.now();
+    });
+    await until(() => ran > 0);
+    socket.destroy();
+    expect(ran - began).toBeGreaterThanOrEqual(MAX_WAIT - 20);
+    expect(ran - began).toBeLessThan(MAX_WAIT + 1_000);
   });
 });

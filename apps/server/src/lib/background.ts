@@ -6,14 +6,20 @@ export interface Background {
 }
 
 /**
+ * The longest a task waits for a response to close: a request whose body never finishes arriving
+ * (a client trickling it) would otherwise hold every task back on an otherwise idle server.
+ */
+export const MAX_WAIT_MS = 2_000;
+
+/**
  * Work a request starts but does not wait for (decision 0005): the answers that must not reveal
  * whether an account exists send their mail and write a member's log rows from here, so that the
  * answer's timing never depends on the lookup or on the mail server.
  *
  * While requests are being answered, a task waits for the next response to close (after its answer
- * has been written, or its client has gone): one request at a time, as an attacker probes, that is
- * the answer of the request that started it. On the next turn of the event loop alone, a
- * synchronous SQLite insert could still fall before the answer reached the client, and made a
+ * has been written, or its client has gone), never longer than MAX_WAIT_MS: one request at a time,
+ * as an attacker probes, that is the answer of the request that started it. On the next turn of the
+ * event loop alone, a synchronous SQLite insert could still fall before the answer reached the client, and made a
  * member's failed login measurably slower than an unknown id's (the enumeration timing checks,
  * e2e/abuse/enumeration.test.ts). With no request under way a task begins on the next turn. The
  * requests are counted, not followed through their async context: an AsyncLocalStorage per request
@@ -21,7 +27,7 @@ export interface Background {
  * A failure is logged, never answered. Closing the app starts the waiting tasks and waits for all
  * under way (this onClose hook runs before the one of app.ts that closes the database).
  */
-export function backgroundTasks(app: FastifyInstance, log: FastifyBaseLogger = app.log): Background {
+export function backgroundTasks(app: FastifyInstance, log: FastifyBaseLogger = app.log, maxWaitMs = MAX_WAIT_MS): Background {
   const running = new Set<Promise<void>>();
   let answering = 0;
   let waiting: (() => void)[] = [];
@@ -49,7 +55,11 @@ export function backgroundTasks(app: FastifyInstance, log: FastifyBaseLogger = a
 
   return {
     run(label, task) {
-      const p: Promise<void> = new Promise<void>((resolve) => (answering > 0 ? waiting.push(resolve) : setImmediate(resolve)))
+      const p: Promise<void> = new Promise<void>((resolve) => {
+        if (answering === 0) return void setImmediate(resolve);
+        waiting.push(resolve);
+        setTimeout(resolve, maxWaitMs).unref();
+      })
         .then(task)
         .catch((err: unknown) => log.error({ err, task: label }, 'background task failed'))
         .finally(() => running.delete(p));
