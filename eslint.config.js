@@ -48,11 +48,32 @@ const entries = (dir, keep = () => true) =>
     .map((d) => d.name);
 
 /**
- * The modules below the features (docs/architecture.md, "The order, kept by lint"): the verification
- * kernel, the outbox and its mail, and the OAuth client registry. They import no feature module (one
- * another only); every other module is a feature module, so that a new one is covered without an edit.
+ * The order of the server's modules, lowest first (docs/architecture.md, "The order, kept by lint";
+ * docs/decisions/0028-module-order-kept-by-lint.md). A module's services and routes may import only
+ * the modules of the tiers before its own; any module may import any repository, which the zone of
+ * the repositories keeps below every flow. The first two tiers are the base modules: the OAuth client
+ * registry, the outbox and its mail, the verification kernel. `oauth` and `oidc` share a tier and may
+ * import each other: one context. A new folder in modules/ is not linted until it is placed here.
  */
-const BASE_MODULES = ['verification', 'notifications', 'clients'];
+const MODULE_TIERS = [
+  ['clients', 'notifications'],
+  ['verification'],
+  ['account', 'member-flows', 'open-signup'],
+  ['oauth', 'oidc'],
+  ['activity', 'cards', 'direct-login', 'fresh-proof', 'login', 'points', 'profile', 'sso'],
+  ['partner-demo', 'sessions', 'signup', 'upgrade'],
+  ['passkeys'],
+  ['account-change', 'recover'],
+  ['link'],
+];
+const ONE_CONTEXT = ['oauth', 'oidc'];
+
+const placed = MODULE_TIERS.flat();
+const unplaced = entries(MODULES, (d) => d.isDirectory()).filter((name) => !placed.includes(name));
+const missing = placed.filter((name) => !entries(MODULES, (d) => d.isDirectory()).includes(name));
+if (unplaced.length || missing.length) {
+  throw new Error(`eslint.config.js: MODULE_TIERS must name each folder of ${MODULES} once (not placed: ${unplaced.join(', ') || '-'}; gone: ${missing.join(', ') || '-'}).`);
+}
 
 // A repository holds SQL: `*-repo.ts` (and direct-login's `repo.ts`) anywhere, and `db/`.
 const REPOSITORIES = [`${SERVER}/**/*-repo.ts`, `${SERVER}/**/repo.ts`, `${SERVER}/db/**`];
@@ -70,12 +91,17 @@ const orderZones = [
     from: `${MODULES}/**/routes.ts`,
     message: `Only the assembly imports a routes.ts; what a route file and a service share goes in the service (or a small file beside it): ${LAYERS}.`,
   },
-  ...BASE_MODULES.map((base) => ({
-    target: `${MODULES}/${base}`,
-    from: MODULES,
-    except: BASE_MODULES.map((b) => `./${b}`),
-    message: `The kernel, notifications and the client registry import no feature module; the feature calls them, never the other way: ${LAYERS}.`,
-  })),
+  ...MODULE_TIERS.flatMap((tier, i) =>
+    tier.map((name) => ({
+      target: `${MODULES}/${name}`,
+      from: MODULE_TIERS.slice(i)
+        .flat()
+        .filter((other) => other !== name && !(ONE_CONTEXT.includes(name) && ONE_CONTEXT.includes(other)))
+        .map((other) => `${MODULES}/${other}/**`),
+      except: REPOSITORIES.map((glob) => `${ROOT}/${glob}`),
+      message: `modules/${name} imports only the modules of the tiers before its own in MODULE_TIERS (and any repository); move the shared piece down, or pass it in from the assembly: ${LAYERS}.`,
+    })),
+  ).filter((zone) => zone.from.length > 0),
 ];
 
 const contractZones = [

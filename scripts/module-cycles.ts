@@ -1,8 +1,9 @@
 /**
  * Lists the import cycles between the server's modules (apps/server/src/modules/<m>) and between the
  * web's top folders and features (apps/web/src/<dir>, apps/web/src/features/<f>), test code aside
- * (docs/architecture.md, "The order, kept by lint"). ESLint's import-x/no-cycle keeps files free of
- * cycles; this shows the coarser picture: which modules reach each other, and by which files.
+ * (docs/architecture.md, "The order, kept by lint"). ESLint keeps both orders (import-x/no-cycle the
+ * files', MODULE_TIERS the server modules'); this shows the picture: which modules reach each other,
+ * and by which files. With --flows the server's only circle is oauth <-> oidc, one context.
  *
  *   node --import tsx scripts/module-cycles.ts            the cycles, one group a paragraph
  *   node --import tsx scripts/module-cycles.ts --edges    and every file import inside each group

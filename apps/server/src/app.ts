@@ -18,7 +18,7 @@ import { registerOutOfService } from './http/out-of-service.ts';
 import { registerHealth } from './http/health.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { registerAccountRoutes } from './modules/account/routes.ts';
+import { registerLoginRoutes } from './modules/login/routes.ts';
 import { registerAccountChangeRoutes } from './modules/account-change/routes.ts';
 import { registerActivityRoutes } from './modules/activity/routes.ts';
 import { registerPasskeyRoutes } from './modules/passkeys/routes.ts';
@@ -31,6 +31,7 @@ import { registerOpenSignupRoutes } from './modules/open-signup/routes.ts';
 import { registerRecoverRoutes } from './modules/recover/routes.ts';
 import { registerCardRoutes } from './modules/cards/routes.ts';
 import { registerDirectLoginRoutes } from './modules/direct-login/routes.ts';
+import { passwordGrant } from './modules/direct-login/redeem-service.ts';
 import { registerPointRoutes } from './modules/points/routes.ts';
 import { registerLinkRoutes } from './modules/link/routes.ts';
 import { registerUpgradeRoutes } from './modules/upgrade/routes.ts';
@@ -160,10 +161,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     netAnswer,
     pointLedger,
   };
-  registerOAuthRoutes(app, deps);
+  registerOAuthRoutes(app, { ...deps, passwordGrant: (body, p) => passwordGrant(deps, body, p) });
   registerSsoRoutes(app, deps);
   registerOidcRoutes(app, { ...deps, endBrowserSession: endBrowserSessionOf(deps) });
-  registerAccountRoutes(app, deps);
+  registerLoginRoutes(app, deps);
   registerAccountChangeRoutes(app, deps);
   registerFreshProofRoutes(app, deps);
   registerPasskeyRoutes(app, deps);

@@ -2,7 +2,7 @@ import type { ApiRoute } from '@sso/contracts/api-route';
 
 /**
  * Whether the route refuses a caller without a token as SPEC.md section 7's (Bearer) endpoints do:
- * HTTP 401 with result 300 (SPEC.md section 8) before the body is read (account/member-post.ts,
+ * HTTP 401 with result 300 (SPEC.md section 8) before the body is read (oauth/member-post.ts,
  * profile/routes.ts). Asked over HTTP of every route of the API catalogue, so that a Bearer route
  * the catalogue does not declare so (or the other way round) shows.
  */

@@ -26,7 +26,7 @@ export const isPortalClient = (clientId: string | null | undefined): boolean => 
 /**
  * The services only cardholders of the company use (SPEC.md section 6: "Only cardholders of the card
  * company can use the chat-account service"): the line answer. The server refuses them to a member
- * without a card at every door (apps/server/src/modules/account/cardholders-only.ts); the SPA says
+ * without a card at every door (apps/server/src/modules/oauth/cardholders-only.ts); the SPA says
  * so where it would otherwise offer them.
  */
 export const isCardholdersOnly = (clientId: string | null | undefined): boolean => clientOrigin(clientId) === 'lineAnswer';

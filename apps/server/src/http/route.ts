@@ -40,7 +40,7 @@ export type RouteHandler<I> = (request: FastifyRequest, reply: FastifyReply, bod
  * Registers the route the API catalogue declares under `key` (packages/contracts/src/api-catalogue.ts):
  * its method and path, the Bearer scope its guard demands (`config.scope`, oauth/bearer.ts), RFC 6749
  * error bodies (`config.oauth`, error-handler.ts), and the body read by its contract before the handler
- * runs (but at a Bearer endpoint, whose token is checked first: modules/account/member-post.ts).
+ * runs (but at a Bearer endpoint, whose token is checked first: modules/oauth/member-post.ts).
  */
 export function route<K extends ApiKey, I = DefaultBody<K>>(app: FastifyInstance, key: K, handler: RouteHandler<I>, extra: RouteExtra<I> = {}): void {
   const entry: ApiRoute = API[key];

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { memberPost } from '../account/member-post.ts';
+import { memberPost } from '../oauth/member-post.ts';
 import { afterFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { confirmEmailChange, requestEmailChange, type AccountChangeDeps } from './email-change-service.ts';
 import type { PasskeyDeps } from '../passkeys/passkey-deps.ts';

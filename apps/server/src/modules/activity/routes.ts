@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { OK_RESPONSE } from '@sso/contracts/common';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { memberPost } from '../account/member-post.ts';
+import { memberPost } from '../oauth/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
 import { activityPage } from './activity-service.ts';

@@ -8,7 +8,7 @@ import type { CardMaster, CardRecord } from '../../ports/card-master.ts';
 import type { NetAnswer } from '../../ports/net-answer.ts';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { endCardholdersOnlySessions } from '../account/cardholders-only.ts';
+import { endCardholdersOnlySessions } from '../oauth/cardholders-only.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
 import { retryable } from '../../lib/app-error.ts';

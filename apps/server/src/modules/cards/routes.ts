@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { cardAddFormSchema, cardAddRequestSchema } from '@sso/contracts/cards';
-import { memberPost } from '../account/member-post.ts';
+import { memberPost } from '../oauth/member-post.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { clientPost } from '../oauth/client-route.ts';
 import { activateCard } from './activation-service.ts';

@@ -20,7 +20,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import type { NetAnswer } from '../../ports/net-answer.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { requireCardholder } from '../account/cardholders-only.ts';
+import { requireCardholder } from '../oauth/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { liveFamilyAuthTime, usedClientIds } from '../oauth/token-repo.ts';

@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, retryable, validationError } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { requireCardholder } from '../account/cardholders-only.ts';
+import { requireCardholder } from '../oauth/cardholders-only.ts';
 import { outstandingTerms } from '../account/credentials-service.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';

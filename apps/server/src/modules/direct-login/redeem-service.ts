@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
-import { refusesMember } from '../account/cardholders-only.ts';
+import { refusesMember } from '../oauth/cardholders-only.ts';
 import { hasCards } from '../cards/card-repo.ts';
 import { audienceOf } from '../oauth/audience.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../../lib/app-error.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
-import { memberPost, type MemberCall } from '../account/member-post.ts';
+import { memberPost, type MemberCall } from '../oauth/member-post.ts';
 import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { clientPost } from '../oauth/client-route.ts';

@@ -3,7 +3,7 @@ import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type { Database } from '../../db/schema.ts';
 import { retryable, unauthorizedError } from '../../lib/app-error.ts';
-import type { MemberCall } from '../account/member-post.ts';
+import type { MemberCall } from '../oauth/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { checkCurrentPassword } from '../account/current-password.ts';

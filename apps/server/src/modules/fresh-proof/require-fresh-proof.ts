@@ -4,7 +4,7 @@ import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type { Database } from '../../db/schema.ts';
 import { countMemberPasskeys } from '../passkeys/passkey-repo.ts';
 import { freshProofError } from '../../lib/app-error.ts';
-import type { MemberCall } from '../account/member-post.ts';
+import type { MemberCall } from '../oauth/member-post.ts';
 import type { Clock } from '../../lib/clock.ts';
 
 /**
@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.ts';
  * POST /api/auth/reauth, no older than LIMITS.freshProofMaxAgeMs. Otherwise it answers 401 with
  * `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=300` (RFC 9470) and
  * result 300, before any work. The proof is the session's: another session of the member, even one
- * proved a second ago, does not count. A member endpoint's handler (account/member-post.ts) calls it
+ * proved a second ago, does not count. A member endpoint's handler (oauth/member-post.ts) calls it
  * first:
  *
  *   async (call) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { memberPost } from '../account/member-post.ts';
+import { memberPost } from '../oauth/member-post.ts';
 import type { TokenDeps } from '../oauth/token-service.ts';
 import { reauthenticate } from './reauth-service.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { japanDate } from '@sso/contracts/open-signup';
 import { linkOpenRequestSchema } from '@sso/contracts/points';
-import { memberPost } from '../account/member-post.ts';
+import { memberPost } from '../oauth/member-post.ts';
 import { parseOr901 } from '../../http/parse.ts';
 import { linkOpenAccount, type LinkDeps } from './link-service.ts';
 

@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { refusesMember } from '../account/cardholders-only.ts';
+import { refusesMember } from '../oauth/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
 import { redeemLoginTicket } from '../account/login-ticket.ts';

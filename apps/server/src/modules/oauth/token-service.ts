@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { OAuthError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { endCardholdersOnlySessions, refusesMember } from '../account/cardholders-only.ts';
+import { endCardholdersOnlySessions, refusesMember } from '../oauth/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { audienceOf, mayIntrospect } from './audience.ts';
 import type { OAuthClient } from '../clients/clients.ts';

@@ -4,7 +4,7 @@ import { readInHandler, route } from '../../http/route.ts';
 import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
 import type { Background } from '../../lib/background.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { currentMember } from '../account/current-user.ts';
+import { currentMember } from '../oauth/current-user.ts';
 import type { OutboxNotifier } from '../notifications/outbox.ts';
 import type { EndBrowserSession } from './end-session.ts';
 import { END_SESSION_PATH, JWKS_PATH, providerMetadata, USERINFO_PATH } from './discovery.ts';

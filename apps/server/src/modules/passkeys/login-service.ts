@@ -8,7 +8,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
 import { AppError, lockedError, validationError } from '../../lib/app-error.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
-import { requireCardholder } from '../account/cardholders-only.ts';
+import { requireCardholder } from '../oauth/cardholders-only.ts';
 import { addressKey, outstandingTerms } from '../account/credentials-service.ts';
 import { issueLoginTicket } from '../account/login-ticket.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';

@@ -10,7 +10,7 @@ import type {
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { linkInvalidError, retryable } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
-import type { MemberCall } from '../account/member-post.ts';
+import type { MemberCall } from '../oauth/member-post.ts';
 import { setRequirePasskey } from '../account/member-repo.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
 import { lockMember } from '../account/member-hold-repo.ts';

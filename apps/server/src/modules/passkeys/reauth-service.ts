@@ -5,7 +5,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type { CeremonyOptionsResponse, passkeyReauthOptionsRequestSchema, passkeyReauthRequestSchema, webauthnResponseSchema } from '@sso/contracts/passkeys';
 import { retryable, unauthorizedError } from '../../lib/app-error.ts';
-import type { MemberCall } from '../account/member-post.ts';
+import type { MemberCall } from '../oauth/member-post.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import type { BearerToken } from '../oauth/token-service.ts';
 import { logActivity } from '../activity/activity-repo.ts';

@@ -8,7 +8,7 @@ import type { passkeyRegisterRequestSchema, CeremonyOptionsResponse, Passkey } f
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { retryable } from '../../lib/app-error.ts';
 import { newId } from '../../lib/secrets.ts';
-import type { MemberCall } from '../account/member-post.ts';
+import type { MemberCall } from '../oauth/member-post.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { issueToken } from '../verification/one-time-secret.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { heldRandomCookie, randomCookie } from '../../http/cookies.ts';
 import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { memberPost } from '../account/member-post.ts';
+import { memberPost } from '../oauth/member-post.ts';
 import { afterFreshProof } from '../fresh-proof/require-fresh-proof.ts';
 import { passkeyLogin, passkeyLoginOptions, type PasskeyLoginDeps } from './login-service.ts';
 import { deleteMemberPasskey, listPasskeys, renameMemberPasskey, requirePasskey, revokePasskeyByLink } from './manage-service.ts';

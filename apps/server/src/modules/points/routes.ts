@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { memberPost } from '../account/member-post.ts';
+import { memberPost } from '../oauth/member-post.ts';
 import { pointInfo } from './point-info-service.ts';
 import { confirmTransfer, selectTransfer, type PointDeps } from './transfer-service.ts';
 

@@ -1,6 +1,6 @@
 import type { AuthorizeQuery } from '@sso/contracts/auth';
 import { outstandingTerms } from '../account/credentials-service.ts';
-import { refusesMember } from '../account/cardholders-only.ts';
+import { refusesMember } from '../oauth/cardholders-only.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import { assuresClient } from '../oauth/redirect-assurance.ts';
 import { findActiveUserById } from '../account/user-repo.ts';

@@ -1,19 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { OK_RESPONSE } from '@sso/contracts/common';
-import { logoutRequestSchema } from '@sso/contracts/auth';
+import { OK_RESPONSE as ok } from '@sso/contracts/common';
+import { authorizeFormSchema, authorizeSessionFormSchema, logoutRequestSchema, type AuthorizeCheckResponse } from '@sso/contracts/auth';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { validationError } from '../../lib/app-error.ts';
 import { readInHandler, route } from '../../http/route.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
-import { memberPost } from '../account/member-post.ts';
-import { resolveClient, type AuthorizeDeps } from '../oauth/authorize-service.ts';
-import { authorizeFromSession, queryStringOf } from './authorize-from-session.ts';
+import { memberPost } from '../oauth/member-post.ts';
+import { authorize, authorizeRequestProblem, resolveClient, type AuthorizeDeps } from '../oauth/authorize-service.ts';
+import { authorizeFromSession, authorizeSessionForm, queryStringOf, sessionCheck } from './authorize-from-session.ts';
+import { signInPost } from './sign-in-post.ts';
 import { logoutBrowser } from './logout.ts';
 import { endMemberSession, listSessions } from './sessions-service.ts';
 import { browserOf, clearSsoCookie } from './sso-cookie.ts';
 
 /**
- * The SSO session's endpoints (docs/decisions/0026-sso-session.md): the authorization endpoint's GET,
- * the browser's logout, and the member's list of signed-in browsers and services (Bearer,
+ * The SSO session's endpoints (docs/decisions/0026-sso-session.md): the authorization endpoint (SPEC.md
+ * section 7; RFC 6749 section 3.1), whose GET completes a request from the browser's session and whose
+ * POST signs the member in or confirms the session, and the SPA's check before it; the browser's logout, and the member's list of signed-in browsers and services (Bearer,
  * `account:write`: seeing and ending where one is signed in is the member's own account's business,
  * never a partner's; decision 0010).
  */
@@ -29,6 +33,34 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
   }, { exposeHeadRoute: false });
 
+  route(app, 'POST /api/auth/authorize', async (request, reply) => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const target = resolveClient(deps.clients, query);
+    if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
+    const done = (location: string) => reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
+    // The browser's SSO session completes the request: the SPA's check said so, nothing secret is posted (decision 0026).
+    const bySession = authorizeSessionFormSchema.safeParse(request.body ?? {});
+    if (bySession.success) return done(await authorizeSessionForm(deps, target, query, queryStringOf(request.url), bySession.data, browserOf(request)));
+    const form = authorizeFormSchema.safeParse(request.body ?? {});
+    const post = await signInPost(deps, request, reply);
+    const origin = { device: post.browser.device, address: request.ip ?? '', deviceCookie: post.browser.deviceCookie ?? null, session: post.session };
+    const location = await authorize(deps, target, query, form.success ? form.data : undefined, origin);
+    post.setCookie();
+    return done(location);
+  }, { body: readInHandler });
+
+  // Asked by the SPA before it shows a login or card sign-up form for a partner's request, before the
+  // member types their password: an unknown client or unregistered redirect URI is 901, for the SPA to
+  // tell the member, never redirected to; any other mistake of a known client is the authorize
+  // endpoint's own error redirect, for the SPA to follow (RFC 6749 section 4.1.2.1; decision 0019).
+  // Public and read-only, like the 400 page above.
+  route(app, 'POST /api/auth/authorize/check', async (request, reply, asked) => {
+    const problem = authorizeRequestProblem(deps.clients, deps.issuer, asked);
+    if (problem && 'param' in problem) throw validationError([{ key: problem.param, message: SERVER_MESSAGES.validation }]);
+    const answer: AuthorizeCheckResponse = problem ? { ...ok, redirect_to: problem.redirectTo } : { ...ok, ...(await sessionCheck(deps, asked, browserOf(request))) };
+    return reply.header('Cache-Control', 'no-store').send(answer);
+  });
+
   // The SPA's logout (SPEC.md section 2, "Logout"): this browser's session ends, with its tokens. Another
   // site's post is no logout of the member's (it carries no SameSite=Lax cookie anyway) and is given
   // nothing, nor is any post not proved to come from the SPA's own origin (http/own-origin-post.ts).
@@ -40,7 +72,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
       await logoutBrowser(deps, browserOf(request), client?.client_id ?? null);
       clearSsoCookie(reply, secure);
     }
-    return reply.header('Cache-Control', 'no-store').send(OK_RESPONSE);
+    return reply.header('Cache-Control', 'no-store').send(ok);
   }, { body: readInHandler });
 
   memberPost(app, deps, 'POST /api/user/sessions', (call) => listSessions(deps, call));

@@ -2,7 +2,7 @@ import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { EndSessionRequest, SessionsResponse } from '@sso/contracts/sessions';
 import { logActivity } from '../activity/activity-repo.ts';
-import type { MemberCall } from '../account/member-post.ts';
+import type { MemberCall } from '../oauth/member-post.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
 import { familySsoSession, liveUserFamilies, revokeUserFamily } from '../oauth/token-repo.ts';
 import { endSsoSessions } from './end-sso-sessions.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { memberPost } from '../account/member-post.ts';
+import { memberPost } from '../oauth/member-post.ts';
 import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { confirmUpgrade } from './confirm-service.ts';

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { requireMember } from '../oauth/bearer.ts';
+import { requireMember } from './bearer.ts';
 import { unauthorizedError } from '../../lib/app-error.ts';
-import type { BearerToken, TokenDeps } from '../oauth/token-service.ts';
-import { findActiveUserById, type UserRow } from './user-repo.ts';
+import type { BearerToken, TokenDeps } from './token-service.ts';
+import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 
 /**
  * The active member behind the request's Bearer token (SPEC.md section 7), and the token itself:

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { BearerKey } from '@sso/contracts/api-catalogue';
 import { readBody, readInHandler, route, type BodyOf } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
-import type { BearerToken, TokenDeps } from '../oauth/token-service.ts';
+import type { BearerToken, TokenDeps } from './token-service.ts';
 import { currentMember } from './current-user.ts';
-import type { UserRow } from './user-repo.ts';
+import type { UserRow } from '../account/user-repo.ts';
 
 /** What a member endpoint's handler gets: the member, the client their token was issued to, the token, the body read, and the device. */
 export interface MemberCall<I> {

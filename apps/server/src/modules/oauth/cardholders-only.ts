@@ -4,7 +4,7 @@ import { SERVICE_MESSAGES } from '@sso/contracts/messages';
 import type { Database } from '../../db/schema.ts';
 import { deniedWith } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { revokeUserClientFamilies } from '../oauth/token-repo.ts';
+import { revokeUserClientFamilies } from './token-repo.ts';
 import { queueBackchannelLogout } from '../oidc/backchannel-logout.ts';
 import { hasCards } from '../cards/card-repo.ts';
 
