@@ -67,6 +67,8 @@ const MODULE_TIERS = [
   ['link'],
 ];
 const ONE_CONTEXT = ['oauth', 'oidc'];
+/** The base modules, the first two tiers: they import no feature module at all, not even its repositories. */
+const BASE_MODULES = MODULE_TIERS.slice(0, 2).flat();
 
 const placed = MODULE_TIERS.flat();
 const unplaced = entries(MODULES, (d) => d.isDirectory()).filter((name) => !placed.includes(name));
@@ -102,6 +104,12 @@ const orderZones = [
       message: `modules/${name} imports only the modules of the tiers before its own in MODULE_TIERS (and any repository); move the shared piece down, or pass it in from the assembly: ${LAYERS}.`,
     })),
   ).filter((zone) => zone.from.length > 0),
+  ...BASE_MODULES.map((base) => ({
+    target: `${MODULES}/${base}`,
+    from: MODULES,
+    except: BASE_MODULES.map((b) => `./${b}`),
+    message: `The kernel, notifications and the client registry import no feature module, not even its repositories; the feature calls them, never the other way: ${LAYERS}.`,
+  })),
 ];
 
 const contractZones = [
