@@ -15,9 +15,10 @@ import { endMemberSession, listSessions } from './sessions-service.ts';
 import { browserOf, clearSsoCookie } from './sso-cookie.ts';
 
 /**
- * The SSO session's endpoints (docs/decisions/0026-sso-session.md): the authorization endpoint (SPEC.md
- * section 7; RFC 6749 section 3.1), whose GET completes a request from the browser's session and whose
- * POST signs the member in or confirms the session, and the SPA's check before it; the browser's logout, and the member's list of signed-in browsers and services (Bearer,
+ * The SSO session's endpoints (docs/decisions/0026-sso-session.md): the authorization endpoint
+ * (SPEC.md section 7; RFC 6749 section 3.1), whose GET completes a request from the browser's session
+ * and whose POST signs the member in or confirms the session, and the SPA's check before it; the
+ * browser's logout; and the member's list of signed-in browsers and services (Bearer,
  * `account:write`: seeing and ending where one is signed in is the member's own account's business,
  * never a partner's; decision 0010).
  */
