@@ -178,6 +178,47 @@ describe.each(DIALECTS)('operators (%s)', (dialect) => {
     expectDead(await me(t, `op_${'A'.repeat(43)}`));
   });
 
+  it('shuts a disabled operator out: their token dies, they cannot sign in or enrol; the bootstrap re-enables an administrator', async () => {
+    const email = 'admin10@card.example.jp';
+    const admin = await signedInAdmin(t, email);
+    const spare = await bootstrap(t, email);
+    await t.testDb.db.kysely.updateTable('operators').set({ status: 'disabled' }).where('email', '=', email).execute();
+    expectDead(await me(t, admin.token));
+    expect((await signIn(t, admin.authenticator)).json()).toEqual(NOT_ACCEPTED);
+    expect((await adminCall(t, '/api/admin/enrol/options', undefined, { token: spare })).json()).toEqual(INVALID_LINK);
+    // The break-glass command: active again, as an administrator, with a new link; the passkey signs in again.
+    const fresh = await bootstrap(t, email);
+    expect((await adminCall(t, '/api/admin/enrol/options', undefined, { token: fresh })).json()).toMatchObject({ result_code: 0 });
+    const back = await signIn(t, admin.authenticator);
+    expect(back.json()).toMatchObject({ result_code: 0, operator: { email, role: 'admin', status: 'active' } });
+  });
+
+  it('reads the invite by its contract (901 with field keys) only after the token and role are checked', async () => {
+    const admin = await signedInAdmin(t, 'admin11@card.example.jp');
+    const bad = await invite(t, admin.token, { email: 'not-an-address', role: 'root' as 'admin' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().result_code).toBe(901);
+    expect(bad.json().validation_errors.map((e: { key: string }) => e.key).sort()).toEqual(['email', 'role']);
+    // Without a token the body is never read: 401, not 901.
+    expectDead(await invite(t, 'op_x', { email: 'not-an-address', role: 'root' as 'admin' }));
+  });
+
+  it('refuses an address after 30 refused sign-ins in 15 minutes (203), and lets it try again after', async () => {
+    const admin = await signedInAdmin(t, 'admin12@card.example.jp');
+    const from = { remoteAddress: '203.0.113.77' };
+    const attempt = async (credential: unknown) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/login', ...from, payload: { credential } as object });
+    const options = async () => (await t.app.inject({ method: 'POST', url: '/api/admin/login/options', ...from })).json().options as Record<string, unknown>;
+    for (let i = 0; i < OPERATOR_LIMITS.signInFailuresPerAddress; i++) {
+      expect((await attempt(admin.authenticator.authenticate(await options(), { noUserVerification: true }))).json()).toEqual(NOT_ACCEPTED);
+    }
+    expect((await attempt(admin.authenticator.authenticate(await options()))).json()).toMatchObject({ result_code: 203 });
+    // Another address is not held back.
+    expect((await signIn(t, admin.authenticator)).json()).toMatchObject({ result_code: 0 });
+    t.clock.advance(OPERATOR_LIMITS.signInFailureWindowMs);
+    expect((await attempt(admin.authenticator.authenticate(await options()))).json()).toMatchObject({ result_code: 0 });
+  });
+
   it("keeps the passkeys apart: a member's passkey does not sign an operator in, nor an operator's a member", async () => {
     const { authenticator: memberKey } = await memberWithPasskey(t);
     const refused = await signIn(t, memberKey);
