@@ -38,7 +38,8 @@ const TOKENS = z.union([auth.tokenResponseSchema, direct.directLoginTokenGrantRe
  * e2e/abuse/support/cross-member-table.ts), so that an entry without theirs does not compile
  * (decision 0030). apps/server/src/http/openapi.test.ts keeps it equal
  * to the routes the server registers, both ways. A new route is a new line in its group: its
- * `bearer` is the scope it needs (decision 0010), `oauth: true` for RFC 6749 error bodies, the
+ * `bearer` is the scope it needs (decision 0010), an operator API's `role` the least operator role
+ * it needs or `public` (decision 0032; apps/server/src/modules/operators/operator-post.ts), `oauth: true` for RFC 6749 error bodies, the
  * contract schemas of its body and answer (a new answer shape gets its schema in this package first).
  *
  * The web imports single schemas, never this module: it holds every contract at once.

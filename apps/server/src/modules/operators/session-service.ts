@@ -27,7 +27,10 @@ import {
   type useLiveSession,
 } from './operator-repo.ts';
 
-/** A live operator session and its operator, as the guard found it (operator-post.ts). */
+/**
+ * A live operator session and its operator, as the guard found it (operator-post.ts): `id`, `email`,
+ * `role`, … are the operator's; `session_id`, `session_created_at`, `expires_at`, `proved_at` the session's.
+ */
 export type OperatorSession = NonNullable<Awaited<ReturnType<typeof useLiveSession>>>;
 
 /** A refused assertion: 902 with one message, whatever was wrong. */
