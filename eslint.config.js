@@ -11,8 +11,8 @@ const MODULES = `${SERVER}/modules`;
 const WEB = 'apps/web/src';
 const FEATURES = `${WEB}/features`;
 
-/** The server's assembly: it builds the app from the modules (and the key rotation command); only it and test code may import it (docs/architecture.md). */
-const ASSEMBLY = [`${SERVER}/app.ts`, `${SERVER}/main.ts`, `${SERVER}/keys-rotate.ts`, `${SERVER}/seed.ts`, `${SERVER}/test-support`];
+/** The server's assembly: it builds the app from the modules (and the key rotation and admin commands); only it and test code may import it (docs/architecture.md). */
+const ASSEMBLY = [`${SERVER}/app.ts`, `${SERVER}/main.ts`, `${SERVER}/keys-rotate.ts`, `${SERVER}/admin-cli.ts`, `${SERVER}/seed.ts`, `${SERVER}/test-support`];
 const LAYERS = 'docs/architecture.md';
 
 /** Resolves every import to a file, so that a zone holds however the import is spelt. */
@@ -64,7 +64,7 @@ const MODULE_TIERS = [
   ['partner-demo', 'sessions', 'signup', 'upgrade'],
   ['passkeys'],
   ['account-change', 'recover'],
-  ['link'],
+  ['link', 'operators'],
 ];
 const ONE_CONTEXT = ['oauth', 'oidc'];
 /** The base modules, the first two tiers: they import no feature module at all, not even its repositories. */

@@ -4,6 +4,7 @@
  *
  *   dist/server/main.js (+ .map)          the server, one ES module; @sso/contracts inlined
  *   dist/server/keys-rotate.js (+ .map)   the signing key rotation (`npm run keys:rotate` in the repository)
+ *   dist/server/admin-cli.js (+ .map)     the operators' command (`npm run admin -- …` here and in dist/)
  *   dist/server/sqlite-checkpointer.mjs   the SQLite checkpointer's worker (db/sqlite.ts loads it by URL)
  *   dist/server/jwt-sign-worker.mjs       the JWT signing worker (modules/oidc/jwt-signer.ts loads it by URL)
  *   dist/config/                          the client registry and the simulators' demo data (config.ts defaults)
@@ -107,11 +108,13 @@ async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> 
   const server = await bundle('src/main.ts', 'server/main.js');
   // The signing key rotation (docs/operations.md, "Signing keys"): `node server/keys-rotate.js` beside the server.
   const rotate = await bundle('src/keys-rotate.ts', 'server/keys-rotate.js');
+  // The operators' command (docs/operations.md, "Operators"): `npm run admin -- …` in dist/, as in the repository.
+  const admin = await bundle('src/admin-cli.ts', 'server/admin-cli.js');
   // Worker threads, each loaded by URL beside the module that starts it (db/sqlite.ts, modules/oidc/jwt-signer.ts):
   // in the bundle, that module is main.js, so each lands beside it.
   const checkpointer = await bundle('src/db/sqlite-checkpointer.mjs', 'server/sqlite-checkpointer.mjs');
   const signer = await bundle('src/modules/oidc/jwt-sign-worker.mjs', 'server/jwt-sign-worker.mjs');
-  return new Set([...server, ...rotate, ...checkpointer, ...signer]);
+  return new Set([...server, ...rotate, ...admin, ...checkpointer, ...signer]);
 }
 
 async function main() {
@@ -136,7 +139,7 @@ async function main() {
     private: true,
     type: 'module',
     ...(rootPackage.engines ? { engines: rootPackage.engines } : {}),
-    scripts: { start: 'node --enable-source-maps server/main.js' },
+    scripts: { start: 'node --enable-source-maps server/main.js', admin: 'node --enable-source-maps server/admin-cli.js' },
     dependencies: Object.fromEntries(names.map((name) => [name, declared.get(name)?.range as string])),
   };
   const lock = releaseLock(

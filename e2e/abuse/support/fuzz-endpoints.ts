@@ -214,6 +214,17 @@ export const API_FUZZ: { [K in ApiKey]: ApiFuzz<K> } = {
   'POST /api/auth/upgrade/sc': { group: 'upgrade', expect: 'result', valid: () => [otp(), { register_token: secret(), pin: '1234' }] },
 
   // The service itself.
+  // The operator API (decision 0032): the ceremonies are public; the rest are called here without an
+  // operator token (none, a member's, or garbage): the guard answers 401 or 403 before any body is read.
+  'POST /api/admin/enrol/options': { group: 'operators', expect: 'result', valid: () => [{ token: secret() }] },
+  'POST /api/admin/enrol': { group: 'operators', expect: 'result', valid: () => [{ token: secret(), name: 'fuzz', credential: registration() }] },
+  'POST /api/admin/login/options': { group: 'operators', expect: 'result' },
+  'POST /api/admin/login': { group: 'operators', expect: 'result', valid: () => [{ credential: assertion() }] },
+  'POST /api/admin/me': { group: 'operators', expect: 'result' },
+  'POST /api/admin/logout': { group: 'operators', expect: 'result' },
+  'POST /api/admin/reauth/options': { group: 'operators', expect: 'result' },
+  'POST /api/admin/reauth': { group: 'operators', expect: 'result', valid: () => [{ credential: assertion() }] },
+  'POST /api/admin/operators/invite': { group: 'operators', expect: 'result', valid: () => [{ email: 'fuzz.operator@example.com', display_name: 'ファズ', role: 'support' }] },
   'GET /api/health': { group: 'pages', expect: 'json' },
   'GET /api/openapi.json': { group: 'pages', expect: 'json' },
 };

@@ -9,6 +9,7 @@ import { healthResponseSchema } from './health.ts';
 import * as oauth from './oauth-endpoints.ts';
 import * as oidc from './oidc.ts';
 import * as open from './open-signup.ts';
+import * as operators from './operators.ts';
 import * as passkeys from './passkeys.ts';
 import * as points from './points.ts';
 import { SCOPES } from './scopes.ts';
@@ -37,7 +38,8 @@ const TOKENS = z.union([auth.tokenResponseSchema, direct.directLoginTokenGrantRe
  * e2e/abuse/support/cross-member-table.ts), so that an entry without theirs does not compile
  * (decision 0030). apps/server/src/http/openapi.test.ts keeps it equal
  * to the routes the server registers, both ways. A new route is a new line in its group: its
- * `bearer` is the scope it needs (decision 0010), `oauth: true` for RFC 6749 error bodies, the
+ * `bearer` is the scope it needs (decision 0010), an operator API's `role` the least operator role
+ * it needs or `public` (decision 0032; apps/server/src/modules/operators/operator-post.ts), `oauth: true` for RFC 6749 error bodies, the
  * contract schemas of its body and answer (a new answer shape gets its schema in this package first).
  *
  * The web imports single schemas, never this module: it holds every contract at once.
@@ -142,6 +144,17 @@ const ENTRIES = {
   'POST /api/aqf/transfer/open/otp': { tag: 'points', bearer: SCOPES.pointsTransfer, json: points.transferOtpRequestSchema, answer: points.transferResultResponseSchema, summary: 'Point transfer: the code moves the whole open balance, once', ja: 'ポイント移行（確認コード）' },
   'POST /api/link/open': { tag: 'points', bearer: SCOPES.linkWrite, json: points.linkOpenRequestSchema(TODAY), answer: points.linkOpenResponseSchema, summary: 'Links an open account to the card member (decision 0014)', ja: 'オープン会員情報の連携' },
 
+  // The operator API (decision 0032): an operator token of the role named, never a member's token
+  'POST /api/admin/enrol/options': { tag: 'operators', role: 'public', json: operators.operatorEnrolOptionsRequestSchema, answer: passkeys.ceremonyOptionsResponseSchema, summary: "Operator enrolment: the WebAuthn creation options for the operator the enrolment link names", ja: 'オペレーターのパスキー登録（開始）' },
+  'POST /api/admin/enrol': { tag: 'operators', role: 'public', json: operators.operatorEnrolRequestSchema, answer: ok, summary: "Operator enrolment: the browser's answer adds the passkey and uses the link up", ja: 'オペレーターのパスキー登録' },
+  'POST /api/admin/login/options': { tag: 'operators', role: 'public', answer: passkeys.ceremonyOptionsResponseSchema, summary: 'Operator sign-in: the WebAuthn options (a discoverable credential)', ja: 'オペレーターのログイン（開始）' },
+  'POST /api/admin/login': { tag: 'operators', role: 'public', json: operators.operatorSignInRequestSchema, answer: operators.operatorSignInResponseSchema, summary: "Operator sign-in: the browser's assertion answers an operator token (15 minutes idle, 8 hours at most)", ja: 'オペレーターのログイン' },
+  'POST /api/admin/me': { tag: 'operators', role: 'support', answer: operators.operatorMeResponseSchema, summary: 'The operator of the token and the limits of the session', ja: 'ログイン中のオペレーター' },
+  'POST /api/admin/logout': { tag: 'operators', role: 'support', answer: ok, summary: 'Ends the operator session: the token works no more', ja: 'オペレーターのログアウト' },
+  'POST /api/admin/reauth/options': { tag: 'operators', role: 'support', answer: passkeys.ceremonyOptionsResponseSchema, summary: "A fresh passkey proof: the WebAuthn options, for the operator's own passkeys", ja: 'パスキーで本人確認（開始）' },
+  'POST /api/admin/reauth': { tag: 'operators', role: 'support', json: operators.operatorReauthRequestSchema, answer: ok, summary: 'A fresh passkey proof: valid 5 minutes for the sensitive actions', ja: 'パスキーで本人確認' },
+  'POST /api/admin/operators/invite': { tag: 'operators', role: 'admin', json: operators.operatorInviteRequestSchema, answer: operators.operatorInviteResponseSchema, summary: 'Invites an operator with a role: a single-use enrolment link valid 30 minutes', ja: 'オペレーターの招待', note: 'Needs a fresh passkey proof of the last 5 minutes: otherwise 401 `insufficient_user_authentication` (RFC 9470).' },
+
   // The service
   'GET /api/health': { tag: 'service', answer: healthResponseSchema, more: { 503: { description: 'The database cannot take a write', schema: healthResponseSchema } }, summary: 'Whether this node can serve: the database takes a write' },
   'GET /api/openapi.json': { tag: 'service', answer: apiDocumentSchema, summary: 'This OpenAPI 3.1 document' },
@@ -158,6 +171,9 @@ export type ApiEntryOf<K extends ApiKey> = (typeof ENTRIES)[K] & {
 
 /** The keys of the Bearer endpoints (decision 0010): a member's token with the entry's scope, checked before the body is read. */
 export type BearerKey = { [K in ApiKey]: (typeof ENTRIES)[K] extends { bearer: string } ? K : never }[ApiKey];
+
+/** The keys of the operator API that need an operator token (decision 0032): every entry with a role but `public`. */
+export type OperatorKey = { [K in ApiKey]: (typeof ENTRIES)[K] extends { role: 'support' | 'security' | 'admin' } ? K : never }[ApiKey];
 
 /** The keys of the endpoints where the client authenticates (RFC 6749 section 2.3.1). */
 export type ClientKey = { [K in ApiKey]: (typeof ENTRIES)[K] extends { client: string } ? K : never }[ApiKey];

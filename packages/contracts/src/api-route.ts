@@ -1,5 +1,6 @@
 import { z, type ZodObject, type ZodType } from 'zod';
 import './zod-config.ts';
+import type { OperatorRole } from './operators.ts';
 import type { Scope } from './scopes.ts';
 
 /** The groups of the OpenAPI document's operations, in the order it lists them. */
@@ -12,6 +13,7 @@ export const API_TAGS = {
   cards: 'Cards (sub-users)',
   'direct-login': 'Direct login: hand-offs to partner services by one-time token',
   points: 'Points and the open-account link',
+  operators: "The operator API: the card company's staff, signed in by passkey only (decision 0032)",
   service: 'The service itself: health and this document',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
@@ -35,6 +37,12 @@ export interface ApiRoute {
   note?: string;
   /** A member's access token holding this scope (RFC 6750; decision 0010): the route's `config.scope`, set from here. */
   bearer?: Scope;
+  /**
+   * An operator API (decision 0032): the least role whose operator token may call it (the role order
+   * is operators.ts's), or `public` for the enrolment and sign-in ceremonies. The route's
+   * `config.role`, set from here; never beside `bearer`.
+   */
+  role?: OperatorRole | 'public';
   /** The client authenticates (RFC 6749 section 2.3.1): any registered client, or a confidential one only. */
   client?: 'any' | 'confidential';
   /** The query parameters, one a property. */

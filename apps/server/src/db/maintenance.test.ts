@@ -57,6 +57,28 @@ describe.each(DIALECTS)('purge of withdrawn members\' logs and expired e-mail ch
     await purgeExpired(db(), T0);
     expect((await db().selectFrom('email_changes').select('id').where('user_id', '=', userId).execute()).map((r) => r.id)).toEqual(['live']);
   });
+
+  it('deletes operator sessions and enrolment links a day after they lapsed or ended, and keeps the rest', async () => {
+    const session = (id: string, expiresAt: number, endedAt: number | null) => ({
+      id,
+      token_hash: id,
+      operator_id: 'op',
+      created_at: expiresAt - 8 * 60 * 60_000,
+      last_used_at: expiresAt - 8 * 60 * 60_000,
+      expires_at: expiresAt,
+      proved_at: expiresAt - 8 * 60 * 60_000,
+      ended_at: endedAt,
+    });
+    await db()
+      .insertInto('operator_sessions')
+      .values([session('lapsed', T0 - DAY - 1, null), session('ended', T0 + DAY, T0 - DAY - 1), session('ended-today', T0 + DAY, T0 - 1), session('live', T0 + 1, null)])
+      .execute();
+    const link = (id: string, expiresAt: number) => ({ id, token_hash: id, operator_id: 'op', created_at: expiresAt - 30 * 60_000, expires_at: expiresAt, used_at: null });
+    await db().insertInto('operator_enrolments').values([link('old-link', T0 - DAY - 1), link('recent-link', T0 - 1)]).execute();
+    await purgeExpired(db(), T0);
+    expect((await db().selectFrom('operator_sessions').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['ended-today', 'live']);
+    expect((await db().selectFrom('operator_enrolments').select('id').execute()).map((r) => r.id)).toEqual(['recent-link']);
+  });
 });
 
 describe.each(DIALECTS)('purgeExpired (%s)', (dialect) => {

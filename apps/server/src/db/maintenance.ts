@@ -11,7 +11,7 @@ export const WITHDRAWN_LOG_RETENTION_MS = 365 * DAY;
  * long so that a late replay is still recognised), login and sign-up throttles whose lock or run
  * has lapsed, sign-up flows, pending open sign-ups and one-time secrets past their expiry,
  * rate-limit counters whose window has ended, outbox messages a day after delivery or a week
- * after they were given up, e-mail changes, direct-login grants and member flows past their expiry, SSO sessions a day after they lapsed or ended, and the activity log of members
+ * after they were given up, e-mail changes, direct-login grants and member flows past their expiry, SSO sessions a day after they lapsed or ended, operator sessions and enrolment links a day after they lapsed or ended, and the activity log of members
  * withdrawn more than WITHDRAWN_LOG_RETENTION_MS ago (docs/withdrawal.md).
  */
 export async function purgeExpired(db: Kysely<Database>, now: number): Promise<void> {
@@ -34,6 +34,10 @@ export async function purgeExpired(db: Kysely<Database>, now: number): Promise<v
   // SSO sessions a day after they lapsed or ended (decision 0026).
   await db.deleteFrom('sso_sessions').where('expires_at', '<', now - DAY).execute();
   await db.deleteFrom('sso_sessions').where('ended_at', '<', now - DAY).execute();
+  // Operator sessions a day after they ended or reached their absolute limit, enrolment links a day after expiry (decision 0032).
+  await db.deleteFrom('operator_sessions').where('expires_at', '<', now - DAY).execute();
+  await db.deleteFrom('operator_sessions').where('ended_at', '<', now - DAY).execute();
+  await db.deleteFrom('operator_enrolments').where('expires_at', '<', now - DAY).execute();
   // The 'withdrawn' row dates the withdrawal; it goes with the rest of the member's log.
   const withdrawnLongAgo = db
     .selectFrom('activity_log')

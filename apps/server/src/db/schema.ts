@@ -375,6 +375,61 @@ export interface SigningKeysTable {
   expires_at: number | null;
 }
 
+/** An operator: the card company's staff (migration 0021, decision 0032). No password exists for one. */
+export interface OperatorsTable {
+  id: string;
+  /** Lower case; unique. */
+  email: string;
+  display_name: string;
+  /** 'support' | 'security' | 'admin' (packages/contracts/src/operators.ts, OPERATOR_ROLES). */
+  role: string;
+  /** 'active' | 'disabled'. */
+  status: string;
+  created_at: number;
+  /** The inviting operator's id, or 'bootstrap' for the `npm run admin` command. */
+  created_by: string;
+}
+
+/** An operator's passkey (WebAuthn credential), as PasskeysTable holds a member's. */
+export interface OperatorPasskeysTable {
+  id: string;
+  operator_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+  device_type: string;
+  backed_up: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A single-use enrolment link: the SHA-256 of its token; used up once (`used_at`), dead at `expires_at`. */
+export interface OperatorEnrolmentsTable {
+  id: string;
+  token_hash: string;
+  operator_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** An operator token's session: the SHA-256 of the opaque token, its idle and absolute limits, its last passkey proof. */
+export interface OperatorSessionsTable {
+  id: string;
+  token_hash: string;
+  operator_id: string;
+  created_at: number;
+  /** The idle limit counts from here (modules/operators/limits.ts). */
+  last_used_at: number;
+  /** The absolute limit: created_at plus the session's longest life. */
+  expires_at: number;
+  /** The last passkey proof: the sign-in's, or a step-up's. */
+  proved_at: number;
+  ended_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   term_acceptances: TermAcceptancesTable;
@@ -398,4 +453,8 @@ export interface Database {
   member_devices: MemberDevicesTable;
   sso_sessions: SsoSessionsTable;
   signing_keys: SigningKeysTable;
+  operators: OperatorsTable;
+  operator_passkeys: OperatorPasskeysTable;
+  operator_enrolments: OperatorEnrolmentsTable;
+  operator_sessions: OperatorSessionsTable;
 }

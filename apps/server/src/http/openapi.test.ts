@@ -3,7 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { API_CATALOGUE } from '@sso/contracts/api-catalogue';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../config.ts';
-import { bearerScopeOf, compileSchema, operationsOf, servedDocument } from '../test-support/openapi-kit.ts';
+import { bearerScopeOf, compileSchema, operationsOf, operatorRoleOf, servedDocument } from '../test-support/openapi-kit.ts';
 import { catchRegisteredRoutes } from '../test-support/registered-routes.ts';
 import { TEST_ORIGIN, withTestApp } from '../test-support/test-app.ts';
 
@@ -65,6 +65,24 @@ describe('the OpenAPI document', () => {
     }
     expect(wrong).toEqual([]);
     expect(operationsOf(doc).filter(([, op]) => bearerScopeOf(op)).length).toBeGreaterThan(40);
+  });
+
+  it('names on each operator operation the role its guard demands, and no member scope; the ceremonies need no token', async () => {
+    const doc = await servedDocument(t.app);
+    const operator = operationsOf(doc).filter(([key]) => key.startsWith('POST /api/admin/'));
+    expect(operator.length).toBeGreaterThanOrEqual(9);
+    const wrong: string[] = [];
+    for (const [key, op] of operator) {
+      const declared = registered.get(key)?.role;
+      if (op['x-operator-role'] !== declared) wrong.push(`${key}: the document says ${op['x-operator-role']}, the route declares ${declared}`);
+      const needed = declared === 'public' ? undefined : declared;
+      if (operatorRoleOf(op) !== needed) wrong.push(`${key}: the security requirement names ${operatorRoleOf(op)}, the route declares ${declared}`);
+      if (bearerScopeOf(op) !== undefined) wrong.push(`${key}: an operator operation names a member scope`);
+      if (needed && !op.responses['403']) wrong.push(`${key}: no 403 for a member's token or a lesser role`);
+    }
+    expect(wrong).toEqual([]);
+    expect(operator.map(([key, op]) => `${key} ${op['x-operator-role']}`)).toContain('POST /api/admin/operators/invite admin');
+    expect(operator.map(([key, op]) => `${key} ${op['x-operator-role']}`)).toContain('POST /api/admin/login public');
   });
 
   it('holds no secret: no client secret, no key, no internal path', async () => {

@@ -5,6 +5,7 @@ import { API_TAGS, type ApiRoute } from '@sso/contracts/api-route';
 import { failureResponseSchema, oauthErrorSchema } from '@sso/contracts/common';
 import { route } from './route.ts';
 import { SCOPE_DESCRIPTIONS } from '@sso/contracts/scopes';
+import { ROLE_DESCRIPTIONS } from '@sso/contracts/operators';
 
 type Json = Record<string, unknown>;
 
@@ -48,6 +49,20 @@ const BEARER_FAILURES: Json = {
   },
 };
 
+/** What the operator guard answers before any work (modules/operators/operator-post.ts; decision 0032). */
+const OPERATOR_FAILURES: Json = {
+  401: {
+    description: 'No operator token, a dead one (ended, 15 minutes idle, 8 hours old, its operator disabled), or (where noted) no passkey proof in the last 5 minutes: result 300',
+    headers: challenge('`Bearer`, `Bearer error="invalid_token"`, or `Bearer error="insufficient_user_authentication", max_age=300` (RFC 9470)'),
+    content: jsonContent(ref('Failure')),
+  },
+  403: {
+    description: "A member's access token (another audience), or an operator whose role does not reach this operation: result 300",
+    headers: challenge('`Bearer error="insufficient_scope", error_description="…", scope="operator:<the role>"`'),
+    content: jsonContent(ref('Failure')),
+  },
+};
+
 /** The OAuth endpoints' failures (RFC 6749 section 5.2). */
 const OAUTH_FAILURES: Json = {
   400: { description: 'invalid_request, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope', content: jsonContent(ref('OAuthError')) },
@@ -83,6 +98,8 @@ function requestBody(route: ApiRoute): Json | undefined {
 
 function security(route: ApiRoute): Json[] | undefined {
   if (route.bearer) return [{ memberToken: [route.bearer] }];
+  // OpenAPI 3.1 section 4.8.30: for a scheme other than OAuth 2.0, the list names the roles required.
+  if (route.role && route.role !== 'public') return [{ operatorToken: [route.role] }];
   if (route.client === 'confidential') return [{ clientBasic: [] }];
   // A public client names itself with client_id in the form; a confidential one authenticates.
   if (route.client === 'any') return [{ clientBasic: [] }, {}];
@@ -92,7 +109,8 @@ function security(route: ApiRoute): Json[] | undefined {
 function responses(route: ApiRoute): Json {
   const answer = route.answer === 'redirect' ? REDIRECT_ANSWERS : { 200: { description: 'Success', content: jsonContent(jsonSchema(route.answer, 'output')) } };
   const more = Object.fromEntries(Object.entries(route.more ?? {}).map(([status, m]) => [status, { description: m.description, content: jsonContent(jsonSchema(m.schema, 'output')) }]));
-  return { ...(route.oauth ? OAUTH_FAILURES : RESULT_FAILURES), ...(route.bearer ? BEARER_FAILURES : {}), ...answer, ...more };
+  const guard = route.bearer ? BEARER_FAILURES : route.role && route.role !== 'public' ? OPERATOR_FAILURES : {};
+  return { ...(route.oauth ? OAUTH_FAILURES : RESULT_FAILURES), ...guard, ...answer, ...more };
 }
 
 /** `POST /api/user/attribute` -> `postApiUserAttribute`. */
@@ -100,7 +118,8 @@ const operationId = (route: ApiRoute) =>
   route.method.toLowerCase() + route.path.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 
 function operation(route: ApiRoute): Json {
-  const description = [route.ja, route.note, route.client ? 'Client authentication: HTTP Basic, or client_id and client_secret in the form (RFC 6749 section 2.3.1).' : undefined]
+  const role = route.role && (route.role === 'public' ? 'Operator API, public: the enrolment or sign-in ceremony (decision 0032).' : `Operator role: \`${route.role}\` or above (${ROLE_DESCRIPTIONS[route.role]}).`);
+  const description = [route.ja, role, route.note, route.client ? 'Client authentication: HTTP Basic, or client_id and client_secret in the form (RFC 6749 section 2.3.1).' : undefined]
     .filter(Boolean)
     .join('\n\n');
   return {
@@ -111,6 +130,7 @@ function operation(route: ApiRoute): Json {
     ...(route.query ? { parameters: queryParameters(route.query) } : {}),
     ...(requestBody(route) ? { requestBody: requestBody(route) } : {}),
     ...(security(route) ? { security: security(route) } : {}),
+    ...(route.role ? { 'x-operator-role': route.role } : {}),
     responses: responses(route),
   };
 }
@@ -147,6 +167,11 @@ export function openApiDocument(routes: readonly ApiRoute[], issuer: string): Js
               scopes: SCOPE_DESCRIPTIONS,
             },
           },
+        },
+        operatorToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `An operator token of POST /api/admin/login (decision 0032), never a member's; the operation names the least role it needs. Roles, each holding the rights of those before it: ${Object.entries(ROLE_DESCRIPTIONS).map(([role, what]) => `\`${role}\` (${what})`).join('; ')}.`,
         },
         clientBasic: { type: 'http', scheme: 'basic', description: 'client_id and client_secret of a registered client (RFC 6749 section 2.3.1)' },
       },

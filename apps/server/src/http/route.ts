@@ -6,6 +6,16 @@ import { parseOr901, parseOrInvalidRequest } from './parse.ts';
 
 type Entry<K extends ApiKey> = (typeof API)[K];
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The least operator role an operator API needs, or `public` for its ceremonies (decision 0032),
+     * declared in the route's line of the API catalogue (`role`) and set here.
+     */
+    role?: NonNullable<ApiRoute['role']>;
+  }
+}
+
 /** What the entry's contract makes of the body: its JSON or form schema's output, or nothing for an entry without one. */
 export type BodyOf<K extends ApiKey> =
   Entry<K> extends { json: infer S extends ZodType } ? z.output<S> : Entry<K> extends { form: infer S extends ZodType } ? z.output<S> : undefined;
@@ -38,7 +48,8 @@ export type RouteHandler<I> = (request: FastifyRequest, reply: FastifyReply, bod
 
 /**
  * Registers the route the API catalogue declares under `key` (packages/contracts/src/api-catalogue.ts):
- * its method and path, the Bearer scope its guard demands (`config.scope`, oauth/bearer.ts), RFC 6749
+ * its method and path, the Bearer scope its guard demands (`config.scope`, oauth/bearer.ts), the operator
+ * role (`config.role`, modules/operators/operator-post.ts), RFC 6749
  * error bodies (`config.oauth`, error-handler.ts), and the body read by its contract before the handler
  * runs (but at a Bearer endpoint, whose token is checked first: modules/oauth/member-post.ts).
  */
@@ -48,7 +59,7 @@ export function route<K extends ApiKey, I = DefaultBody<K>>(app: FastifyInstance
   app.route({
     method: entry.method,
     url: entry.path,
-    config: { ...(entry.bearer ? { scope: entry.bearer } : {}), ...(entry.oauth ? { oauth: true } : {}) },
+    config: { ...(entry.bearer ? { scope: entry.bearer } : {}), ...(entry.role ? { role: entry.role } : {}), ...(entry.oauth ? { oauth: true } : {}) },
     ...(extra.exposeHeadRoute === false ? { exposeHeadRoute: false } : {}),
     handler: async (request, reply) => handler(request, reply, read(request.body)),
   });

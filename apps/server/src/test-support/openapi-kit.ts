@@ -7,6 +7,7 @@ interface Answer {
 }
 interface Operation {
   security?: Record<string, string[]>[];
+  'x-operator-role'?: string;
   responses: Record<string, Answer>;
 }
 /** The parts of the OpenAPI document (http/openapi.ts) that the tests read. */
@@ -29,6 +30,9 @@ export const operationsOf = (doc: OpenApiDocument): [string, Operation][] =>
 
 /** The scope an operation's Bearer requirement names (the `memberToken` OAuth scheme), or undefined for one without a member's token. */
 export const bearerScopeOf = (op: Operation): string | undefined => op.security?.find((s) => 'memberToken' in s)?.memberToken?.[0];
+
+/** The role an operation's operator token needs (the `operatorToken` scheme's list: OpenAPI 3.1 section 4.8.30), or undefined. */
+export const operatorRoleOf = (op: Operation): string | undefined => op.security?.find((s) => 'operatorToken' in s)?.operatorToken?.[0];
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 

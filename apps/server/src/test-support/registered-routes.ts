@@ -1,9 +1,10 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { FastifyInstance } from 'fastify';
 
-/** What a route declares in its config: the Bearer scope (oauth/bearer.ts) and RFC 6749 error bodies (http/error-handler.ts). */
+/** What a route declares in its config: the Bearer scope (oauth/bearer.ts), the operator role (modules/operators/operator-post.ts) and RFC 6749 error bodies (http/error-handler.ts). */
 export interface RouteDeclaration {
   scope?: string;
+  role?: string;
   oauth?: boolean;
 }
 
@@ -20,7 +21,7 @@ export function catchRegisteredRoutes(): Map<string, RouteDeclaration> {
     const { fastify } = message as { fastify: FastifyInstance };
     fastify.addHook('onRoute', (route) => {
       const config = (route.config ?? {}) as RouteDeclaration;
-      for (const method of [route.method].flat()) routes.set(`${method} ${route.url ?? route.path}`, { scope: config.scope, oauth: config.oauth });
+      for (const method of [route.method].flat()) routes.set(`${method} ${route.url ?? route.path}`, { scope: config.scope, role: config.role, oauth: config.oauth });
     });
   });
   return routes;

@@ -11,7 +11,7 @@ import { issueSecret, redeemToken } from '../verification/one-time-secret.ts';
  * comes back, whatever that answer then proves. A replayed, expired or unknown challenge, or one asked
  * by another browser or session, is no challenge at all.
  */
-export type ChallengePurpose = 'passkey_login' | 'passkey_register' | 'passkey_reauth';
+export type ChallengePurpose = 'passkey_login' | 'passkey_register' | 'passkey_reauth' | 'operator_enrol' | 'operator_sign_in' | 'operator_reauth';
 
 export async function keepChallenge(
   db: Kysely<Database>,

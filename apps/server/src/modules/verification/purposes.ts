@@ -72,6 +72,9 @@ export const PURPOSES: { readonly [P in VerificationPurpose]: PurposeRule } = {
   passkey_revoke: { secret: 'single-use token', ttlMs: LIMITS.passkeyRevokeLinkTtlMs, onePerSubject: false },
   // The mail's; the finish page's ends sooner (`endsBy`).
   passkey_reset_review: { secret: 'single-use token', ttlMs: LIMITS.passkeyReviewLinkTtlMs, onePerSubject: false },
+  operator_enrol: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },
+  operator_sign_in: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },
+  operator_reauth: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },
 };
 
 /** The rule of a purpose whose secret is a tried code (a programming error otherwise). */

@@ -47,7 +47,14 @@ export type VerificationPurpose =
    * After a password reset, the finish page's and the confirmation mail's secret that lists and removes
    * the passkeys added in the 30 days before the reset (subject the member; decision 0024).
    */
-  | 'passkey_reset_review';
+  | 'passkey_reset_review'
+  /**
+   * An operator's WebAuthn challenges (decision 0032), as the members' above: an enrolment's (subject
+   * the enrolment link), a sign-in's, and a step-up's (subject the operator session).
+   */
+  | 'operator_enrol'
+  | 'operator_sign_in'
+  | 'operator_reauth';
 
 export type VerificationRow = Selectable<VerificationsTable>;
 
