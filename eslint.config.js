@@ -56,7 +56,7 @@ const entries = (dir, keep = () => true) =>
  * import each other: one context. A new folder in modules/ is not linted until it is placed here.
  */
 const MODULE_TIERS = [
-  ['clients', 'notifications'],
+  ['audit', 'clients', 'notifications'],
   ['verification'],
   ['account', 'member-flows', 'open-signup'],
   ['oauth', 'oidc'],
