@@ -65,6 +65,7 @@ const MODULE_TIERS = [
   ['passkeys'],
   ['account-change', 'recover'],
   ['link'],
+  ['support'],
 ];
 const ONE_CONTEXT = ['oauth', 'oidc'];
 

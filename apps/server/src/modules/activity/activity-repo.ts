@@ -74,7 +74,13 @@ export type ActivityEvent =
   /** A sign-in from a browser the member had not signed in from before; the member was mailed (decision 0024). */
   | 'login_new_device'
   /** A browser's SSO session ended: by the member from the list of signed-in browsers, or by a login as another member in that browser (decision 0026). */
-  | 'sso_session_ended';
+  | 'sso_session_ended'
+  /** The company's support desk acted on the account (modules/support/, migration 0022): the member sees it in their log. */
+  | 'support_unlocked'
+  | 'support_sessions_ended'
+  | 'support_passkey_removed'
+  | 'account_suspended'
+  | 'account_restored';
 
 // Compiled once (prepared-query.ts): every login writes a row.
 const rowInsert = preparedQuery((db, p: ActivityLogTable) =>

@@ -163,7 +163,7 @@ export async function authorize(
     if (!form.user_pass) return fail('access_denied', 'login failed');
     if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return fail('access_denied', 'recaptcha failed');
     const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId, ...origin });
-    if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
+    if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : check.reason === 'suspended' ? 'account suspended' : 'login failed');
     user = check.user;
   }
   const now = deps.clock.now();
