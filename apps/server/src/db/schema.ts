@@ -360,6 +360,8 @@ export interface SsoSessionsTable {
   /** 90 days from the last use, never beyond 180 days from created_at (LIMITS.ssoSessionIdleMs, ssoSessionMaxMs). */
   expires_at: number;
   ended_at: number | null;
+  /** The network address of the login or the last recorded use (request.ip); null before migration 0022. */
+  address: string | null;
 }
 
 /**

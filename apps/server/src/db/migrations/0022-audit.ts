@@ -12,6 +12,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * Times are ms, as everywhere; `detail` is JSON.
  *
  * `users.suspended_at`: when an operator suspended the member (status 'suspended'), null otherwise.
+ * `sso_sessions.address`: the network address of the session's login or last recorded use, for the
+ * operators' view of a member's sessions; null for sessions from before.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -59,4 +61,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
 
   await db.schema.alterTable('users').addColumn('suspended_at', 'bigint').execute();
+  await db.schema.alterTable('sso_sessions').addColumn('address', 'text').execute();
 }

@@ -84,9 +84,9 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
     // Written after the answer, not before it: a member's failed login must take no longer than an
     // unknown id's (the enumeration timing checks found the log row's insert in the member's answers).
     deps.background.run('login failure log', async () => {
-      await logActivity(db, { userId: user.id, event: 'login_failed', clientId, device, at: now });
+      await logActivity(db, { userId: user.id, event: 'login_failed', clientId, device, address: origin.address, at: now });
       // The failure that sets the lock logs it, once.
-      if (locks) await logActivity(db, { userId: user.id, event: 'login_locked', clientId, device, at: now });
+      if (locks) await logActivity(db, { userId: user.id, event: 'login_locked', clientId, device, address: origin.address, at: now });
     });
   }
   return { ok: false, reason: locks ? 'locked' : 'credentials' };

@@ -89,29 +89,37 @@ const rowInsert = preparedQuery((db, p: ActivityLogTable) =>
 
 export async function logActivity(
   db: Kysely<Database>,
-  entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; at: number },
+  entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; address?: string | null; at: number },
 ): Promise<void> {
+  // The address is for the company's support desk (modules/support/), never answered to the member's API (deviceOf).
+  const detail = { ...(entry.device ? { device: entry.device } : {}), ...(entry.address ? { address: entry.address } : {}) };
   await rowInsert(db, {
     id: newId(),
     user_id: entry.userId,
     event: entry.event,
     client_id: entry.clientId ?? null,
-    detail: entry.device ? JSON.stringify({ device: entry.device }) : null,
+    detail: Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
     created_at: entry.at,
   });
 }
 
-/** The device of a log row, from its JSON detail; null for rows without one. */
-export function deviceOf(detail: string | null): string | null {
+/** A string field of a log row's JSON detail; null for rows without one. */
+function detailField(detail: string | null, field: 'device' | 'address'): string | null {
   if (!detail) return null;
   try {
     const parsed: unknown = JSON.parse(detail);
-    const device = (parsed as { device?: unknown } | null)?.device;
-    return typeof device === 'string' ? device : null;
+    const value = (parsed as Record<string, unknown> | null)?.[field];
+    return typeof value === 'string' ? value : null;
   } catch {
     return null;
   }
 }
+
+/** The device of a log row, from its JSON detail; null for rows without one. */
+export const deviceOf = (detail: string | null): string | null => detailField(detail, 'device');
+
+/** The network address of a log row (logins and failed logins record it; migration 0022), for the support desk only. */
+export const addressOf = (detail: string | null): string | null => detailField(detail, 'address');
 
 /** When the member added passkeys since `since`, and from which device: the `passkey_added` rows (decision 0024). */
 export const passkeyAdditionsSince = (db: Kysely<Database>, userId: string, since: number) =>

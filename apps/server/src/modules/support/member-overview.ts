@@ -1,7 +1,7 @@
 import { LIMITS } from '@sso/contracts/constants';
 import { maskBirthday, maskEmail, maskName, maskPostalCode, maskTel } from '../../lib/mask.ts';
 import { findUserById, type UserRow } from '../account/user-repo.ts';
-import { deviceOf, listActivities } from '../activity/activity-repo.ts';
+import { addressOf, deviceOf, listActivities } from '../activity/activity-repo.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { listMemberCards } from '../cards/card-repo.ts';
 import { liveUserFamilies } from '../oauth/token-repo.ts';
@@ -44,12 +44,15 @@ export interface MemberOverview {
   require_passkey: boolean;
   cards: { subuser_id: string; card_name: string; card_number_mask: string; status: string; created_at: number }[];
   passkeys: { id: string; name: string; created_at: number; last_used_at: number | null; synced: boolean }[];
-  /** The browsers' SSO sessions (decision 0026): last use and the kind of browser. The product keeps no address of them. */
-  sso_sessions: { sid: string; device: string | null; created_at: number; last_used_at: number; last_client_id: string | null; expires_at: number }[];
-  /** The partners' sessions (token families): the client, the last token issued, the browser of the SSO session it came from. */
-  partner_sessions: { id: string; client_id: string; created_at: number; last_used_at: number; device: string | null; sso_session_id: string | null }[];
-  /** The newest OVERVIEW_ACTIVITIES rows of the member's activity log, with the device; the log keeps no address. */
-  activities: { event: string; client_id: string | null; device: string | null; created_at: number }[];
+  /** The browsers' SSO sessions (decision 0026): last use, the kind of browser and the address of its login or last recorded use. */
+  sso_sessions: { sid: string; device: string | null; address: string | null; created_at: number; last_used_at: number; last_client_id: string | null; expires_at: number }[];
+  /**
+   * The partners' sessions (token families): the client, the last token issued, and the browser and
+   * address of the SSO session it came from (a token family keeps neither itself).
+   */
+  partner_sessions: { id: string; client_id: string; created_at: number; last_used_at: number; device: string | null; address: string | null; sso_session_id: string | null }[];
+  /** The newest OVERVIEW_ACTIVITIES rows of the member's activity log, with the device, and the address where the row has one (logins, failed logins). */
+  activities: { event: string; client_id: string | null; device: string | null; address: string | null; created_at: number }[];
 }
 
 /** A member of any status, or 'member_not_found'. */
@@ -129,7 +132,7 @@ export async function memberOverview(deps: SupportDeps, ctx: OperatorContext, me
     liveUserFamilies(deps.db, user.id, now),
     listActivities(deps.db, user.id, 0, OVERVIEW_ACTIVITIES),
   ]);
-  const deviceOfSso = new Map(sso.map((s) => [s.id, s.device]));
+  const ssoById = new Map(sso.map((s) => [s.id, s]));
   await recordAudit(deps.db, { ...auditOf(ctx), action: 'member.view', memberId: user.id }, now);
   return {
     member_id: user.id,
@@ -152,6 +155,7 @@ export async function memberOverview(deps: SupportDeps, ctx: OperatorContext, me
     sso_sessions: sso.map((s) => ({
       sid: s.id,
       device: s.device,
+      address: s.address,
       created_at: Number(s.created_at),
       last_used_at: Number(s.last_used_at),
       last_client_id: s.last_client_id,
@@ -162,10 +166,11 @@ export async function memberOverview(deps: SupportDeps, ctx: OperatorContext, me
       client_id: f.client_id,
       created_at: f.created_at,
       last_used_at: f.last_used_at,
-      device: f.sso_session_id ? (deviceOfSso.get(f.sso_session_id) ?? null) : null,
+      device: (f.sso_session_id && ssoById.get(f.sso_session_id)?.device) ?? null,
+      address: (f.sso_session_id && ssoById.get(f.sso_session_id)?.address) ?? null,
       sso_session_id: f.sso_session_id,
     })),
-    activities: activities.map((a) => ({ event: a.event, client_id: a.client_id, device: deviceOf(a.detail), created_at: Number(a.created_at) })),
+    activities: activities.map((a) => ({ event: a.event, client_id: a.client_id, device: deviceOf(a.detail), address: addressOf(a.detail), created_at: Number(a.created_at) })),
   };
 }
 
