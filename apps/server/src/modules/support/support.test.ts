@@ -8,7 +8,7 @@ import { insertMemberCard } from '../cards/card-repo.ts';
 import type { OutgoingMessage } from '../notifications/notifier.ts';
 import { loggedInMember } from '../../test-support/account-change-kit.ts';
 import { activate, ACTIVATE_PATH, linkToken, newOpenEmail, registerForToken } from '../../test-support/open-signup-kit.ts';
-import { memberWithPasskey } from '../../test-support/passkey-kit.ts';
+import { LoginBrowser, memberWithPasskey } from '../../test-support/passkey-kit.ts';
 import { newMember } from '../../test-support/recover-kit.ts';
 import { bearer, loginTokens, TEST_ORIGIN, tokenRequest, WEB_REDIRECT, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
@@ -304,6 +304,16 @@ describe.each(DIALECTS)('member support services (%s)', (dialect) => {
           ['member.restore', '本人確認済み'],
         ]),
       );
+    });
+
+    it("a suspended member's passkey sign-in says whom to contact too, and works again once restored", async () => {
+      const { member, authenticator } = await memberWithPasskey(t);
+      await suspendMember(deps(), because(SECURITY), member.id);
+      expect((await new LoginBrowser().signIn(t, authenticator)).json()).toEqual({ result_code: 203, result_message: SERVER_MESSAGES.suspended });
+      await restoreMember(deps(), because(SECURITY), member.id);
+      const res = await new LoginBrowser().signIn(t, authenticator);
+      expect(res.json().result_code, res.body).toBe(0);
+      expect(res.json().login_ticket).toMatch(/^pk\./);
     });
 
     it('refuses to suspend twice, to restore an active member, a withdrawn or unknown member, and a support operator', async () => {
