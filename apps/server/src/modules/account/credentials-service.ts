@@ -72,12 +72,8 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   const ok = await verifyPassword(user?.password_hash, password);
   if (ok && user) {
     await clearAttempts(db, key);
-    if (user.status === 'suspended') {
-      if (counted) await unhitRateLimit(db, bucket);
-      return { ok: false, reason: 'suspended' };
-    }
     if (counted) await unhitRateLimit(db, bucket);
-    return { ok: true, user };
+    return user.status === 'suspended' ? { ok: false, reason: 'suspended' } : { ok: true, user };
   }
   const locks = attempt === LIMITS.loginFailuresBeforeLock;
   if (user) {
