@@ -56,7 +56,7 @@ const entries = (dir, keep = () => true) =>
  * import each other: one context. A new folder in modules/ is not linted until it is placed here.
  */
 const MODULE_TIERS = [
-  ['clients', 'notifications'],
+  ['audit', 'clients', 'notifications'],
   ['verification'],
   ['account', 'member-flows', 'open-signup'],
   ['oauth', 'oidc'],
@@ -65,6 +65,7 @@ const MODULE_TIERS = [
   ['passkeys'],
   ['account-change', 'recover'],
   ['link', 'operators'],
+  ['support'],
 ];
 const ONE_CONTEXT = ['oauth', 'oidc'];
 /** The base modules, the first two tiers: they import no feature module at all, not even its repositories. */

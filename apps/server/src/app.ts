@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './lib/background.ts';
+import { purgeAudit } from './modules/audit/audit.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { requestSerializer } from './http/log-serializers.ts';
@@ -122,6 +123,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }
   const purge = setInterval(() => {
     purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
+    // The audit log's retention (AUDIT_RETENTION_DAYS): its only delete (modules/audit/audit.ts).
+    purgeAudit(db.kysely, clock.now(), config.auditRetentionDays).catch((err: unknown) => app.log.warn({ err }, 'purge of the audit log failed'));
   }, 60 * 60 * 1000);
   purge.unref();
   // ID tokens and logout tokens are signed in a worker thread, off the event loop (jwt-signer.ts).

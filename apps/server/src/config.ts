@@ -22,6 +22,13 @@ const RUNTIME_FILES =
     ? { config: `${REPO_ROOT}config/`, web: `${REPO_ROOT}apps/web/dist` }
     : { config: fileURLToPath(new URL('../config/', import.meta.url)), web: fileURLToPath(new URL('../web', import.meta.url)) };
 
+/**
+ * Seven years (7 x 365 days): the audit log outlives the records it speaks of, long enough for the
+ * retention periods a card company's auditors usually ask of access records (books and vouchers are
+ * kept seven years under the Corporation Tax Act); a deployment sets its own (docs/operations.md).
+ */
+export const AUDIT_RETENTION_DEFAULT_DAYS = 2555;
+
 const bool = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1');
@@ -71,6 +78,7 @@ const schema = z.object({
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full'], { error: 'must be normal or full' }).default('normal'),
   LOGIN_ADDRESS_FAILURES: z.coerce.number({ error: 'must be a whole number (0: no limit)' }).int().min(0, { error: 'must be a whole number (0: no limit)' }).default(LIMITS.loginFailuresPerAddress),
   LOGIN_NOTICE: bool.default(true),
+  AUDIT_RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days, at least 1' }).int().min(1, { error: 'must be a whole number of days, at least 1' }).default(AUDIT_RETENTION_DEFAULT_DAYS),
   LOOKUP_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   PAIRWISE_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   SIGNING_KEY_SECRET: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
@@ -116,6 +124,11 @@ export interface Config {
   loginAddressFailures: number;
   /** A sign-in from a browser the member has not used before mails the member a notice (decision 0024). */
   loginNotice: boolean;
+  /**
+   * How long an audit row is kept (AUDIT_RETENTION_DAYS; docs/operations.md "The audit log"): the
+   * retention purge is the only delete of the append-only audit log.
+   */
+  auditRetentionDays: number;
   /** The key of the keyed digests of card numbers and login ids (lib/secrets.ts lookupDigest). */
   lookupKey: string;
   /** The key of the pairwise subject identifiers (OpenID Connect Core 1.0 section 8.1; lib/secrets.ts pairwiseDigest): never changed once partners hold them. */
@@ -205,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outOfService: e.OUT_OF_SERVICE,
     loginAddressFailures: e.LOGIN_ADDRESS_FAILURES,
     loginNotice: e.LOGIN_NOTICE,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     lookupKey: e.LOOKUP_KEY ?? DEVELOPMENT_LOOKUP_KEY,
     pairwiseKey: e.PAIRWISE_KEY ?? DEVELOPMENT_PAIRWISE_KEY,
     signingKeySecret: e.SIGNING_KEY_SECRET ?? DEVELOPMENT_SIGNING_KEY_SECRET,

@@ -167,5 +167,10 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   passkey_optional: 'パスキーによる本人確認の必須を解除',
   login_new_device: '新しい端末からのログイン',
   sso_session_ended: 'ブラウザのログイン状態の解除',
+  support_unlocked: 'サポート窓口によるログインの一時ロックの解除',
+  support_sessions_ended: 'サポート窓口によるすべての端末のログアウト',
+  support_passkey_removed: 'サポート窓口によるパスキーの削除',
+  account_suspended: 'アカウントの利用停止',
+  account_restored: 'アカウントの利用再開',
 };
 export const activityLabel = (event: string) => ACTIVITY_LABELS[event] ?? 'その他の操作';

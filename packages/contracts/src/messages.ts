@@ -30,6 +30,8 @@ export const SERVER_MESSAGES = {
   ok: '正常に処理しました。',
   credentials: 'IDまたはパスワードが正しくありません。',
   locked: 'ログインに続けて失敗したため、アカウントを一時的にロックしました。しばらく経ってから再度お試しください。',
+  /** A suspended member's login (203; migration 0022): not worded by SPEC.md, written in the style of its messages. */
+  suspended: 'このアカウントは現在ご利用を停止しております。お手数ですが、当社お問い合わせ窓口までご連絡ください。',
   recaptcha: 'ネットワークが重たいため処理できませんでした。通信状態を確認したのち、再操作をお願いします。',
   accessDenied: 'アクセスが拒否されました。',
   outOfService: 'ただいまサービスを停止しております。しばらく経ってから再度お試しください。',

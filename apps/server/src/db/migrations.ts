@@ -19,6 +19,7 @@ import * as ssoSessions from './migrations/0017-sso-sessions.ts';
 import * as pairwiseSubjects from './migrations/0018-pairwise-subjects.ts';
 import * as directLoginAuthTime from './migrations/0019-direct-login-auth-time.ts';
 import * as operators from './migrations/0021-operators.ts';
+import * as audit from './migrations/0022-audit.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-pairwise-subjects': pairwiseSubjects,
   '0019-direct-login-auth-time': directLoginAuthTime,
   '0021-operators': operators,
+  '0022-audit': audit,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -11,7 +11,8 @@ export interface UsersTable {
   tel: string | null;
   password_hash: string;
   member_type: 'card' | 'open';
-  status: 'active' | 'withdrawn';
+  /** 'suspended': an operator suspended the member (migration 0022): no login, refresh or member API until restored. */
+  status: 'active' | 'withdrawn' | 'suspended';
   last_name: string | null;
   first_name: string | null;
   last_name_kana: string | null;
@@ -26,6 +27,8 @@ export interface UsersTable {
   profile_tel: string | null;
   /** 1: only a passkey proves a sensitive change, never the password (decision 0024). */
   require_passkey: Generated<number>;
+  /** When an operator suspended the member; null when not suspended (migration 0022). */
+  suspended_at: number | null;
 }
 
 export interface TermAcceptancesTable {
@@ -357,6 +360,8 @@ export interface SsoSessionsTable {
   /** 90 days from the last use, never beyond 180 days from created_at (LIMITS.ssoSessionIdleMs, ssoSessionMaxMs). */
   expires_at: number;
   ended_at: number | null;
+  /** The network address of the login or the last recorded use (request.ip); null before migration 0022. */
+  address: string | null;
 }
 
 /**
@@ -428,6 +433,28 @@ export interface OperatorSessionsTable {
   /** The last passkey proof: the sign-in's, or a step-up's. */
   proved_at: number;
   ended_at: number | null;
+/**
+ * The operators' audit log (migration 0022, modules/audit/): append-only, enforced by triggers; only the
+ * retention purge deletes, through `audit_purge_window`. `detail` is JSON.
+ */
+export interface AuditLogTable {
+  id: string;
+  operator_id: string;
+  operator_role: string;
+  action: string;
+  member_id: string | null;
+  client_id: string | null;
+  reason: string | null;
+  ticket: string | null;
+  address: string | null;
+  request_id: string | null;
+  detail: string | null;
+  created_at: number;
+}
+
+/** The retention purge's window, open only inside its transaction (migration 0022). */
+export interface AuditPurgeWindowTable {
+  purge_before: number;
 }
 
 export interface Database {
@@ -457,4 +484,6 @@ export interface Database {
   operator_passkeys: OperatorPasskeysTable;
   operator_enrolments: OperatorEnrolmentsTable;
   operator_sessions: OperatorSessionsTable;
+  audit_log: AuditLogTable;
+  audit_purge_window: AuditPurgeWindowTable;
 }

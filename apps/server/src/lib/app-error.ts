@@ -36,6 +36,11 @@ export class AppError extends Error {
 
 export const credentialsError = () => new AppError(RESULT.CREDENTIALS, SERVER_MESSAGES.credentials, 400);
 export const lockedError = () => new AppError(RESULT.LOCKED, SERVER_MESSAGES.locked, 400);
+/**
+ * A suspended member's right password (migration 0022): 203 as a locked account, whose message the
+ * product shows as it is (SPEC.md section 8), saying whom to contact (not in SPEC.md).
+ */
+export const suspendedError = () => new AppError(RESULT.LOCKED, SERVER_MESSAGES.suspended, 400);
 export const recaptchaError = () => new AppError(RESULT.RECAPTCHA, SERVER_MESSAGES.recaptcha, 400);
 export const unauthorizedError = (challenge = 'Bearer error="invalid_token"') =>
   new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401, undefined, { challenge });

@@ -10,3 +10,11 @@ export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   return at < 1 ? '***' : `${email[0]}***${email.slice(at)}`;
 }
+
+/**
+ * Personal data as an operator first sees it (modules/support/): a name's first character, a date's
+ * year, a postal code's first three digits; the rest is revealed field by field, each reveal audited.
+ */
+export const maskName = (name: string) => (name.length === 0 ? '' : `${[...name][0]}${'＊'.repeat(Math.max(1, [...name].length - 1))}`);
+export const maskBirthday = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}****`;
+export const maskPostalCode = (code: string) => `${code.slice(0, 3)}****`;

@@ -13,9 +13,10 @@ import { loginLockKey } from '../verification/account-lock.ts';
 import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import { parseLoginId } from './login-id.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
-import { acceptedTermVersions, findActiveUserByLoginId, type UserRow } from './user-repo.ts';
+import { acceptedTermVersions, findSignInUserByLoginId, type UserRow } from './user-repo.ts';
 
-export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'credentials' | 'locked' };
+/** 'suspended': the right password of a member an operator suspended (migration 0022); the login says whom to contact. */
+export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'credentials' | 'locked' | 'suspended' };
 
 /** Where a login attempt came from. */
 export interface LoginOrigin {
@@ -43,6 +44,7 @@ export const addressKey = (address: string) => `login-address:${lookupDigest(add
  * of its ids the failures named (verification/account-lock.ts, decision 0011). Unknown ids are looked up,
  * counted on their own lock and hashed the same way, so neither the answer nor its timing reveals
  * a member.
+ * A suspended member's right password answers 'suspended' (migration 0022), never a session.
  * A network address with too many failures across any ids (password spraying,
  * decision 0007) is refused the same way, before any hash, until its window runs out.
  */
@@ -59,7 +61,8 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   const bucket = addressKey(origin.address);
   if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return { ok: false, reason: 'locked' };
   // The id is looked up for every attempt, a member's or not, to find the lock it counts on.
-  const user = await findActiveUserByLoginId(db, id);
+  // A suspended member is looked up, counted and hashed as an active one: only the right password tells.
+  const user = await findSignInUserByLoginId(db, id);
   const key = loginLockKey(user, id);
   const { attempt } = await countAttempt(db, key, now, LIMITS.loginFailuresBeforeLock, LIMITS.loginLockMs);
   // While locked nothing more is done, for a member's id and an unknown one alike: attempts that
@@ -70,16 +73,16 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   if (ok && user) {
     await clearAttempts(db, key);
     if (counted) await unhitRateLimit(db, bucket);
-    return { ok: true, user };
+    return user.status === 'suspended' ? { ok: false, reason: 'suspended' } : { ok: true, user };
   }
   const locks = attempt === LIMITS.loginFailuresBeforeLock;
   if (user) {
     // Written after the answer, not before it: a member's failed login must take no longer than an
     // unknown id's (the enumeration timing checks found the log row's insert in the member's answers).
     deps.background.run('login failure log', async () => {
-      await logActivity(db, { userId: user.id, event: 'login_failed', clientId, device, at: now });
+      await logActivity(db, { userId: user.id, event: 'login_failed', clientId, device, address: origin.address, at: now });
       // The failure that sets the lock logs it, once.
-      if (locks) await logActivity(db, { userId: user.id, event: 'login_locked', clientId, device, at: now });
+      if (locks) await logActivity(db, { userId: user.id, event: 'login_locked', clientId, device, address: origin.address, at: now });
     });
   }
   return { ok: false, reason: locks ? 'locked' : 'credentials' };

@@ -125,3 +125,29 @@ export async function claimOpenMember(db: Kysely<Database>, userId: string, now:
 export async function setRequirePasskey(db: Kysely<Database>, userId: string, required: boolean, now: number): Promise<void> {
   await db.updateTable('users').set({ require_passkey: required ? 1 : 0, updated_at: now }).where('id', '=', userId).execute();
 }
+
+/**
+ * Suspends an active member (an operator's action; migration 0022): status 'suspended', so that every
+ * lookup of an active member (login, refresh, Bearer, SSO session, passkey) finds none. False when the
+ * member was not active (already suspended, withdrawn, unknown).
+ */
+export async function markSuspended(db: Kysely<Database>, userId: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('users')
+    .set({ status: 'suspended', suspended_at: now, updated_at: now })
+    .where('id', '=', userId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Restores a suspended member to active; false when the member was not suspended. */
+export async function markRestored(db: Kysely<Database>, userId: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('users')
+    .set({ status: 'active', suspended_at: null, updated_at: now })
+    .where('id', '=', userId)
+    .where('status', '=', 'suspended')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -74,7 +74,13 @@ export type ActivityEvent =
   /** A sign-in from a browser the member had not signed in from before; the member was mailed (decision 0024). */
   | 'login_new_device'
   /** A browser's SSO session ended: by the member from the list of signed-in browsers, or by a login as another member in that browser (decision 0026). */
-  | 'sso_session_ended';
+  | 'sso_session_ended'
+  /** The company's support desk acted on the account (modules/support/, migration 0022): the member sees it in their log. */
+  | 'support_unlocked'
+  | 'support_sessions_ended'
+  | 'support_passkey_removed'
+  | 'account_suspended'
+  | 'account_restored';
 
 // Compiled once (prepared-query.ts): every login writes a row.
 const rowInsert = preparedQuery((db, p: ActivityLogTable) =>
@@ -83,29 +89,37 @@ const rowInsert = preparedQuery((db, p: ActivityLogTable) =>
 
 export async function logActivity(
   db: Kysely<Database>,
-  entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; at: number },
+  entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; address?: string | null; at: number },
 ): Promise<void> {
+  // The address is for the company's support desk (modules/support/), never answered to the member's API (deviceOf).
+  const detail = { ...(entry.device ? { device: entry.device } : {}), ...(entry.address ? { address: entry.address } : {}) };
   await rowInsert(db, {
     id: newId(),
     user_id: entry.userId,
     event: entry.event,
     client_id: entry.clientId ?? null,
-    detail: entry.device ? JSON.stringify({ device: entry.device }) : null,
+    detail: Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
     created_at: entry.at,
   });
 }
 
-/** The device of a log row, from its JSON detail; null for rows without one. */
-export function deviceOf(detail: string | null): string | null {
+/** A string field of a log row's JSON detail; null for rows without one. */
+function detailField(detail: string | null, field: 'device' | 'address'): string | null {
   if (!detail) return null;
   try {
     const parsed: unknown = JSON.parse(detail);
-    const device = (parsed as { device?: unknown } | null)?.device;
-    return typeof device === 'string' ? device : null;
+    const value = (parsed as Record<string, unknown> | null)?.[field];
+    return typeof value === 'string' ? value : null;
   } catch {
     return null;
   }
 }
+
+/** The device of a log row, from its JSON detail; null for rows without one. */
+export const deviceOf = (detail: string | null): string | null => detailField(detail, 'device');
+
+/** The network address of a log row (logins and failed logins record it; migration 0022), for the support desk only. */
+export const addressOf = (detail: string | null): string | null => detailField(detail, 'address');
 
 /** When the member added passkeys since `since`, and from which device: the `passkey_added` rows (decision 0024). */
 export const passkeyAdditionsSince = (db: Kysely<Database>, userId: string, since: number) =>

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { OK_RESPONSE as ok } from '@sso/contracts/common';
 import type { LoginResponse } from '@sso/contracts/auth';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
-import { credentialsError, lockedError, recaptchaError, validationError } from '../../lib/app-error.ts';
+import { credentialsError, lockedError, recaptchaError, suspendedError, validationError } from '../../lib/app-error.ts';
 import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
@@ -24,7 +24,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void
     if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaError();
     const device = describeDevice(request.headers['user-agent']);
     const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' });
-    if (!check.ok) throw check.reason === 'locked' ? lockedError() : credentialsError();
+    if (!check.ok) throw check.reason === 'locked' ? lockedError() : check.reason === 'suspended' ? suspendedError() : credentialsError();
     // Before the terms and the ticket: a service the member may not use is said at once, on the login page (SPEC.md section 6).
     await requireCardholder(deps.db, check.user.id, client.client_id);
     const login_ticket = await issueLoginTicket(deps.db, check.user, client.client_id, deps.clock.now());

@@ -163,7 +163,7 @@ export async function authorize(
     if (!form.user_pass) return fail('access_denied', 'login failed');
     if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return fail('access_denied', 'recaptcha failed');
     const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId, ...origin });
-    if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : 'login failed');
+    if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : check.reason === 'suspended' ? 'account suspended' : 'login failed');
     user = check.user;
   }
   const now = deps.clock.now();
@@ -179,7 +179,7 @@ export async function authorize(
   const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
   // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
   const context = { authTime: now, amr, nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
-  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, provedAt, passkeyId: held?.passkeyId, ...context };
+  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   if (location === undefined) return fail('access_denied', 'login failed');
@@ -247,6 +247,8 @@ export async function issueCodeRedirect(
     userId: string;
     state: string;
     device: string | null;
+    /** The network address of the request, for the activity log's login row; absent: not known (a sign-up's end). */
+    address?: string | null;
     /** When the member proved presence by password, carried to the session (decision 0012); null: not by this code. */
     provedAt: number | null;
     /** The password hash the login was checked against: the code is issued only while it is still the member's. */
@@ -284,7 +286,7 @@ export async function issueCodeRedirect(
     nonce: p.nonce,
     sso_session_id: ssoSessionId,
   });
-  await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, device: p.device, at: now });
+  await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, device: p.device, address: p.address, at: now });
   const portal = await portalReturnParams(deps.db, { clientId: p.client.client_id, userId: p.userId, registeredEsid: p.registeredEsid });
   return redirectTo(p.redirectUri, { code, ...portal }, p.state, deps.issuer);
 }

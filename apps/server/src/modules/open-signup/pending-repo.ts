@@ -42,3 +42,7 @@ export const takePending = (db: Kysely<Database>, id: string, now: number) =>
 export async function deletePending(db: Kysely<Database>, id: string): Promise<void> {
   await db.deleteFrom('open_signups').where('id', '=', id).execute();
 }
+
+/** The live pending sign-up of an e-mail, if any (the operators' "resend the activation mail"). */
+export const livePendingByEmail = (db: Kysely<Database>, email: string, now: number): Promise<PendingRow | undefined> =>
+  db.selectFrom('open_signups').selectAll().where('email', '=', email).where('expires_at', '>', now).executeTakeFirst();

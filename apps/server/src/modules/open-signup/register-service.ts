@@ -17,7 +17,7 @@ import { newToken } from '../verification/codes.ts';
 import { startFlow } from '../verification/flow.ts';
 import { messageAllowed } from '../verification/message-limit.ts';
 import { activationMail, activationUrl, alreadyRegisteredMail } from './mails.ts';
-import { replacePending, type PendingRow } from './pending-repo.ts';
+import { livePendingByEmail, replacePending, type PendingRow } from './pending-repo.ts';
 
 export interface OpenSignupDeps {
   db: Kysely<Database>;
@@ -102,4 +102,22 @@ async function deliverRegistration(deps: OpenSignupDeps, pending: PendingRow): P
     store: (trx) => replacePending(trx, pending),
   });
   await deps.notifier.send(activationMail(pending.email, activationUrl(deps.issuer, token)));
+}
+
+/**
+ * Mails a pending open sign-up a new activation link (the operators' "resend the activation";
+ * modules/support/): the registration is kept as it is, under a new id, so that the earlier link leads
+ * nowhere (as a new registration replaces one), valid for LIMITS.openSignupValidMinutes from now. The
+ * mails per address are limited as a registration's. False, with nothing changed, when the address has no
+ * live pending sign-up or the limit is reached.
+ */
+export async function resendActivationMail(deps: Pick<OpenSignupDeps, 'db' | 'issuer' | 'notifier'>, email: string, now: number): Promise<boolean> {
+  const pending = await livePendingByEmail(deps.db, email.toLowerCase(), now);
+  if (!pending) return false;
+  if (!(await messageAllowed(deps.db, 'mail', pending.email, now))) return false;
+  const renewed: PendingRow = { ...pending, id: newId(), created_at: now, expires_at: now + VALID_MS };
+  const { token, hash } = newToken();
+  await startFlow(deps.db, { purpose: 'open_activation', hash, now, flowId: renewed.id, flowExpiresAt: renewed.expires_at, store: (trx) => replacePending(trx, renewed) });
+  await deps.notifier.send(activationMail(renewed.email, activationUrl(deps.issuer, token)));
+  return true;
 }

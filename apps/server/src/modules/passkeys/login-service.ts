@@ -6,12 +6,12 @@ import { PASSKEY_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import type { CeremonyOptionsResponse, PasskeyLoginResponse, passkeyLoginRequestSchema } from '@sso/contracts/passkeys';
 import { RESULT } from '@sso/contracts/result-codes';
 import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
-import { AppError, lockedError, validationError } from '../../lib/app-error.ts';
+import { AppError, lockedError, suspendedError, validationError } from '../../lib/app-error.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
 import { requireCardholder } from '../oauth/cardholders-only.ts';
 import { addressKey, outstandingTerms } from '../account/credentials-service.ts';
 import { issueLoginTicket } from '../account/login-ticket.ts';
-import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
+import { findUserById, type UserRow } from '../account/user-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { checkAssertion } from './assertion.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
@@ -58,19 +58,25 @@ export async function passkeyLoginOptions(deps: PasskeyLoginDeps, p: { clientId:
   return ceremonyOptions(options);
 }
 
-/** The active member whose passkey signed this browser's challenge for this client, and the passkey; undefined for anything else, alike. */
+/**
+ * The active member whose passkey signed this browser's challenge for this client, and the passkey;
+ * 'suspended' when the signature is right but an operator suspended the member (migration 0022);
+ * undefined for anything else, alike.
+ */
 async function assertedMember(
   deps: PasskeyLoginDeps,
   p: { clientId: string; browserCookie: string; answer: AuthenticationResponseJSON; now: number },
-): Promise<{ user: UserRow; passkey: PasskeyRow } | undefined> {
+): Promise<{ user: UserRow; passkey: PasskeyRow } | 'suspended' | undefined> {
   const kept = await takeChallenge(deps.db, 'passkey_login', p.answer, p.now);
   if (!kept || kept.subject !== browserKey(p.browserCookie) || kept.binding !== clientBinding(p.clientId)) return undefined;
   const passkey = await passkeyByCredentialId(deps.db, p.answer.id);
-  const user = passkey && (await findActiveUserById(deps.db, passkey.user_id));
+  const found = passkey && (await findUserById(deps.db, passkey.user_id));
+  const user = found && (found.status === 'active' || found.status === 'suspended') ? found : undefined;
   if (!passkey || !user) return undefined;
   // A discoverable credential names its member: it must be the one the credential was registered to.
   if (p.answer.response.userHandle !== userHandleOf(user.id)) return undefined;
-  return (await checkAssertion({ db: deps.db, rp: rpOf(deps) }, { answer: p.answer, challenge: kept.challenge, passkey, now: p.now })) ? { user, passkey } : undefined;
+  if (!(await checkAssertion({ db: deps.db, rp: rpOf(deps) }, { answer: p.answer, challenge: kept.challenge, passkey, now: p.now }))) return undefined;
+  return user.status === 'suspended' ? 'suspended' : { user, passkey };
 }
 
 /**
@@ -95,6 +101,8 @@ export async function passkeyLogin(
     if (limit > 0) await hitRateLimit(deps.db, bucket, now, LIMITS.loginLockMs);
     throw notAccepted();
   }
+  // The member's own passkey, but the member is suspended: the login says whom to contact, as the password's does.
+  if (asserted === 'suspended') throw suspendedError();
   const { user, passkey } = asserted;
   // Before the terms and the ticket, as at the password's login step (SPEC.md section 6).
   await requireCardholder(deps.db, user.id, client.client_id);

@@ -33,7 +33,9 @@ export const resetLinkBinding = (email: string) => lookupDigest(`reset-to:${emai
 export function requestPasswordReset(deps: RecoverDeps, input: z.infer<typeof forgotPasswordRequestSchema>): BaseResponse {
   const email = input.email.toLowerCase();
   const now = deps.clock.now();
-  deps.background.run('password reset mail', () => mailResetLink(deps, email, now));
+  deps.background.run('password reset mail', async () => {
+    await mailResetLink(deps, email, now);
+  });
   return OK_RESPONSE;
 }
 
@@ -41,11 +43,12 @@ export function requestPasswordReset(deps: RecoverDeps, input: z.infer<typeof fo
  * Mails an active member a reset link (a 256-bit token, stored as its SHA-256, single use, valid
  * LIMITS.passwordResetValidMinutes), bound to the address it goes to. A new link kills the member's older live ones. Unknown
  * addresses get nothing; mails per address are limited, and beyond the limit nothing changes.
+ * Whether a link was mailed (the operators' "send a password reset" says so; modules/support/).
  */
-async function mailResetLink(deps: RecoverDeps, email: string, now: number): Promise<void> {
+export async function mailResetLink(deps: Pick<RecoverDeps, 'db' | 'issuer' | 'notifier'>, email: string, now: number): Promise<boolean> {
   const user = await findActiveUserByLoginId(deps.db, { email });
-  if (!user) return;
-  if (!(await messageAllowed(deps.db, 'mail', email, now))) return;
+  if (!user) return false;
+  if (!(await messageAllowed(deps.db, 'mail', email, now))) return false;
   const token = await deps.db.transaction().execute(async (trx) => {
     // A new link kills the member's older live ones (verification/purposes.ts).
     const issued = await issueToken(trx, { purpose: 'password_reset', subject: user.id, now, binding: resetLinkBinding(user.email) });
@@ -53,4 +56,5 @@ async function mailResetLink(deps: RecoverDeps, email: string, now: number): Pro
     return issued;
   });
   await deps.notifier.send(resetMail(email, resetUrl(deps.issuer, token)));
+  return true;
 }

@@ -100,7 +100,7 @@ async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, 
       const now = deps.clock.now();
       const row = await findSsoSession(db, session.id);
       if (!row || row.ended_at !== null || row.expires_at <= now) return undefined;
-      await touchSession({ db, clock: deps.clock }, row, target.client.client_id);
+      await touchSession({ db, clock: deps.clock }, row, target.client.client_id, browser.address);
       return row.id;
     },
   };
@@ -112,6 +112,7 @@ async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, 
     userId: session.user_id,
     state: stateOf(rawQuery),
     device: browser.device,
+    address: browser.address,
     provedAt: null,
     authTime: session.auth_time,
     amr: session.amr.split(' ').filter(Boolean),

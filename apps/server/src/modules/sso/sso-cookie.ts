@@ -28,6 +28,8 @@ export interface Browser {
   /** undefined: the browser holds none; null: a post not proved to come from the SPA (a cross-site one), whose browser is not the member's (RFC 9700 section 4.7). */
   deviceCookie: string | null | undefined;
   device: string | null;
+  /** The request's network address (request.ip: with TRUST_PROXY, the forwarded one), for the session's record. */
+  address: string | null;
 }
 
 const heldSession = (request: FastifyRequest): Browser['session'] => {
@@ -37,7 +39,12 @@ const heldSession = (request: FastifyRequest): Browser['session'] => {
 
 /** The browser of a request that reads its session and sets nothing (the GET authorize endpoint, the check, the logout). */
 export function browserOf(request: FastifyRequest): Browser {
-  return { session: heldSession(request), deviceCookie: heldRandomCookie(request, DEVICE_COOKIE), device: describeDevice(request.headers['user-agent']) };
+  return {
+    session: heldSession(request),
+    deviceCookie: heldRandomCookie(request, DEVICE_COOKIE),
+    device: describeDevice(request.headers['user-agent']),
+    address: request.ip ?? null,
+  };
 }
 
 /**

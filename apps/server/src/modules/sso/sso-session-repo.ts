@@ -14,10 +14,13 @@ export const findSsoSession = (db: Kysely<Database>, id: string): Promise<SsoSes
   db.selectFrom('sso_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** Records a use of a live session (its sliding expiry with it); false when it has ended meanwhile. */
-export async function touchSsoSession(db: Kysely<Database>, p: { id: string; now: number; clientId: string; expiresAt: number }): Promise<boolean> {
+export async function touchSsoSession(
+  db: Kysely<Database>,
+  p: { id: string; now: number; clientId: string; expiresAt: number; address?: string | null },
+): Promise<boolean> {
   const r = await db
     .updateTable('sso_sessions')
-    .set({ last_used_at: p.now, last_client_id: p.clientId, expires_at: p.expiresAt })
+    .set({ last_used_at: p.now, last_client_id: p.clientId, expires_at: p.expiresAt, ...(p.address ? { address: p.address } : {}) })
     .where('id', '=', p.id)
     .where('ended_at', 'is', null)
     .executeTakeFirst();
@@ -30,11 +33,11 @@ export async function touchSsoSession(db: Kysely<Database>, p: { id: string; now
  */
 export async function reauthenticateSsoSession(
   db: Kysely<Database>,
-  p: { id: string; userId: string; secretHash: string; authTime: number; amr: string; clientId: string; expiresAt: number },
+  p: { id: string; userId: string; secretHash: string; authTime: number; amr: string; clientId: string; expiresAt: number; address: string | null },
 ): Promise<boolean> {
   const r = await db
     .updateTable('sso_sessions')
-    .set({ secret_hash: p.secretHash, auth_time: p.authTime, amr: p.amr, last_used_at: p.authTime, last_client_id: p.clientId, expires_at: p.expiresAt })
+    .set({ secret_hash: p.secretHash, auth_time: p.authTime, amr: p.amr, last_used_at: p.authTime, last_client_id: p.clientId, expires_at: p.expiresAt, address: p.address })
     .where('id', '=', p.id)
     .where('user_id', '=', p.userId)
     .where('ended_at', 'is', null)

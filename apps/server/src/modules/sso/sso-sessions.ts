@@ -47,10 +47,10 @@ export async function liveSsoSession(deps: SsoDeps, browser: Browser): Promise<S
  * in LIMITS.ssoSessionTouchMs for the same client (the authorize requests of a busy browser cost no
  * write each), at once for another client (the list says where it was last used).
  */
-export async function touchSession(deps: SsoDeps, session: SsoSessionRow, clientId: string): Promise<void> {
+export async function touchSession(deps: SsoDeps, session: SsoSessionRow, clientId: string, address: string | null = null): Promise<void> {
   const now = deps.clock.now();
   if (session.last_client_id === clientId && now - session.last_used_at < LIMITS.ssoSessionTouchMs) return;
-  await touchSsoSession(deps.db, { id: session.id, now, clientId, expiresAt: expiryFrom(now, session.created_at) });
+  await touchSsoSession(deps.db, { id: session.id, now, clientId, expiresAt: expiryFrom(now, session.created_at), address });
 }
 
 /** What a login does with the browser's session: a SessionStart for the code, and the cookie to set once the code is in. */
@@ -88,6 +88,7 @@ export function signIn(deps: SsoDeps, browser: Browser, held: SsoSessionRow | un
           amr,
           clientId: p.clientId,
           expiresAt: expiryFrom(p.authTime, held.created_at),
+          address: browser.address,
         });
         if (renewed) {
           cookie = ssoCookieValue(held.id, secret);
@@ -112,6 +113,7 @@ export function signIn(deps: SsoDeps, browser: Browser, held: SsoSessionRow | un
         last_client_id: p.clientId,
         expires_at: expiryFrom(p.authTime, p.authTime),
         ended_at: null,
+        address: browser.address,
       });
       cookie = ssoCookieValue(id, secret);
       return id;

@@ -50,3 +50,9 @@ export const isLocked = async (db: Kysely<Database>, key: string, now: number) =
   const row = await db.selectFrom('login_throttle').select('locked_until').where('key', '=', key).executeTakeFirst();
   return row?.locked_until != null && Number(row.locked_until) > now;
 };
+
+/** The throttle rows of these keys (the operators' view of a member's login lock): failures, lock and last attempt. */
+export const throttleRows = (db: Kysely<Database>, keys: readonly string[]) =>
+  keys.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('login_throttle').select(['key', 'failed_count', 'locked_until', 'updated_at']).where('key', 'in', [...keys]).execute();
