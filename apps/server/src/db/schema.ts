@@ -433,6 +433,8 @@ export interface OperatorSessionsTable {
   /** The last passkey proof: the sign-in's, or a step-up's. */
   proved_at: number;
   ended_at: number | null;
+}
+
 /**
  * The operators' audit log (migration 0022, modules/audit/): append-only, enforced by triggers; only the
  * retention purge deletes, through `audit_purge_window`. `detail` is JSON.
