@@ -18,6 +18,7 @@ import * as signingKeys from './migrations/0016-signing-keys.ts';
 import * as ssoSessions from './migrations/0017-sso-sessions.ts';
 import * as pairwiseSubjects from './migrations/0018-pairwise-subjects.ts';
 import * as directLoginAuthTime from './migrations/0019-direct-login-auth-time.ts';
+import * as oauthClients from './migrations/0020-oauth-clients.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-sso-sessions': ssoSessions,
   '0018-pairwise-subjects': pairwiseSubjects,
   '0019-direct-login-auth-time': directLoginAuthTime,
+  '0020-oauth-clients': oauthClients,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
