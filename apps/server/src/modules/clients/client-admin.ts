@@ -57,7 +57,8 @@ const refuse = (key: string, message: string) => validationError([{ key, message
 
 /** The fields of a zod failure, one error each, in the words above. */
 function zodErrors(error: z.ZodError): ValidationError[] {
-  const keys = [...new Set(error.issues.map((i) => String(i.path[0] ?? 'client')))];
+  // An unknown field is named by the field itself (zod reports it on the object, with its keys).
+  const keys = [...new Set(error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [String(i.path[0] ?? 'client')])))];
   return keys.map((key) => ({
     key,
     message: key === 'scopes' ? CLIENT_ADMIN_MESSAGES.scope : /uri/.test(key) ? CLIENT_ADMIN_MESSAGES.uri : CLIENT_ADMIN_MESSAGES.invalid,
