@@ -11,9 +11,11 @@ import { AppError } from '../../lib/app-error.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { codeGrant } from '../../test-support/oauth-client.ts';
 import { basic, form, getCode, NET_ANSWER, postAuthorize, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
-import { DIALECTS } from '../../test-support/test-db.ts';
+import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
+import { migrateToLatest } from '../../db/migrations.ts';
 import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from './client-admin.ts';
-import { openClientStore, type ClientStore } from './client-store.ts';
+import { importClientsIfEmpty, openClientStore, type ClientStore } from './client-store.ts';
+import { loadClientsFile } from './clients.ts';
 
 /*
  * The client registry of the database (docs/decisions/0031-clients-in-the-database.md): CLIENTS_FILE
@@ -275,5 +277,32 @@ describe('two nodes on one PostgreSQL database', () => {
     await eventually(async () => expect((await postAuthorize(other.app, { clientId: id, redirectUri: redirectOf(id) })).statusCode).toBe(400));
     await setClientEnabled(deps, id, true);
     await eventually(async () => expect((await introspectAs(other.app)).statusCode).toBe(200));
+  });
+});
+
+// Several nodes share a PostgreSQL database (docs/operations.md "Running many nodes"); a SQLite file has one process.
+describe('the first start of several nodes at once on one PostgreSQL database', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb('postgres');
+    await migrateToLatest(t.db.kysely);
+  });
+  afterAll(async () => t.drop());
+
+  it('imports each client of CLIENTS_FILE once, and a later import finds the registry full', async () => {
+    const entries = loadClientsFile(`${REPO_ROOT}config/clients.json`, TEST_ORIGIN);
+    // Each node has its own pool: both may read "no client" before either has written one.
+    const nodes = [openDatabase(t.url), openDatabase(t.url)];
+    try {
+      const imported = await Promise.all(nodes.map((n) => importClientsIfEmpty(n.kysely, () => entries, Date.now())));
+      expect(imported.reduce((a, b) => a + b, 0)).toBe(entries.length);
+    } finally {
+      await Promise.all(nodes.map((n) => n.close()));
+    }
+    const rows = await t.db.kysely.selectFrom('oauth_clients').select('client_id').execute();
+    expect(rows.map((r) => r.client_id).sort()).toEqual(entries.map((e) => e.definition.client_id).sort());
+    const secrets = await t.db.kysely.selectFrom('oauth_client_secrets').select('client_id').execute();
+    expect(secrets.map((s) => s.client_id).sort()).toEqual(entries.filter((e) => e.secrets.length > 0).map((e) => e.definition.client_id).sort());
+    expect(await importClientsIfEmpty(t.db.kysely, () => { throw new Error('the file is not read once the registry has clients'); }, Date.now())).toBe(0);
   });
 });
