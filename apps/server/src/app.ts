@@ -25,7 +25,7 @@ import { registerPasskeyRoutes } from './modules/passkeys/routes.ts';
 import { registerFreshProofRoutes } from './modules/fresh-proof/routes.ts';
 import { registerProfileRoutes } from './modules/profile/routes.ts';
 import { loadClientsFile } from './modules/clients/clients.ts';
-import { clientsFileDiffers, importClientsIfEmpty, openClientStore } from './modules/clients/client-store.ts';
+import { clientsFileDiffers, clientsWithDemoSecrets, importClientsIfEmpty, openClientStore } from './modules/clients/client-store.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
 import { registerSignupRoutes } from './modules/signup/routes.ts';
 import { registerOpenSignupRoutes } from './modules/open-signup/routes.ts';
@@ -101,6 +101,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const loadFile = () => loadClientsFile(config.clientsFile, config.publicOrigin);
   const imported = await importClientsIfEmpty(db.kysely, loadFile, clock.now());
   const clients = await openClientStore({ db: db.kysely, clock, publicOrigin: config.publicOrigin, refreshMs: config.clientsRefreshMs });
+  const published = config.env === 'production' ? clientsWithDemoSecrets(clients) : [];
+  if (published.length > 0) {
+    if (!overrides.db) await db.close();
+    throw new Error(`Invalid configuration: the client registry in the database carries the published demo secret of ${published.join(', ')}; give each confidential client its own secret (rotate it and retire the old one; docs/decisions/0031-clients-in-the-database.md)`);
+  }
   const fromFile = imported === 0 ? readable(loadFile) : undefined;
   const fileIgnored = fromFile !== undefined && (await clientsFileDiffers(db.kysely, fromFile));
   if (config.seedDemo) await seedDemo(db.kysely, clients);

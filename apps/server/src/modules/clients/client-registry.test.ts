@@ -10,7 +10,7 @@ import { openDatabase, type Db } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { codeGrant } from '../../test-support/oauth-client.ts';
-import { basic, form, getCode, NET_ANSWER, postAuthorize, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
+import { basic, form, getCode, NET_ANSWER, postAuthorize, PRODUCTION_ENV, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { migrateToLatest } from '../../db/migrations.ts';
 import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from './client-admin.ts';
@@ -304,5 +304,30 @@ describe('the first start of several nodes at once on one PostgreSQL database', 
     const secrets = await t.db.kysely.selectFrom('oauth_client_secrets').select('client_id').execute();
     expect(secrets.map((s) => s.client_id).sort()).toEqual(entries.filter((e) => e.secrets.length > 0).map((e) => e.definition.client_id).sort());
     expect(await importClientsIfEmpty(t.db.kysely, () => { throw new Error('the file is not read once the registry has clients'); }, Date.now())).toBe(0);
+  });
+});
+
+describe.each(DIALECTS)('a production start on a registry with the demo secrets (%s)', (dialect) => {
+  it('refuses to start, naming the clients, and starts once their secrets are rotated and retired', async () => {
+    const t = await createTestDb(dialect);
+    try {
+      // A registry first filled from the demo file (a staging database promoted, say): the production file is no longer read.
+      await migrateToLatest(t.db.kysely);
+      await importClientsIfEmpty(t.db.kysely, () => loadClientsFile(`${REPO_ROOT}config/clients.json`, TEST_ORIGIN), Date.now());
+      const config = loadConfig({ ...PRODUCTION_ENV, DATABASE_URL: t.url, PUBLIC_ORIGIN: TEST_ORIGIN, WEB_DIST: '/nonexistent' });
+      await expect(buildApp(config, { db: t.db, logger: false })).rejects.toThrow(
+        'Invalid configuration: the client registry in the database carries the published demo secret of SIAP002, SIAP004;',
+      );
+      const store = await openClientStore({ db: t.db.kysely, clock: new ManualClock(Date.now()), publicOrigin: TEST_ORIGIN, refreshMs: 100 });
+      const deps = { db: t.db.kysely, clock: new ManualClock(Date.now()), clients: store, publicOrigin: TEST_ORIGIN };
+      for (const id of ['SIAP002', 'SIAP004']) {
+        await rotateClientSecret(deps, id);
+        await retireOldSecrets(deps, id);
+      }
+      const app = await buildApp(config, { db: t.db, logger: false });
+      await app.close();
+    } finally {
+      await t.drop();
+    }
   });
 });

@@ -128,3 +128,15 @@ export async function clientsFileDiffers(db: Kysely<Database>, fromFile: readonl
     );
   return key(fromFile) !== key((await readEntries(db)).entries);
 }
+
+/**
+ * The enabled clients of the database whose secret, not yet retired, is docs/demo.md's published
+ * `demo-secret-<client_id>`: a production start refuses them, as config.ts refuses them in
+ * CLIENTS_FILE (a registry first filled from a demo file keeps them after the file has changed).
+ */
+export function clientsWithDemoSecrets(clients: ClientStore): string[] {
+  return clients
+    .listAll()
+    .filter((e) => e.enabled && e.client.type === 'confidential' && clients.authenticate(e.client, `demo-secret-${e.client.client_id}`))
+    .map((e) => e.client.client_id);
+}
