@@ -190,8 +190,9 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
 
   it('disables a client: its tokens die at once, every flow refuses it; enabled again, only a new login works', async () => {
     const id = 'NEWDIS1';
-    const { secret = '' } = await registerClient(deps, partner(id));
+    const { secret = '' } = await registerClient(deps, partner(id, { redirect_uris: [redirectOf(id), 'https://disabled.example/cb'] }));
     await eventually(async () => expect((await exchangeAs(id, secret)).statusCode).toBe(200));
+    expect(await formAction()).toContain('https://disabled.example');
     const tokens = (await exchangeAs(id, secret)).json() as { access_token: string; refresh_token: string };
     const pendingCode = await codeFor(id);
     expect(await introspect(tokens.access_token)).toMatchObject({ active: true, client_id: id });
@@ -213,7 +214,7 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     // A disabled client cannot authenticate (RFC 6749 section 5.2); nor introspect with its secret.
     expect((await refresh()).json().error).toBe('invalid_client');
     expect((await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: tokens.access_token }, basic(id, secret)) })).statusCode).toBe(401);
-    expect(await formAction()).not.toContain(`/dev/partner/${id}`);
+    expect(await formAction()).not.toContain('https://disabled.example');
     expect((await setClientEnabled(deps, id, false)).changed).toBe(false);
 
     expect((await setClientEnabled(deps, id, true)).changed).toBe(true);
@@ -222,6 +223,26 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     const stale = await tokenRequest(t.app, codeGrant({ code: pendingCode, clientId: id, redirectUri: redirectOf(id), verifier: VERIFIER }), basic(id, secret));
     expect(stale.json().error).toBe('invalid_grant');
     expect((await exchangeAs(id, secret)).statusCode).toBe(200);
+  });
+
+  it('a node polls the version until it closes: a closed store keeps its snapshot', async () => {
+    const open = async () => openClientStore({ db: t.testDb.db.kysely, clock: t.clock, publicOrigin: TEST_ORIGIN, refreshMs: 100 });
+    const polling = await open();
+    const closed = await open();
+    const log = { warn: (_obj: object, msg: string) => expect.fail(msg) };
+    polling.startPolling(log);
+    closed.startPolling(log);
+    closed.close();
+    try {
+      const before = closed.version();
+      await registerClient(deps, partner('NEWPOLL1'));
+      await eventually(() => expect(polling.get('NEWPOLL1')).toBeDefined());
+      expect(polling.version()).toBeGreaterThan(before);
+      expect(closed.get('NEWPOLL1')).toBeUndefined();
+      expect(closed.version()).toBe(before);
+    } finally {
+      polling.close();
+    }
   });
 
   it('refuses what the registry cannot hold, naming the field (901)', async () => {
