@@ -142,7 +142,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (fileIgnored) {
     app.log.warn(`CLIENTS_FILE (${config.clientsFile}) differs from the client registry in the database and is not read: the database's clients are in use (docs/decisions/0031-clients-in-the-database.md)`);
   }
-  clients.startPolling(app.log);
   const purge = setInterval(() => {
     purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 60 * 60 * 1000);
@@ -154,12 +153,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const messaging = await startMessaging(config, { db: db.kysely, clock, log: app.log, sms: overrides.sms, backchannel });
   app.addHook('onClose', async () => {
     clearInterval(purge);
-    clients.close();
+    await clients.close();
     await messaging.close();
     await signer.close();
     logOutput?.close();
     if (!overrides.db) await db.close();
   });
+  // Each node follows the registry's changes by its version (decision 0031), until the app closes (above).
+  clients.startPolling(app.log);
 
   registerErrorHandling(app);
   if (config.outOfService) registerOutOfService(app);

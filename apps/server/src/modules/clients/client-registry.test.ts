@@ -232,7 +232,7 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     const log = { warn: (_obj: object, msg: string) => expect.fail(msg) };
     polling.startPolling(log);
     closed.startPolling(log);
-    closed.close();
+    await closed.close();
     try {
       const before = closed.version();
       await registerClient(deps, partner('NEWPOLL1'));
@@ -241,7 +241,7 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
       expect(closed.get('NEWPOLL1')).toBeUndefined();
       expect(closed.version()).toBe(before);
     } finally {
-      polling.close();
+      await polling.close();
     }
   });
 
@@ -281,7 +281,7 @@ describe('two nodes on one PostgreSQL database', () => {
     admin = await openClientStore({ db: t.testDb.db.kysely, clock: t.clock, publicOrigin: TEST_ORIGIN, refreshMs: 100 });
   });
   afterAll(async () => {
-    admin.close();
+    await admin.close();
     await other.app.close();
     await other.db.close();
   });

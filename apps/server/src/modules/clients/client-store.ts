@@ -17,8 +17,8 @@ export interface ClientStore extends ClientRegistry {
   reload(): Promise<void>;
   /** Starts polling the version every `refreshMs`; a failed poll is logged and the snapshot kept. */
   startPolling(log: { warn(obj: object, msg: string): void }): void;
-  /** Stops polling (the app's close). */
-  close(): void;
+  /** Stops polling (the app's close), once a poll under way has finished, before the database closes. */
+  close(): Promise<void>;
 }
 
 interface StoreDeps {
@@ -46,7 +46,7 @@ export async function openClientStore(deps: StoreDeps): Promise<ClientStore> {
   const first = await readEntries(deps.db);
   let snapshot = { version: first.version, registry: registryOf(first.entries, deps.publicOrigin, now) };
   let timer: NodeJS.Timeout | undefined;
-  let polling = false;
+  let polling: Promise<void> | undefined;
 
   const reload = async () => {
     const next = await readEntries(deps.db);
@@ -54,13 +54,7 @@ export async function openClientStore(deps: StoreDeps): Promise<ClientStore> {
     if (next.version >= snapshot.version) snapshot = { version: next.version, registry: registryOf(next.entries, deps.publicOrigin, now) };
   };
   const poll = async () => {
-    if (polling) return;
-    polling = true;
-    try {
-      if ((await registryVersion(deps.db)) !== snapshot.version) await reload();
-    } finally {
-      polling = false;
-    }
+    if ((await registryVersion(deps.db)) !== snapshot.version) await reload();
   };
 
   return {
@@ -76,13 +70,20 @@ export async function openClientStore(deps: StoreDeps): Promise<ClientStore> {
     startPolling: (log) => {
       if (timer) return;
       timer = setInterval(() => {
-        poll().catch((err: unknown) => log.warn({ err }, 'client registry refresh failed; the clients read before stay in use'));
+        // One poll at a time: a slow database is not asked again before it answered.
+        if (polling) return;
+        polling = poll()
+          .catch((err: unknown) => log.warn({ err }, 'client registry refresh failed; the clients read before stay in use'))
+          .finally(() => {
+            polling = undefined;
+          });
       }, deps.refreshMs);
       timer.unref();
     },
-    close: () => {
+    close: async () => {
       clearInterval(timer);
       timer = undefined;
+      await polling;
     },
   };
 }
