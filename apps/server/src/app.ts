@@ -25,7 +25,8 @@ import { registerActivityRoutes } from './modules/activity/routes.ts';
 import { registerPasskeyRoutes } from './modules/passkeys/routes.ts';
 import { registerFreshProofRoutes } from './modules/fresh-proof/routes.ts';
 import { registerProfileRoutes } from './modules/profile/routes.ts';
-import { loadClients, type ClientRegistry } from './modules/clients/clients.ts';
+import { loadClientsFile } from './modules/clients/clients.ts';
+import { clientsFileDiffers, clientsWithDemoSecrets, importClientsIfEmpty, openClientStore } from './modules/clients/client-store.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
 import { registerSignupRoutes } from './modules/signup/routes.ts';
 import { registerOpenSignupRoutes } from './modules/open-signup/routes.ts';
@@ -59,7 +60,6 @@ import { ensureSigningKey, signingKeyStore } from './modules/oidc/signing-keys.t
 export interface AppOverrides {
   clock?: Clock;
   db?: Db;
-  clients?: ClientRegistry;
   recaptcha?: RecaptchaVerifier;
   sms?: SmsGateway;
   cardMaster?: CardMaster;
@@ -70,11 +70,19 @@ export interface AppOverrides {
   logStream?: { write(line: string): void };
 }
 
+/** The file's entries, or undefined when it cannot be read (a later start does not need it). */
+function readable<T>(load: () => T): T | undefined {
+  try {
+    return load();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Builds the whole server without listening (ARCHITECTURE.md): migrations run, demo data seeded when configured. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   setLookupKey(config.lookupKey);
   setPairwiseKey(config.pairwiseKey);
-  const clients = overrides.clients ?? loadClients(config.clientsFile, config.publicOrigin);
   // The company's card master is its own system: until its adapter is configured, the simulator answers.
   const cardMaster = overrides.cardMaster ?? loadCardMasterSimulator(config.cardMasterFile);
   const db = overrides.db ?? openDatabase(config.databaseUrl, { sqlite: { synchronous: config.sqliteSynchronous, checkpointInWorker: true, memoryMapped: true } });
@@ -90,6 +98,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     (config.recaptchaSecret ? googleRecaptcha(config.recaptchaSecret, config.recaptchaMinScore, config.recaptchaVerifyUrl) : developmentRecaptcha);
 
   await migrateToLatest(db.kysely);
+  // The OAuth client registry is the database's (decision 0031): CLIENTS_FILE fills it at the first
+  // start only; later starts say so in one line when the file differs from it.
+  const loadFile = () => loadClientsFile(config.clientsFile, config.publicOrigin);
+  const imported = await importClientsIfEmpty(db.kysely, loadFile, clock.now());
+  const clients = await openClientStore({ db: db.kysely, clock, publicOrigin: config.publicOrigin, refreshMs: config.clientsRefreshMs });
+  const published = config.env === 'production' ? clientsWithDemoSecrets(clients) : [];
+  if (published.length > 0) {
+    if (!overrides.db) await db.close();
+    throw new Error(`Invalid configuration: the client registry in the database carries the published demo secret of ${published.join(', ')}; give each confidential client its own secret (rotate it and retire the old one; docs/decisions/0031-clients-in-the-database.md)`);
+  }
+  const fromFile = imported === 0 ? readable(loadFile) : undefined;
+  const fileIgnored = fromFile !== undefined && (await clientsFileDiffers(db.kysely, fromFile));
   if (config.seedDemo) await seedDemo(db.kysely, clients);
   // The ID token signing keys (decision 0025): the first is made at the first start; a wrong secret stops the start.
   const signingKeyDeps = { db: db.kysely, clock, secret: config.signingKeySecret };
@@ -121,6 +141,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (config.env === 'production' && config.allowSimulators) {
     app.log.warn('ALLOW_SIMULATORS=staging: the card master, Net Answer and SMS answer by their simulators (a staging system, never members\' production)');
   }
+  if (fileIgnored) {
+    app.log.warn(`CLIENTS_FILE (${config.clientsFile}) differs from the client registry in the database and is not read: the database's clients are in use (docs/decisions/0031-clients-in-the-database.md)`);
+  }
   const purge = setInterval(() => {
     purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
     // The audit log's retention (AUDIT_RETENTION_DAYS): its only delete (modules/audit/audit.ts).
@@ -134,16 +157,19 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const messaging = await startMessaging(config, { db: db.kysely, clock, log: app.log, sms: overrides.sms, backchannel });
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    await clients.close();
     await messaging.close();
     await signer.close();
     logOutput?.close();
     if (!overrides.db) await db.close();
   });
+  // Each node follows the registry's changes by its version (decision 0031), until the app closes (above).
+  clients.startPolling(app.log);
 
   registerErrorHandling(app);
   if (config.outOfService) registerOutOfService(app);
   // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
-  registerSecurityHeaders(app, config, clients.all().flatMap((c) => [...c.redirect_uris, ...c.post_logout_redirect_uris]));
+  registerSecurityHeaders(app, config, () => clients.redirectUris());
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
   // JSON bodies nest no deeper than any contract's (json-body.ts); form bodies cannot nest (fast-querystring).

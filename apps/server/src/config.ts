@@ -55,6 +55,7 @@ const schema = z.object({
     })
     .default('sqlite:./data/sso.db'),
   CLIENTS_FILE: z.string().min(1).default(`${RUNTIME_FILES.config}clients.json`),
+  CLIENTS_REFRESH_MS: z.coerce.number({ error: 'must be a whole number of milliseconds (100 or more)' }).int().min(100, { error: 'must be a whole number of milliseconds (100 or more)' }).default(2000),
   CARD_MASTER_FILE: z.string().min(1).default(`${RUNTIME_FILES.config}demo-cards.json`),
   NET_ANSWER_FILE: z.string().min(1).default(`${RUNTIME_FILES.config}demo-netanswer.json`),
   SMTP_URL: z.string().url({ error: 'must be an smtp:// or smtps:// URL' }).refine((v) => /^smtps?:/.test(v), { error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -95,7 +96,10 @@ export interface Config {
   databaseUrl: string;
   /** When a SQLite commit is durable: a process crash (normal) or also a power loss (full; decision 0008). */
   sqliteSynchronous: SqliteSynchronous;
+  /** The clients imported into an empty client registry at the first start (decision 0031); ignored once the database has clients. */
   clientsFile: string;
+  /** How often each node checks the database's client registry for a change (decision 0031), in ms. */
+  clientsRefreshMs: number;
   /** The card master simulator's card list (docs/demo.md "Demo cards"). */
   cardMasterFile: string;
   /** The Net Answer simulator's accounts (docs/demo.md "Cards, Net Answer and points"). */
@@ -202,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     clientsFile: e.CLIENTS_FILE,
+    clientsRefreshMs: e.CLIENTS_REFRESH_MS,
     cardMasterFile: e.CARD_MASTER_FILE,
     netAnswerFile: e.NET_ANSWER_FILE,
     smtpUrl: e.SMTP_URL,

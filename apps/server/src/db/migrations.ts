@@ -18,6 +18,7 @@ import * as signingKeys from './migrations/0016-signing-keys.ts';
 import * as ssoSessions from './migrations/0017-sso-sessions.ts';
 import * as pairwiseSubjects from './migrations/0018-pairwise-subjects.ts';
 import * as directLoginAuthTime from './migrations/0019-direct-login-auth-time.ts';
+import * as oauthClients from './migrations/0020-oauth-clients.ts';
 import * as operators from './migrations/0021-operators.ts';
 import * as audit from './migrations/0022-audit.ts';
 import type { Database } from './schema.ts';
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-sso-sessions': ssoSessions,
   '0018-pairwise-subjects': pairwiseSubjects,
   '0019-direct-login-auth-time': directLoginAuthTime,
+  '0020-oauth-clients': oauthClients,
   '0021-operators': operators,
   '0022-audit': audit,
 };

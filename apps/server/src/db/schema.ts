@@ -459,6 +459,32 @@ export interface AuditPurgeWindowTable {
   purge_before: number;
 }
 
+/** A client of the OAuth client registry (migration 0020, decision 0031): its CLIENTS_FILE-shaped definition as JSON. */
+export interface OAuthClientsTable {
+  client_id: string;
+  definition: string;
+  /** 1: known to every flow; 0: disabled, unknown to all of them. */
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A confidential client's secret, as its SHA-256 (decision 0008); several while a rotation's overlap lasts. */
+export interface OAuthClientSecretsTable {
+  id: string;
+  client_id: string;
+  secret_sha256: string;
+  created_at: number;
+  /** Refused from then on; null: until a rotation retires it. */
+  retire_at: number | null;
+}
+
+/** One row (id 1): its version moves with every change of the clients or their secrets, and the nodes poll it. */
+export interface OAuthClientRegistryTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   term_acceptances: TermAcceptancesTable;
@@ -488,4 +514,7 @@ export interface Database {
   operator_sessions: OperatorSessionsTable;
   audit_log: AuditLogTable;
   audit_purge_window: AuditPurgeWindowTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_client_secrets: OAuthClientSecretsTable;
+  oauth_client_registry: OAuthClientRegistryTable;
 }

@@ -6,15 +6,12 @@ import type { Config } from '../config.ts';
 /**
  * Strict headers from the first screen on (docs/security.md; OWASP ASVS 5.0 V3): no inline script,
  * no framing, nosniff, a referrer policy, HSTS only over HTTPS. form-action must also allow the
- * registered redirect URIs (`redirectUris`: every registered client's), because browsers check it
- * against the 303 that follows the authorize form post.
+ * registered redirect URIs, because browsers check it against the 303 that follows the authorize
+ * form post. `redirectUris` gives the enabled clients' current ones (the client registry of the
+ * database changes while the server runs, decision 0031); it returns the same array until they
+ * change, and the headers are worked out again only then, never per request.
  */
-export function registerSecurityHeaders(app: FastifyInstance, config: Config, redirectUris: readonly string[]) {
-  const redirectSources = new Set<string>();
-  for (const uri of redirectUris) {
-    const u = new URL(uri);
-    redirectSources.add(u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol);
-  }
+export function registerSecurityHeaders(app: FastifyInstance, config: Config, redirectUris: () => readonly string[]) {
   const https = config.publicOrigin.startsWith('https://');
   // Third-party scripts only where they load (docs/operations.md, "The SPA's build-time
   // configuration"): the configured analytics and monitoring origins, loaded as external scripts by the
@@ -23,7 +20,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, re
   // reCAPTCHA v3 where a secret is configured (SPEC.md section 7): Google's script and its invisible frame.
   const recaptchaScripts = config.recaptchaSecret ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [];
   const recaptchaFrames = config.recaptchaSecret ? ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'] : [];
-  const headers = headersOf({
+  const headersFor = (uris: readonly string[]) => headersOf({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -33,7 +30,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, re
         imgSrc: ["'self'", 'data:', ...thirdParty],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", ...thirdParty],
-        formAction: ["'self'", ...redirectSources],
+        formAction: ["'self'", ...redirectSourcesOf(uris)],
         frameAncestors: ["'none'"],
         ...(recaptchaFrames.length > 0 ? { frameSrc: ["'self'", ...recaptchaFrames] } : {}),
         baseUri: ["'self'"],
@@ -46,12 +43,31 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, re
     crossOriginEmbedderPolicy: false,
     xFrameOptions: { action: 'deny' },
   });
+  let cachedFor = redirectUris();
+  let headers = headersFor(cachedFor);
   // Callback style, as the CORS hook below: an async hook costs every request a promise and its
   // resolution (decision 0008).
   app.addHook('onRequest', (_request, reply, done) => {
+    const uris = redirectUris();
+    if (uris !== cachedFor) {
+      cachedFor = uris;
+      headers = headersFor(uris);
+    }
     reply.headers(headers);
     done();
   });
+}
+
+/** The sources form-action allows for redirect URIs: the origin of an http(s) URI, the scheme of an app's custom one. */
+function redirectSourcesOf(uris: readonly string[]): Set<string> {
+  const sources = new Set<string>();
+  for (const uri of uris) {
+    // The registry accepts absolute URIs only (modules/clients/client-admin.ts); one that is not is left out, not every answer.
+    if (!URL.canParse(uri)) continue;
+    const u = new URL(uri);
+    sources.add(u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol);
+  }
+  return sources;
 }
 
 /**

@@ -4,94 +4,183 @@ import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { loadConfigFile } from '../../lib/config-file.ts';
 import { sha256Bytes } from '../../lib/secrets.ts';
 
-/** One entry of the OAuth client registry (CLIENTS_FILE, SPEC.md section 6). */
-const clientSchema = z
-  .object({
-    client_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-    name: z.string().min(1),
-    type: z.enum(['public', 'confidential']),
-    secret_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
-    redirect_uris: z.array(z.string().min(1)).min(1),
-    custom_scheme: z.string().regex(/^[a-z][a-z0-9+.-]*$/).optional(),
-    /** The scopes the client may be granted, and is granted when it asks for none (docs/decisions/0010-scopes-and-audience.md). */
-    scopes: z.array(z.enum(ALL_SCOPES as [string, ...string[]])).min(1).default(['openid']),
-    /**
-     * Confidential clients that, as resource servers, may introspect this client's tokens (the
-     * tokens' audience besides this API; decision 0010): Net Answer checks the web and portal apps' tokens.
-     */
-    audience: z.array(z.string()).default([]),
-    terms: z.array(z.string()).default([]),
-    service_link: z.boolean().default(false),
-    /**
-     * Where a direct login hands the member to this client (decision 0006,
-     * /api/preauth/direct_login): the one-time token is added as `onetime_token`. A client without
-     * one is not handed to by direct login.
-     */
-    direct_login_uri: z.string().min(1).optional(),
-    /** Where a portal app is returned to (/api/redirect/resume_app), with client_id, state and esid. */
-    resume_uri: z.string().min(1).optional(),
-    /**
-     * The sector its subject identifiers are computed for (OpenID Connect Core 1.0 section 8.1;
-     * modules/oidc/subject.ts): clients that name the same one know the member by the same `sub`.
-     * Unset: the client's own (decision 0025).
-     */
-    sector_identifier: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/).optional(),
-    /**
-     * Where the client takes back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0
-     * section 2.2): an absolute http(s) URI without a fragment, POSTed `logout_token=…` when a session
-     * of the member at the client ends here (modules/oidc/backchannel-logout.ts).
-     */
-    backchannel_logout_uri: z.string().regex(/^(https?:\/\/|\{PUBLIC_ORIGIN\})[^#\s]+$/, { error: 'must be an absolute http(s) URI without a fragment' }).optional(),
-    /** Where an RP-initiated logout may send the member back (OpenID Connect RP-Initiated Logout 1.0 section 3.1), matched exactly. */
-    post_logout_redirect_uris: z.array(z.string().min(1)).default([]),
-  })
+/**
+ * A client of the OAuth client registry (SPEC.md section 6) as CLIENTS_FILE writes it and the
+ * database keeps it (`oauth_clients.definition`, decision 0031), without its secret.
+ */
+export const clientDefinitionSchema = z.object({
+  client_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  name: z.string().min(1),
+  type: z.enum(['public', 'confidential']),
+  redirect_uris: z.array(z.string().min(1)).min(1),
+  custom_scheme: z.string().regex(/^[a-z][a-z0-9+.-]*$/).optional(),
+  /** The scopes the client may be granted, and is granted when it asks for none (docs/decisions/0010-scopes-and-audience.md). */
+  scopes: z.array(z.enum(ALL_SCOPES as [string, ...string[]])).min(1).default(['openid']),
+  /**
+   * Confidential clients that, as resource servers, may introspect this client's tokens (the
+   * tokens' audience besides this API; decision 0010): Net Answer checks the web and portal apps' tokens.
+   */
+  audience: z.array(z.string()).default([]),
+  terms: z.array(z.string()).default([]),
+  service_link: z.boolean().default(false),
+  /**
+   * Where a direct login hands the member to this client (decision 0006,
+   * /api/preauth/direct_login): the one-time token is added as `onetime_token`. A client without
+   * one is not handed to by direct login.
+   */
+  direct_login_uri: z.string().min(1).optional(),
+  /** Where a portal app is returned to (/api/redirect/resume_app), with client_id, state and esid. */
+  resume_uri: z.string().min(1).optional(),
+  /**
+   * The sector its subject identifiers are computed for (OpenID Connect Core 1.0 section 8.1;
+   * modules/oidc/subject.ts): clients that name the same one know the member by the same `sub`.
+   * Unset: the client's own (decision 0025).
+   */
+  sector_identifier: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/).optional(),
+  /**
+   * Where the client takes back-channel logout tokens (OpenID Connect Back-Channel Logout 1.0
+   * section 2.2): an absolute http(s) URI without a fragment, POSTed `logout_token=…` when a session
+   * of the member at the client ends here (modules/oidc/backchannel-logout.ts).
+   */
+  backchannel_logout_uri: z.string().regex(/^(https?:\/\/|\{PUBLIC_ORIGIN\})[^#\s]+$/, { error: 'must be an absolute http(s) URI without a fragment' }).optional(),
+  /** Where an RP-initiated logout may send the member back (OpenID Connect RP-Initiated Logout 1.0 section 3.1), matched exactly. */
+  post_logout_redirect_uris: z.array(z.string().min(1)).default([]),
+});
+
+/** One entry of CLIENTS_FILE: the definition and, for a confidential client, its secret's SHA-256 (decision 0008). */
+const clientFileSchema = clientDefinitionSchema
+  .extend({ secret_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
   .refine((c) => c.type === 'public' || c.secret_sha256, { error: 'a confidential client needs secret_sha256' });
 
-export type OAuthClient = z.infer<typeof clientSchema>;
+export type ClientDefinition = z.infer<typeof clientDefinitionSchema>;
+/** A client as the flows see it: its definition with `{PUBLIC_ORIGIN}` replaced. */
+export type OAuthClient = z.infer<typeof clientFileSchema>;
+
+/**
+ * A client of the registry before `{PUBLIC_ORIGIN}` is replaced: its definition, whether it is
+ * enabled, and its secrets (SHA-256, hex) with the time each is refused from (null: not yet dated).
+ */
+export interface ClientEntry {
+  definition: ClientDefinition;
+  enabled: boolean;
+  secrets: { sha256: string; retireAt: number | null }[];
+}
 
 export interface ClientRegistry {
+  /** An enabled client; a disabled one is unknown here, to every flow (decision 0031). */
   get(clientId: string): OAuthClient | undefined;
+  /** The enabled clients. */
   all(): OAuthClient[];
+  /** Every client, enabled or not, with its flag: what an administrator's listing shows. */
+  listAll(): { client: OAuthClient; enabled: boolean }[];
+  /**
+   * Every enabled client's redirect and post-logout redirect URIs: the same array until the
+   * registry changes, so that a caller may keep what it derives from it (http/security-headers.ts).
+   */
+  redirectUris(): readonly string[];
   /** Exact string match (RFC 9700 section 2.1): no prefix, no pattern, no normalisation. */
   isRegisteredRedirect(client: OAuthClient, redirectUri: string): boolean;
   /** The same exact match for where an RP-initiated logout returns (OpenID Connect RP-Initiated Logout 1.0 section 3.1). */
   isRegisteredPostLogoutRedirect(client: OAuthClient, uri: string): boolean;
-  /** Checks a confidential client's secret in constant time; public clients have none to check. */
+  /**
+   * Checks a confidential client's secret in constant time against each of its secrets not yet
+   * retired (a rotation's overlap, decision 0031); public clients have none to check.
+   */
   authenticate(client: OAuthClient, secret: string | undefined): boolean;
 }
 
-export function parseClients(json: unknown, publicOrigin: string): ClientRegistry {
+/** What is wrong with a set of clients as a whole, by field: a client_id twice, an audience that is not a confidential client. */
+export function registryProblems(definitions: readonly ClientDefinition[]): { key: string; clientId: string; message: string }[] {
+  const problems: { key: string; clientId: string; message: string }[] = [];
+  const byId = new Map<string, ClientDefinition>();
+  for (const c of definitions) {
+    if (byId.has(c.client_id)) problems.push({ key: 'client_id', clientId: c.client_id, message: `lists the client_id ${c.client_id} twice` });
+    byId.set(c.client_id, c);
+  }
+  for (const c of definitions) {
+    for (const id of c.audience) {
+      if (byId.get(id)?.type !== 'confidential') problems.push({ key: 'audience', clientId: c.client_id, message: `${c.client_id}'s audience ${id} is not a confidential client` });
+    }
+  }
+  return problems;
+}
+
+/** The client as the flows see it: `{PUBLIC_ORIGIN}` replaced in its URIs. */
+export function resolveDefinition(c: ClientDefinition, publicOrigin: string): OAuthClient {
   const here = (u: string) => u.replaceAll('{PUBLIC_ORIGIN}', publicOrigin);
-  const list = z.array(clientSchema).parse(json).map((c) => ({
+  return {
     ...c,
     redirect_uris: c.redirect_uris.map(here),
     post_logout_redirect_uris: c.post_logout_redirect_uris.map(here),
     ...(c.direct_login_uri ? { direct_login_uri: here(c.direct_login_uri) } : {}),
     ...(c.resume_uri ? { resume_uri: here(c.resume_uri) } : {}),
     ...(c.backchannel_logout_uri ? { backchannel_logout_uri: here(c.backchannel_logout_uri) } : {}),
-  }));
+  };
+}
+
+/**
+ * A registry over a snapshot of clients; `now` dates the secrets' retirement. Throws on a client_id
+ * listed twice or an audience naming no confidential client.
+ */
+export function registryOf(entries: readonly ClientEntry[], publicOrigin: string, now: () => number = Date.now): ClientRegistry {
+  const problem = registryProblems(entries.map((e) => e.definition))[0];
+  if (problem) throw new Error(problem.message);
+  const everyClient = entries.map((e) => ({ client: resolveDefinition(e.definition, publicOrigin), enabled: e.enabled }));
+  const list = everyClient.filter((e) => e.enabled).map((e) => e.client);
   const byId = new Map(list.map((c) => [c.client_id, c]));
-  // Each confidential client's stored digest, decoded once: a secret is then checked with one hash
-  // and a constant-time comparison of two 32-byte digests (decision 0008).
-  const digests = new Map(list.flatMap((c) => (c.secret_sha256 ? [[c.client_id, Buffer.from(c.secret_sha256, 'hex')] as const] : [])));
-  if (byId.size !== list.length) throw new Error('CLIENTS_FILE lists a client_id twice');
-  for (const c of list) {
-    for (const id of c.audience) {
-      if (byId.get(id)?.type !== 'confidential') throw new Error(`CLIENTS_FILE: ${c.client_id}'s audience ${id} is not a confidential client`);
-    }
-  }
+  // Each enabled client's stored digests, decoded once: a secret is then checked with one hash and a
+  // constant-time comparison of 32-byte digests (decision 0008).
+  const digests = new Map(
+    entries.filter((e) => e.enabled).map((e) => [e.definition.client_id, e.secrets.map((s) => ({ digest: Buffer.from(s.sha256, 'hex'), retireAt: s.retireAt }))] as const),
+  );
+  const redirectUris = Object.freeze(list.flatMap((c) => [...c.redirect_uris, ...c.post_logout_redirect_uris]));
   return {
     get: (id) => byId.get(id),
     all: () => list,
+    listAll: () => everyClient,
+    redirectUris: () => redirectUris,
     isRegisteredRedirect: (client, uri) => client.redirect_uris.includes(uri),
     isRegisteredPostLogoutRedirect: (client, uri) => client.post_logout_redirect_uris.includes(uri),
     authenticate: (client, secret) => {
       if (client.type === 'public') return true;
-      const digest = digests.get(client.client_id);
-      return secret !== undefined && secret !== '' && digest !== undefined && timingSafeEqual(sha256Bytes(secret), digest);
+      if (secret === undefined || secret === '') return false;
+      const at = now();
+      const given = sha256Bytes(secret);
+      // Every live secret is compared, the match or not, so that the time tells nothing of which.
+      let match = false;
+      for (const s of digests.get(client.client_id) ?? []) {
+        const equal = timingSafeEqual(given, s.digest);
+        match = (equal && (s.retireAt === null || s.retireAt > at)) || match;
+      }
+      return match;
     },
   };
 }
 
+/** CLIENTS_FILE's entries, validated (each entry's fields; the set as a whole by `registryOf`). */
+export function parseClientsFile(json: unknown): ClientEntry[] {
+  return z
+    .array(clientFileSchema)
+    .parse(json)
+    .map(({ secret_sha256, ...definition }) => ({ definition, enabled: true, secrets: secret_sha256 ? [{ sha256: secret_sha256, retireAt: null }] : [] }));
+}
+
+export function parseClients(json: unknown, publicOrigin: string): ClientRegistry {
+  try {
+    return registryOf(parseClientsFile(json), publicOrigin);
+  } catch (e) {
+    if (e instanceof z.ZodError) throw e;
+    throw new Error(`CLIENTS_FILE ${(e as Error).message}`);
+  }
+}
+
 export const loadClients = (file: string, publicOrigin: string): ClientRegistry =>
   loadConfigFile({ variable: 'CLIENTS_FILE', file, entry: 'client' }, (raw) => parseClients(raw, publicOrigin));
+
+/** CLIENTS_FILE's entries, read and validated as a whole, as `loadClients` does (the first start's import, decision 0031). */
+export const loadClientsFile = (file: string, publicOrigin: string): ClientEntry[] =>
+  loadConfigFile({ variable: 'CLIENTS_FILE', file, entry: 'client' }, (raw) => {
+    const entries = parseClientsFile(raw);
+    parseClients(raw, publicOrigin);
+    return entries;
+  });

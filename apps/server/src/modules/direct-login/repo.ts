@@ -26,3 +26,18 @@ export async function endDirectLogins(db: Kysely<Database>, userId: string, now:
     .execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * Ends the direct logins still in flight to or from a client, of every member (a disabled client,
+ * decision 0031): they expire now; returns their ids, whose one-time tokens the caller kills in `verifications`.
+ */
+export async function endClientDirectLogins(db: Kysely<Database>, clientId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('direct_logins')
+    .set({ expires_at: now })
+    .where((eb) => eb.or([eb('client_id', '=', clientId), eb('source_client_id', '=', clientId)]))
+    .where('expires_at', '>', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -51,3 +51,9 @@ export async function useUpMemberCodes(db: Kysely<Database>, userId: string, now
   const r = await db.updateTable('auth_codes').set({ consumed_at: now }).where('user_id', '=', userId).where('consumed_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/** Uses up a client's codes not yet exchanged, of every member (a disabled client, decision 0031); returns how many. */
+export async function useUpClientCodes(db: Kysely<Database>, clientId: string, now: number): Promise<number> {
+  const r = await db.updateTable('auth_codes').set({ consumed_at: now }).where('client_id', '=', clientId).where('consumed_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

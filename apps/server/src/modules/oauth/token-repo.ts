@@ -319,3 +319,15 @@ export const usedClientIds = async (db: Kysely<Database>, userId: string) =>
   (await db.selectFrom('token_families').select('client_id').distinct().where('user_id', '=', userId).execute()).map(
     (r) => r.client_id,
   );
+
+/**
+ * Revokes every session of a client, of every member, with their grants (a disabled client,
+ * modules/clients/client-admin.ts, decision 0031): its access tokens then answer inactive and its
+ * refresh tokens invalid_grant; returns how many sessions were live.
+ */
+export async function revokeClientFamilies(db: Kysely<Database>, clientId: string, now: number): Promise<number> {
+  const families = db.selectFrom('token_families').select('id').where('client_id', '=', clientId);
+  await db.updateTable('token_grants').set({ revoked_at: now }).where('family_id', 'in', families).where('revoked_at', 'is', null).execute();
+  const r = await db.updateTable('token_families').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

@@ -1,0 +1,253 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { ValidationError } from '@sso/contracts/common';
+import { isTermKey } from '@sso/contracts/terms';
+import type { Database } from '../../db/schema.ts';
+import { validationError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { useUpClientCodes } from '../oauth/code-repo.ts';
+import { revokeClientFamilies } from '../oauth/token-repo.ts';
+import { endClientDirectLogins } from '../direct-login/repo.ts';
+import { invalidateSubjects } from '../verification/verification-repo.ts';
+import {
+  bumpRegistryVersion,
+  findClientRow,
+  insertClient,
+  insertClientSecret,
+  retireSecretsInOverlap,
+  scheduleSecretRetirement,
+  setClientEnabledRow,
+  updateClientDefinition,
+} from './client-repo.ts';
+import type { ClientStore } from './client-store.ts';
+import { clientDefinitionSchema, registryProblems, resolveDefinition, type ClientDefinition, type OAuthClient } from './clients.ts';
+
+/*
+ * What an administrator does to the client registry of the database (decision 0031): register a
+ * client, change it, disable and enable it, rotate its secret with an overlap. Each change is one
+ * transaction that also raises the registry's version, then this node reloads at once and the
+ * others within CLIENTS_REFRESH_MS. Every refusal is a 901 (SPEC.md section 8) naming the field.
+ */
+
+export interface ClientAdminDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  clients: ClientStore;
+  /** What `{PUBLIC_ORIGIN}` in a URI stands for (PUBLIC_ORIGIN). */
+  publicOrigin: string;
+}
+
+/** How long a rotated secret keeps working beside the new one, unless the caller says otherwise. */
+export const SECRET_OVERLAP_MS = 7 * 24 * 60 * 60 * 1000;
+
+export const CLIENT_ADMIN_MESSAGES = {
+  invalid: '入力内容をご確認ください。',
+  uri: 'URIが正しくありません。https のURI（開発用の localhost は http も可）、またはアプリのカスタムスキームのURIを、フラグメントなしで指定してください。',
+  scope: '登録できないスコープが含まれています。',
+  term: '登録できない利用規約が含まれています。',
+  duplicate: 'このクライアントIDはすでに登録されています。',
+  audience: 'audience には登録済みの機密クライアント（confidential）のクライアントIDを指定してください。',
+  unknown: 'このクライアントIDのクライアントは登録されていません。',
+  notConfidential: 'シークレットを持つのは機密クライアント（confidential）だけです。',
+  overlap: '猶予期間は0以上の整数（ミリ秒）で指定してください。',
+} as const;
+
+const refuse = (key: string, message: string) => validationError([{ key, message }]);
+
+/** The fields of a zod failure, one error each, in the words above. */
+function zodErrors(error: z.ZodError): ValidationError[] {
+  // An unknown field is named by the field itself (zod reports it on the object, with its keys).
+  const keys = [...new Set(error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [String(i.path[0] ?? 'client')])))];
+  return keys.map((key) => ({
+    key,
+    message: key === 'scopes' ? CLIENT_ADMIN_MESSAGES.scope : /uri/.test(key) ? CLIENT_ADMIN_MESSAGES.uri : CLIENT_ADMIN_MESSAGES.invalid,
+  }));
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether a redirect-like URI may be registered: absolute, without a fragment (RFC 6749 section
+ * 3.1.2), https, or http on the loopback host or PUBLIC_ORIGIN itself (RFC 8252 section 8.3), or the
+ * client's own private-use scheme (RFC 8252 section 7.1); never javascript:, data: and the like.
+ */
+function uriAllowed(raw: string, publicOrigin: string, customScheme: string | undefined): boolean {
+  const uri = raw.replaceAll('{PUBLIC_ORIGIN}', publicOrigin);
+  if (!URL.canParse(uri) || uri.includes('#')) return false;
+  const u = new URL(uri);
+  if (u.protocol === 'https:') return u.host !== '';
+  if (u.protocol === 'http:') return LOOPBACK.has(u.hostname) || u.origin === new URL(publicOrigin).origin;
+  return customScheme !== undefined && u.protocol === `${customScheme}:`;
+}
+
+/** The definition's own problems beyond its shape: its URIs and its terms. */
+function definitionErrors(d: ClientDefinition, publicOrigin: string): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const uris: [string, string[]][] = [
+    ['redirect_uris', d.redirect_uris],
+    ['post_logout_redirect_uris', d.post_logout_redirect_uris],
+    ['direct_login_uri', d.direct_login_uri ? [d.direct_login_uri] : []],
+    ['resume_uri', d.resume_uri ? [d.resume_uri] : []],
+  ];
+  for (const [key, list] of uris) {
+    if (list.some((u) => !uriAllowed(u, publicOrigin, d.custom_scheme))) errors.push({ key, message: CLIENT_ADMIN_MESSAGES.uri });
+  }
+  // Back-channel logout tokens are POSTed by this server: http(s) only (OpenID Connect Back-Channel Logout 1.0 section 2.2).
+  if (d.backchannel_logout_uri && !uriAllowed(d.backchannel_logout_uri, publicOrigin, undefined)) errors.push({ key: 'backchannel_logout_uri', message: CLIENT_ADMIN_MESSAGES.uri });
+  if (!d.terms.every(isTermKey)) errors.push({ key: 'terms', message: CLIENT_ADMIN_MESSAGES.term });
+  return errors;
+}
+
+/** The definition as the registry will hold it, or a 901 naming every field that is wrong. */
+function checkedDefinition(input: unknown, deps: ClientAdminDeps, others: readonly ClientDefinition[]): ClientDefinition {
+  const parsed = clientDefinitionSchema.strict().safeParse(input);
+  if (!parsed.success) throw validationError(zodErrors(parsed.error));
+  const errors = definitionErrors(parsed.data, deps.publicOrigin);
+  if (errors.length > 0) throw validationError(errors);
+  const problem = registryProblems([...others, parsed.data]).find((p) => p.clientId === parsed.data.client_id);
+  if (problem) throw refuse(problem.key, problem.key === 'client_id' ? CLIENT_ADMIN_MESSAGES.duplicate : CLIENT_ADMIN_MESSAGES.audience);
+  return parsed.data;
+}
+
+/** Every client of the registry but one, as definitions (what a new or changed one is checked against). */
+const othersThan = (clients: ClientStore, clientId: string): ClientDefinition[] =>
+  clients
+    .listAll()
+    .map((e) => e.client)
+    .filter((c) => c.client_id !== clientId);
+
+async function storedDefinition(db: Kysely<Database>, clientId: string): Promise<ClientDefinition> {
+  const row = await findClientRow(db, clientId);
+  if (!row) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
+  return clientDefinitionSchema.parse(JSON.parse(row.definition));
+}
+
+/**
+ * Registers a client, enabled. A confidential client is given a secret, returned here once and
+ * stored only as its SHA-256 (decision 0008).
+ */
+export async function registerClient(deps: ClientAdminDeps, input: unknown): Promise<{ client: OAuthClient; secret?: string }> {
+  const id = (input as { client_id?: unknown } | null)?.client_id;
+  const definition = checkedDefinition(input, deps, othersThan(deps.clients, typeof id === 'string' ? id : ''));
+  const now = deps.clock.now();
+  const secret = definition.type === 'confidential' ? randomToken(32) : undefined;
+  await deps.db.transaction().execute(async (trx) => {
+    const row = { client_id: definition.client_id, definition: JSON.stringify(definition), enabled: 1, created_at: now, updated_at: now };
+    // A client_id taken meanwhile, or by a disabled client: the unique key decides.
+    if (!(await insertClient(trx, row))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.duplicate);
+    if (secret !== undefined) await insertClientSecret(trx, { id: newId(), client_id: definition.client_id, secret_sha256: sha256(secret), created_at: now, retire_at: null });
+    await bumpRegistryVersion(trx);
+  });
+  await deps.clients.reload();
+  return { client: resolveDefinition(definition, deps.publicOrigin), ...(secret !== undefined ? { secret } : {}) };
+}
+
+/** What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null` removes it. */
+const clientChangesSchema = z
+  .object({
+    name: clientDefinitionSchema.shape.name,
+    redirect_uris: clientDefinitionSchema.shape.redirect_uris,
+    post_logout_redirect_uris: z.array(z.string().min(1)),
+    backchannel_logout_uri: clientDefinitionSchema.shape.backchannel_logout_uri.unwrap().nullable(),
+    scopes: clientDefinitionSchema.shape.scopes.unwrap(),
+    terms: z.array(z.string()),
+  })
+  .partial()
+  .strict();
+export type ClientChanges = z.infer<typeof clientChangesSchema>;
+
+/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes or terms. */
+export async function updateClient(deps: ClientAdminDeps, clientId: string, changes: unknown): Promise<OAuthClient> {
+  const parsed = clientChangesSchema.safeParse(changes);
+  if (!parsed.success) throw validationError(zodErrors(parsed.error));
+  const { backchannel_logout_uri: backchannel, ...rest } = parsed.data;
+  const stored = await storedDefinition(deps.db, clientId);
+  const { backchannel_logout_uri: storedBackchannel, ...kept } = stored;
+  const merged = {
+    ...kept,
+    ...rest,
+    ...(backchannel === undefined ? (storedBackchannel ? { backchannel_logout_uri: storedBackchannel } : {}) : backchannel === null ? {} : { backchannel_logout_uri: backchannel }),
+  };
+  const definition = checkedDefinition(merged, deps, othersThan(deps.clients, clientId));
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await updateClientDefinition(trx, { clientId, definition: JSON.stringify(definition), now: deps.clock.now() }))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
+    await bumpRegistryVersion(trx);
+  });
+  await deps.clients.reload();
+  return resolveDefinition(definition, deps.publicOrigin);
+}
+
+/** What disabling a client ended (the audit's detail). */
+export interface ClientEnded {
+  sessions: number;
+  codes: number;
+  directLogins: number;
+}
+
+/**
+ * Enables or disables a client. A disabled client is unknown to every flow (the authorize page's
+ * 400, invalid_client at the token, revocation and introspection endpoints), and disabling ends at
+ * once, in the same transaction, every session of the client (its access tokens answer inactive at
+ * introspection and its refresh tokens invalid_grant, SPEC.md section 7, also after it is enabled
+ * again), its codes not yet exchanged and the direct logins in flight to or from it. `changed`:
+ * false when it already was so.
+ */
+export async function setClientEnabled(deps: ClientAdminDeps, clientId: string, enabled: boolean): Promise<{ changed: boolean; ended: ClientEnded }> {
+  const now = deps.clock.now();
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const ended: ClientEnded = { sessions: 0, codes: 0, directLogins: 0 };
+    if (!(await setClientEnabledRow(trx, { clientId, enabled, now }))) {
+      if (!(await findClientRow(trx, clientId))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
+      return { changed: false, ended };
+    }
+    if (!enabled) {
+      ended.sessions = await revokeClientFamilies(trx, clientId, now);
+      ended.codes = await useUpClientCodes(trx, clientId, now);
+      const directLogins = await endClientDirectLogins(trx, clientId, now);
+      await invalidateSubjects(trx, directLogins, now);
+      ended.directLogins = directLogins.length;
+    }
+    await bumpRegistryVersion(trx);
+    return { changed: true, ended };
+  });
+  await deps.clients.reload();
+  return result;
+}
+
+/**
+ * Gives a confidential client a new secret, returned here once (stored as its SHA-256). The secrets
+ * it had keep working for `overlapMs` more (default 7 days), or until `retireOldSecrets`, so that
+ * the partner can deploy the new one without a cut-over; the earliest retirement already set stays.
+ */
+export async function rotateClientSecret(
+  deps: ClientAdminDeps,
+  clientId: string,
+  opts: { overlapMs?: number } = {},
+): Promise<{ secret: string; oldRetireAt: number }> {
+  const overlapMs = opts.overlapMs ?? SECRET_OVERLAP_MS;
+  if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) throw refuse('overlap_ms', CLIENT_ADMIN_MESSAGES.overlap);
+  const stored = await storedDefinition(deps.db, clientId);
+  if (stored.type !== 'confidential') throw refuse('client_id', CLIENT_ADMIN_MESSAGES.notConfidential);
+  const now = deps.clock.now();
+  const secret = randomToken(32);
+  await deps.db.transaction().execute(async (trx) => {
+    await scheduleSecretRetirement(trx, { clientId, retireAt: now + overlapMs });
+    await insertClientSecret(trx, { id: newId(), client_id: clientId, secret_sha256: sha256(secret), created_at: now, retire_at: null });
+    await bumpRegistryVersion(trx);
+  });
+  await deps.clients.reload();
+  return { secret, oldRetireAt: now + overlapMs };
+}
+
+/** Ends the overlap now: only the client's newest secret works from here on; how many secrets were retired. */
+export async function retireOldSecrets(deps: ClientAdminDeps, clientId: string): Promise<number> {
+  await storedDefinition(deps.db, clientId);
+  const retired = await deps.db.transaction().execute(async (trx) => {
+    const n = await retireSecretsInOverlap(trx, { clientId, now: deps.clock.now() });
+    if (n > 0) await bumpRegistryVersion(trx);
+    return n;
+  });
+  await deps.clients.reload();
+  return retired;
+}

@@ -1,0 +1,354 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESULT } from '@sso/contracts/result-codes';
+import { buildApp } from '../../app.ts';
+import { loadConfig, REPO_ROOT } from '../../config.ts';
+import { openDatabase, type Db } from '../../db/database.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { ManualClock } from '../../lib/clock.ts';
+import { codeGrant } from '../../test-support/oauth-client.ts';
+import { basic, form, getCode, NET_ANSWER, postAuthorize, PRODUCTION_ENV, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
+import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
+import { migrateToLatest } from '../../db/migrations.ts';
+import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from './client-admin.ts';
+import { importClientsIfEmpty, openClientStore, type ClientStore } from './client-store.ts';
+import { loadClientsFile } from './clients.ts';
+
+/*
+ * The client registry of the database (docs/decisions/0031-clients-in-the-database.md): CLIENTS_FILE
+ * as the first start's import, the administrator's services, and the change reaching the running
+ * app (and a second node) by the registry's version within CLIENTS_REFRESH_MS.
+ */
+
+const FILE_CLIENTS = JSON.parse(readFileSync(`${REPO_ROOT}config/clients.json`, 'utf8')) as { client_id: string }[];
+const REFRESH = { CLIENTS_REFRESH_MS: '100' };
+
+/** Checks again every 50 ms until the check passes, for at most 5 s: a change reaches the other nodes by their poll. */
+async function eventually(check: () => Promise<void> | void, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/** Another node's start on the same database: the whole app, its own clock, optionally its log. */
+async function startNode(db: Db, url: string, env: Record<string, string> = {}, log?: string[]): Promise<FastifyInstance> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: url,
+    PUBLIC_ORIGIN: TEST_ORIGIN,
+    SEED_DEMO: 'true',
+    WEB_DIST: '/nonexistent',
+    SMTP_SINK_PORT: '0',
+    LOGIN_NOTICE: 'false',
+    ...REFRESH,
+    ...env,
+  });
+  return buildApp(config, { db, clock: new ManualClock(Date.now()), ...(log ? { logStream: { write: (line: string) => void log.push(line) } } : { logger: false }) });
+}
+
+/** The 901 a service throws, as the field keys it names. */
+async function refusedKeys(p: Promise<unknown>): Promise<string[]> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (!(e instanceof AppError)) throw new Error(`expected a 901, got ${String(e)}`);
+  expect(e.resultCode).toBe(RESULT.VALIDATION);
+  return (e.validationErrors ?? []).map((v) => v.key);
+}
+
+const redirectOf = (clientId: string) => `${TEST_ORIGIN}/dev/partner/${clientId}/callback`;
+
+/** A partner's client as an administrator registers it: confidential, Net Answer may introspect its tokens. */
+const partner = (clientId: string, extra: Record<string, unknown> = {}) => ({
+  client_id: clientId,
+  name: `提携サービス ${clientId}`,
+  type: 'confidential',
+  redirect_uris: [redirectOf(clientId)],
+  scopes: ['openid', 'user:read'],
+  audience: ['SIAP004'],
+  ...extra,
+});
+
+describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) => {
+  const t = withTestApp(dialect, REFRESH);
+  let admin: ClientStore;
+  let deps: ClientAdminDeps;
+  beforeAll(async () => {
+    // The administrator's node: the services and a store of their own on the app's database.
+    admin = await openClientStore({ db: t.testDb.db.kysely, clock: t.clock, publicOrigin: TEST_ORIGIN, refreshMs: 100 });
+    deps = { db: t.testDb.db.kysely, clock: t.clock, clients: admin, publicOrigin: TEST_ORIGIN };
+  });
+  afterAll(() => admin.close());
+
+  const codeFor = (clientId: string, redirectUri = redirectOf(clientId)) => getCode(t.app, { clientId, redirectUri, scope: 'openid user:read' });
+  const exchangeAs = async (clientId: string, secret: string, redirectUri = redirectOf(clientId)) =>
+    tokenRequest(t.app, codeGrant({ code: await codeFor(clientId, redirectUri), clientId, redirectUri, verifier: VERIFIER }), basic(clientId, secret));
+  const introspect = async (token: string) => (await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token }, NET_ANSWER) })).json();
+  const formAction = async () => /form-action ([^;]*)/.exec(String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']))?.[1] ?? '';
+
+  it('imports CLIENTS_FILE at the first start: every client of config/clients.json, enabled, with its secret', async () => {
+    const rows = await t.testDb.db.kysely.selectFrom('oauth_clients').select(['client_id', 'enabled']).execute();
+    expect(rows.map((r) => r.client_id).sort()).toEqual(FILE_CLIENTS.map((c) => c.client_id).sort());
+    expect(rows.every((r) => Number(r.enabled) === 1)).toBe(true);
+    expect(admin.version()).toBeGreaterThan(0);
+    // The imported secret works at the introspection endpoint, a wrong one does not.
+    const res = await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: 'x' }, NET_ANSWER) });
+    expect(res.json()).toEqual({ active: false });
+    expect((await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: 'x' }, basic('SIAP004', 'demo-secret-SIAP002')) })).statusCode).toBe(401);
+  });
+
+  it('does not import again on a later start, and says in one line that a changed CLIENTS_FILE is not read', async () => {
+    const before = await t.testDb.db.kysely.selectFrom('oauth_clients').select('client_id').execute();
+    const same: string[] = [];
+    const sameNode = await startNode(t.testDb.db, t.testDb.url, {}, same);
+    await sameNode.close();
+    expect(same.join('')).not.toContain('CLIENTS_FILE');
+    const log: string[] = [];
+    // A file where one client is renamed and one is left out: the later start keeps the database's clients, all of them.
+    const other = join(tmpdir(), `sso-clients-${dialect}-${Date.now()}.json`);
+    const changed = FILE_CLIENTS.filter((c) => c.client_id !== 'SIAP008').map((c) => (c.client_id === 'SIAP002' ? { ...c, name: '別の名前' } : c));
+    writeFileSync(other, JSON.stringify(changed));
+    const node = await startNode(t.testDb.db, t.testDb.url, { CLIENTS_FILE: other }, log);
+    try {
+      const after = await t.testDb.db.kysely.selectFrom('oauth_clients').select('client_id').execute();
+      expect(after.length).toBe(before.length);
+      expect(log.filter((l) => l.includes('CLIENTS_FILE')).length).toBe(1);
+      expect(log.join('')).toContain('is not read');
+      const res = await node.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: 'x' }, NET_ANSWER) });
+      expect(res.statusCode).toBe(200);
+      expect((await postAuthorize(node, { clientId: 'SIAP008', redirectUri: redirectOf('SIAP008') })).statusCode).toBe(303);
+    } finally {
+      await node.close();
+    }
+  });
+
+  it('registers a client: this node knows it at once, the app within its poll, and its secret works at the token endpoint', async () => {
+    const id = 'NEWREG1';
+    expect(await formAction()).not.toContain('https://partner.example');
+    const before = admin.version();
+    const { client, secret } = await registerClient(deps, partner(id, { redirect_uris: [redirectOf(id), 'https://partner.example/cb'] }));
+    expect(client.client_id).toBe(id);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(admin.get(id)?.name).toBe(`提携サービス ${id}`);
+    expect(admin.version()).toBeGreaterThan(before);
+    // Only the digest is stored (decision 0008).
+    const stored = await t.testDb.db.kysely.selectFrom('oauth_client_secrets').select('secret_sha256').where('client_id', '=', id).execute();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    await eventually(async () => expect((await exchangeAs(id, secret ?? '')).statusCode).toBe(200));
+    expect((await exchangeAs(id, 'wrong-secret')).json().error).toBe('invalid_client');
+    // The CSP's form-action follows the registry (http/security-headers.ts).
+    expect(await formAction()).toContain('https://partner.example');
+  });
+
+  it('updates a client: the old redirect URI is refused, the new one works, the name and scopes change', async () => {
+    const id = 'NEWUPD1';
+    const { secret = '' } = await registerClient(deps, partner(id));
+    // The app knows the client first, so that the 400 below is the update's.
+    await eventually(async () => expect((await exchangeAs(id, secret)).statusCode).toBe(200));
+    const moved = `${TEST_ORIGIN}/dev/partner/${id}/callback2`;
+    const updated = await updateClient(deps, id, { redirect_uris: [moved], name: '新しい名前', scopes: ['openid', 'user:read', 'email'], post_logout_redirect_uris: [`${TEST_ORIGIN}/bye`], backchannel_logout_uri: 'https://partner.example/bc' });
+    expect(updated).toMatchObject({ name: '新しい名前', scopes: ['openid', 'user:read', 'email'], redirect_uris: [moved], backchannel_logout_uri: 'https://partner.example/bc', type: 'confidential', audience: ['SIAP004'] });
+    await eventually(async () => {
+      const res = await postAuthorize(t.app, { clientId: id, redirectUri: redirectOf(id) });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('URLをご確認ください。');
+    });
+    expect((await exchangeAs(id, secret, moved)).statusCode).toBe(200);
+    expect((await updateClient(deps, id, { backchannel_logout_uri: null })).backchannel_logout_uri).toBeUndefined();
+  });
+
+  it('rotates a secret: old and new both work, then only the new one, after retireOldSecrets or the overlap', async () => {
+    const id = 'NEWROT1';
+    const { secret: first = '' } = await registerClient(deps, partner(id));
+    const { secret: second } = await rotateClientSecret(deps, id);
+    expect(second).not.toBe(first);
+    await eventually(async () => expect((await exchangeAs(id, second)).statusCode).toBe(200));
+    expect((await exchangeAs(id, first)).statusCode).toBe(200);
+    expect(await retireOldSecrets(deps, id)).toBe(1);
+    await eventually(async () => expect((await exchangeAs(id, first)).json().error).toBe('invalid_client'));
+    expect((await exchangeAs(id, second)).statusCode).toBe(200);
+    // A short overlap ends by itself: no change is needed for the old secret to stop.
+    const { secret: third } = await rotateClientSecret(deps, id, { overlapMs: 60_000 });
+    await eventually(async () => expect((await exchangeAs(id, third)).statusCode).toBe(200));
+    expect((await exchangeAs(id, second)).statusCode).toBe(200);
+    t.clock.advance(60_001);
+    expect((await exchangeAs(id, second)).json().error).toBe('invalid_client');
+    expect((await exchangeAs(id, third)).statusCode).toBe(200);
+  });
+
+  it('disables a client: its tokens die at once, every flow refuses it; enabled again, only a new login works', async () => {
+    const id = 'NEWDIS1';
+    const { secret = '' } = await registerClient(deps, partner(id, { redirect_uris: [redirectOf(id), 'https://disabled.example/cb'] }));
+    await eventually(async () => expect((await exchangeAs(id, secret)).statusCode).toBe(200));
+    expect(await formAction()).toContain('https://disabled.example');
+    const tokens = (await exchangeAs(id, secret)).json() as { access_token: string; refresh_token: string };
+    const pendingCode = await codeFor(id);
+    expect(await introspect(tokens.access_token)).toMatchObject({ active: true, client_id: id });
+
+    const { changed, ended } = await setClientEnabled(deps, id, false);
+    expect(changed).toBe(true);
+    expect(ended.sessions).toBeGreaterThanOrEqual(2);
+    expect(ended.codes).toBe(1);
+    expect(admin.get(id)).toBeUndefined();
+    expect(admin.listAll().find((e) => e.client.client_id === id)?.enabled).toBe(false);
+    // The tokens are revoked in the database: inactive on every node at once (SPEC.md section 7).
+    expect(await introspect(tokens.access_token)).toEqual({ active: false });
+    await eventually(async () => {
+      const res = await postAuthorize(t.app, { clientId: id, redirectUri: redirectOf(id) });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('URLをご確認ください。');
+    });
+    const refresh = () => tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: id }, basic(id, secret));
+    // A disabled client cannot authenticate (RFC 6749 section 5.2); nor introspect with its secret.
+    expect((await refresh()).json().error).toBe('invalid_client');
+    expect((await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: tokens.access_token }, basic(id, secret)) })).statusCode).toBe(401);
+    expect(await formAction()).not.toContain('https://disabled.example');
+    expect((await setClientEnabled(deps, id, false)).changed).toBe(false);
+
+    expect((await setClientEnabled(deps, id, true)).changed).toBe(true);
+    await eventually(async () => expect((await refresh()).json().error).toBe('invalid_grant'));
+    expect(await introspect(tokens.access_token)).toEqual({ active: false });
+    const stale = await tokenRequest(t.app, codeGrant({ code: pendingCode, clientId: id, redirectUri: redirectOf(id), verifier: VERIFIER }), basic(id, secret));
+    expect(stale.json().error).toBe('invalid_grant');
+    expect((await exchangeAs(id, secret)).statusCode).toBe(200);
+  });
+
+  it('a node polls the version until it closes: a closed store keeps its snapshot', async () => {
+    const open = async () => openClientStore({ db: t.testDb.db.kysely, clock: t.clock, publicOrigin: TEST_ORIGIN, refreshMs: 100 });
+    const polling = await open();
+    const closed = await open();
+    const log = { warn: (_obj: object, msg: string) => expect.fail(msg) };
+    polling.startPolling(log);
+    closed.startPolling(log);
+    await closed.close();
+    try {
+      const before = closed.version();
+      await registerClient(deps, partner('NEWPOLL1'));
+      await eventually(() => expect(polling.get('NEWPOLL1')).toBeDefined());
+      expect(polling.version()).toBeGreaterThan(before);
+      expect(closed.get('NEWPOLL1')).toBeUndefined();
+      expect(closed.version()).toBe(before);
+    } finally {
+      await polling.close();
+    }
+  });
+
+  it('refuses what the registry cannot hold, naming the field (901)', async () => {
+    for (const uri of ['javascript:alert(1)', 'https://partner.example/cb#frag', 'http://evil.example/cb', '/relative/cb', 'data:text/html,x']) {
+      expect(await refusedKeys(registerClient(deps, partner('BADURI1', { redirect_uris: [uri] }))), uri).toEqual(['redirect_uris']);
+    }
+    expect(await refusedKeys(registerClient(deps, partner('BADURI2', { post_logout_redirect_uris: ['ftp://x.example/'] })))).toEqual(['post_logout_redirect_uris']);
+    expect(await refusedKeys(registerClient(deps, partner('BADSCOPE', { scopes: ['openid', 'admin:all'] })))).toEqual(['scopes']);
+    expect(await refusedKeys(registerClient(deps, partner('BADTERM', { terms: ['NoSuchTerms'] })))).toEqual(['terms']);
+    expect(await refusedKeys(registerClient(deps, partner('SIAP002')))).toEqual(['client_id']);
+    expect(await refusedKeys(registerClient(deps, partner('BADAUD1', { audience: ['SIAP009'] })))).toEqual(['audience']);
+    expect(await refusedKeys(registerClient(deps, partner('BADAUD2', { audience: ['NOSUCH'] })))).toEqual(['audience']);
+    expect(await refusedKeys(registerClient(deps, { ...partner('BADSECRET'), secret_sha256: 'a'.repeat(64) }))).toEqual(['secret_sha256']);
+    expect(await refusedKeys(registerClient(deps, partner('bad id!')))).toEqual(['client_id']);
+    expect(await refusedKeys(updateClient(deps, 'NOSUCH', { name: 'x' }))).toEqual(['client_id']);
+    expect(await refusedKeys(updateClient(deps, 'SIAP002', { redirect_uris: ['javascript:alert(1)'] }))).toEqual(['redirect_uris']);
+    expect(await refusedKeys(updateClient(deps, 'SIAP002', { type: 'public' }))).toEqual(['type']);
+    expect(await refusedKeys(rotateClientSecret(deps, 'SIAP009'))).toEqual(['client_id']);
+    expect(await refusedKeys(rotateClientSecret(deps, 'SIAP002', { overlapMs: -1 }))).toEqual(['overlap_ms']);
+    expect(await refusedKeys(setClientEnabled(deps, 'NOSUCH', false))).toEqual(['client_id']);
+    // Nothing of it was written.
+    const ids = (await t.testDb.db.kysely.selectFrom('oauth_clients').select('client_id').execute()).map((r) => r.client_id);
+    expect(ids.filter((i) => i.startsWith('BAD'))).toEqual([]);
+    expect(admin.get('SIAP002')?.redirect_uris).toEqual([redirectOf('SIAP002')]);
+  });
+});
+
+describe('two nodes on one PostgreSQL database', () => {
+  const t = withTestApp('postgres', REFRESH);
+  let other: { db: Db; app: FastifyInstance };
+  let admin: ClientStore;
+  beforeAll(async () => {
+    // The second node has a pool of its own, as another process would.
+    const db = openDatabase(t.testDb.url);
+    other = { db, app: await startNode(db, t.testDb.url) };
+    admin = await openClientStore({ db: t.testDb.db.kysely, clock: t.clock, publicOrigin: TEST_ORIGIN, refreshMs: 100 });
+  });
+  afterAll(async () => {
+    await admin.close();
+    await other.app.close();
+    await other.db.close();
+  });
+
+  it('a client disabled on one node is refused on the other within seconds, and enabled again there too', async () => {
+    const deps = { db: t.testDb.db.kysely, clock: t.clock, clients: admin, publicOrigin: TEST_ORIGIN };
+    const id = 'TWONODE1';
+    const { secret = '' } = await registerClient(deps, partner(id));
+    const introspectAs = (app: FastifyInstance) => app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: 'x' }, basic(id, secret)) });
+    await eventually(async () => expect((await introspectAs(other.app)).statusCode).toBe(200));
+    await eventually(async () => expect((await introspectAs(t.app)).statusCode).toBe(200));
+    await setClientEnabled(deps, id, false);
+    await eventually(async () => expect((await introspectAs(other.app)).json().error).toBe('invalid_client'));
+    await eventually(async () => expect((await postAuthorize(other.app, { clientId: id, redirectUri: redirectOf(id) })).statusCode).toBe(400));
+    await setClientEnabled(deps, id, true);
+    await eventually(async () => expect((await introspectAs(other.app)).statusCode).toBe(200));
+  });
+});
+
+// Several nodes share a PostgreSQL database (docs/operations.md "Running many nodes"); a SQLite file has one process.
+describe('the first start of several nodes at once on one PostgreSQL database', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb('postgres');
+    await migrateToLatest(t.db.kysely);
+  });
+  afterAll(async () => t.drop());
+
+  it('imports each client of CLIENTS_FILE once, and a later import finds the registry full', async () => {
+    const entries = loadClientsFile(`${REPO_ROOT}config/clients.json`, TEST_ORIGIN);
+    // Each node has its own pool: both may read "no client" before either has written one.
+    const nodes = [openDatabase(t.url), openDatabase(t.url)];
+    try {
+      const imported = await Promise.all(nodes.map((n) => importClientsIfEmpty(n.kysely, () => entries, Date.now())));
+      expect(imported.reduce((a, b) => a + b, 0)).toBe(entries.length);
+    } finally {
+      await Promise.all(nodes.map((n) => n.close()));
+    }
+    const rows = await t.db.kysely.selectFrom('oauth_clients').select('client_id').execute();
+    expect(rows.map((r) => r.client_id).sort()).toEqual(entries.map((e) => e.definition.client_id).sort());
+    const secrets = await t.db.kysely.selectFrom('oauth_client_secrets').select('client_id').execute();
+    expect(secrets.map((s) => s.client_id).sort()).toEqual(entries.filter((e) => e.secrets.length > 0).map((e) => e.definition.client_id).sort());
+    expect(await importClientsIfEmpty(t.db.kysely, () => { throw new Error('the file is not read once the registry has clients'); }, Date.now())).toBe(0);
+  });
+});
+
+describe.each(DIALECTS)('a production start on a registry with the demo secrets (%s)', (dialect) => {
+  it('refuses to start, naming the clients, and starts once their secrets are rotated and retired', async () => {
+    const t = await createTestDb(dialect);
+    try {
+      // A registry first filled from the demo file (a staging database promoted, say): the production file is no longer read.
+      await migrateToLatest(t.db.kysely);
+      await importClientsIfEmpty(t.db.kysely, () => loadClientsFile(`${REPO_ROOT}config/clients.json`, TEST_ORIGIN), Date.now());
+      const config = loadConfig({ ...PRODUCTION_ENV, DATABASE_URL: t.url, PUBLIC_ORIGIN: TEST_ORIGIN, WEB_DIST: '/nonexistent' });
+      await expect(buildApp(config, { db: t.db, logger: false })).rejects.toThrow(
+        'Invalid configuration: the client registry in the database carries the published demo secret of SIAP002, SIAP004;',
+      );
+      const store = await openClientStore({ db: t.db.kysely, clock: new ManualClock(Date.now()), publicOrigin: TEST_ORIGIN, refreshMs: 100 });
+      const deps = { db: t.db.kysely, clock: new ManualClock(Date.now()), clients: store, publicOrigin: TEST_ORIGIN };
+      for (const id of ['SIAP002', 'SIAP004']) {
+        await rotateClientSecret(deps, id);
+        await retireOldSecrets(deps, id);
+      }
+      const app = await buildApp(config, { db: t.db, logger: false });
+      await app.close();
+    } finally {
+      await t.drop();
+    }
+  });
+});
