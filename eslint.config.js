@@ -58,7 +58,7 @@ const entries = (dir, keep = () => true) =>
 const MODULE_TIERS = [
   ['audit', 'clients', 'notifications'],
   ['verification'],
-  ['account', 'member-flows', 'open-signup'],
+  ['account', 'client-admin', 'member-flows', 'open-signup'],
   ['oauth', 'oidc'],
   ['activity', 'cards', 'direct-login', 'fresh-proof', 'login', 'points', 'profile', 'sso'],
   ['partner-demo', 'sessions', 'signup', 'upgrade'],

@@ -62,7 +62,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config, re
 function redirectSourcesOf(uris: readonly string[]): Set<string> {
   const sources = new Set<string>();
   for (const uri of uris) {
-    // The registry accepts absolute URIs only (modules/clients/client-admin.ts); one that is not is left out, not every answer.
+    // The registry accepts absolute URIs only (modules/client-admin/client-admin.ts); one that is not is left out, not every answer.
     if (!URL.canParse(uri)) continue;
     const u = new URL(uri);
     sources.add(u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : u.protocol);

@@ -13,7 +13,7 @@ import { codeGrant } from '../../test-support/oauth-client.ts';
 import { basic, form, getCode, NET_ANSWER, postAuthorize, PRODUCTION_ENV, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { migrateToLatest } from '../../db/migrations.ts';
-import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from './client-admin.ts';
+import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../client-admin/client-admin.ts';
 import { importClientsIfEmpty, openClientStore, type ClientStore } from './client-store.ts';
 import { loadClientsFile } from './clients.ts';
 

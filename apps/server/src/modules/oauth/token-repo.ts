@@ -322,7 +322,7 @@ export const usedClientIds = async (db: Kysely<Database>, userId: string) =>
 
 /**
  * Revokes every session of a client, of every member, with their grants (a disabled client,
- * modules/clients/client-admin.ts, decision 0031): its access tokens then answer inactive and its
+ * modules/client-admin/client-admin.ts, decision 0031): its access tokens then answer inactive and its
  * refresh tokens invalid_grant; returns how many sessions were live.
  */
 export async function revokeClientFamilies(db: Kysely<Database>, clientId: string, now: number): Promise<number> {

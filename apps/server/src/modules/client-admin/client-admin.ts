@@ -19,9 +19,9 @@ import {
   scheduleSecretRetirement,
   setClientEnabledRow,
   updateClientDefinition,
-} from './client-repo.ts';
-import type { ClientStore } from './client-store.ts';
-import { clientDefinitionSchema, registryProblems, resolveDefinition, type ClientDefinition, type OAuthClient } from './clients.ts';
+} from '../clients/client-repo.ts';
+import type { ClientStore } from '../clients/client-store.ts';
+import { clientDefinitionSchema, registryProblems, resolveDefinition, type ClientDefinition, type OAuthClient } from '../clients/clients.ts';
 
 /*
  * What an administrator does to the client registry of the database (decision 0031): register a
