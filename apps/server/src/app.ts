@@ -215,6 +215,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerHealth(app, db);
   // The API's OpenAPI 3.1 document, generated from the contracts' route catalogue.
   registerOpenApi(app, config.publicOrigin);
-  await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production' });
+  await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production', adminDist: config.adminDist });
   return app;
 }

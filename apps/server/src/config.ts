@@ -14,13 +14,17 @@ declare const BUILT_LAYOUT: true | undefined;
 
 /**
  * Where the files read at run time sit, the defaults of CLIENTS_FILE, CARD_MASTER_FILE,
- * NET_ANSWER_FILE and WEB_DIST: the repository when the sources run (tests, `npm run dev:server`),
+ * NET_ANSWER_FILE, WEB_DIST and ADMIN_DIST: the repository when the sources run (tests, `npm run dev:server`),
  * dist/ beside the bundle when the build runs (decision 0023).
  */
 const RUNTIME_FILES =
   typeof BUILT_LAYOUT === 'undefined'
-    ? { config: `${REPO_ROOT}config/`, web: `${REPO_ROOT}apps/web/dist` }
-    : { config: fileURLToPath(new URL('../config/', import.meta.url)), web: fileURLToPath(new URL('../web', import.meta.url)) };
+    ? { config: `${REPO_ROOT}config/`, web: `${REPO_ROOT}apps/web/dist`, admin: `${REPO_ROOT}apps/admin/dist` }
+    : {
+        config: fileURLToPath(new URL('../config/', import.meta.url)),
+        web: fileURLToPath(new URL('../web', import.meta.url)),
+        admin: fileURLToPath(new URL('../admin', import.meta.url)),
+      };
 
 /**
  * Seven years (7 x 365 days): the audit log outlives the records it speaks of, long enough for the
@@ -66,6 +70,8 @@ const schema = z.object({
   RECAPTCHA_VERIFY_URL: z.string().url({ error: 'must be an https:// or http:// URL' }).refine((v) => /^https?:/.test(v), { error: 'must be an https:// or http:// URL' }).default(GOOGLE_SITEVERIFY_URL),
   SEED_DEMO: bool.optional(),
   WEB_DIST: z.string().min(1).default(RUNTIME_FILES.web),
+  /** The operator console's build, served at /admin (docs/decisions/0032-operator-identity.md). */
+  ADMIN_DIST: z.string().min(1).default(RUNTIME_FILES.admin),
   DEV_CORS_ORIGINS: z.string().default('http://localhost:5173'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
   TRUST_PROXY: z
@@ -114,6 +120,7 @@ export interface Config {
   recaptchaVerifyUrl: string;
   seedDemo: boolean;
   webDist: string;
+  adminDist: string;
   devCorsOrigins: string[];
   logLevel: string;
   /**
@@ -217,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     recaptchaVerifyUrl: e.RECAPTCHA_VERIFY_URL,
     seedDemo: e.SEED_DEMO ?? !production,
     webDist: e.WEB_DIST,
+    adminDist: e.ADMIN_DIST,
     devCorsOrigins: production ? [] : e.DEV_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
