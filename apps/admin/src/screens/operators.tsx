@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { OPERATOR_ROLES, operatorInviteRequestSchema, type OperatorRole } from '@sso/contracts/operators';
+import { usePageTitle } from '../app/page-title.ts';
+import { adminCall, adminRoute, failureMessage, withFreshProof, type AnswerOf } from '../lib/api.ts';
+import { ROLE_LABELS } from '../lib/roles.ts';
+import { Alert, Field, Notice } from '../ui/field.tsx';
+import { useFreshProof } from '../ui/use-fresh-proof.tsx';
+
+type Invited = AnswerOf<'POST /api/admin/operators/invite'>;
+
+/** The operators (admin): an invite with a role, which shows the single-use enrolment link to hand over. */
+export function Operators() {
+  usePageTitle('オペレーター');
+  const { prove, dialog } = useFreshProof();
+  const [email, setEmail] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [role, setRole] = useState<OperatorRole>('support');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [invited, setInvited] = useState<Invited>();
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const parsed = operatorInviteRequestSchema.safeParse({ email, display_name: displayName, role });
+    setErrors(parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+    if (!parsed.success) return;
+    setBusy(true);
+    setError(undefined);
+    setInvited(undefined);
+    try {
+      setInvited(await withFreshProof(() => adminCall(adminRoute('POST /api/admin/operators/invite'), parsed.data), prove));
+    } catch (err) {
+      setError(failureMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <h1>オペレーター</h1>
+      <section className="panel" aria-labelledby="invite-title">
+        <h2 id="invite-title">オペレーターの招待</h2>
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          {error && <Alert>{error}</Alert>}
+          <Field id="invite-email" label="メールアドレス" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} autoComplete="off" required />
+          <Field id="invite-name" label="氏名" value={displayName} onChange={(e) => setDisplayName(e.target.value)} error={errors.display_name} autoComplete="off" required />
+          <div className="field">
+            <label htmlFor="invite-role">権限</label>
+            <select id="invite-role" name="invite-role" value={role} onChange={(e) => setRole(OPERATOR_ROLES.find((r) => r === e.target.value) ?? 'support')}>
+              {OPERATOR_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="actions">
+            <button type="submit" disabled={busy}>
+              招待する
+            </button>
+          </div>
+        </form>
+        {invited && (
+          <div>
+            <Notice>
+              {invited.operator.display_name}（{ROLE_LABELS[invited.operator.role]}）を招待しました。次のリンクを本人に渡してください。有効期限は
+              {new Date(invited.expires_at).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' })}までで、一度だけ使えます。
+            </Notice>
+            <div className="field">
+              <label htmlFor="enrolment-url">登録用リンク</label>
+              <input id="enrolment-url" className="secret" readOnly value={invited.enrolment_url} onFocus={(e) => e.target.select()} />
+            </div>
+          </div>
+        )}
+      </section>
+      {dialog}
+    </>
+  );
+}
