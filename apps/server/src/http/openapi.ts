@@ -107,7 +107,12 @@ function security(route: ApiRoute): Json[] | undefined {
 }
 
 function responses(route: ApiRoute): Json {
-  const answer = route.answer === 'redirect' ? REDIRECT_ANSWERS : { 200: { description: 'Success', content: jsonContent(jsonSchema(route.answer, 'output')) } };
+  const answer =
+    route.answer === 'redirect'
+      ? REDIRECT_ANSWERS
+      : route.media
+        ? { 200: { description: 'Success: one JSON object per line (JSON Lines), streamed', content: { [route.media]: { schema: jsonSchema(route.answer, 'output') } } } }
+        : { 200: { description: 'Success', content: jsonContent(jsonSchema(route.answer, 'output')) } };
   const more = Object.fromEntries(Object.entries(route.more ?? {}).map(([status, m]) => [status, { description: m.description, content: jsonContent(jsonSchema(m.schema, 'output')) }]));
   const guard = route.bearer ? BEARER_FAILURES : route.role && route.role !== 'public' ? OPERATOR_FAILURES : {};
   return { ...(route.oauth ? OAUTH_FAILURES : RESULT_FAILURES), ...guard, ...answer, ...more };
