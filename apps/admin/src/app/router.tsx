@@ -1,6 +1,9 @@
 import type { RouteObject } from 'react-router';
+import { Audit } from '../screens/audit.tsx';
 import { Enrol } from '../screens/enrol.tsx';
 import { Home } from '../screens/home.tsx';
+import { Member } from '../screens/member.tsx';
+import { Members } from '../screens/members.tsx';
 import { Operators } from '../screens/operators.tsx';
 import { SignIn } from '../screens/sign-in.tsx';
 import { Layout } from './layout.tsx';
@@ -14,6 +17,9 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { index: true, element: <Home /> },
+      { path: 'members', element: <Members /> },
+      { path: 'members/:memberId', element: <Member /> },
+      { path: 'audit', element: <Audit /> },
       { path: 'operators', element: <Operators /> },
       { path: '*', element: <p>ページが見つかりません。</p> },
     ],

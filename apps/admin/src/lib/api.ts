@@ -71,6 +71,52 @@ export async function adminCall<S extends z.ZodType, J extends z.ZodType = never
   body: [J] extends [never] ? undefined : z.input<J>,
   options: ApiOptions = {},
 ): Promise<z.output<S>> {
+  const res = await send(entry, body, options);
+  const json: unknown = await res.json().catch(() => undefined);
+  const failure = failureResponseSchema.safeParse(json);
+  if (!res.ok || (failure.success && failure.data.result_code !== 0)) throw refusal(res.status, json);
+  const answer = entry.answer.safeParse(json);
+  if (!answer.success) throw new ApiFailure(NETWORK_MESSAGE, res.status, undefined);
+  return answer.data;
+}
+
+/**
+ * Calls an operator API route that answers JSON Lines (the audit export, `media` in the catalogue):
+ * the text as sent, and each line parsed by the route's answer schema, one row a line. A line outside
+ * the contract fails the whole answer.
+ */
+export async function adminLines<S extends z.ZodType, J extends z.ZodType = never>(
+  entry: AdminRoute<S, J>,
+  body: [J] extends [never] ? undefined : z.input<J>,
+  options: ApiOptions = {},
+): Promise<{ text: string; rows: z.output<S>[] }> {
+  const res = await send(entry, body, options);
+  if (!res.ok || !(res.headers.get('Content-Type') ?? '').includes('ndjson')) throw refusal(res.status, await res.json().catch(() => undefined));
+  const text = await res.text();
+  const rows: z.output<S>[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new ApiFailure(NETWORK_MESSAGE, res.status, undefined);
+    }
+    const row = entry.answer.safeParse(value);
+    if (!row.success) throw new ApiFailure(NETWORK_MESSAGE, res.status, undefined);
+    rows.push(row.data);
+  }
+  return { text, rows };
+}
+
+/** The refusal a failed answer says: its result code and Japanese message, else the network's. */
+function refusal(status: number, json: unknown): ApiFailure {
+  const failure = failureResponseSchema.safeParse(json);
+  return new ApiFailure(failure.data?.result_message ?? (status === 403 ? SERVER_MESSAGES.accessDenied : NETWORK_MESSAGE), status, failure.data?.result_code);
+}
+
+/** Sends the request of a route: the token (but to a public ceremony), the JSON body; a 401 is thrown as a step-up or a dead session. */
+async function send(entry: { method: ApiMethod; path: string; role: string }, body: unknown, options: ApiOptions): Promise<Response> {
   const tokens = options.tokens ?? operatorToken;
   const token = tokens.get();
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -89,21 +135,15 @@ export async function adminCall<S extends z.ZodType, J extends z.ZodType = never
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiFailure(NETWORK_MESSAGE, 0, undefined);
   }
-  const json: unknown = await res.json().catch(() => undefined);
   if (res.status === 401) {
+    const json: unknown = await res.json().catch(() => undefined);
     if ((res.headers.get('WWW-Authenticate') ?? '').includes('insufficient_user_authentication')) {
       throw new FreshProofNeeded(failureResponseSchema.safeParse(json).data?.result_message ?? OPERATOR_MESSAGES.freshProofNeeded);
     }
     tokens.clear();
     throw new SessionEnded();
   }
-  const failure = failureResponseSchema.safeParse(json);
-  if (!res.ok || (failure.success && failure.data.result_code !== 0)) {
-    throw new ApiFailure(failure.data?.result_message ?? (res.status === 403 ? SERVER_MESSAGES.accessDenied : NETWORK_MESSAGE), res.status, failure.data?.result_code);
-  }
-  const answer = entry.answer.safeParse(json);
-  if (!answer.success) throw new ApiFailure(NETWORK_MESSAGE, res.status, undefined);
-  return answer.data;
+  return res;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { roleAllows, type OperatorRole } from '@sso/contracts/operators';
+import { OPERATOR_ROLES, roleAllows, type OperatorRole } from '@sso/contracts/operators';
 
 /** The roles in the console's Japanese (decision 0032: support < security < admin). */
 export const ROLE_LABELS: Record<OperatorRole, string> = {
@@ -16,3 +16,9 @@ export interface ConsoleSection {
 
 /** The sections an operator of `role` sees in the navigation: only those whose API would answer them. */
 export const sectionsFor = (role: OperatorRole, sections: readonly ConsoleSection[]): ConsoleSection[] => sections.filter((s) => roleAllows(role, s.role));
+
+/** A role as the audit log names it, in Japanese when it is one of the roles (the host's command is `host`). */
+export function roleLabel(role: string): string {
+  const known = OPERATOR_ROLES.find((r) => r === role);
+  return known === undefined ? role : ROLE_LABELS[known];
+}
