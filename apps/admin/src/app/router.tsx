@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { Audit } from '../screens/audit.tsx';
+import { Clients } from '../screens/clients.tsx';
 import { Enrol } from '../screens/enrol.tsx';
 import { Home } from '../screens/home.tsx';
 import { Member } from '../screens/member.tsx';
@@ -20,6 +21,7 @@ export const routes: RouteObject[] = [
       { path: 'members', element: <Members /> },
       { path: 'members/:memberId', element: <Member /> },
       { path: 'audit', element: <Audit /> },
+      { path: 'clients', element: <Clients /> },
       { path: 'operators', element: <Operators /> },
       { path: '*', element: <p>ページが見つかりません。</p> },
     ],

@@ -1,14 +1,20 @@
-import { useState } from 'react';
-import { OPERATOR_ROLES, operatorInviteRequestSchema, type OperatorRole } from '@sso/contracts/operators';
+import { useCallback, useEffect, useState } from 'react';
+import { OPERATOR_ROLES, operatorInviteRequestSchema, type OperatorRole, type OperatorView } from '@sso/contracts/operators';
+import { useOperator } from '../app/operator-context.ts';
 import { usePageTitle } from '../app/page-title.ts';
 import { adminCall, adminRoute, failureMessage, withFreshProof, type AnswerOf } from '../lib/api.ts';
+import { japanTime } from '../lib/format.ts';
 import { ROLE_LABELS } from '../lib/roles.ts';
 import { Alert, Field, Notice } from '../ui/field.tsx';
 import { useFreshProof } from '../ui/use-fresh-proof.tsx';
+import { useReason } from '../ui/use-reason.tsx';
 
 type Invited = AnswerOf<'POST /api/admin/operators/invite'>;
 
-/** The operators (admin): an invite with a role, which shows the single-use enrolment link to hand over. */
+/**
+ * The operators (admin): the list, an invite with a role (which shows the single-use enrolment link to
+ * hand over), and disabling and enabling with a reason (never oneself: the server refuses it too).
+ */
 export function Operators() {
   usePageTitle('オペレーター');
   const { prove, dialog } = useFreshProof();
@@ -19,6 +25,39 @@ export function Operators() {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [invited, setInvited] = useState<Invited>();
+  const me = useOperator();
+  const { ask, dialog: reasonDialog } = useReason();
+  const [operators, setOperators] = useState<OperatorView[]>();
+  const [done, setDone] = useState<string>();
+
+  const load = useCallback(async () => {
+    try {
+      setOperators((await adminCall(adminRoute('POST /api/admin/operators'), undefined)).operators);
+    } catch (e) {
+      setError(failureMessage(e));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const toggle = async (o: OperatorView) => {
+    const active = o.status === 'active';
+    const why = await ask(`${o.display_name}を${active ? '無効にする' : '有効にする'}`);
+    if (!why) return;
+    setBusy(true);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      await withFreshProof(() => adminCall(adminRoute(active ? 'POST /api/admin/operators/disable' : 'POST /api/admin/operators/enable'), { operator_id: o.id, ...why }), prove);
+      setDone(active ? `${o.display_name}を無効にしました。` : `${o.display_name}を有効にしました。`);
+      await load();
+    } catch (e) {
+      setError(failureMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -30,6 +69,7 @@ export function Operators() {
     setInvited(undefined);
     try {
       setInvited(await withFreshProof(() => adminCall(adminRoute('POST /api/admin/operators/invite'), parsed.data), prove));
+      await load();
     } catch (err) {
       setError(failureMessage(err));
     } finally {
@@ -75,6 +115,45 @@ export function Operators() {
           </div>
         )}
       </section>
+      {operators && (
+        <section className="panel" aria-labelledby="operators-title">
+          <h2 id="operators-title">オペレーター一覧</h2>
+          {done && <Notice>{done}</Notice>}
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">氏名</th>
+                  <th scope="col">メールアドレス</th>
+                  <th scope="col">権限</th>
+                  <th scope="col">状態</th>
+                  <th scope="col">登録日時</th>
+                  <th scope="col">操作</th>
+                </tr>
+              </thead>
+              <tbody>
+                {operators.map((o) => (
+                  <tr key={o.id}>
+                    <td>{o.display_name}</td>
+                    <td>{o.email}</td>
+                    <td>{ROLE_LABELS[o.role]}</td>
+                    <td>{o.status === 'active' ? '有効' : '無効'}</td>
+                    <td>{japanTime(o.created_at)}</td>
+                    <td>
+                      {o.id !== me.id && (
+                        <button type="button" className={o.status === 'active' ? 'danger' : 'secondary'} onClick={() => void toggle(o)} disabled={busy} aria-label={`${o.display_name}を${o.status === 'active' ? '無効にする' : '有効にする'}`}>
+                          {o.status === 'active' ? '無効にする' : '有効にする'}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+      {reasonDialog}
       {dialog}
     </>
   );
