@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATOR_MESSAGES } from '@sso/contracts/operators';
-import { adminCall, adminRoute, ApiFailure, FreshProofNeeded, NETWORK_MESSAGE, SessionEnded, withFreshProof } from './api.ts';
+import { adminCall, adminLines, adminRoute, ApiFailure, FreshProofNeeded, NETWORK_MESSAGE, SessionEnded, withFreshProof } from './api.ts';
+import { auditFilter, japanMidnight } from './audit-filter.ts';
 import { enrolmentTokenOf } from './enrol-link.ts';
-import { sectionsFor } from './roles.ts';
+import { linesOf, minutesLeft, wordsOf } from './format.ts';
+import { roleLabel, sectionsFor } from './roles.ts';
 import { TOKEN_KEY, tokenStore, type TabStorage } from './token-store.ts';
 import { isCreationOptions, isRequestOptions } from './webauthn.ts';
 
@@ -249,5 +251,40 @@ describe('the WebAuthn options and the sections of each role', () => {
     expect(sectionsFor('support', sections).map((s) => s.path)).toEqual(['/members']);
     expect(sectionsFor('security', sections).map((s) => s.path)).toEqual(['/members', '/audit']);
     expect(sectionsFor('admin', sections).map((s) => s.path)).toEqual(['/members', '/audit', '/operators']);
+    // The audit names the host's break-glass command `host`: shown as it is.
+    expect([roleLabel('security'), roleLabel('host')]).toEqual(['セキュリティ', 'host']);
+  });
+});
+
+describe('the audit filter and the JSON Lines export', () => {
+  it('sends only the fields given, trimmed, and the days in Japan time with the last day included', async () => {
+    expect(auditFilter({ operator_id: '', member_id: ' m-1 ', client_id: '', action: '', from: '', to: '' })).toEqual({ member_id: 'm-1' });
+    const filter = auditFilter({ operator_id: 'op', member_id: '', client_id: 'SIAP009', action: 'member.unlock', from: '2026-11-28', to: '2026-11-28' });
+    // 2026-11-28 00:00 in Tokyo is 2026-11-27 15:00 UTC; `to` is the next midnight, excluded by the API.
+    expect(filter).toEqual({ operator_id: 'op', client_id: 'SIAP009', action: 'member.unlock', from: Date.UTC(2026, 10, 27, 15), to: Date.UTC(2026, 10, 28, 15) });
+    expect(japanMidnight('2026/11/28')).toBeUndefined();
+    expect(japanMidnight('')).toBeUndefined();
+  });
+
+  it('parses every line of the export by the contract, and refuses the whole answer for one bad line', async () => {
+    const row = { id: 'a1', at: 1, time: '1970-01-01T00:00:00.001Z', operator_id: 'op', operator_role: 'security', action: 'member.view', member_id: 'm', client_id: null, reason: null, ticket: null, address: '127.0.0.1', request_id: 'r', detail: {} };
+    const lines = (text: string): typeof fetch => async () => new Response(text, { status: 200, headers: { 'Content-Type': 'application/x-ndjson' } });
+    const options = (text: string) => ({ fetcher: lines(text), tokens: tokenStore(undefined) });
+    const good = `${JSON.stringify(row)}\n${JSON.stringify({ ...row, id: 'a2' })}\n`;
+    const read = await adminLines(adminRoute('POST /api/admin/audit/export'), {}, options(good));
+    expect(read.rows.map((r) => r.id)).toEqual(['a1', 'a2']);
+    expect(read.text).toBe(good);
+    await expect(adminLines(adminRoute('POST /api/admin/audit/export'), {}, options(`${JSON.stringify(row)}\n{"id":1}\n`))).rejects.toMatchObject({ message: NETWORK_MESSAGE });
+    await expect(adminLines(adminRoute('POST /api/admin/audit/export'), {}, options('not json\n'))).rejects.toMatchObject({ message: NETWORK_MESSAGE });
+    // A refusal answered as JSON is the server's message, not lines.
+    const refused: typeof fetch = async () => new Response(JSON.stringify({ result_code: 300, result_message: 'アクセスが拒否されました。' }), { status: 403, headers: { 'Content-Type': 'application/json' } });
+    await expect(adminLines(adminRoute('POST /api/admin/audit/export'), {}, { fetcher: refused, tokens: tokenStore(undefined) })).rejects.toMatchObject({ status: 403, message: 'アクセスが拒否されました。' });
+  });
+
+  it('reads URIs one per line and scopes by spaces or commas', async () => {
+    expect(linesOf(' https://a.example/cb \r\n\nhttps://b.example/cb\n')).toEqual(['https://a.example/cb', 'https://b.example/cb']);
+    expect(wordsOf('openid  profile,email、points')).toEqual(['openid', 'profile', 'email', 'points']);
+    expect(wordsOf('')).toEqual([]);
+    expect([minutesLeft(1), minutesLeft(60_000), minutesLeft(60_001), minutesLeft(null)]).toEqual(['あと1分', 'あと1分', 'あと2分', '—']);
   });
 });
