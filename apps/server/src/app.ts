@@ -40,6 +40,7 @@ import { registerUpgradeRoutes } from './modules/upgrade/routes.ts';
 import { registerPartnerDemoRoutes } from './modules/partner-demo/routes.ts';
 import { registerSsoRoutes } from './modules/sso/routes.ts';
 import { registerOperatorRoutes } from './modules/operators/routes.ts';
+import { registerSupportRoutes } from './modules/support/routes.ts';
 import type { NetAnswer } from './ports/net-answer.ts';
 import { loadNetAnswerSimulator, type NetAnswerSimulator } from './ports/net-answer-simulator.ts';
 import type { PointLedger } from './ports/point-ledger.ts';
@@ -209,6 +210,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerLinkRoutes(app, deps);
   registerUpgradeRoutes(app, deps);
   registerOperatorRoutes(app, deps);
+  registerSupportRoutes(app, deps);
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
