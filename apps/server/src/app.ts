@@ -41,6 +41,7 @@ import { registerPartnerDemoRoutes } from './modules/partner-demo/routes.ts';
 import { registerSsoRoutes } from './modules/sso/routes.ts';
 import { registerAdminRoutes } from './modules/operators/admin-routes.ts';
 import { registerOperatorRoutes } from './modules/operators/routes.ts';
+import { registerSupportRoutes } from './modules/support/routes.ts';
 import type { NetAnswer } from './ports/net-answer.ts';
 import { loadNetAnswerSimulator, type NetAnswerSimulator } from './ports/net-answer-simulator.ts';
 import type { PointLedger } from './ports/point-ledger.ts';
@@ -211,6 +212,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerUpgradeRoutes(app, deps);
   registerOperatorRoutes(app, deps);
   registerAdminRoutes(app, { ...deps, publicOrigin: config.publicOrigin });
+  registerSupportRoutes(app, deps);
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });

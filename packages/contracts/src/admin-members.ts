@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'operator.sign_in',
   'operator.invite',
   'operator.disable',
+  'operator.enable',
   'member.search',
   'member.view',
   'member.reveal',
@@ -54,6 +55,7 @@ export const AUDIT_ACTIONS = [
   'client.disable',
   'client.enable',
   'client.rotate_secret',
+  'client.retire_secret',
   'audit.read',
   'audit.export',
 ] as const;

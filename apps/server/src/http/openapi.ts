@@ -61,6 +61,8 @@ const OPERATOR_FAILURES: Json = {
     headers: challenge('`Bearer error="insufficient_scope", error_description="…", scope="operator:<the role>"`'),
     content: jsonContent(ref('Failure')),
   },
+  404: { description: 'The member (or passkey, pending sign-up) the operation names is unknown: result 902', content: jsonContent(ref('Failure')) },
+  409: { description: "The member's state does not allow the action (not locked, withdrawn, already suspended, not suspended): result 902", content: jsonContent(ref('Failure')) },
 };
 
 /** The OAuth endpoints' failures (RFC 6749 section 5.2). */
