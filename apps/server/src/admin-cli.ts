@@ -2,8 +2,12 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { AppError } from './lib/app-error.ts';
 import { systemClock } from './lib/clock.ts';
 import { findUserById, searchUsers } from './modules/account/user-repo.ts';
+import { recordAudit } from './modules/audit/audit.ts';
+import { setClientEnabled } from './modules/clients/client-admin.ts';
+import { openClientStore } from './modules/clients/client-store.ts';
 import { bootstrapAdmin } from './modules/operators/enrolment-service.ts';
 import { HOST_OPERATOR, recordOperatorEvent } from './modules/operators/events.ts';
 import { endMemberSessionsBySupport, unlockMember } from './modules/support/member-actions.ts';
@@ -24,6 +28,10 @@ import { SupportError, type OperatorAction, type SupportDeps } from './modules/s
  *       Clears the member's login lock (ten wrong passwords), as the console's unlock does.
  *   end-sessions --member <member id or e-mail> --reason <text> [--ticket <number>]
  *       Ends every session of the member (partners told by back-channel logout), as the console does.
+ *   disable-client --client <client_id> --reason <why>
+ *       Disables a partner client as the console does (decision 0031): its sessions, codes and direct
+ *       logins end at once; the other nodes follow within CLIENTS_REFRESH_MS. Audited with the
+ *       operator `host`.
  */
 
 class UsageError extends Error {}
@@ -131,6 +139,30 @@ const COMMANDS: Record<string, Command<unknown>> = {
       const memberId = await memberIdOf(ctx);
       const ended = await endMemberSessionsBySupport(hostDeps(ctx), hostAction(ctx.values), memberId);
       process.stdout.write(`sessions ended: ${memberId} (partner sessions ${ended.sessions}, browser sessions ${ended.ssoSessions.length})\n`);
+    },
+  }),
+  'disable-client': command({
+    usage: 'npm run admin -- disable-client --client <client_id> --reason <why>',
+    parse(args, usage) {
+      const { values } = parseArgs({ args, options: { client: { type: 'string' }, reason: { type: 'string' } }, strict: true });
+      const clientId = values.client?.trim() ?? '';
+      const reason = values.reason?.trim() ?? '';
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(clientId)) throw new UsageError(`--client needs a client_id\n${usage}`);
+      if (reason.length === 0 || reason.length > 500) throw new UsageError(`--reason needs a reason of 1 to 500 characters\n${usage}`);
+      return { clientId, reason };
+    },
+    async run({ values: { clientId, reason }, config, db }) {
+      const clients = await openClientStore({ db: db.kysely, clock: systemClock, publicOrigin: config.publicOrigin, refreshMs: config.clientsRefreshMs });
+      try {
+        const { changed, ended } = await setClientEnabled({ db: db.kysely, clock: systemClock, clients, publicOrigin: config.publicOrigin }, clientId, false).catch((e: unknown) => {
+          throw e instanceof AppError ? new Error(`no client is registered as ${clientId}`) : e;
+        });
+        const detail = { changed, sessions: ended.sessions, codes: ended.codes, direct_logins: ended.directLogins };
+        await recordAudit(db.kysely, { operatorId: 'host', operatorRole: 'host', action: 'client.disable', clientId, reason, detail }, systemClock.now());
+        process.stdout.write(`${changed ? 'client disabled' : 'client was already disabled'}: ${clientId} (sessions ended: ${ended.sessions}, codes: ${ended.codes}, direct logins: ${ended.directLogins})\n`);
+      } finally {
+        await clients.close();
+      }
     },
   }),
 };

@@ -9,6 +9,7 @@ import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './lib/background.ts';
 import { purgeAudit } from './modules/audit/audit.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { registerAdminLimits } from './http/admin-limits.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { requestSerializer } from './http/log-serializers.ts';
 import { logDestination } from './http/log-destination.ts';
@@ -169,6 +170,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   clients.startPolling(app.log);
 
   registerErrorHandling(app);
+  // The operator console's address ranges and origins (ADMIN_ALLOWED_NETWORKS, ADMIN_ALLOWED_ORIGINS), before any route.
+  registerAdminLimits(app, config);
   if (config.outOfService) registerOutOfService(app);
   // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
   registerSecurityHeaders(app, config, () => clients.redirectUris());

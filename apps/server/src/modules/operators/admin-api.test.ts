@@ -1,10 +1,12 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_CLIENT_MESSAGES, adminClientsResponseSchema, clientRegisterResponseSchema } from '@sso/contracts/admin-clients';
 import { OPERATOR_MESSAGES } from '@sso/contracts/operators';
 import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
+import { loadConfig, REPO_ROOT } from '../../config.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { codeGrant } from '../../test-support/oauth-client.ts';
@@ -201,6 +203,25 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     expect(await introspect()).toEqual({ active: false });
     expect((await auditRows(t, 'client.update')).find((r) => r.client_id === id)?.detail).toContain('redirect_uris');
     expect((await auditRows(t, 'client.enable')).find((r) => r.client_id === id)).toBeDefined();
+  });
+
+  it('disables a client from the host: npm run admin -- disable-client, its tokens end, audited with the operator host', async () => {
+    const id = `CLIDIS-${dialect}`;
+    const secret = (await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json().client_secret as string;
+    const tokens = (await exchangeAs(id, secret)).json() as { access_token: string };
+    const cli = (args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/admin-cli.ts', ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: t.testDb.url, PUBLIC_ORIGIN: TEST_ORIGIN, SEED_DEMO: 'false' },
+      });
+    const { stdout } = await cli(['disable-client', '--client', id, '--reason', '漏えいの疑い']);
+    expect(stdout).toContain(`client disabled: ${id} (sessions ended: 1`);
+    const introspected = await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: tokens.access_token }, NET_ANSWER) });
+    expect(introspected.json()).toEqual({ active: false });
+    await eventually(async () => expect((await postAuthorize(t.app, { clientId: id, redirectUri: redirectOf(TEST_ORIGIN, id) })).statusCode).toBe(400));
+    expect((await auditRows(t, 'client.disable')).find((r) => r.client_id === id)).toMatchObject({ operator_id: 'host', operator_role: 'host', reason: '漏えいの疑い' });
+    await expect(cli(['disable-client', '--client', id])).rejects.toMatchObject({ code: 2 });
+    await expect(cli(['disable-client', '--client', 'NOSUCH', '--reason', 'x'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no client is registered as NOSUCH') });
   });
 
   it('disables an operator: their sessions end at once and sign-in refuses them; enabled, they sign in again; never oneself or the last administrator', async () => {
