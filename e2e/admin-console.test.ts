@@ -12,7 +12,8 @@ const run = promisify(execFile);
 /**
  * The operator console in Chromium (docs/decisions/0032-operator-identity.md): the first administrator
  * made by the documented command on the host, who enrols a passkey by the link it prints, signs in
- * with it at /admin, and invites a support operator, who enrols and signs in in a browser of their own.
+ * with it at /admin, and invites a support operator, who enrols and signs in in a browser of their own
+ * and finds the demo card member by a hyphenated mobile number, its page masked until revealed.
  */
 describe('the operator console in Chromium', () => {
   const env = withSystem();
@@ -44,7 +45,7 @@ describe('the operator console in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/admin/' || url.pathname === '/admin');
   }
 
-  it('bootstraps an administrator by the command, who enrols, signs in and invites a support operator', async () => {
+  it('bootstraps an administrator by the command, who enrols, signs in and invites a support operator, who finds the demo card member', async () => {
     const adminLink = await bootstrapCommand('root.admin@card.example.jp', '管理者 太郎');
     await addVirtualAuthenticator(j.page);
     await enrolBy(j.page, adminLink, '業務用PC');
@@ -83,6 +84,22 @@ describe('the operator console in Chromium', () => {
       await expect.poll(() => support.page.getByTestId('operator').textContent()).toBe('サポート 花子（サポート）');
       // Support sees no operator section: its API is the administrators'.
       expect(await support.page.getByRole('link', { name: 'オペレーター' }).count()).toBe(0);
+
+      // The demo card member, found by a hyphenated mobile number, as a caller would read it out.
+      await support.page.getByRole('link', { name: '会員検索' }).click();
+      await support.page.getByLabel('検索方法').selectOption({ label: '携帯電話番号' });
+      await support.page.getByLabel('携帯電話番号').fill('090-0000-0001');
+      await support.page.getByRole('button', { name: '検索' }).click();
+      await support.page.getByRole('link', { name: 'demo-card-member' }).click();
+      await support.page.waitForURL(/\/admin\/members\/demo-card-member$/);
+      await expect.poll(() => support.page.getByTestId('member-status').textContent()).toBe('利用中');
+      // Masked until revealed, one field at a time.
+      expect(await support.page.getByText('demo.card@example.com', { exact: true }).count()).toBe(0);
+      await documentScreen(support.page, 'admin-member');
+      await support.page.getByRole('button', { name: 'メールアドレスを表示' }).click();
+      await support.page.getByText('demo.card@example.com', { exact: true }).waitFor();
+      // Support holds no suspend: that is security's.
+      expect(await support.page.getByRole('button', { name: '利用停止' }).count()).toBe(0);
       await support.page.getByRole('button', { name: 'ログアウト' }).click();
       await support.page.waitForURL(/\/admin\/login$/);
       expect(support.consoleErrors).toEqual([]);
