@@ -9,6 +9,7 @@
  *   dist/server/jwt-sign-worker.mjs       the JWT signing worker (modules/oidc/jwt-signer.ts loads it by URL)
  *   dist/config/                          the client registry and the simulators' demo data (config.ts defaults)
  *   dist/web/                             the built SPA (config.ts's WEB_DIST default)
+ *   dist/admin/                           the built operator console (config.ts's ADMIN_DIST default)
  *   dist/package.json, package-lock.json  exactly the server's npm dependencies, at the root lock's versions
  *
  * Every npm package stays external and is installed in dist by `npm ci --omit=dev`.
@@ -120,6 +121,8 @@ async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> 
 async function main() {
   const webDist = join(ROOT, 'apps/web/dist');
   if (!existsSync(join(webDist, 'index.html'))) throw new Error('apps/web/dist has no index.html: run `npm run build:web` first (`npm run build` does both)');
+  const adminDist = join(ROOT, 'apps/admin/dist');
+  if (!existsSync(join(adminDist, 'index.html'))) throw new Error('apps/admin/dist has no index.html: run `npm run build:admin` first (`npm run build:web` and `npm run build` do it)');
 
   const declared = runtimeDependencies();
   rmSync(OUT, { recursive: true, force: true });
@@ -131,6 +134,7 @@ async function main() {
   cpSync(join(ROOT, 'config'), join(OUT, 'config'), { recursive: true });
   // Vite's manifest (.vite/) is read by the benchmark from apps/web/dist, never by the server.
   cpSync(webDist, join(OUT, 'web'), { recursive: true, filter: (path) => !relative(webDist, path).startsWith('.vite') });
+  cpSync(adminDist, join(OUT, 'admin'), { recursive: true, filter: (path) => !relative(adminDist, path).startsWith('.vite') });
 
   const names = [...imported].sort();
   const manifest: ReleaseManifest & { private: true; type: 'module'; scripts: Record<string, string> } = {
@@ -153,7 +157,7 @@ async function main() {
   writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ ...manifest, allowScripts }, null, 2)}\n`);
   writeFileSync(join(OUT, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
   process.stdout.write(
-    `built ${relative(ROOT, OUT)}/: server/main.js, config/, web/, package.json with ${names.length} dependencies (${Object.keys(lock.packages).length - 1} packages in its lock)\n`,
+    `built ${relative(ROOT, OUT)}/: server/main.js, config/, web/, admin/, package.json with ${names.length} dependencies (${Object.keys(lock.packages).length - 1} packages in its lock)\n`,
   );
 }
 

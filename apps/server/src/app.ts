@@ -9,6 +9,7 @@ import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './lib/background.ts';
 import { purgeAudit } from './modules/audit/audit.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { registerAdminLimits } from './http/admin-limits.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { requestSerializer } from './http/log-serializers.ts';
 import { logDestination } from './http/log-destination.ts';
@@ -39,7 +40,9 @@ import { registerLinkRoutes } from './modules/link/routes.ts';
 import { registerUpgradeRoutes } from './modules/upgrade/routes.ts';
 import { registerPartnerDemoRoutes } from './modules/partner-demo/routes.ts';
 import { registerSsoRoutes } from './modules/sso/routes.ts';
+import { registerAdminRoutes } from './modules/operators/admin-routes.ts';
 import { registerOperatorRoutes } from './modules/operators/routes.ts';
+import { registerSupportRoutes } from './modules/support/routes.ts';
 import type { NetAnswer } from './ports/net-answer.ts';
 import { loadNetAnswerSimulator, type NetAnswerSimulator } from './ports/net-answer-simulator.ts';
 import type { PointLedger } from './ports/point-ledger.ts';
@@ -167,6 +170,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   clients.startPolling(app.log);
 
   registerErrorHandling(app);
+  // The operator console's address ranges and origins (ADMIN_ALLOWED_NETWORKS, ADMIN_ALLOWED_ORIGINS), before any route.
+  registerAdminLimits(app, config);
   if (config.outOfService) registerOutOfService(app);
   // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
   registerSecurityHeaders(app, config, () => clients.redirectUris());
@@ -209,12 +214,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerLinkRoutes(app, deps);
   registerUpgradeRoutes(app, deps);
   registerOperatorRoutes(app, deps);
+  registerAdminRoutes(app, { ...deps, publicOrigin: config.publicOrigin });
+  registerSupportRoutes(app, deps);
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
   registerHealth(app, db);
   // The API's OpenAPI 3.1 document, generated from the contracts' route catalogue.
   registerOpenApi(app, config.publicOrigin);
-  await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production' });
+  await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production', adminDist: config.adminDist });
   return app;
 }

@@ -159,7 +159,21 @@ describe('loadConfig', () => {
       );
       expect(refusal({ NODE_ENV: 'test', HOST: '10.0.0.5' })).toMatch(/^Invalid configuration: HOST=10\.0\.0\.5 with NODE_ENV=test/);
       for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1']) expect(refusal({ HOST: host })).toBeUndefined();
-      expect(refusal({ ...production, HOST: '0.0.0.0' })).toBeUndefined();
+      expect(refusal({ ...production, HOST: '0.0.0.0', ADMIN_ALLOWED_NETWORKS: '10.0.0.0/8' })).toBeUndefined();
+    });
+
+    it('stops on a wildcard bind without the operator console\'s address ranges (ADMIN_ALLOWED_NETWORKS), in one line', () => {
+      for (const host of ['0.0.0.0', '::']) {
+        expect(refusal({ ...production, HOST: host })).toBe(
+          `Invalid configuration: ADMIN_ALLOWED_NETWORKS is required when NODE_ENV=production and HOST=${host} binds every address (the operator console would answer the whole network); name the staff's address ranges, or bind HOST to one interface`,
+        );
+      }
+      expect(refusal({ ...production, HOST: '10.0.0.5' })).toBeUndefined();
+      expect(refusal({ ...production, HOST: '::', ADMIN_ALLOWED_NETWORKS: '10.0.0.0/8, 2001:db8::/32, 192.0.2.7' })).toBeUndefined();
+      expect(refusal({ ...production, HOST: '0.0.0.0', ADMIN_ALLOWED_NETWORKS: '10.0.0.0/33' })).toMatch(/^Invalid configuration: ADMIN_ALLOWED_NETWORKS must be comma-separated addresses or CIDR ranges/);
+      expect(refusal({ ...production, ADMIN_ALLOWED_ORIGINS: 'https://console.example.com/path' })).toMatch(/^Invalid configuration: ADMIN_ALLOWED_ORIGINS must be comma-separated http\(s\):\/\/ origins/);
+      expect(loadConfig({ ...production, HOST: '0.0.0.0', ADMIN_ALLOWED_NETWORKS: '10.0.0.0/8' })).toMatchObject({ adminAllowedNetworks: ['10.0.0.0/8'], adminAllowedOrigins: ['https://id.example.com'] });
+      expect(loadConfig({}).adminAllowedOrigins).toEqual(['http://localhost:8080', 'http://localhost:5173']);
     });
 
     it('keeps development and test working with no settings at all', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
@@ -14,13 +15,17 @@ declare const BUILT_LAYOUT: true | undefined;
 
 /**
  * Where the files read at run time sit, the defaults of CLIENTS_FILE, CARD_MASTER_FILE,
- * NET_ANSWER_FILE and WEB_DIST: the repository when the sources run (tests, `npm run dev:server`),
+ * NET_ANSWER_FILE, WEB_DIST and ADMIN_DIST: the repository when the sources run (tests, `npm run dev:server`),
  * dist/ beside the bundle when the build runs (decision 0023).
  */
 const RUNTIME_FILES =
   typeof BUILT_LAYOUT === 'undefined'
-    ? { config: `${REPO_ROOT}config/`, web: `${REPO_ROOT}apps/web/dist` }
-    : { config: fileURLToPath(new URL('../config/', import.meta.url)), web: fileURLToPath(new URL('../web', import.meta.url)) };
+    ? { config: `${REPO_ROOT}config/`, web: `${REPO_ROOT}apps/web/dist`, admin: `${REPO_ROOT}apps/admin/dist` }
+    : {
+        config: fileURLToPath(new URL('../config/', import.meta.url)),
+        web: fileURLToPath(new URL('../web', import.meta.url)),
+        admin: fileURLToPath(new URL('../admin', import.meta.url)),
+      };
 
 /**
  * Seven years (7 x 365 days): the audit log outlives the records it speaks of, long enough for the
@@ -66,6 +71,8 @@ const schema = z.object({
   RECAPTCHA_VERIFY_URL: z.string().url({ error: 'must be an https:// or http:// URL' }).refine((v) => /^https?:/.test(v), { error: 'must be an https:// or http:// URL' }).default(GOOGLE_SITEVERIFY_URL),
   SEED_DEMO: bool.optional(),
   WEB_DIST: z.string().min(1).default(RUNTIME_FILES.web),
+  /** The operator console's build, served at /admin (docs/decisions/0032-operator-identity.md). */
+  ADMIN_DIST: z.string().min(1).default(RUNTIME_FILES.admin),
   DEV_CORS_ORIGINS: z.string().default('http://localhost:5173'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
   TRUST_PROXY: z
@@ -86,6 +93,16 @@ const schema = z.object({
   ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
   MONITORING_SCRIPT_ORIGINS: origins.default([]),
   ALLOW_SIMULATORS: z.enum(['staging'], { error: 'must be staging (or unset)' }).optional(),
+  ADMIN_ALLOWED_ORIGINS: z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((v) => /^https?:\/\/[^/?#*\s]+$/.test(v)), { error: 'must be comma-separated http(s):// origins' })
+    .optional(),
+  ADMIN_ALLOWED_NETWORKS: z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.length > 0 && list.every(isCidr), { error: 'must be comma-separated addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32)' })
+    .optional(),
 });
 
 export interface Config {
@@ -114,6 +131,7 @@ export interface Config {
   recaptchaVerifyUrl: string;
   seedDemo: boolean;
   webDist: string;
+  adminDist: string;
   devCorsOrigins: string[];
   logLevel: string;
   /**
@@ -145,6 +163,16 @@ export interface Config {
   monitoringScriptOrigins: string[];
   /** ALLOW_SIMULATORS=staging: a production start may run with the card master, Net Answer and SMS simulators. */
   allowSimulators: boolean;
+  /**
+   * The operator console's own origins (ADMIN_ALLOWED_ORIGINS; default PUBLIC_ORIGIN's): a browser
+   * request to /api/admin carrying another Origin is refused (http/admin-limits.ts).
+   */
+  adminAllowedOrigins: string[];
+  /**
+   * The address ranges the console and its API answer from (ADMIN_ALLOWED_NETWORKS, CIDR; unset:
+   * every address): from elsewhere /admin and /api/admin answer 404, as if absent (http/admin-limits.ts).
+   */
+  adminAllowedNetworks: string[] | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -194,6 +222,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!production && !isLoopback(e.HOST)) {
     throw new ConfigError(`Invalid configuration: HOST=${e.HOST} with NODE_ENV=${e.NODE_ENV} would serve the development mailbox to the network; set NODE_ENV=production, or HOST=127.0.0.1`);
   }
+  // A wildcard bind serves the operator console to every network the host is on: production names its ranges.
+  if (production && isWildcard(e.HOST) && !e.ADMIN_ALLOWED_NETWORKS) {
+    throw new ConfigError(`Invalid configuration: ADMIN_ALLOWED_NETWORKS is required when NODE_ENV=production and HOST=${e.HOST} binds every address (the operator console would answer the whole network); name the staff's address ranges, or bind HOST to one interface`);
+  }
   const published = production ? clientsWithDemoSecrets(e.CLIENTS_FILE) : [];
   if (published.length > 0) {
     throw new ConfigError(`Invalid configuration: CLIENTS_FILE carries the published demo secret of ${published.join(', ')}; give each confidential client its own secret`);
@@ -217,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     recaptchaVerifyUrl: e.RECAPTCHA_VERIFY_URL,
     seedDemo: e.SEED_DEMO ?? !production,
     webDist: e.WEB_DIST,
+    adminDist: e.ADMIN_DIST,
     devCorsOrigins: production ? [] : e.DEV_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
@@ -230,7 +263,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     analyticsScriptOrigins: e.ANALYTICS_SCRIPT_ORIGINS,
     monitoringScriptOrigins: e.MONITORING_SCRIPT_ORIGINS,
     allowSimulators: e.ALLOW_SIMULATORS === 'staging',
+    // Outside production the console's Vite dev server (DEV_CORS_ORIGINS) is one of its origins too.
+    adminAllowedOrigins: e.ADMIN_ALLOWED_ORIGINS ?? [
+      new URL(e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).origin,
+      ...(production ? [] : e.DEV_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean)),
+    ],
+    adminAllowedNetworks: e.ADMIN_ALLOWED_NETWORKS,
   };
+}
+
+/** A bind to every address of the host (IPv4 or IPv6). */
+const isWildcard = (host: string) => ['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0'].includes(host);
+
+/** An IPv4 or IPv6 address, or a CIDR range of one (a prefix within the address's length). */
+function isCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 /** An address of this machine only: the development server listens on nothing else. */

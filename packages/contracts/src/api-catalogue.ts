@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import * as account from './account.ts';
+import * as adminClients from './admin-clients.ts';
+import * as members from './admin-members.ts';
 import { apiDocumentSchema, type ApiEntry, type ApiMethod, type ApiRoute } from './api-route.ts';
 import * as auth from './auth.ts';
 import * as cards from './cards.ts';
@@ -23,6 +25,9 @@ const TODAY = open.japanDate(Date.now());
 /** `result_code` 0 and its message, nothing else. */
 const ok = baseResponseSchema;
 const FRESH = 'Needs a fresh proof of presence on the session (decision 0012): otherwise 401 `insufficient_user_authentication` (RFC 9470).';
+/** The operator API's sensitive actions (decision 0032). */
+const OPERATOR_FRESH = 'Needs a fresh passkey proof of the last 5 minutes (POST /api/admin/reauth): otherwise 401 `insufficient_user_authentication` (RFC 9470).';
+const FRESH_OPERATOR = 'Needs a fresh passkey proof of the last 5 minutes: otherwise 401 `insufficient_user_authentication` (RFC 9470).';
 const NOT_REDIRECTED = 'An unknown client_id or unregistered redirect_uri is never redirected to: 400 page (RFC 6749 section 4.1.2.1).';
 const TERMS_FIRST = "902 with `terms` while the service's terms are outstanding (decision 0013).";
 /** The token endpoint's answer: the direct-login grant adds the member type. */
@@ -153,7 +158,31 @@ const ENTRIES = {
   'POST /api/admin/logout': { tag: 'operators', role: 'support', answer: ok, summary: 'Ends the operator session: the token works no more', ja: 'オペレーターのログアウト' },
   'POST /api/admin/reauth/options': { tag: 'operators', role: 'support', answer: passkeys.ceremonyOptionsResponseSchema, summary: "A fresh passkey proof: the WebAuthn options, for the operator's own passkeys", ja: 'パスキーで本人確認（開始）' },
   'POST /api/admin/reauth': { tag: 'operators', role: 'support', json: operators.operatorReauthRequestSchema, answer: ok, summary: 'A fresh passkey proof: valid 5 minutes for the sensitive actions', ja: 'パスキーで本人確認' },
-  'POST /api/admin/operators/invite': { tag: 'operators', role: 'admin', json: operators.operatorInviteRequestSchema, answer: operators.operatorInviteResponseSchema, summary: 'Invites an operator with a role: a single-use enrolment link valid 30 minutes', ja: 'オペレーターの招待', note: 'Needs a fresh passkey proof of the last 5 minutes: otherwise 401 `insufficient_user_authentication` (RFC 9470).' },
+  'POST /api/admin/operators/invite': { tag: 'operators', role: 'admin', json: operators.operatorInviteRequestSchema, answer: operators.operatorInviteResponseSchema, summary: 'Invites an operator with a role: a single-use enrolment link valid 30 minutes', ja: 'オペレーターの招待', note: FRESH_OPERATOR },
+  'POST /api/admin/members/search': { tag: 'operators', role: 'support', json: members.memberSearchRequestSchema, answer: members.memberSearchResponseSchema, summary: 'Finds members by one of e-mail, mobile number, member id, or card last four digits with the birth date: at most 10, masked; audited', ja: '会員検索' },
+  'POST /api/admin/members/view': { tag: 'operators', role: 'support', json: members.memberViewRequestSchema, answer: members.memberViewResponseSchema, summary: "A member's page: status and lock, cards, passkeys, sessions and activity, personal data masked; audited", ja: '会員情報の表示' },
+  'POST /api/admin/members/reveal': { tag: 'operators', role: 'support', json: members.memberRevealRequestSchema, answer: members.memberRevealResponseSchema, summary: "One personal field of a member, unmasked; the reveal is audited with the field's name", ja: '会員情報の項目表示' },
+  'POST /api/admin/members/unlock': { tag: 'operators', role: 'support', json: members.memberActionRequestSchema, answer: ok, summary: "Clears a member's login lock, on the server (no secret leaves it); with a reason, audited", ja: 'ログインロックの解除' },
+  'POST /api/admin/members/end-sessions': { tag: 'operators', role: 'support', json: members.memberActionRequestSchema, answer: members.memberEndSessionsResponseSchema, summary: "Ends every session of a member (partners told by back-channel logout); with a reason, audited", ja: '全セッションの終了' },
+  'POST /api/admin/members/password-reset': { tag: 'operators', role: 'support', json: members.memberActionRequestSchema, answer: ok, summary: 'Mails an active member a password-reset link; with a reason, audited', ja: 'パスワード再設定メールの送信' },
+  'POST /api/admin/members/resend-activation': { tag: 'operators', role: 'support', json: members.memberResendActivationRequestSchema, answer: ok, summary: 'Mails a pending open sign-up a new activation link, by its e-mail; with a reason, audited', ja: '有効化メールの再送' },
+  'POST /api/admin/members/suspend': { tag: 'operators', role: 'security', json: members.memberActionRequestSchema, answer: ok, summary: 'Suspends a member: no login, no refresh, every session ended; mailed, with a reason, audited', ja: '会員の利用停止', note: OPERATOR_FRESH },
+  'POST /api/admin/members/restore': { tag: 'operators', role: 'security', json: members.memberActionRequestSchema, answer: ok, summary: 'Restores a suspended member; mailed, with a reason, audited', ja: '会員の利用再開', note: OPERATOR_FRESH },
+  'POST /api/admin/members/passkeys/remove': { tag: 'operators', role: 'security', json: members.memberPasskeyRemoveRequestSchema, answer: ok, summary: "Removes one of a member's passkeys; mailed, with a reason, audited", ja: '会員のパスキー削除', note: OPERATOR_FRESH },
+  'POST /api/admin/audit': { tag: 'operators', role: 'security', json: members.auditReadRequestSchema, answer: members.auditReadResponseSchema, summary: "The operators' audit log, newest first, filtered, a page at a time (cursor); the read is audited", ja: '監査ログ' },
+  'POST /api/admin/audit/export': { tag: 'operators', role: 'security', json: members.auditExportRequestSchema, answer: members.auditRecordSchema, media: 'application/x-ndjson', summary: "The operators' audit log as JSON Lines for a SIEM: one row per line, newest first, streamed; the export is audited", ja: '監査ログのエクスポート' },
+
+  // The administrator's operator API: partner clients and operators (decisions 0031, 0032); every change is audited with its reason
+  'POST /api/admin/clients': { tag: 'operators', role: 'admin', answer: adminClients.adminClientsResponseSchema, summary: "Every partner client, enabled or not, with its secrets' creation and retirement times (never a secret or its digest)", ja: 'クライアント一覧' },
+  'POST /api/admin/clients/register': { tag: 'operators', role: 'admin', json: adminClients.clientRegisterRequestSchema, answer: adminClients.clientRegisterResponseSchema, summary: "Registers a partner client, enabled; a confidential client's secret is answered once. Every node sees it within CLIENTS_REFRESH_MS", ja: 'クライアントの登録', note: FRESH_OPERATOR },
+  'POST /api/admin/clients/update': { tag: 'operators', role: 'admin', json: adminClients.clientUpdateRequestSchema, answer: adminClients.clientResponseSchema, summary: "Changes a client's name, redirect, post-logout and back-channel URIs, scopes or terms", ja: 'クライアントの変更' },
+  'POST /api/admin/clients/enable': { tag: 'operators', role: 'admin', json: adminClients.clientActionRequestSchema, answer: adminClients.clientEnableResponseSchema, summary: 'Enables a disabled client', ja: 'クライアントの有効化' },
+  'POST /api/admin/clients/disable': { tag: 'operators', role: 'admin', json: adminClients.clientActionRequestSchema, answer: adminClients.clientDisableResponseSchema, summary: 'Disables a client: unknown to every flow, its sessions, codes and direct logins end at once (its tokens answer inactive at introspection)', ja: 'クライアントの無効化', note: FRESH_OPERATOR },
+  'POST /api/admin/clients/secret/rotate': { tag: 'operators', role: 'admin', json: adminClients.clientRotateRequestSchema, answer: adminClients.clientRotateResponseSchema, summary: 'Gives a confidential client a new secret, answered once; the old ones keep working for overlap_ms (7 days unless given)', ja: 'クライアントシークレットの更新', note: FRESH_OPERATOR },
+  'POST /api/admin/clients/secret/retire': { tag: 'operators', role: 'admin', json: adminClients.clientActionRequestSchema, answer: adminClients.clientRetireResponseSchema, summary: "Ends a rotation's overlap now: only the newest secret works", ja: '旧クライアントシークレットの失効', note: FRESH_OPERATOR },
+  'POST /api/admin/operators': { tag: 'operators', role: 'admin', answer: adminClients.adminOperatorsResponseSchema, summary: 'Every operator, with role and status', ja: 'オペレーター一覧' },
+  'POST /api/admin/operators/disable': { tag: 'operators', role: 'admin', json: adminClients.operatorActionRequestSchema, answer: adminClients.operatorDisableResponseSchema, summary: "Disables an operator and ends their sessions at once (never oneself, never the last active administrator)", ja: 'オペレーターの無効化', note: FRESH_OPERATOR },
+  'POST /api/admin/operators/enable': { tag: 'operators', role: 'admin', json: adminClients.operatorActionRequestSchema, answer: adminClients.operatorEnableResponseSchema, summary: 'Enables a disabled operator again', ja: 'オペレーターの有効化', note: FRESH_OPERATOR },
 
   // The service
   'GET /api/health': { tag: 'service', answer: healthResponseSchema, more: { 503: { description: 'The database cannot take a write', schema: healthResponseSchema } }, summary: 'Whether this node can serve: the database takes a write' },

@@ -52,6 +52,11 @@ export interface ApiRoute {
   form?: ZodType;
   /** The answer: 200 with this JSON body, or a 303 redirect whose Location says the outcome. */
   answer: ZodType | 'redirect';
+  /**
+   * The 200 answer's media type when it is not one JSON document: `application/x-ndjson` streams
+   * JSON Lines (https://jsonlines.org/), `answer` being the schema of one line.
+   */
+  media?: 'application/x-ndjson';
   /** Failures answer RFC 6749 section 5.2 error bodies, not result codes: the route's `config.oauth`. */
   oauth?: true;
   /** Answers beside the usual ones, by HTTP status (they replace a usual one of the same status). */

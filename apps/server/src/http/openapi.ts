@@ -61,6 +61,8 @@ const OPERATOR_FAILURES: Json = {
     headers: challenge('`Bearer error="insufficient_scope", error_description="…", scope="operator:<the role>"`'),
     content: jsonContent(ref('Failure')),
   },
+  404: { description: 'The member (or passkey, pending sign-up) the operation names is unknown: result 902', content: jsonContent(ref('Failure')) },
+  409: { description: "The member's state does not allow the action (not locked, withdrawn, already suspended, not suspended): result 902", content: jsonContent(ref('Failure')) },
 };
 
 /** The OAuth endpoints' failures (RFC 6749 section 5.2). */
@@ -107,7 +109,12 @@ function security(route: ApiRoute): Json[] | undefined {
 }
 
 function responses(route: ApiRoute): Json {
-  const answer = route.answer === 'redirect' ? REDIRECT_ANSWERS : { 200: { description: 'Success', content: jsonContent(jsonSchema(route.answer, 'output')) } };
+  const answer =
+    route.answer === 'redirect'
+      ? REDIRECT_ANSWERS
+      : route.media
+        ? { 200: { description: 'Success: one JSON object per line (JSON Lines), streamed', content: { [route.media]: { schema: jsonSchema(route.answer, 'output') } } } }
+        : { 200: { description: 'Success', content: jsonContent(jsonSchema(route.answer, 'output')) } };
   const more = Object.fromEntries(Object.entries(route.more ?? {}).map(([status, m]) => [status, { description: m.description, content: jsonContent(jsonSchema(m.schema, 'output')) }]));
   const guard = route.bearer ? BEARER_FAILURES : route.role && route.role !== 'public' ? OPERATOR_FAILURES : {};
   return { ...(route.oauth ? OAUTH_FAILURES : RESULT_FAILURES), ...guard, ...answer, ...more };

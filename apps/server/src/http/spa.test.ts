@@ -92,3 +92,42 @@ describe('the SPA source maps', () => {
     expect(res.body).toBe(MAP);
   });
 });
+
+describe('the operator console, a build of its own at /admin', () => {
+  const ADMIN_INDEX = '<!doctype html><html lang="ja"><body><div id="admin"></div></body></html>';
+  const ADMIN_SCRIPT = `console.log(${JSON.stringify('admin'.repeat(50))});`;
+  const web = fakeWebDist({ 'index.html': INDEX, 'assets/index-abc123.js': SCRIPT });
+  const admin = fakeWebDist({ 'index.html': ADMIN_INDEX, 'assets/index-def456.js': ADMIN_SCRIPT });
+  const t = withTestApp('sqlite', { WEB_DIST: web, ADMIN_DIST: admin });
+  afterAll(() => {
+    rmSync(web, { recursive: true, force: true });
+    rmSync(admin, { recursive: true, force: true });
+  });
+
+  it("answers the console's index.html for its routes (the enrolment link's among them), never the member SPA's", async () => {
+    for (const url of ['/admin/', '/admin/enrol', '/admin/members/abc']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(ADMIN_INDEX);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/admin' })).headers.location).toBe('/admin/');
+  });
+
+  it("sends the console's assets from its own build, and each build's assets only under its own prefix", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/admin/assets/index-def456.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(ADMIN_SCRIPT);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await t.app.inject({ method: 'GET', url: '/content/assets/index-abc123.js' })).body).toBe(SCRIPT);
+    // The member SPA's fallback answers its own index.html for the console's asset: never the console's file.
+    expect((await t.app.inject({ method: 'GET', url: '/content/assets/index-def456.js' })).body).not.toBe(ADMIN_SCRIPT);
+    expect((await t.app.inject({ method: 'GET', url: '/content/' })).body).toBe(INDEX);
+  });
+
+  it('leaves the operator API to its routes: /api/admin is not the console', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/me' });
+    expect(res.body).not.toBe(ADMIN_INDEX);
+    expect(res.statusCode).toBe(401);
+  });
+});

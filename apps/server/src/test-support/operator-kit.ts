@@ -62,3 +62,22 @@ export async function stepUp(t: TestApp, token: string, authenticator: SoftAuthe
   const options = (await adminCall(t, '/api/admin/reauth/options', token)).json().options as Record<string, unknown>;
   return adminCall(t, '/api/admin/reauth', token, { credential: authenticator.authenticate(options) });
 }
+
+let staffSerial = 0;
+
+/**
+ * Three operators signed in, one of each role (decision 0032): an administrator made by the
+ * bootstrap, who invites a `security` and a `support` operator. Each session holds a fresh proof.
+ */
+export async function staff(t: TestApp) {
+  const n = ++staffSerial;
+  const admin = await signedInAdmin(t, `staff.admin.${n}@card.example.jp`);
+  const invited = async (role: OperatorRole) => {
+    const res = await invite(t, admin.token, { email: `staff.${role}.${n}@card.example.jp`, role });
+    expect(res.json(), res.body).toMatchObject({ result_code: 0 });
+    return { ...(await enrolledOperator(t, enrolmentToken(res.json().enrolment_url))), id: res.json().operator.id as string };
+  };
+  const security = await invited('security');
+  const support = await invited('support');
+  return { admin, security, support };
+}

@@ -1,35 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AuditLogTable, Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
+import { AUDIT_ACTIONS, type AuditActionName } from '@sso/contracts/admin-members';
 
 /**
  * What an operator did (docs/operations.md, "The audit log"): every sign-in, every view of a member's
- * page or revealed field, every action on a member or a partner client. A new kind of action adds a
- * line here, so that the console's filter and the SIEM see one vocabulary.
+ * page or revealed field, every action on a member or a partner client. The list is the contracts'
+ * (packages/contracts/src/admin-members.ts), so that the console's filter and the SIEM see one vocabulary.
  */
-export const AUDIT_ACTIONS = [
-  'operator.sign_in',
-  'operator.invite',
-  'operator.disable',
-  'member.search',
-  'member.view',
-  'member.reveal',
-  'member.unlock',
-  'member.end_sessions',
-  'member.password_reset',
-  'member.resend_activation',
-  'member.suspend',
-  'member.restore',
-  'member.passkey_remove',
-  'client.create',
-  'client.update',
-  'client.disable',
-  'client.enable',
-  'client.rotate_secret',
-  'audit.read',
-  'audit.export',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export { AUDIT_ACTIONS };
+export type AuditAction = AuditActionName;
 
 /** One audit row as the caller gives it; the id and the time are the log's. */
 export interface AuditEntry {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperatorKey } from '@sso/contracts/api-catalogue';
 import { API } from '@sso/contracts/api-catalogue';
 import { roleAllows, type OperatorRole } from '@sso/contracts/operators';
@@ -20,6 +20,8 @@ export interface OperatorCall<I> {
   address: string;
   requestId: string;
   request: FastifyRequest;
+  /** For an answer other than one JSON document (a stream of JSON Lines); the handler then returns the reply. */
+  reply: FastifyReply;
 }
 
 // RFC 6750 section 3: a request without a token gets the bare challenge, a bad token `invalid_token`.
@@ -71,7 +73,7 @@ export function operatorPost<K extends OperatorKey>(app: FastifyInstance, deps: 
       const session = await requireOperator(deps, request, needed);
       reply.header('Cache-Control', 'no-store');
       const input = readBody(key, request.body);
-      return handler({ session, input, address: request.ip, requestId: String(request.id), request });
+      return handler({ session, input, address: request.ip, requestId: String(request.id), request, reply });
     },
     { body: readInHandler },
   );

@@ -64,6 +64,12 @@ describe.each(DIALECTS)('operators (%s)', (dialect) => {
     const body = operatorMeResponseSchema.parse(res.json());
     expect(body.operator).toMatchObject({ email: 'root.admin@card.example.jp', display_name: '管理者 太郎', role: 'admin' });
     expect(body.session.expires_at - body.session.created_at).toBe(8 * 60 * MINUTE);
+    // The bootstrap, the enrolment and the sign-in are rows of the audit log; the bootstrap's operator is the host.
+    const audit = await t.testDb.db.kysely.selectFrom('audit_log').selectAll().where('action', 'like', 'operator.%').orderBy('created_at').execute();
+    const operatorId = body.operator.id;
+    expect(audit.find((r) => r.action === 'operator.bootstrap' && r.detail?.includes(operatorId))).toMatchObject({ operator_id: 'host', operator_role: 'host' });
+    expect(audit.find((r) => r.action === 'operator.enrol' && r.operator_id === operatorId)).toMatchObject({ operator_role: 'admin' });
+    expect(audit.find((r) => r.action === 'operator.sign_in' && r.operator_id === operatorId)).toMatchObject({ operator_role: 'admin', address: expect.any(String) });
   });
 
   it('invites a support operator, who enrols and signs in; support cannot invite (403)', async () => {

@@ -1,3 +1,4 @@
+import { REVEALABLE_FIELDS, type RevealableFieldName } from '@sso/contracts/admin-members';
 import { LIMITS } from '@sso/contracts/constants';
 import { maskBirthday, maskEmail, maskName, maskPostalCode, maskTel } from '../../lib/mask.ts';
 import { findUserById, type UserRow } from '../account/user-repo.ts';
@@ -27,8 +28,8 @@ export interface LoginLockView {
 }
 
 /** The fields an operator may reveal one at a time (revealField); each is masked on the member's page. */
-export const REVEALABLE = ['email', 'tel', 'profile_tel', 'name', 'name_kana', 'birthday', 'postal_code'] as const;
-export type RevealableField = (typeof REVEALABLE)[number];
+export const REVEALABLE = REVEALABLE_FIELDS;
+export type RevealableField = RevealableFieldName;
 
 export interface MemberOverview {
   member_id: string;

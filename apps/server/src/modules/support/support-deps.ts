@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuditAction } from '../audit/audit.ts';
 import type { Notifier } from '../notifications/notifier.ts';
+import { HOST_OPERATOR } from '../operators/events.ts';
 
 /** What the member-support services need; the assembly's deps have all of it. */
 export interface SupportDeps {
@@ -16,8 +17,10 @@ export interface SupportDeps {
 
 /** Who asks, from where, in which request: every service writes it to the audit log. */
 export interface OperatorContext {
+  /** The operator's id, or HOST_OPERATOR for `npm run admin` on the host (admin-cli.ts). */
   operatorId: string;
-  role: OperatorRole;
+  /** The operator's role; HOST_OPERATOR on the host, where whoever holds the database credentials may act. */
+  role: OperatorRole | typeof HOST_OPERATOR;
   /** The operator's network address and the request's id. */
   address: string;
   requestId: string;
@@ -71,6 +74,7 @@ export class SupportError extends Error {
 
 /** Throws unless the operator's role may run the action. */
 export function requireRole(ctx: OperatorContext, action: SupportAction): void {
+  if (ctx.role === HOST_OPERATOR) return;
   if (!roleAllows(ctx.role, SUPPORT_ROLES[action])) throw new SupportError('forbidden');
 }
 

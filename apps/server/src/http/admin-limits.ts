@@ -1,0 +1,61 @@
+import { BlockList, isIP } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RESULT } from '@sso/contracts/result-codes';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import type { Config } from '../config.ts';
+import { AppError } from '../lib/app-error.ts';
+
+/** The console's paths: its pages under /admin and its API under /api/admin. */
+const CONSOLE = /^\/(?:api\/)?admin(?:[/?#]|$)/;
+
+/** The address ranges of ADMIN_ALLOWED_NETWORKS as one list; an IPv4 address seen as IPv4-mapped IPv6 is checked as IPv4. */
+export function networkList(ranges: readonly string[]): (address: string) => boolean {
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [address = '', prefix] = range.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return (raw) => {
+    const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(raw)?.[1];
+    const address = mapped ?? raw;
+    const version = isIP(address);
+    return version !== 0 && list.check(address, version === 6 ? 'ipv6' : 'ipv4');
+  };
+}
+
+/** The Origin of a browser's request, when it sends one that is an origin ("null" is none of ours). */
+const originOf = (request: FastifyRequest): string | undefined => {
+  const value = request.headers.origin;
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * The operator console's limits (decision 0032; docs/operations.md "The operator console's limits"),
+ * before any route runs:
+ * - ADMIN_ALLOWED_NETWORKS: a request to /admin or /api/admin from another address (the address
+ *   TRUST_PROXY makes request.ip) is answered as an unknown path is, 404, so that the console's
+ *   existence is not told to the other networks;
+ * - ADMIN_ALLOWED_ORIGINS: a browser request to /api/admin carrying an Origin (RFC 6454 section 7)
+ *   other than the console's own is refused, 403 with result 300, as is a cross-site one by Fetch
+ *   Metadata: no other site's page may drive the operator API, whatever its token.
+ */
+export function registerAdminLimits(app: FastifyInstance, config: Pick<Config, 'adminAllowedOrigins' | 'adminAllowedNetworks'>): void {
+  const allowed = config.adminAllowedNetworks ? networkList(config.adminAllowedNetworks) : undefined;
+  const origins = new Set(config.adminAllowedOrigins);
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url;
+    if (!CONSOLE.test(path)) return;
+    if (allowed && !allowed(request.ip)) {
+      reply.callNotFound();
+      return reply;
+    }
+    if (!path.startsWith('/api/')) return;
+    const origin = originOf(request);
+    const crossSite = request.headers['sec-fetch-site'] === 'cross-site';
+    if ((origin !== undefined && !origins.has(origin)) || crossSite) {
+      throw new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.accessDenied, 403);
+    }
+  });
+}

@@ -1,0 +1,318 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_CLIENT_MESSAGES, adminClientsResponseSchema, clientRegisterResponseSchema } from '@sso/contracts/admin-clients';
+import { OPERATOR_MESSAGES } from '@sso/contracts/operators';
+import { buildApp } from '../../app.ts';
+import { loadConfig, REPO_ROOT } from '../../config.ts';
+import { openDatabase, type Db } from '../../db/database.ts';
+import { ManualClock } from '../../lib/clock.ts';
+import { codeGrant } from '../../test-support/oauth-client.ts';
+import { signIn as rpSignIn } from '../../test-support/oidc-kit.ts';
+import { adminCall, enrol, enrolledOperator, enrolmentToken, invite, signedInAdmin, signIn, stepUp } from '../../test-support/operator-kit.ts';
+import { SoftAuthenticator } from '../../test-support/soft-authenticator.ts';
+import { basic, form, getCode, loginTokens, NET_ANSWER, postAuthorize, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp, type TestApp } from '../../test-support/test-app.ts';
+import { DIALECTS } from '../../test-support/test-db.ts';
+import { withListeningApp } from '../../test-support/vitest.ts';
+import { bootstrapAdmin } from './enrolment-service.ts';
+import { OPERATOR_LIMITS } from './limits.ts';
+
+/*
+ * The administrator's operator API over partner clients and operators (decisions 0031, 0032): every
+ * endpoint by role and with a member's token; a client registered, rotated and disabled through the
+ * API reaching the flows without a restart; each change audited with its reason.
+ */
+
+const REFRESH = { CLIENTS_REFRESH_MS: '100' };
+const REASON = { reason: '提携先からの申請', ticket: 'INC-1234' };
+
+/** Checks again every 50 ms until the check passes, for at most 5 s: a change reaches the other nodes by their poll. */
+async function eventually(check: () => Promise<void> | void, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+const redirectOf = (origin: string, clientId: string) => `${origin}/dev/partner/${clientId}/callback`;
+/** A partner's client as the console registers it: confidential, Net Answer may introspect its tokens. */
+const partner = (origin: string, clientId: string, extra: Record<string, unknown> = {}) => ({
+  client_id: clientId,
+  name: `提携サービス ${clientId}`,
+  type: 'confidential',
+  redirect_uris: [redirectOf(origin, clientId)],
+  scopes: ['openid', 'user:read'],
+  audience: ['SIAP004'],
+  ...REASON,
+  ...extra,
+});
+
+/** Every endpoint of this API with a valid body: what each role and a member's token are tried on. */
+const ENDPOINTS: [string, Record<string, unknown>][] = [
+  ['/api/admin/clients', {}],
+  ['/api/admin/clients/register', partner(TEST_ORIGIN, 'ROLECHK')],
+  ['/api/admin/clients/update', { client_id: 'SIAP008', name: 'x', ...REASON }],
+  ['/api/admin/clients/enable', { client_id: 'SIAP008', ...REASON }],
+  ['/api/admin/clients/disable', { client_id: 'SIAP008', ...REASON }],
+  ['/api/admin/clients/secret/rotate', { client_id: 'SIAP002', ...REASON }],
+  ['/api/admin/clients/secret/retire', { client_id: 'SIAP002', ...REASON }],
+  ['/api/admin/operators', {}],
+  ['/api/admin/operators/disable', { operator_id: 'nobody', ...REASON }],
+  ['/api/admin/operators/enable', { operator_id: 'nobody', ...REASON }],
+];
+
+const auditRows = (t: TestApp, action: string) => t.testDb.db.kysely.selectFrom('audit_log').selectAll().where('action', '=', action).execute();
+
+describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (dialect) => {
+  const t = withTestApp(dialect, REFRESH);
+  let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+  let support: { token: string };
+  let security: { token: string };
+  let adminId: string;
+  beforeAll(async () => {
+    admin = await signedInAdmin(t, 'root@card.example.jp');
+    adminId = (await adminCall(t, '/api/admin/me', admin.token)).json().operator.id;
+    support = await enrolledOperator(t, enrolmentToken((await invite(t, admin.token, { email: 'support@card.example.jp', role: 'support' })).json().enrolment_url));
+    security = await enrolledOperator(t, enrolmentToken((await invite(t, admin.token, { email: 'security@card.example.jp', role: 'security' })).json().enrolment_url));
+  });
+  /** A fresh passkey proof for the administrator before each sensitive call. */
+  const fresh = async () => expect((await stepUp(t, admin.token, admin.authenticator)).json()).toMatchObject({ result_code: 0 });
+  const call = async (url: string, body: Record<string, unknown> = {}) => {
+    await fresh();
+    return adminCall(t, url, admin.token, body);
+  };
+  const exchangeAs = async (clientId: string, secret: string) => {
+    const redirectUri = redirectOf(TEST_ORIGIN, clientId);
+    const code = await getCode(t.app, { clientId, redirectUri, scope: 'openid user:read' });
+    return tokenRequest(t.app, codeGrant({ code, clientId, redirectUri, verifier: VERIFIER }), basic(clientId, secret));
+  };
+
+  it('refuses every endpoint to support and security (403 insufficient_scope), to a member token (403) and without a token (401), changing nothing', async () => {
+    const member = (await loginTokens(t.app)).access_token;
+    const before = await t.testDb.db.kysely.selectFrom('audit_log').select('id').execute();
+    for (const [url, body] of ENDPOINTS) {
+      for (const token of [support.token, security.token, member]) {
+        const res = await adminCall(t, url, token, body);
+        expect(res.statusCode, `${url} ${res.body}`).toBe(403);
+        expect(res.json()).toMatchObject({ result_code: 300 });
+        expect(res.headers['www-authenticate']).toContain('error="insufficient_scope"');
+      }
+      const none = await adminCall(t, url, undefined, body);
+      expect(none.statusCode, url).toBe(401);
+      expect((await adminCall(t, url, 'op_garbage', body)).statusCode, url).toBe(401);
+    }
+    expect(await t.testDb.db.kysely.selectFrom('oauth_clients').select('client_id').where('client_id', '=', 'ROLECHK').executeTakeFirst()).toBeUndefined();
+    expect(await t.testDb.db.kysely.selectFrom('audit_log').select('id').execute()).toHaveLength(before.length);
+  });
+
+  it('lists every client with its flag and its secrets\' times, never a secret or its digest; lists the operators', async () => {
+    const res = await adminCall(t, '/api/admin/clients', admin.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const { clients } = adminClientsResponseSchema.parse(res.json());
+    const na = clients.find((c) => c.client_id === 'SIAP004');
+    expect(na).toMatchObject({ type: 'confidential', enabled: true, secrets: [{ created_at: expect.any(Number), retire_at: null }] });
+    const digests = await t.testDb.db.kysely.selectFrom('oauth_client_secrets').select('secret_sha256').execute();
+    for (const d of digests) expect(res.body).not.toContain(d.secret_sha256);
+    expect(res.body).not.toContain('demo-secret');
+    const operators = await adminCall(t, '/api/admin/operators', admin.token);
+    expect(operators.json().operators.map((o: { email: string; role: string }) => `${o.email} ${o.role}`)).toEqual(
+      expect.arrayContaining(['root@card.example.jp admin', 'support@card.example.jp support', 'security@card.example.jp security']),
+    );
+  });
+
+  it('registers a client: its secret once, audited with the reason; it logs in at once; a reason is required, a fresh proof too', async () => {
+    const id = `APIREG-${dialect}`;
+    const noReason = await call('/api/admin/clients/register', { ...partner(TEST_ORIGIN, id), reason: '  ' });
+    expect(noReason.json()).toMatchObject({ result_code: 901 });
+    expect(JSON.stringify(noReason.json())).toContain('reason');
+    const badUri = await call('/api/admin/clients/register', partner(TEST_ORIGIN, id, { redirect_uris: ['javascript:alert(1)'] }));
+    expect(badUri.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'redirect_uris' }] });
+    t.clock.advance(OPERATOR_LIMITS.freshProofMs + 1);
+    const stale = await adminCall(t, '/api/admin/clients/register', admin.token, partner(TEST_ORIGIN, id));
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json()).toMatchObject({ result_message: OPERATOR_MESSAGES.freshProofNeeded });
+    expect(stale.headers['www-authenticate']).toContain('insufficient_user_authentication');
+
+    const res = await call('/api/admin/clients/register', partner(TEST_ORIGIN, id));
+    expect(res.statusCode, res.body).toBe(200);
+    const body = clientRegisterResponseSchema.parse(res.json());
+    expect(body.client).toMatchObject({ client_id: id, enabled: true, type: 'confidential', secrets: [{ retire_at: null }] });
+    expect(body.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The node reloaded at once: no wait, no restart.
+    expect((await exchangeAs(id, body.client_secret!)).statusCode).toBe(200);
+    // Never again: the listing has no secret.
+    expect((await adminCall(t, '/api/admin/clients', admin.token)).body).not.toContain(body.client_secret);
+    const [row] = await auditRows(t, 'client.create').then((rows) => rows.filter((r) => r.client_id === id));
+    expect(row).toMatchObject({ operator_id: adminId, operator_role: 'admin', reason: REASON.reason, ticket: REASON.ticket });
+    expect(JSON.stringify(row)).not.toContain(body.client_secret);
+    // The same client_id again: 901 on client_id.
+    expect((await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'client_id' }] });
+  });
+
+  it('rotates a secret: both work in the overlap, only the new one after retire; each audited', async () => {
+    const id = `APIROT-${dialect}`;
+    const first = (await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json().client_secret as string;
+    const rotated = await call('/api/admin/clients/secret/rotate', { client_id: id, ...REASON });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    const second = rotated.json().client_secret as string;
+    expect(rotated.json().old_retire_at).toBe(t.clock.now() + 7 * 24 * 60 * 60 * 1000);
+    expect(second).not.toBe(first);
+    expect((await exchangeAs(id, first)).statusCode).toBe(200);
+    expect((await exchangeAs(id, second)).statusCode).toBe(200);
+    const listed = (await adminCall(t, '/api/admin/clients', admin.token)).json().clients.find((c: { client_id: string }) => c.client_id === id);
+    expect(listed.secrets.map((s: { retire_at: number | null }) => s.retire_at === null)).toEqual([false, true]);
+    const retired = await call('/api/admin/clients/secret/retire', { client_id: id, ...REASON });
+    expect(retired.json()).toMatchObject({ result_code: 0, retired: 1 });
+    expect((await exchangeAs(id, first)).json().error).toBe('invalid_client');
+    expect((await exchangeAs(id, second)).statusCode).toBe(200);
+    expect((await auditRows(t, 'client.rotate_secret')).filter((r) => r.client_id === id)).toHaveLength(1);
+    expect((await auditRows(t, 'client.retire_secret')).filter((r) => r.client_id === id)).toHaveLength(1);
+    // A public client has no secret to rotate; an unknown one is named.
+    expect((await call('/api/admin/clients/secret/rotate', { client_id: 'SIAP009', ...REASON })).json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'client_id' }] });
+    expect((await call('/api/admin/clients/secret/rotate', { client_id: 'NOPE', ...REASON })).json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'client_id' }] });
+  });
+
+  it('disables a client: its tokens die at once (introspection inactive), the flows refuse it; updated and enabled again', async () => {
+    const id = `APIDIS-${dialect}`;
+    const secret = (await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json().client_secret as string;
+    const tokens = (await exchangeAs(id, secret)).json() as { access_token: string };
+    const introspect = async () => (await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: tokens.access_token }, NET_ANSWER) })).json();
+    expect(await introspect()).toMatchObject({ active: true, client_id: id });
+    const disabled = await call('/api/admin/clients/disable', { client_id: id, ...REASON });
+    expect(disabled.json()).toMatchObject({ result_code: 0, changed: true, ended: { sessions: 1 } });
+    expect(await introspect()).toEqual({ active: false });
+    expect((await postAuthorize(t.app, { clientId: id, redirectUri: redirectOf(TEST_ORIGIN, id) })).statusCode).toBe(400);
+    expect((await auditRows(t, 'client.disable')).find((r) => r.client_id === id)).toMatchObject({ reason: REASON.reason, operator_id: adminId });
+    // Again: nothing changes, still audited as asked.
+    expect((await call('/api/admin/clients/disable', { client_id: id, ...REASON })).json()).toMatchObject({ changed: false });
+
+    const moved = `${TEST_ORIGIN}/dev/partner/${id}/callback2`;
+    const updated = await adminCall(t, '/api/admin/clients/update', admin.token, { client_id: id, redirect_uris: [moved], name: '新しい名前', ...REASON });
+    expect(updated.json()).toMatchObject({ result_code: 0, client: { name: '新しい名前', redirect_uris: [moved], enabled: false } });
+    expect((await adminCall(t, '/api/admin/clients/enable', admin.token, { client_id: id, ...REASON })).json()).toMatchObject({ result_code: 0, changed: true });
+    expect((await postAuthorize(t.app, { clientId: id, redirectUri: moved })).statusCode).toBe(303);
+    expect(await introspect()).toEqual({ active: false });
+    expect((await auditRows(t, 'client.update')).find((r) => r.client_id === id)?.detail).toContain('redirect_uris');
+    expect((await auditRows(t, 'client.enable')).find((r) => r.client_id === id)).toBeDefined();
+  });
+
+  it('disables a client from the host: npm run admin -- disable-client, its tokens end, audited with the operator host', async () => {
+    const id = `CLIDIS-${dialect}`;
+    const secret = (await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json().client_secret as string;
+    const tokens = (await exchangeAs(id, secret)).json() as { access_token: string };
+    const cli = (args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/admin-cli.ts', ...args], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: t.testDb.url, PUBLIC_ORIGIN: TEST_ORIGIN, SEED_DEMO: 'false' },
+      });
+    const { stdout } = await cli(['disable-client', '--client', id, '--reason', '漏えいの疑い']);
+    expect(stdout).toContain(`client disabled: ${id} (sessions ended: 1`);
+    const introspected = await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: tokens.access_token }, NET_ANSWER) });
+    expect(introspected.json()).toEqual({ active: false });
+    await eventually(async () => expect((await postAuthorize(t.app, { clientId: id, redirectUri: redirectOf(TEST_ORIGIN, id) })).statusCode).toBe(400));
+    expect((await auditRows(t, 'client.disable')).find((r) => r.client_id === id)).toMatchObject({ operator_id: 'host', operator_role: 'host', reason: '漏えいの疑い' });
+    await expect(cli(['disable-client', '--client', id])).rejects.toMatchObject({ code: 2 });
+    await expect(cli(['disable-client', '--client', 'NOSUCH', '--reason', 'x'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no client is registered as NOSUCH') });
+  });
+
+  it('disables an operator: their sessions end at once and sign-in refuses them; enabled, they sign in again; never oneself or the last administrator', async () => {
+    const invited = await invite(t, admin.token, { email: `victim-${dialect}@card.example.jp`, role: 'support' });
+    const victimId = invited.json().operator.id as string;
+    const authenticator = new SoftAuthenticator(TEST_ORIGIN);
+    expect((await enrol(t, enrolmentToken(invited.json().enrolment_url), authenticator)).enrolled!.json()).toMatchObject({ result_code: 0 });
+    const victimToken = (await signIn(t, authenticator)).json().access_token as string;
+    expect((await adminCall(t, '/api/admin/me', victimToken)).statusCode).toBe(200);
+
+    const disabled = await call('/api/admin/operators/disable', { operator_id: victimId, ...REASON });
+    expect(disabled.json()).toMatchObject({ result_code: 0, changed: true, ended_sessions: 1 });
+    expect((await adminCall(t, '/api/admin/me', victimToken)).statusCode).toBe(401);
+    expect((await signIn(t, authenticator)).json()).toMatchObject({ result_code: 902, result_message: OPERATOR_MESSAGES.notAccepted });
+    expect((await auditRows(t, 'operator.disable')).find((r) => String(r.detail).includes(victimId))).toMatchObject({ operator_id: adminId, reason: REASON.reason, ticket: REASON.ticket });
+
+    expect((await call('/api/admin/operators/enable', { operator_id: victimId, ...REASON })).json()).toMatchObject({ result_code: 0, changed: true });
+    expect((await signIn(t, authenticator)).statusCode).toBe(200);
+    expect((await auditRows(t, 'operator.enable')).find((r) => String(r.detail).includes(victimId))).toBeDefined();
+
+    expect((await call('/api/admin/operators/disable', { operator_id: adminId, ...REASON })).json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'operator_id', message: ADMIN_CLIENT_MESSAGES.notSelf }] });
+    expect((await call('/api/admin/operators/disable', { operator_id: 'nobody', ...REASON })).json()).toMatchObject({ result_code: 901, validation_errors: [{ message: ADMIN_CLIENT_MESSAGES.unknownOperator }] });
+    // Another administrator may be disabled (root stays, active): their token dies with it.
+    const other = await enrolledOperator(t, enrolmentToken((await invite(t, admin.token, { email: `admin2-${dialect}@card.example.jp`, role: 'admin' })).json().enrolment_url));
+    const otherId = (await adminCall(t, '/api/admin/me', other.token)).json().operator.id as string;
+    expect((await call('/api/admin/operators/disable', { operator_id: otherId, ...REASON })).json()).toMatchObject({ result_code: 0, changed: true });
+    expect((await adminCall(t, '/api/admin/operators', other.token)).statusCode).toBe(401);
+    // Both sensitive: without a fresh proof, 401.
+    t.clock.advance(OPERATOR_LIMITS.freshProofMs + 1);
+    expect((await adminCall(t, '/api/admin/operators/enable', admin.token, { operator_id: otherId, ...REASON })).statusCode).toBe(401);
+  });
+});
+
+describe.each(DIALECTS)('a client registered through the API, with openid-client (%s)', (dialect) => {
+  const t = withListeningApp(dialect, REFRESH);
+  it('logs a member in to it without a restart; once disabled, its tokens answer inactive and its secret is refused', async () => {
+    const { link } = await bootstrapAdmin({ db: t.testDb.db.kysely, clock: t.clock, issuer: t.origin }, { email: 'rp@card.example.jp', name: '管理者' });
+    const authenticator = new SoftAuthenticator(t.origin);
+    const { enrolled } = await enrol(t, /#token=(.+)$/.exec(link.url)![1]!, authenticator);
+    expect(enrolled!.json()).toMatchObject({ result_code: 0 });
+    const token = (await signIn(t, authenticator)).json().access_token as string;
+    const id = `RPAPI-${dialect}`;
+    const registered = await adminCall(t, '/api/admin/clients/register', token, partner(t.origin, id, { scopes: ['openid', 'profile'] }));
+    expect(registered.statusCode, registered.body).toBe(200);
+    const secret = registered.json().client_secret as string;
+
+    const config = await client.discovery(new URL(t.origin), id, { [client.clockSkew]: Math.round((t.clock.now() - Date.now()) / 1000) }, client.ClientSecretBasic(secret), {
+      execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks],
+    });
+    const { tokens, claims } = await rpSignIn(config, { origin: t.origin, scope: 'openid profile' });
+    expect(claims).toMatchObject({ iss: t.origin, aud: id });
+    expect((await client.tokenIntrospection(await netAnswer(t.origin), tokens.access_token)).active).toBe(true);
+
+    expect((await adminCall(t, '/api/admin/clients/disable', token, { client_id: id, ...REASON })).json()).toMatchObject({ result_code: 0, changed: true });
+    expect((await client.tokenIntrospection(await netAnswer(t.origin), tokens.access_token)).active).toBe(false);
+    // The client's own secret is refused now: 401 with a Basic challenge (RFC 6749 section 5.2, invalid_client).
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+const netAnswer = (origin: string) =>
+  client.discovery(new URL(origin), 'SIAP004', {}, client.ClientSecretBasic('demo-secret-SIAP004'), { execute: [client.allowInsecureRequests] });
+
+/** Another node's start on the same database: the whole app, its own clock. */
+async function startNode(db: Db, url: string): Promise<FastifyInstance> {
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, PUBLIC_ORIGIN: TEST_ORIGIN, SEED_DEMO: 'true', WEB_DIST: '/nonexistent', SMTP_SINK_PORT: '0', LOGIN_NOTICE: 'false', ...REFRESH });
+  return buildApp(config, { db, clock: new ManualClock(Date.now()), logger: false });
+}
+
+describe('two nodes on one PostgreSQL database, through the API', () => {
+  const t = withTestApp('postgres', REFRESH);
+  let other: { db: Db; app: FastifyInstance };
+  beforeAll(async () => {
+    const db = openDatabase(t.testDb.url);
+    other = { db, app: await startNode(db, t.testDb.url) };
+  });
+  afterAll(async () => {
+    await other.app.close();
+    await other.db.close();
+  });
+
+  it('a client registered and then disabled on one node is known, then refused, on the other within seconds', async () => {
+    const root = await signedInAdmin(t, 'nodes@card.example.jp');
+    const id = 'TWOAPI1';
+    const secret = (await adminCall(t, '/api/admin/clients/register', root.token, partner(TEST_ORIGIN, id))).json().client_secret as string;
+    const introspectOn = (app: FastifyInstance) => app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: 'x' }, basic(id, secret)) });
+    await eventually(async () => expect((await introspectOn(other.app)).statusCode).toBe(200));
+    expect((await adminCall(t, '/api/admin/clients/disable', root.token, { client_id: id, ...REASON })).json()).toMatchObject({ changed: true });
+    const at = Date.now();
+    await eventually(async () => expect((await introspectOn(other.app)).json().error).toBe('invalid_client'));
+    expect(Date.now() - at).toBeLessThan(5000);
+    await eventually(async () => expect((await postAuthorize(other.app, { clientId: id, redirectUri: redirectOf(TEST_ORIGIN, id) })).statusCode).toBe(400));
+  });
+});

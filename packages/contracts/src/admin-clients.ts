@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { baseResponseSchema } from './common.ts';
+import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { operatorSchema } from './operators.ts';
+
+/**
+ * The administrator's operator API over partner clients and operators (decision 0031 for the
+ * clients in the database, 0032 for the operators). Every change carries a reason, and optionally
+ * the support system's ticket number, for the audit log; a secret is answered once and never again
+ * (only its SHA-256 is kept, decision 0008), and no answer ever carries a digest.
+ */
+
+export const ADMIN_CLIENT_MESSAGES = {
+  /** Disabling oneself would leave the console without the one who acts. */
+  notSelf: '自分自身のアカウントは無効にできません。',
+  /** The last active administrator cannot be disabled: nobody could then run operators and clients. */
+  lastAdmin: '最後の有効な管理者は無効にできません。',
+  /** An operator id that names nobody. */
+  unknownOperator: 'このIDのオペレーターは登録されていません。',
+} as const;
+
+/** Why the operator acts (free text), and the ticket number of the support system if there is one. */
+export const auditReasonSchema = z.string({ error: M.required }).trim().min(1, { error: M.required }).max(500, { error: '500文字以内で入力してください' });
+export const auditTicketSchema = z.string().trim().max(64, { error: '64文字以内で入力してください' }).optional();
+const reasonFields = { reason: auditReasonSchema, ticket: auditTicketSchema };
+
+const clientIdSchema = z.string({ error: M.required }).min(1, { error: M.required }).max(64);
+const uriList = z.array(z.string());
+
+/** A secret of a confidential client as the console sees it: when it was made and when it stops working (null: not dated). Times are epoch milliseconds. */
+export const adminClientSecretSchema = z.object({ created_at: z.number(), retire_at: z.number().nullable() });
+
+/** A partner client as the console shows it: its definition (PUBLIC_ORIGIN resolved), whether it is enabled, and its secrets' times. */
+export const adminClientSchema = z.object({
+  client_id: z.string(),
+  name: z.string(),
+  type: z.enum(['public', 'confidential']),
+  enabled: z.boolean(),
+  redirect_uris: uriList,
+  post_logout_redirect_uris: uriList,
+  backchannel_logout_uri: z.string().nullable(),
+  scopes: z.array(z.string()),
+  terms: z.array(z.string()),
+  audience: z.array(z.string()),
+  service_link: z.boolean(),
+  secrets: z.array(adminClientSecretSchema),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type AdminClientView = z.infer<typeof adminClientSchema>;
+
+/** POST /api/admin/clients: every client, enabled or not. */
+export const adminClientsResponseSchema = baseResponseSchema.extend({ clients: z.array(adminClientSchema) });
+
+/**
+ * POST /api/admin/clients/register: a client's definition (SPEC.md section 6; the server checks its
+ * URIs, scopes and terms field by field) with the reason. A confidential client's secret is in the
+ * answer, once.
+ */
+export const clientRegisterRequestSchema = z.object({
+  client_id: clientIdSchema,
+  name: z.string({ error: M.required }).min(1, { error: M.required }),
+  type: z.enum(['public', 'confidential'], { error: M.required }),
+  redirect_uris: uriList,
+  custom_scheme: z.string().optional(),
+  scopes: z.array(z.string()).optional(),
+  audience: z.array(z.string()).optional(),
+  terms: z.array(z.string()).optional(),
+  service_link: z.boolean().optional(),
+  direct_login_uri: z.string().optional(),
+  resume_uri: z.string().optional(),
+  sector_identifier: z.string().optional(),
+  backchannel_logout_uri: z.string().optional(),
+  post_logout_redirect_uris: uriList.optional(),
+  ...reasonFields,
+});
+export const clientRegisterResponseSchema = baseResponseSchema.extend({ client: adminClientSchema, client_secret: z.string().optional() });
+
+/** POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null` removes it. */
+export const clientUpdateRequestSchema = z.object({
+  client_id: clientIdSchema,
+  name: z.string().min(1, { error: M.required }).optional(),
+  redirect_uris: uriList.optional(),
+  post_logout_redirect_uris: uriList.optional(),
+  backchannel_logout_uri: z.string().nullable().optional(),
+  scopes: z.array(z.string()).optional(),
+  terms: z.array(z.string()).optional(),
+  ...reasonFields,
+});
+export const clientResponseSchema = baseResponseSchema.extend({ client: adminClientSchema });
+
+/** POST /api/admin/clients/enable, /disable, /secret/retire: one client and the reason. */
+export const clientActionRequestSchema = z.object({ client_id: clientIdSchema, ...reasonFields });
+
+/** POST /api/admin/clients/disable: whether it changed, and what disabling ended at once. */
+export const clientDisableResponseSchema = baseResponseSchema.extend({
+  changed: z.boolean(),
+  ended: z.object({ sessions: z.number().int(), codes: z.number().int(), direct_logins: z.number().int() }),
+});
+/** POST /api/admin/clients/enable: whether it changed (false: it already was). */
+export const clientEnableResponseSchema = baseResponseSchema.extend({ changed: z.boolean() });
+
+/** POST /api/admin/clients/secret/rotate: the overlap (ms) the old secrets keep working, 7 days unless given. */
+export const clientRotateRequestSchema = z.object({
+  client_id: clientIdSchema,
+  overlap_ms: z.number({ error: '猶予期間は0以上の整数（ミリ秒）で指定してください。' }).int().min(0).optional(),
+  ...reasonFields,
+});
+/** The new secret, once, and when the old ones stop working. */
+export const clientRotateResponseSchema = baseResponseSchema.extend({ client_secret: z.string(), old_retire_at: z.number() });
+/** POST /api/admin/clients/secret/retire: how many old secrets stopped working now. */
+export const clientRetireResponseSchema = baseResponseSchema.extend({ retired: z.number().int() });
+
+/** POST /api/admin/operators: every operator. */
+export const adminOperatorsResponseSchema = baseResponseSchema.extend({ operators: z.array(operatorSchema) });
+
+/** POST /api/admin/operators/disable and /enable: one operator and the reason. */
+export const operatorActionRequestSchema = z.object({ operator_id: z.string({ error: M.required }).min(1, { error: M.required }).max(64), ...reasonFields });
+/** POST /api/admin/operators/disable: whether it changed, and how many of the operator's sessions ended. */
+export const operatorDisableResponseSchema = baseResponseSchema.extend({ changed: z.boolean(), ended_sessions: z.number().int() });
+export const operatorEnableResponseSchema = baseResponseSchema.extend({ changed: z.boolean() });
