@@ -6,7 +6,7 @@ import { AppError } from './lib/app-error.ts';
 import { systemClock } from './lib/clock.ts';
 import { findUserById, searchUsers } from './modules/account/user-repo.ts';
 import { recordAudit } from './modules/audit/audit.ts';
-import { setClientEnabled } from './modules/clients/client-admin.ts';
+import { setClientEnabled } from './modules/client-admin/client-admin.ts';
 import { openClientStore } from './modules/clients/client-store.ts';
 import { bootstrapAdmin } from './modules/operators/enrolment-service.ts';
 import { HOST_OPERATOR, recordOperatorEvent } from './modules/operators/events.ts';

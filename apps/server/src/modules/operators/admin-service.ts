@@ -5,7 +5,7 @@ import { OK_RESPONSE } from '@sso/contracts/common';
 import type { Database } from '../../db/schema.ts';
 import { validationError } from '../../lib/app-error.ts';
 import { recordAudit, type AuditAction } from '../audit/audit.ts';
-import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../clients/client-admin.ts';
+import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../client-admin/client-admin.ts';
 import { readRegistry } from '../clients/client-repo.ts';
 import { clientDefinitionSchema, resolveDefinition } from '../clients/clients.ts';
 import { countActiveAdmins, endOperatorSessions, listOperators, switchOperatorStatus } from './operator-admin-repo.ts';
