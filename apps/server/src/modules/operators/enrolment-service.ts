@@ -7,8 +7,10 @@ import { OPERATOR_MESSAGES, type OperatorRole, type OperatorView, type operatorE
 import type { CeremonyOptionsResponse } from '@sso/contracts/passkeys';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { uniqueViolation } from '../../db/unique-violation.ts';
+import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
+import { addressBucket } from '../../lib/address-bucket.ts';
 import { retryable } from '../../lib/app-error.ts';
-import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { transportsOf } from '../passkeys/assertion.ts';
 import { keepChallenge, takeChallenge } from '../passkeys/ceremony.ts';
 import { ceremonyOptions } from '../passkeys/passkey-deps.ts';
@@ -85,11 +87,19 @@ export async function inviteOperator(
   return { operator: operatorView(row), link: await issueEnrolment(deps, row.id, now) };
 }
 
-/** The live link's row and its active operator; undefined for anything else. */
-async function linkOperator(deps: OperatorDeps, token: string, now: number) {
+/**
+ * The live link's row and its active operator; undefined for anything else. A link that is not live
+ * counts against the caller's address: past `enrolmentGuessesPerAddress` in 15 minutes every link is
+ * refused from there, alike (a link's 256 bits are not guessed; the bound keeps anyone from trying).
+ */
+async function linkOperator(deps: OperatorDeps, token: string, now: number, address: string | undefined) {
+  const bucket = address === undefined ? undefined : `operator-enrol:${lookupDigest(addressBucket(address))}`;
+  if (bucket && (await rateLimitCount(deps.db, bucket, now, OPERATOR_LIMITS.signInFailureWindowMs)) >= OPERATOR_LIMITS.enrolmentGuessesPerAddress) return undefined;
   const link = await liveEnrolment(deps.db, sha256(token), now);
   const operator = link && (await operatorById(deps.db, link.operator_id));
-  return link && operator?.status === 'active' ? { link, operator } : undefined;
+  if (link && operator?.status === 'active') return { link, operator };
+  if (bucket) await hitRateLimit(deps.db, bucket, now, OPERATOR_LIMITS.signInFailureWindowMs);
+  return undefined;
 }
 
 /**
@@ -97,9 +107,9 @@ async function linkOperator(deps: OperatorDeps, token: string, now: number) {
  * credential with user verification, excluding the operator's passkeys; the challenge is kept for
  * this link. The link is not used up here: the enrolment's answer uses it.
  */
-export async function enrolmentOptions(deps: OperatorDeps, token: string): Promise<CeremonyOptionsResponse> {
+export async function enrolmentOptions(deps: OperatorDeps, token: string, address?: string): Promise<CeremonyOptionsResponse> {
   const now = deps.clock.now();
-  const found = await linkOperator(deps, token, now);
+  const found = await linkOperator(deps, token, now, address);
   if (!found) throw enrolmentInvalid();
   const rp = relyingPartyOf(deps.issuer);
   const own = await operatorPasskeys(deps.db, found.operator.id);
@@ -123,9 +133,9 @@ export async function enrolmentOptions(deps: OperatorDeps, token: string): Promi
  * checked by @simplewebauthn/server (origin, relying party, user verification). The link is used up
  * by one conditional update in the transaction that stores the passkey: a link works once.
  */
-export async function enrol(deps: OperatorDeps, input: z.infer<typeof operatorEnrolRequestSchema>): Promise<{ response: BaseResponse; operatorId: string }> {
+export async function enrol(deps: OperatorDeps, input: z.infer<typeof operatorEnrolRequestSchema>, address?: string): Promise<{ response: BaseResponse; operatorId: string }> {
   const now = deps.clock.now();
-  const found = await linkOperator(deps, input.token, now);
+  const found = await linkOperator(deps, input.token, now, address);
   if (!found) throw enrolmentInvalid();
   const kept = await takeChallenge(deps.db, 'operator_enrol', input.credential, now);
   if (!kept || kept.subject !== found.link.id) throw retryable(OPERATOR_MESSAGES.notAccepted);

@@ -12,6 +12,8 @@ export const OPERATOR_LIMITS = {
   /** Refused sign-ins from one network address in 15 minutes before that address is refused outright. */
   signInFailuresPerAddress: 30,
   signInFailureWindowMs: 15 * 60_000,
+  /** Unknown enrolment links tried from one network address in 15 minutes before every link is refused from it. */
+  enrolmentGuessesPerAddress: 20,
 } as const;
 
 /** The operator token's prefix: an operator token is told from a member's access token before any lookup. */

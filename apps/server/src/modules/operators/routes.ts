@@ -14,9 +14,9 @@ import { logout, me, reauth, reauthOptions, requireFreshProof, signIn, signInOpt
  * and invite is an operator event in the audit log (events.ts).
  */
 export function registerOperatorRoutes(app: FastifyInstance, deps: OperatorDeps): void {
-  route(app, 'POST /api/admin/enrol/options', async (_request, reply, input) => reply.header('Cache-Control', 'no-store').send(await enrolmentOptions(deps, input.token)));
+  route(app, 'POST /api/admin/enrol/options', async (request, reply, input) => reply.header('Cache-Control', 'no-store').send(await enrolmentOptions(deps, input.token, request.ip)));
   route(app, 'POST /api/admin/enrol', async (request, reply, input) => {
-    const { response, operatorId } = await enrol(deps, input);
+    const { response, operatorId } = await enrol(deps, input, request.ip);
     const role = (await operatorById(deps.db, operatorId))?.role ?? 'unknown';
     await recordOperatorEvent(deps.db, { event: 'operator.enrol', operatorId, role, address: request.ip, requestId: String(request.id), at: deps.clock.now() });
     return reply.header('Cache-Control', 'no-store').send(response);
