@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { memberSearchRequestSchema } from '@sso/contracts/admin-members';
+import { memberResendActivationRequestSchema, memberSearchRequestSchema } from '@sso/contracts/admin-members';
 import { usePageTitle } from '../app/page-title.ts';
 import { adminCall, adminRoute, failureMessage, type AnswerOf } from '../lib/api.ts';
 import { japanTime, MEMBER_STATUS, MEMBER_TYPE } from '../lib/format.ts';
-import { Alert, Field } from '../ui/field.tsx';
+import { Alert, Field, Notice } from '../ui/field.tsx';
+import { useReason } from '../ui/use-reason.tsx';
 
 type Found = AnswerOf<'POST /api/admin/members/search'>['members'];
 
@@ -80,6 +81,7 @@ export function Members() {
           </div>
         </form>
       </section>
+      <ResendActivation />
       {found && (
         <section className="panel" aria-labelledby="results-title">
           <h2 id="results-title">検索結果（{found.length}件）</h2>
@@ -118,5 +120,57 @@ export function Members() {
         </section>
       )}
     </>
+  );
+}
+
+/** A pending open sign-up is no member yet: its activation mail is resent by its e-mail, with a reason. */
+function ResendActivation() {
+  const { ask, dialog } = useReason();
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    setDone(undefined);
+    if (email.trim() === '') {
+      setError('メールアドレスを入力してください');
+      return;
+    }
+    const why = await ask('有効化メールの再送');
+    if (!why) return;
+    const parsed = memberResendActivationRequestSchema.safeParse({ email, ...why });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setBusy(true);
+    try {
+      await adminCall(adminRoute('POST /api/admin/members/resend-activation'), parsed.data);
+      setDone('有効化メールを再送しました。');
+    } catch (err) {
+      setError(failureMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="resend-title">
+      <h2 id="resend-title">有効化メールの再送（登録手続き中の方）</h2>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        {error && <Alert>{error}</Alert>}
+        {done && <Notice>{done}</Notice>}
+        <Field id="resend-email" label="登録手続き中のメールアドレス" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+        <div className="actions">
+          <button type="submit" className="secondary" disabled={busy}>
+            有効化メールを再送
+          </button>
+        </div>
+      </form>
+      {dialog}
+    </section>
   );
 }

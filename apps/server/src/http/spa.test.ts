@@ -131,3 +131,23 @@ describe('the operator console, a build of its own at /admin', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('the operator console kept to ADMIN_ALLOWED_NETWORKS', () => {
+  const web = fakeWebDist({ 'index.html': INDEX });
+  const admin = fakeWebDist({ 'index.html': '<!doctype html><title>console</title>', 'assets/index-def456.js': 'console.log(1);' });
+  const t = withTestApp('sqlite', { WEB_DIST: web, ADMIN_DIST: admin, ADMIN_ALLOWED_NETWORKS: '10.0.0.0/8' });
+  afterAll(() => {
+    rmSync(web, { recursive: true, force: true });
+    rmSync(admin, { recursive: true, force: true });
+  });
+
+  it("answers the console's page and its files 404 from another network, as an unknown path, while the member SPA is served", async () => {
+    for (const url of ['/admin/', '/admin/login', '/admin/enrol', '/admin/assets/index-def456.js']) {
+      const res = await t.app.inject({ method: 'GET', url, remoteAddress: '192.0.2.10' });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain('console');
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/admin/', remoteAddress: '10.1.2.3' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/content/', remoteAddress: '192.0.2.10' })).statusCode).toBe(200);
+  });
+});
