@@ -170,11 +170,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   clients.startPolling(app.log);
 
   registerErrorHandling(app);
+  // First of the onRequest hooks, so that an answer another hook ends early carries the headers too.
+  // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
+  registerSecurityHeaders(app, config, () => clients.redirectUris());
   // The operator console's address ranges and origins (ADMIN_ALLOWED_NETWORKS, ADMIN_ALLOWED_ORIGINS), before any route.
   registerAdminLimits(app, config);
   if (config.outOfService) registerOutOfService(app);
-  // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
-  registerSecurityHeaders(app, config, () => clients.redirectUris());
   registerDevCors(app, config.devCorsOrigins);
   await app.register(formbody);
   // JSON bodies nest no deeper than any contract's (json-body.ts); form bodies cannot nest (fast-querystring).

@@ -38,6 +38,18 @@ describe.each(DIALECTS)('the operator console limits (%s)', (dialect) => {
     expect((await post('/api/administrator', { from: '203.0.113.9' })).statusCode).toBe(404);
   });
 
+  it('holds for a path spelt otherwise that the router still takes to the console: percent-encoded, doubled slashes', async () => {
+    for (const url of ['/api/%61dmin/me', '/api/ad%6Din/login/options', '/api%2Fadmin/me', '//api/admin/me', '/api//admin/login/options']) {
+      const outside = await post(url, { from: '203.0.113.9' });
+      expect(outside.statusCode, url).toBe(404);
+      const crossSite = await post(url, { headers: { origin: 'https://evil.example' } });
+      expect([403, 404], url).toContain(crossSite.statusCode);
+    }
+    for (const url of ['/%61dmin/clients', '/admin%2Fclients', '//admin/clients']) {
+      expect((await t.app.inject({ method: 'GET', url, remoteAddress: '203.0.113.9' })).statusCode, url).toBe(404);
+    }
+  });
+
   it("refuses a browser request from another site's page (Origin or Sec-Fetch-Site), with or without a token", async () => {
     const sites: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: TEST_ORIGIN }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site', origin: 'https://console.example.com' }];
     for (const headers of sites) {
@@ -45,6 +57,9 @@ describe.each(DIALECTS)('the operator console limits (%s)', (dialect) => {
         const res = await post(url, { headers: { ...headers, ...bearer('op_whatever') } });
         expect(res.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(403);
         expect(res.json()).toMatchObject({ result_code: 300 });
+        // The refusal is an answer like any other: with the security headers.
+        expect(res.headers['content-security-policy'], url).toBeDefined();
+        expect(res.headers['x-content-type-options'], url).toBe('nosniff');
       }
     }
     expect((await post('/api/admin/login/options', { headers: { origin: 'https://console.example.com', 'sec-fetch-site': 'same-origin' } })).statusCode).toBe(200);

@@ -8,6 +8,22 @@ import { AppError } from '../lib/app-error.ts';
 /** The console's paths: its pages under /admin and its API under /api/admin. */
 const CONSOLE = /^\/(?:api\/)?admin(?:[/?#]|$)/;
 
+/**
+ * The console path the request is for, however it is spelt, or undefined: the router decodes
+ * percent-encoded characters before it matches (`/api/%61dmin/me` reaches `/api/admin/me`), so the
+ * decoded path with repeated slashes made one is tested too, and the pattern of the route matched.
+ */
+function consolePath(request: FastifyRequest): string | undefined {
+  const raw = request.url.split('?')[0] ?? '';
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape: the router refuses the path; the raw one is tested.
+  }
+  return [request.routeOptions?.url ?? '', decoded.replace(/\/{2,}/g, '/'), raw].find((path) => CONSOLE.test(path));
+}
+
 /** The address ranges of ADMIN_ALLOWED_NETWORKS as one list; an IPv4 address seen as IPv4-mapped IPv6 is checked as IPv4. */
 export function networkList(ranges: readonly string[]): (address: string) => boolean {
   const list = new BlockList();
@@ -45,8 +61,8 @@ export function registerAdminLimits(app: FastifyInstance, config: Pick<Config, '
   const allowed = config.adminAllowedNetworks ? networkList(config.adminAllowedNetworks) : undefined;
   const origins = new Set(config.adminAllowedOrigins);
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url;
-    if (!CONSOLE.test(path)) return;
+    const path = consolePath(request);
+    if (path === undefined) return;
     if (allowed && !allowed(request.ip)) {
       reply.callNotFound();
       return reply;

@@ -257,6 +257,9 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     expect(await refusedKeys(registerClient(deps, partner('BADAUD2', { audience: ['NOSUCH'] })))).toEqual(['audience']);
     expect(await refusedKeys(registerClient(deps, { ...partner('BADSECRET'), secret_sha256: 'a'.repeat(64) }))).toEqual(['secret_sha256']);
     expect(await refusedKeys(registerClient(deps, partner('bad id!')))).toEqual(['client_id']);
+    for (const scheme of ['javascript', 'data', 'https']) {
+      expect(await refusedKeys(registerClient(deps, partner('BADSCHEME', { custom_scheme: scheme, redirect_uris: [`${scheme}:alert(1)`] }))), scheme).toContain('custom_scheme');
+    }
     expect(await refusedKeys(updateClient(deps, 'NOSUCH', { name: 'x' }))).toEqual(['client_id']);
     expect(await refusedKeys(updateClient(deps, 'SIAP002', { redirect_uris: ['javascript:alert(1)'] }))).toEqual(['redirect_uris']);
     expect(await refusedKeys(updateClient(deps, 'SIAP002', { type: 'public' }))).toEqual(['type']);

@@ -4,6 +4,9 @@ import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { loadConfigFile } from '../../lib/config-file.ts';
 import { sha256Bytes } from '../../lib/secrets.ts';
 
+/** Schemes a browser handles itself: no app's custom scheme (RFC 8252 section 7.1). */
+const BROWSER_SCHEMES = ['javascript', 'data', 'vbscript', 'blob', 'file', 'filesystem', 'about', 'http', 'https', 'ws', 'wss', 'ftp', 'mailto', 'tel'];
+
 /**
  * A client of the OAuth client registry (SPEC.md section 6) as CLIENTS_FILE writes it and the
  * database keeps it (`oauth_clients.definition`, decision 0031), without its secret.
@@ -13,7 +16,15 @@ export const clientDefinitionSchema = z.object({
   name: z.string().min(1),
   type: z.enum(['public', 'confidential']),
   redirect_uris: z.array(z.string().min(1)).min(1),
-  custom_scheme: z.string().regex(/^[a-z][a-z0-9+.-]*$/).optional(),
+  /**
+   * An app's own URI scheme for its redirect URIs (RFC 8252 section 7.1): never one a browser runs or
+   * reads itself (a `javascript:` redirect would run in the SPA's page), nor the web's own.
+   */
+  custom_scheme: z
+    .string()
+    .regex(/^[a-z][a-z0-9+.-]*$/)
+    .refine((scheme) => !BROWSER_SCHEMES.includes(scheme), { error: 'must be an app\'s own scheme, not one a browser handles' })
+    .optional(),
   /** The scopes the client may be granted, and is granted when it asks for none (docs/decisions/0010-scopes-and-audience.md). */
   scopes: z.array(z.enum(ALL_SCOPES as [string, ...string[]])).min(1).default(['openid']),
   /**

@@ -169,7 +169,8 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     expect((await exchangeAs(id, first)).statusCode).toBe(200);
     expect((await exchangeAs(id, second)).statusCode).toBe(200);
     const listed = (await adminCall(t, '/api/admin/clients', admin.token)).json().clients.find((c: { client_id: string }) => c.client_id === id);
-    expect(listed.secrets.map((s: { retire_at: number | null }) => s.retire_at === null)).toEqual([false, true]);
+    // Both made in the same millisecond of the test clock: their order is not the point, one of each is.
+    expect(listed.secrets.map((s: { retire_at: number | null }) => s.retire_at === null).sort()).toEqual([false, true]);
     const retired = await call('/api/admin/clients/secret/retire', { client_id: id, ...REASON });
     expect(retired.json()).toMatchObject({ result_code: 0, retired: 1 });
     expect((await exchangeAs(id, first)).json().error).toBe('invalid_client');
@@ -203,6 +204,17 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     expect(await introspect()).toEqual({ active: false });
     expect((await auditRows(t, 'client.update')).find((r) => r.client_id === id)?.detail).toContain('redirect_uris');
     expect((await auditRows(t, 'client.enable')).find((r) => r.client_id === id)).toBeDefined();
+    // A client's redirect URIs decide where members' codes go: changing or enabling it needs a fresh proof too.
+    t.clock.advance(OPERATOR_LIMITS.freshProofMs + 1);
+    for (const [url, body] of [
+      ['/api/admin/clients/update', { client_id: id, redirect_uris: ['https://attacker.example/cb'], ...REASON }],
+      ['/api/admin/clients/enable', { client_id: id, ...REASON }],
+    ] as const) {
+      const stale = await adminCall(t, url, admin.token, body);
+      expect(stale.statusCode, url).toBe(401);
+      expect(stale.json()).toMatchObject({ result_message: OPERATOR_MESSAGES.freshProofNeeded });
+    }
+    expect((await postAuthorize(t.app, { clientId: id, redirectUri: moved })).statusCode).toBe(303);
   });
 
   it('disables a client from the host: npm run admin -- disable-client, its tokens end, audited with the operator host', async () => {

@@ -41,8 +41,9 @@ function withoutAudit<T extends { reason: string; ticket?: string | undefined }>
 
 /**
  * The administrator's operator API (role `admin`, decision 0032): partner clients in the database
- * (decision 0031) and the operators. Registering a client, disabling it, its secrets and the
- * operators' changes need a fresh passkey proof, as the invite does; every change is audited.
+ * (decision 0031) and the operators. Every change to a client (its redirect URIs decide where
+ * members' codes go) and to the operators needs a fresh passkey proof, as the invite does; every
+ * change is audited.
  */
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   const services = { db: deps.db, clock: deps.clock, clients: deps.clients, publicOrigin: deps.publicOrigin };
@@ -53,10 +54,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps):
     return registerClientAs(services, actorOf(call), withoutAudit(call.input));
   });
   operatorPost(app, deps, 'POST /api/admin/clients/update', async (call) => {
+    requireFreshProof(deps, call.session);
     const { client_id: clientId, ...changes } = withoutAudit(call.input);
     return updateClientAs(services, actorOf(call), clientId, changes);
   });
-  operatorPost(app, deps, 'POST /api/admin/clients/enable', async (call) => setClientEnabledAs(services, actorOf(call), call.input.client_id, true));
+  operatorPost(app, deps, 'POST /api/admin/clients/enable', async (call) => {
+    requireFreshProof(deps, call.session);
+    return setClientEnabledAs(services, actorOf(call), call.input.client_id, true);
+  });
   operatorPost(app, deps, 'POST /api/admin/clients/disable', async (call) => {
     requireFreshProof(deps, call.session);
     return setClientEnabledAs(services, actorOf(call), call.input.client_id, false);
