@@ -53,6 +53,7 @@ const segment = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('..', '%2e%2e', '%2f', '%00', '%ff', '%E0%A4%A', '%', '', ';x=1', '~', '.env', 'a'.repeat(1_000)) },
 );
 const deepLink = fc.array(segment, { minLength: 1, maxLength: 6 }).map((s) => `/content/${s.join('/')}`);
+const consoleLink = fc.array(segment, { minLength: 1, maxLength: 6 }).map((s) => `/admin/${s.join('/')}`);
 const partnerPage = (page: string) =>
   fc.oneof({ weight: 3, arbitrary: fc.constantFrom('SIAP002', 'SIAP004', 'SIAP005', 'SIAP009') }, { weight: 2, arbitrary: segment }).map((id) => `/dev/partner/${id}/${page}`);
 
@@ -268,6 +269,11 @@ const PAGES: Endpoint[] = [
   { method: 'GET', route: '/content/*', group: 'pages', expect: 'page', caller: 'none', paths: deepLink },
   { method: 'GET', route: '/content/index.html', group: 'pages', expect: 'page', caller: 'none' },
   { method: 'GET', route: '/content/assets/app.js', group: 'pages', expect: 'page', caller: 'none' },
+  { method: 'GET', route: '/admin', group: 'pages', expect: 'page', caller: 'none' },
+  { method: 'GET', route: '/admin/', group: 'pages', expect: 'page', caller: 'none' },
+  { method: 'GET', route: '/admin/*', group: 'pages', expect: 'page', caller: 'none', paths: consoleLink },
+  { method: 'GET', route: '/admin/index.html', group: 'pages', expect: 'page', caller: 'none' },
+  { method: 'GET', route: '/admin/assets/app.js', group: 'pages', expect: 'page', caller: 'none' },
   { method: 'GET', route: '/dev/mailbox.json', group: 'dev', expect: 'json', caller: 'none' },
   { method: 'GET', route: '/dev/mailbox', group: 'dev', expect: 'page', caller: 'none' },
   { method: 'GET', route: '/dev/partner/demo.css', group: 'dev', expect: 'page', caller: 'none' },

@@ -35,8 +35,9 @@ export interface FuzzServer {
 }
 
 /** A tiny SPA build, so that the static and deep-link routes of /content exist whether or not apps/web/dist was built. */
-function fakeWebDist(dir: string): string {
-  const dist = join(dir, 'web');
+/** A build of one file and one asset, for the SPA (`web`) and the operator console (`admin`). */
+function fakeWebDist(dir: string, name = 'web'): string {
+  const dist = join(dir, name);
   mkdirSync(join(dist, 'assets'), { recursive: true });
   writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>SPA</title></head><body><div id="root"></div></body></html>');
   writeFileSync(join(dist, 'assets', 'app.js'), 'document.title = "SPA";');
@@ -70,6 +71,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
       PUBLIC_ORIGIN: origin,
       DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`,
       WEB_DIST: fakeWebDist(dir),
+      ADMIN_DIST: fakeWebDist(dir, 'admin'),
       LOG_LEVEL: 'error',
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
