@@ -10,22 +10,11 @@ export const AUDIT_PAGE_MAX = 100;
 /** Rows read per step of the export: the export streams, it never holds the whole log. */
 const EXPORT_STEP = 500;
 
-/** One audit row as the console and the SIEM read it: times as ms and ISO 8601, the detail parsed. */
-export interface AuditRecord {
-  id: string;
-  at: number;
-  time: string;
-  operator_id: string;
-  operator_role: string;
-  action: string;
-  member_id: string | null;
-  client_id: string | null;
-  reason: string | null;
-  ticket: string | null;
-  address: string | null;
-  request_id: string | null;
-  detail: unknown;
-}
+/**
+ * One audit row as the console and the SIEM read it: the stored row (db/schema.ts AuditLogTable) with
+ * its time as ms (`at`) and ISO 8601 (`time`) rather than `created_at`, and the detail parsed.
+ */
+export type AuditRecord = Omit<AuditRow, 'created_at' | 'detail'> & { at: number; time: string; detail: unknown };
 
 const recordOf = (r: AuditRow): AuditRecord => ({
   id: r.id,
