@@ -9,6 +9,7 @@ import { loadConfig, REPO_ROOT } from '../../config.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ManualClock } from '../../lib/clock.ts';
+import { eventually } from '../../test-support/eventually.ts';
 import { codeGrant } from '../../test-support/oauth-client.ts';
 import { basic, form, getCode, NET_ANSWER, postAuthorize, PRODUCTION_ENV, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
@@ -25,20 +26,6 @@ import { loadClientsFile } from './clients.ts';
 
 const FILE_CLIENTS = JSON.parse(readFileSync(`${REPO_ROOT}config/clients.json`, 'utf8')) as { client_id: string }[];
 const REFRESH = { CLIENTS_REFRESH_MS: '100' };
-
-/** Checks again every 50 ms until the check passes, for at most 5 s: a change reaches the other nodes by their poll. */
-async function eventually(check: () => Promise<void> | void, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (e) {
-      if (Date.now() > until) throw e;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 /** Another node's start on the same database: the whole app, its own clock, optionally its log. */
 async function startNode(db: Db, url: string, env: Record<string, string> = {}, log?: string[]): Promise<FastifyInstance> {

@@ -9,6 +9,7 @@ import { buildApp } from '../../app.ts';
 import { loadConfig, REPO_ROOT } from '../../config.ts';
 import { openDatabase, type Db } from '../../db/database.ts';
 import { ManualClock } from '../../lib/clock.ts';
+import { eventually } from '../../test-support/eventually.ts';
 import { codeGrant } from '../../test-support/oauth-client.ts';
 import { signIn as rpSignIn } from '../../test-support/oidc-kit.ts';
 import { adminCall, enrol, enrolledOperator, enrolmentToken, invite, signedInAdmin, signIn, stepUp } from '../../test-support/operator-kit.ts';
@@ -27,20 +28,6 @@ import { OPERATOR_LIMITS } from './limits.ts';
 
 const REFRESH = { CLIENTS_REFRESH_MS: '100' };
 const REASON = { reason: '提携先からの申請', ticket: 'INC-1234' };
-
-/** Checks again every 50 ms until the check passes, for at most 5 s: a change reaches the other nodes by their poll. */
-async function eventually(check: () => Promise<void> | void, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (e) {
-      if (Date.now() > until) throw e;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 const redirectOf = (origin: string, clientId: string) => `${origin}/dev/partner/${clientId}/callback`;
 /** A partner's client as the console registers it: confidential, Net Answer may introspect its tokens. */
