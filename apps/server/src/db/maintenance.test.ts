@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../lib/secrets.ts';
 import { insertMember } from '../modules/account/member-repo.ts';
 import { logActivity, type ActivityEvent } from '../modules/activity/activity-repo.ts';
-import { DIALECTS, createTestDb, type TestDb } from '../test-support/test-db.ts';
+import { DIALECTS } from '../test-support/test-db.ts';
+import { withMigratedDb } from '../test-support/vitest.ts';
 import { WITHDRAWN_LOG_RETENTION_MS, purgeExpired } from './maintenance.ts';
-import { migrateToLatest } from './migrations.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 1);
 
 describe.each(DIALECTS)('purge of withdrawn members\' logs and expired e-mail changes (%s)', (dialect) => {
-  let testDb: TestDb;
-  beforeAll(async () => {
-    testDb = await createTestDb(dialect);
-    await migrateToLatest(testDb.db.kysely);
-  });
-  afterAll(async () => testDb?.drop());
-
-  const db = () => testDb.db.kysely;
+  const db = withMigratedDb(dialect);
   const log = (userId: string, events: [ActivityEvent, number][]) =>
     Promise.all(events.map(([event, at]) => logActivity(db(), { userId, event, at })));
   const eventsOf = async (userId: string) =>
@@ -82,17 +75,12 @@ describe.each(DIALECTS)('purge of withdrawn members\' logs and expired e-mail ch
 });
 
 describe.each(DIALECTS)('purgeExpired (%s)', (dialect) => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb(dialect);
-    await migrateToLatest(t.db.kysely);
-  });
-  afterAll(async () => t.drop());
+  const kysely = withMigratedDb(dialect);
 
   it('removes day-old codes and lapsed throttles, and keeps live ones', async () => {
     const now = Date.UTC(2026, 5, 1);
     const day = 24 * 3600 * 1000;
-    const db = t.db.kysely;
+    const db = kysely();
     await db.insertInto('users').values({
       id: 'u1', email: 'u1@example.com', tel: null, password_hash: 'x', member_type: 'open', status: 'active',
       last_name: null, first_name: null, last_name_kana: null, first_name_kana: null, sex: null, birthday: null,

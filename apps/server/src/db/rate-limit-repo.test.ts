@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, createTestDb, type TestDb } from '../test-support/test-db.ts';
-import { migrateToLatest } from './migrations.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../test-support/test-db.ts';
+import { withMigratedDb } from '../test-support/vitest.ts';
 import { purgeExpired } from './maintenance.ts';
 import { MAX_RATE_WINDOW_MS, hitRateLimit } from './rate-limit-repo.ts';
 
@@ -8,14 +8,9 @@ const WINDOW = 30 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 1);
 
 describe.each(DIALECTS)('fixed-window rate limit (%s)', (dialect) => {
-  let testDb: TestDb;
-  beforeAll(async () => {
-    testDb = await createTestDb(dialect);
-    await migrateToLatest(testDb.db.kysely);
-  });
-  afterAll(async () => testDb?.drop());
+  const db = withMigratedDb(dialect);
 
-  const hit = (key: string, at: number) => hitRateLimit(testDb.db.kysely, key, at, WINDOW);
+  const hit = (key: string, at: number) => hitRateLimit(db(), key, at, WINDOW);
 
   it('numbers the events of a window and starts again when the window has run out', async () => {
     expect(await hit('a', T0)).toBe(1);
@@ -37,8 +32,8 @@ describe.each(DIALECTS)('fixed-window rate limit (%s)', (dialect) => {
   it('is purged once no window can still be running', async () => {
     await hit('old', T0);
     await hit('recent', T0 + MAX_RATE_WINDOW_MS);
-    await purgeExpired(testDb.db.kysely, T0 + MAX_RATE_WINDOW_MS + 1);
-    const keys = (await testDb.db.kysely.selectFrom('rate_limits').select('key').execute()).map((r) => r.key);
+    await purgeExpired(db(), T0 + MAX_RATE_WINDOW_MS + 1);
+    const keys = (await db().selectFrom('rate_limits').select('key').execute()).map((r) => r.key);
     expect(keys).toContain('recent');
     expect(keys).not.toContain('old');
   });

@@ -1,8 +1,12 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import type { Dialect } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrations.ts';
+import type { Database } from '../db/schema.ts';
 import { startListeningApp, type ListeningApp } from './listening-app.ts';
 import { silentSmtp, type SilentSmtp } from './silent-smtp.ts';
 import { createTestApp, type TestApp } from './test-app-core.ts';
+import { createTestDb, type TestDb } from './test-db.ts';
 
 /**
  * The vitest lifecycle of the test harness (entry `@sso/server/test-support/vitest`): each helper
@@ -23,6 +27,23 @@ export function withTestApp(
   });
   afterAll(async () => ctx.close?.());
   return ctx;
+}
+
+/**
+ * A fresh database migrated to the latest schema, without an app, for the enclosing describe block
+ * (a repository's tests); dropped after. The getter reads it once the block has started.
+ */
+export function withMigratedDb(dialect: Dialect): () => Kysely<Database> {
+  let testDb: TestDb | undefined;
+  beforeAll(async () => {
+    testDb = await createTestDb(dialect);
+    await migrateToLatest(testDb.db.kysely);
+  });
+  afterAll(async () => testDb?.drop());
+  return () => {
+    if (!testDb) throw new Error('withMigratedDb: the database is read before its describe block started');
+    return testDb.db.kysely;
+  };
 }
 
 /** A test app whose SMTP_URL is a silent mail server, for the enclosing describe block. */

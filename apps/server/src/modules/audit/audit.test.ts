@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../db/migrations.ts';
-import { DIALECTS, createTestDb, type TestDb } from '../../test-support/test-db.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test-support/test-db.ts';
+import { withMigratedDb } from '../../test-support/vitest.ts';
 import { AUDIT_PAGE_MAX, exportAuditJsonLines, purgeAudit, readAudit, recordAudit, InvalidAuditCursor, type AuditEntry } from './audit.ts';
 import { purgeAuditBefore } from './audit-repo.ts';
 
@@ -22,13 +22,7 @@ const entry = (over: Partial<AuditEntry> = {}): AuditEntry => ({
 
 /** The append-only audit log (migration 0022; docs/operations.md "The audit log"). */
 describe.each(DIALECTS)('the audit log (%s)', (dialect) => {
-  let testDb: TestDb;
-  beforeAll(async () => {
-    testDb = await createTestDb(dialect);
-    await migrateToLatest(testDb.db.kysely);
-  });
-  afterAll(async () => testDb?.drop());
-  const db = () => testDb.db.kysely;
+  const db = withMigratedDb(dialect);
   const count = async () => Number((await db().selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
   it('records every field and reads it back, the detail parsed, the time in ISO 8601', async () => {
