@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { z } from 'zod';
 import { clientRegisterRequestSchema, clientUpdateRequestSchema, type AdminClientView } from '@sso/contracts/admin-clients';
 import { usePageTitle } from '../app/page-title.ts';
 import { adminCall, adminRoute, failureMessage, withFreshProof } from '../lib/api.ts';
 import { japanTime, linesOf, wordsOf } from '../lib/format.ts';
-import { Alert, Field, Notice } from '../ui/field.tsx';
+import { Alert, Field, Notice, TextAreaField } from '../ui/field.tsx';
 import { useFreshProof } from '../ui/use-fresh-proof.tsx';
 import { useReason, type Reason } from '../ui/use-reason.tsx';
 
@@ -183,83 +184,123 @@ export function Clients() {
   );
 }
 
-/** A textarea with its visible label. */
-function TextArea({ id, label, hint, value, onChange }: { id: string; label: string; hint?: string; value: string; onChange: (v: string) => void }) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint && (
-        <span id={`${id}-hint`} className="hint">
-          {hint}
-        </span>
-      )}
-      <textarea id={id} name={id} rows={3} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={hint ? `${id}-hint` : undefined} />
-    </div>
-  );
-}
-
 type RegisterRequest = ReturnType<typeof clientRegisterRequestSchema.parse>;
 type UpdateRequest = ReturnType<typeof clientUpdateRequestSchema.parse>;
 
+/** What both forms edit: a client's URIs, scopes and terms, and the change's reason. */
+const CLIENT_FIELDS = { redirect_uris: '', post_logout: '', backchannel: '', scopes: '', terms: '', reason: '', ticket: '' };
+type ClientFields = typeof CLIENT_FIELDS;
+
+/** The request's part of those fields (the back-channel URI apart: a registration leaves an empty one out, an update clears it with null). */
+const requestOf = (f: ClientFields) => ({
+  redirect_uris: linesOf(f.redirect_uris),
+  post_logout_redirect_uris: linesOf(f.post_logout),
+  scopes: wordsOf(f.scopes),
+  terms: wordsOf(f.terms),
+  reason: f.reason,
+  ...(f.ticket.trim() ? { ticket: f.ticket } : {}),
+});
+
+/** A request checked by its schema: it and its reason, or undefined after the first issue is shown. */
+function checked<T extends Reason>(parsed: z.ZodSafeParseResult<T>, onError: (m: string | undefined) => void): [T, Reason] | undefined {
+  if (!parsed.success) {
+    onError(`${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+    return undefined;
+  }
+  onError(undefined);
+  const { reason, ticket } = parsed.data;
+  return [parsed.data, { reason, ...(ticket ? { ticket } : {}) }];
+}
+
+/**
+ * One form of a client's URIs, scopes and terms and the reason: the registration's (`optional`: the
+ * optional fields say so, after `children`, its own fields) and an edit's.
+ */
+function ClientForm<F extends ClientFields>({
+  id,
+  optional,
+  f,
+  setF,
+  busy,
+  submitLabel,
+  label,
+  onSubmit,
+  children,
+}: {
+  id: string;
+  optional: boolean;
+  f: F;
+  setF: (update: (x: F) => F) => void;
+  busy: boolean;
+  submitLabel: string;
+  label?: string;
+  onSubmit: () => Promise<void>;
+  children?: ReactNode;
+}) {
+  const set = (k: keyof ClientFields) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
+  const ifOptional = (text: string) => (optional ? `${text}（任意）` : text);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSubmit();
+      }}
+      noValidate
+      aria-label={label}
+    >
+      {children}
+      <TextAreaField id={`${id}-redirects`} label="リダイレクトURI" hint="1行に1つ" value={f.redirect_uris} onChange={set('redirect_uris')} />
+      <TextAreaField id={`${id}-post-logout`} label="ログアウト後のリダイレクトURI" hint={ifOptional('1行に1つ')} value={f.post_logout} onChange={set('post_logout')} />
+      <Field id={`${id}-backchannel`} label={ifOptional('バックチャネルログアウトURI')} value={f.backchannel} onChange={set('backchannel')} autoComplete="off" />
+      <Field id={`${id}-scopes`} label="スコープ" hint="空白区切り" value={f.scopes} onChange={set('scopes')} autoComplete="off" />
+      <Field id={`${id}-terms`} label="規約" hint={ifOptional('空白区切り')} value={f.terms} onChange={set('terms')} autoComplete="off" />
+      <TextAreaField id={`${id}-reason`} label="理由" value={f.reason} onChange={set('reason')} />
+      <Field id={`${id}-ticket`} label="チケット番号（任意）" value={f.ticket} onChange={set('ticket')} autoComplete="off" />
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 /** The registration form: the definition and the reason in one form. */
 function RegisterClient({ busy, onRegister, onError }: { busy: boolean; onRegister: (r: RegisterRequest, why: Reason) => Promise<boolean>; onError: (m: string | undefined) => void }) {
-  const [f, setF] = useState({ client_id: '', name: '', type: 'confidential', redirect_uris: '', post_logout: '', backchannel: '', scopes: 'openid', terms: '', reason: '', ticket: '' });
-  const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const parsed = clientRegisterRequestSchema.safeParse({
-      client_id: f.client_id.trim(),
-      name: f.name.trim(),
-      type: f.type,
-      redirect_uris: linesOf(f.redirect_uris),
-      post_logout_redirect_uris: linesOf(f.post_logout),
-      ...(f.backchannel.trim() ? { backchannel_logout_uri: f.backchannel.trim() } : {}),
-      scopes: wordsOf(f.scopes),
-      terms: wordsOf(f.terms),
-      reason: f.reason,
-      ...(f.ticket.trim() ? { ticket: f.ticket } : {}),
-    });
-    if (!parsed.success) {
-      onError(`${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
-      return;
-    }
-    onError(undefined);
-    const { reason, ticket } = parsed.data;
-    if (await onRegister(parsed.data, { reason, ...(ticket ? { ticket } : {}) })) setF((x) => ({ ...x, client_id: '', name: '', redirect_uris: '', post_logout: '', backchannel: '', reason: '', ticket: '' }));
+  const [f, setF] = useState({ ...CLIENT_FIELDS, client_id: '', name: '', type: 'confidential', scopes: 'openid' });
+  const submit = async () => {
+    const request = checked(
+      clientRegisterRequestSchema.safeParse({
+        client_id: f.client_id.trim(),
+        name: f.name.trim(),
+        type: f.type,
+        ...requestOf(f),
+        ...(f.backchannel.trim() ? { backchannel_logout_uri: f.backchannel.trim() } : {}),
+      }),
+      onError,
+    );
+    if (request && (await onRegister(...request))) setF((x) => ({ ...x, client_id: '', name: '', redirect_uris: '', post_logout: '', backchannel: '', reason: '', ticket: '' }));
   };
   return (
     <section className="panel" aria-labelledby="register-title">
       <h2 id="register-title">クライアントの登録</h2>
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <Field id="client-id" label="クライアントID" value={f.client_id} onChange={(e) => set('client_id')(e.target.value)} autoComplete="off" />
-        <Field id="client-name" label="サービス名" value={f.name} onChange={(e) => set('name')(e.target.value)} autoComplete="off" />
+      <ClientForm id="client" optional f={f} setF={setF} busy={busy} submitLabel="登録する" onSubmit={submit}>
+        <Field id="client-id" label="クライアントID" value={f.client_id} onChange={(e) => setF((x) => ({ ...x, client_id: e.target.value }))} autoComplete="off" />
+        <Field id="client-name" label="サービス名" value={f.name} onChange={(e) => setF((x) => ({ ...x, name: e.target.value }))} autoComplete="off" />
         <div className="field">
           <label htmlFor="client-type">種別</label>
-          <select id="client-type" name="client-type" value={f.type} onChange={(e) => set('type')(e.target.value)}>
+          <select id="client-type" name="client-type" value={f.type} onChange={(e) => setF((x) => ({ ...x, type: e.target.value }))}>
             <option value="confidential">コンフィデンシャル（シークレットあり）</option>
             <option value="public">パブリック（PKCEのみ）</option>
           </select>
         </div>
-        <TextArea id="client-redirects" label="リダイレクトURI" hint="1行に1つ" value={f.redirect_uris} onChange={set('redirect_uris')} />
-        <TextArea id="client-post-logout" label="ログアウト後のリダイレクトURI" hint="1行に1つ（任意）" value={f.post_logout} onChange={set('post_logout')} />
-        <Field id="client-backchannel" label="バックチャネルログアウトURI（任意）" value={f.backchannel} onChange={(e) => set('backchannel')(e.target.value)} autoComplete="off" />
-        <Field id="client-scopes" label="スコープ" hint="空白区切り" value={f.scopes} onChange={(e) => set('scopes')(e.target.value)} autoComplete="off" />
-        <Field id="client-terms" label="規約" hint="空白区切り（任意）" value={f.terms} onChange={(e) => set('terms')(e.target.value)} autoComplete="off" />
-        <TextArea id="client-reason" label="理由" value={f.reason} onChange={set('reason')} />
-        <Field id="client-ticket" label="チケット番号（任意）" value={f.ticket} onChange={(e) => set('ticket')(e.target.value)} autoComplete="off" />
-        <div className="actions">
-          <button type="submit" disabled={busy}>
-            登録する
-          </button>
-        </div>
-      </form>
+      </ClientForm>
     </section>
   );
 }
 
 /** The edit of a client's URIs, scopes and terms, with the reason. */
 function EditClient({ client, busy, onSave, onError }: { client: AdminClientView; busy: boolean; onSave: (r: UpdateRequest, why: Reason) => Promise<boolean>; onError: (m: string | undefined) => void }) {
-  const id = `edit-${client.client_id}`;
   const [f, setF] = useState({
     redirect_uris: client.redirect_uris.join('\n'),
     post_logout: client.post_logout_redirect_uris.join('\n'),
@@ -269,41 +310,12 @@ function EditClient({ client, busy, onSave, onError }: { client: AdminClientView
     reason: '',
     ticket: '',
   });
-  const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }));
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const parsed = clientUpdateRequestSchema.safeParse({
-      client_id: client.client_id,
-      redirect_uris: linesOf(f.redirect_uris),
-      post_logout_redirect_uris: linesOf(f.post_logout),
-      backchannel_logout_uri: f.backchannel.trim() === '' ? null : f.backchannel.trim(),
-      scopes: wordsOf(f.scopes),
-      terms: wordsOf(f.terms),
-      reason: f.reason,
-      ...(f.ticket.trim() ? { ticket: f.ticket } : {}),
-    });
-    if (!parsed.success) {
-      onError(`${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
-      return;
-    }
-    onError(undefined);
-    const { reason, ticket } = parsed.data;
-    await onSave(parsed.data, { reason, ...(ticket ? { ticket } : {}) });
+  const submit = async () => {
+    const request = checked(
+      clientUpdateRequestSchema.safeParse({ client_id: client.client_id, ...requestOf(f), backchannel_logout_uri: f.backchannel.trim() === '' ? null : f.backchannel.trim() }),
+      onError,
+    );
+    if (request) await onSave(...request);
   };
-  return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label={`${client.name}の編集`}>
-      <TextArea id={`${id}-redirects`} label="リダイレクトURI" hint="1行に1つ" value={f.redirect_uris} onChange={set('redirect_uris')} />
-      <TextArea id={`${id}-post-logout`} label="ログアウト後のリダイレクトURI" hint="1行に1つ" value={f.post_logout} onChange={set('post_logout')} />
-      <Field id={`${id}-backchannel`} label="バックチャネルログアウトURI" value={f.backchannel} onChange={(e) => set('backchannel')(e.target.value)} autoComplete="off" />
-      <Field id={`${id}-scopes`} label="スコープ" hint="空白区切り" value={f.scopes} onChange={(e) => set('scopes')(e.target.value)} autoComplete="off" />
-      <Field id={`${id}-terms`} label="規約" hint="空白区切り" value={f.terms} onChange={(e) => set('terms')(e.target.value)} autoComplete="off" />
-      <TextArea id={`${id}-reason`} label="理由" value={f.reason} onChange={set('reason')} />
-      <Field id={`${id}-ticket`} label="チケット番号（任意）" value={f.ticket} onChange={(e) => set('ticket')(e.target.value)} autoComplete="off" />
-      <div className="actions">
-        <button type="submit" disabled={busy}>
-          変更を保存
-        </button>
-      </div>
-    </form>
-  );
+  return <ClientForm id={`edit-${client.client_id}`} optional={false} f={f} setF={setF} busy={busy} submitLabel="変更を保存" label={`${client.name}の編集`} onSubmit={submit} />;
 }

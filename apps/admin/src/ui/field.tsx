@@ -1,8 +1,22 @@
-import type { InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
-/** An input with its visible label (`<label for>`) and, when given, its hint and error, both tied to it by aria-describedby. */
-export function Field({ id, label, hint, error, ...input }: { id: string; label: string; hint?: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const described = [hint ? `${id}-hint` : undefined, error ? `${id}-error` : undefined].filter(Boolean).join(' ') || undefined;
+interface Labelled {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+}
+
+/** What ties a control to its hint and error (aria-describedby, aria-invalid), and its name. */
+const tiedTo = ({ id, hint, error }: Labelled) => ({
+  id,
+  name: id,
+  'aria-invalid': error ? true : undefined,
+  'aria-describedby': [hint ? `${id}-hint` : undefined, error ? `${id}-error` : undefined].filter(Boolean).join(' ') || undefined,
+});
+
+/** A control with its visible label (`<label for>`) and, when given, its hint and error. */
+function Labelled({ id, label, hint, error, children }: Labelled & { children: ReactNode }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -11,7 +25,7 @@ export function Field({ id, label, hint, error, ...input }: { id: string; label:
           {hint}
         </span>
       )}
-      <input id={id} name={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {children}
       {error && (
         <span id={`${id}-error`} className="field-error">
           {error}
@@ -21,8 +35,26 @@ export function Field({ id, label, hint, error, ...input }: { id: string; label:
   );
 }
 
+/** An input with its visible label and, when given, its hint and error, both tied to it by aria-describedby. */
+export function Field({ id, label, hint, error, ...input }: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Labelled id={id} label={label} hint={hint} error={error}>
+      <input {...tiedTo({ id, label, hint, error })} {...input} />
+    </Labelled>
+  );
+}
+
+/** A textarea (three rows) with its visible label and, when given, its hint and error, as Field. */
+export function TextAreaField({ id, label, hint, error, ...textarea }: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <Labelled id={id} label={label} hint={hint} error={error}>
+      <textarea {...tiedTo({ id, label, hint, error })} rows={3} {...textarea} />
+    </Labelled>
+  );
+}
+
 /** A message the screen reader reads as it appears. */
-export function Alert({ children }: { children: React.ReactNode }) {
+export function Alert({ children }: { children: ReactNode }) {
   return (
     <div className="alert" role="alert">
       {children}
@@ -30,7 +62,7 @@ export function Alert({ children }: { children: React.ReactNode }) {
   );
 }
 
-export function Notice({ children }: { children: React.ReactNode }) {
+export function Notice({ children }: { children: ReactNode }) {
   return (
     <div className="notice" role="status">
       {children}
