@@ -7,6 +7,7 @@ import { useOperator } from '../app/operator-context.ts';
 import { adminCall, adminRoute, failureMessage, withFreshProof } from '../lib/api.ts';
 import { FIELD_LABELS, japanTime, MEMBER_STATUS, MEMBER_TYPE, minutesLeft } from '../lib/format.ts';
 import { Alert, Notice } from '../ui/field.tsx';
+import { Table } from '../ui/table.tsx';
 import { useFreshProof } from '../ui/use-fresh-proof.tsx';
 import { useReason, type Reason } from '../ui/use-reason.tsx';
 
@@ -159,34 +160,24 @@ export function Member() {
             {member.passkeys.length === 0 ? (
               <p>パスキーはありません。</p>
             ) : (
-              <div className="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">名前</th>
-                      <th scope="col">登録日時</th>
-                      <th scope="col">最終利用</th>
-                      {security && <th scope="col">操作</th>}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {member.passkeys.map((p) => (
-                      <tr key={p.id}>
-                        <td>{p.name}</td>
-                        <td>{japanTime(p.created_at)}</td>
-                        <td>{japanTime(p.last_used_at)}</td>
-                        {security && (
-                          <td>
-                            <button type="button" className="danger" onClick={() => removePasskey(p.id, p.name)} disabled={busy} aria-label={`パスキー「${p.name}」を削除`}>
-                              削除
-                            </button>
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                head={['名前', '登録日時', '最終利用', ...(security ? ['操作'] : [])]}
+                rows={member.passkeys.map((p) => ({
+                  key: p.id,
+                  cells: [
+                    p.name,
+                    japanTime(p.created_at),
+                    japanTime(p.last_used_at),
+                    ...(security
+                      ? [
+                          <button type="button" className="danger" onClick={() => removePasskey(p.id, p.name)} disabled={busy} aria-label={`パスキー「${p.name}」を削除`}>
+                            削除
+                          </button>,
+                        ]
+                      : []),
+                  ],
+                }))}
+              />
             )}
           </section>
 
@@ -225,28 +216,7 @@ function Listing({ title, empty, head, rows }: { title: string; empty: string; h
       {rows.length === 0 ? (
         <p>{empty}</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                {head.map((h) => (
-                  <th key={h} scope="col">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r, i) => (
-                <tr key={i}>
-                  {r.map((cell, j) => (
-                    <td key={j}>{cell}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table head={head} rows={rows.map((cells, i) => ({ key: String(i), cells }))} />
       )}
     </section>
   );

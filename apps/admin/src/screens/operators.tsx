@@ -6,6 +6,7 @@ import { adminCall, adminRoute, failureMessage, withFreshProof, type AnswerOf } 
 import { japanTime } from '../lib/format.ts';
 import { ROLE_LABELS } from '../lib/roles.ts';
 import { Alert, Field, Notice } from '../ui/field.tsx';
+import { Table } from '../ui/table.tsx';
 import { useFreshProof } from '../ui/use-fresh-proof.tsx';
 import { useReason } from '../ui/use-reason.tsx';
 
@@ -119,38 +120,24 @@ export function Operators() {
         <section className="panel" aria-labelledby="operators-title">
           <h2 id="operators-title">オペレーター一覧</h2>
           {done && <Notice>{done}</Notice>}
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">氏名</th>
-                  <th scope="col">メールアドレス</th>
-                  <th scope="col">権限</th>
-                  <th scope="col">状態</th>
-                  <th scope="col">登録日時</th>
-                  <th scope="col">操作</th>
-                </tr>
-              </thead>
-              <tbody>
-                {operators.map((o) => (
-                  <tr key={o.id}>
-                    <td>{o.display_name}</td>
-                    <td>{o.email}</td>
-                    <td>{ROLE_LABELS[o.role]}</td>
-                    <td>{o.status === 'active' ? '有効' : '無効'}</td>
-                    <td>{japanTime(o.created_at)}</td>
-                    <td>
-                      {o.id !== me.id && (
-                        <button type="button" className={o.status === 'active' ? 'danger' : 'secondary'} onClick={() => void toggle(o)} disabled={busy} aria-label={`${o.display_name}を${o.status === 'active' ? '無効にする' : '有効にする'}`}>
-                          {o.status === 'active' ? '無効にする' : '有効にする'}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            head={['氏名', 'メールアドレス', '権限', '状態', '登録日時', '操作']}
+            rows={operators.map((o) => ({
+              key: o.id,
+              cells: [
+                o.display_name,
+                o.email,
+                ROLE_LABELS[o.role],
+                o.status === 'active' ? '有効' : '無効',
+                japanTime(o.created_at),
+                o.id !== me.id && (
+                  <button type="button" className={o.status === 'active' ? 'danger' : 'secondary'} onClick={() => void toggle(o)} disabled={busy} aria-label={`${o.display_name}を${o.status === 'active' ? '無効にする' : '有効にする'}`}>
+                    {o.status === 'active' ? '無効にする' : '有効にする'}
+                  </button>
+                ),
+              ],
+            }))}
+          />
         </section>
       )}
       {reasonDialog}
