@@ -1,55 +1,9 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
-
-/** Text files worth sending compressed. */
-const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
+import { defineConfig } from 'vite';
+import { spaConfig } from '../../scripts/spa-vite.ts';
 
 /**
- * Writes a `.br` and a `.gz` beside every text file of the build (docs/performance.md), which the
- * server sends to browsers that accept them (@fastify/static `preCompressed`): compressed once at
- * build time at the highest levels rather than on every request.
+ * The SPA is served under /content by the API server (SPEC.md section 2); what it builds like the
+ * operator console is in scripts/spa-vite.ts. The manifest lets the benchmark find what the login
+ * route loads (bench/lib/spa-size.ts).
  */
-function precompress(): Plugin {
-  return {
-    name: 'precompress',
-    apply: 'build',
-    closeBundle() {
-      const walk = (dir: string): string[] =>
-        readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-      for (const file of walk('dist').filter((f) => COMPRESSIBLE.test(f))) {
-        const body = readFileSync(file);
-        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
-        writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-      }
-    },
-  };
-}
-
-/**
- * React Router 7 points every import condition at its development build, whose development-only
- * warnings (ENABLE_DEV_WARNINGS) then run in the browser (remix-run/react-router#12532, #14753). Its
- * framework plugin swaps in the production build; a library-mode app like this one has to do it
- * itself. The difference is small (1.7 KB; the router's script time on the login page barely
- * moved), but a production bundle should not carry a development build.
- */
-const reactRouterProduction = join(dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist/production/index.mjs');
-
-/**
- * The SPA is served under /content by the API server (SPEC.md section 2). The server's CSP allows
- * scripts and styles from 'self' only, so nothing is inlined: no inline script, CSS in files, and
- * assets (the logo) as files rather than data URIs. The manifest lets the benchmark find what the
- * login route loads (bench/lib/spa-size.ts).
- */
-export default defineConfig(({ command }) => ({
-  base: '/content/',
-  resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
-  plugins: [react(), precompress()],
-  // One stylesheet (8 KB, 2 KB compressed) linked from index.html rather than one per chunk: a
-  // lazy screen's CSS files held up its first render, each a request of its own (docs/performance.md).
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, assetsInlineLimit: 0, manifest: true, cssCodeSplit: false },
-  server: { port: 5173, strictPort: true },
-}));
+export default defineConfig(spaConfig({ base: '/content/', build: { manifest: true }, server: { port: 5173 } }));
