@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PRODUCTION_ENV, withTestApp } from '../test-support/test-app.ts';
 
 /**
- * A web build of its own, laid out as apps/web/vite.config.ts writes one (a `.br` and a `.gz`
+ * A web build of its own, laid out as scripts/spa-vite.ts writes one (a `.br` and a `.gz`
  * beside each text file), so that these tests need no `npm run build:web`.
  */
 function fakeWebDist(files: Record<string, string>): string {
