@@ -313,10 +313,12 @@ export interface OutboxTable {
   created_at: number;
 }
 
-/** A member's passkey (WebAuthn credential; decision 0024). Ids and keys are base64url. */
-export interface PasskeysTable {
-  id: string;
-  user_id: string;
+/**
+ * The columns of a stored WebAuthn credential, a member's (PasskeysTable) or an operator's
+ * (OperatorPasskeysTable): each table has them besides its holder, name and times. Ids and keys are
+ * base64url.
+ */
+export interface WebAuthnCredentialColumns {
   credential_id: string;
   public_key: string;
   counter: number;
@@ -326,6 +328,12 @@ export interface PasskeysTable {
   device_type: string;
   /** 1: backed up to a sync fabric (WebAuthn's BS flag), as of its last use. */
   backed_up: number;
+}
+
+/** A member's passkey (WebAuthn credential; decision 0024). */
+export interface PasskeysTable extends WebAuthnCredentialColumns {
+  id: string;
+  user_id: string;
   name: string;
   created_at: number;
   last_used_at: number | null;
@@ -396,15 +404,9 @@ export interface OperatorsTable {
 }
 
 /** An operator's passkey (WebAuthn credential), as PasskeysTable holds a member's. */
-export interface OperatorPasskeysTable {
+export interface OperatorPasskeysTable extends WebAuthnCredentialColumns {
   id: string;
   operator_id: string;
-  credential_id: string;
-  public_key: string;
-  counter: number;
-  transports: string;
-  device_type: string;
-  backed_up: number;
   name: string;
   created_at: number;
   last_used_at: number | null;

@@ -1,8 +1,5 @@
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { z } from 'zod';
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
-import { LIMITS } from '@sso/contracts/constants';
 import { OPERATOR_MESSAGES, type OperatorRole, type OperatorView, type operatorEnrolRequestSchema } from '@sso/contracts/operators';
 import type { CeremonyOptionsResponse } from '@sso/contracts/passkeys';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
@@ -11,8 +8,8 @@ import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
 import { addressBucket } from '../../lib/address-bucket.ts';
 import { retryable } from '../../lib/app-error.ts';
 import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
-import { transportsOf } from '../passkeys/assertion.ts';
 import { keepChallenge, takeChallenge } from '../passkeys/ceremony.ts';
+import { creationOptions, verifyCreation } from '../passkeys/creation.ts';
 import { ceremonyOptions } from '../passkeys/passkey-deps.ts';
 import { relyingPartyOf } from '../passkeys/relying-party.ts';
 import { OPERATOR_LIMITS } from './limits.ts';
@@ -113,16 +110,12 @@ export async function enrolmentOptions(deps: OperatorDeps, token: string, addres
   if (!found) throw enrolmentInvalid();
   const rp = relyingPartyOf(deps.issuer);
   const own = await operatorPasskeys(deps.db, found.operator.id);
-  const options = await generateRegistrationOptions({
+  const options = await creationOptions(rp, {
     rpName: `${rp.name} 管理コンソール`,
-    rpID: rp.id,
-    userID: operatorHandleBytes(found.operator.id),
+    userId: operatorHandleBytes(found.operator.id),
     userName: found.operator.email,
     userDisplayName: found.operator.display_name,
-    timeout: LIMITS.passkeyChallengeTtlMs,
-    attestationType: 'none',
-    excludeCredentials: own.map((k) => ({ id: k.credential_id, transports: transportsOf(k) })),
-    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    own,
   });
   await keepChallenge(deps.db, { purpose: 'operator_enrol', challenge: options.challenge, subject: found.link.id, now });
   return ceremonyOptions(options);
@@ -140,36 +133,12 @@ export async function enrol(deps: OperatorDeps, input: z.infer<typeof operatorEn
   const kept = await takeChallenge(deps.db, 'operator_enrol', input.credential, now);
   if (!kept || kept.subject !== found.link.id) throw retryable(OPERATOR_MESSAGES.notAccepted);
   const rp = relyingPartyOf(deps.issuer);
-  let info;
-  try {
-    const verified = await verifyRegistrationResponse({
-      response: input.credential as unknown as RegistrationResponseJSON,
-      expectedChallenge: kept.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-    });
-    if (!verified.verified) throw new Error('not verified');
-    info = verified.registrationInfo;
-  } catch {
-    throw retryable(OPERATOR_MESSAGES.notAccepted);
-  }
+  const credential = await verifyCreation(rp, input.credential, kept.challenge);
+  if (!credential) throw retryable(OPERATOR_MESSAGES.notAccepted);
   try {
     await deps.db.transaction().execute(async (trx) => {
       if (!(await useUpEnrolment(trx, found.link.id, now))) throw enrolmentInvalid();
-      await insertOperatorPasskey(trx, {
-        id: newId(),
-        operator_id: found.operator.id,
-        credential_id: info.credential.id,
-        public_key: isoBase64URL.fromBuffer(info.credential.publicKey),
-        counter: info.credential.counter,
-        transports: JSON.stringify(info.credential.transports ?? []),
-        device_type: info.credentialDeviceType,
-        backed_up: info.credentialBackedUp ? 1 : 0,
-        name: input.name,
-        created_at: now,
-        last_used_at: null,
-      });
+      await insertOperatorPasskey(trx, { id: newId(), operator_id: found.operator.id, ...credential, name: input.name, created_at: now, last_used_at: null });
     });
   } catch (err) {
     if (uniqueViolation(err)) throw retryable(PASSKEY_MESSAGES.alreadyRegistered);

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, OperatorPasskeysTable, OperatorSessionsTable, OperatorsTable } from '../../db/schema.ts';
+import { usedColumns, type CredentialUse } from '../../lib/webauthn-credential.ts';
 
 /** The SQL of `operators`, `operator_passkeys`, `operator_enrolments` and `operator_sessions` (migration 0021, decision 0032): only the operators module calls it. */
 
@@ -55,16 +56,8 @@ export const operatorPasskeyByCredentialId = (db: Kysely<Database>, credentialId
   db.selectFrom('operator_passkeys').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
 
 /** Records a use while the stored counter is still the one checked (as passkey-repo.ts's recordPasskeyUse); false: not recorded. */
-export async function recordOperatorPasskeyUse(
-  db: Kysely<Database>,
-  p: { id: string; checkedCounter: number; counter: number; backedUp: boolean; now: number },
-): Promise<boolean> {
-  const r = await db
-    .updateTable('operator_passkeys')
-    .set({ counter: p.counter, backed_up: p.backedUp ? 1 : 0, last_used_at: p.now })
-    .where('id', '=', p.id)
-    .where('counter', '=', p.checkedCounter)
-    .executeTakeFirst();
+export async function recordOperatorPasskeyUse(db: Kysely<Database>, use: CredentialUse): Promise<boolean> {
+  const r = await db.updateTable('operator_passkeys').set(usedColumns(use)).where('id', '=', use.id).where('counter', '=', use.checkedCounter).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, PasskeysTable } from '../../db/schema.ts';
+import { usedColumns, type CredentialUse } from '../../lib/webauthn-credential.ts';
 
 /** The SQL of `passkeys` (decision 0024): only the passkeys module calls it. */
 
@@ -32,16 +33,8 @@ export const passkeyById = (db: Kysely<Database>, id: string): Promise<PasskeyRo
  * the one the assertion was checked against, so that of two parallel uses of a counting authenticator
  * at most one moves it (a cloned authenticator racing its original is refused). False: not recorded.
  */
-export async function recordPasskeyUse(
-  db: Kysely<Database>,
-  p: { id: string; checkedCounter: number; counter: number; backedUp: boolean; now: number },
-): Promise<boolean> {
-  const r = await db
-    .updateTable('passkeys')
-    .set({ counter: p.counter, backed_up: p.backedUp ? 1 : 0, last_used_at: p.now })
-    .where('id', '=', p.id)
-    .where('counter', '=', p.checkedCounter)
-    .executeTakeFirst();
+export async function recordPasskeyUse(db: Kysely<Database>, use: CredentialUse): Promise<boolean> {
+  const r = await db.updateTable('passkeys').set(usedColumns(use)).where('id', '=', use.id).where('counter', '=', use.checkedCounter).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 

@@ -1,5 +1,3 @@
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { z } from 'zod';
 import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
@@ -12,10 +10,10 @@ import type { MemberCall } from '../oauth/member-post.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { issueToken } from '../verification/one-time-secret.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
+import { creationOptions, verifyCreation } from './creation.ts';
 import { passkeyAddedMail } from './mails.ts';
 import { ceremonyOptions, passkeyView, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { countMemberPasskeys, insertPasskey, memberPasskeys } from './passkey-repo.ts';
-import { transportsOf } from './assertion.ts';
 import { userHandleBytes } from './relying-party.ts';
 
 const notAccepted = () => retryable(PASSKEY_MESSAGES.notAccepted);
@@ -29,17 +27,7 @@ export async function registrationOptions(deps: PasskeyDeps, call: MemberCall<un
   const rp = rpOf(deps);
   const own = await memberPasskeys(deps.db, call.user.id);
   if (own.length >= LIMITS.passkeysPerMember) throw retryable(PASSKEY_MESSAGES.tooMany);
-  const options = await generateRegistrationOptions({
-    rpName: rp.name,
-    rpID: rp.id,
-    userID: userHandleBytes(call.user.id),
-    userName: call.user.email,
-    userDisplayName: call.user.email,
-    timeout: LIMITS.passkeyChallengeTtlMs,
-    attestationType: 'none',
-    excludeCredentials: own.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
-    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-  });
+  const options = await creationOptions(rp, { rpName: rp.name, userId: userHandleBytes(call.user.id), userName: call.user.email, userDisplayName: call.user.email, own });
   await keepChallenge(deps.db, { purpose: 'passkey_register', challenge: options.challenge, subject: call.token.familyId, now: deps.clock.now() });
   return ceremonyOptions(options);
 }
@@ -56,36 +44,11 @@ export async function registerPasskey(
 ): Promise<{ result_code: number; result_message: string; passkey: Passkey }> {
   const now = deps.clock.now();
   const rp = rpOf(deps);
-  const answer = call.input.credential as unknown as RegistrationResponseJSON;
   const kept = await takeChallenge(deps.db, 'passkey_register', call.input.credential, now);
   if (!kept || kept.subject !== call.token.familyId) throw notAccepted();
-  let info;
-  try {
-    const verified = await verifyRegistrationResponse({
-      response: answer,
-      expectedChallenge: kept.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-    });
-    if (!verified.verified) throw notAccepted();
-    info = verified.registrationInfo;
-  } catch {
-    throw notAccepted();
-  }
-  const row = {
-    id: newId(),
-    user_id: call.user.id,
-    credential_id: info.credential.id,
-    public_key: isoBase64URL.fromBuffer(info.credential.publicKey),
-    counter: info.credential.counter,
-    transports: JSON.stringify(info.credential.transports ?? []),
-    device_type: info.credentialDeviceType,
-    backed_up: info.credentialBackedUp ? 1 : 0,
-    name: call.input.name,
-    created_at: now,
-    last_used_at: null,
-  };
+  const credential = await verifyCreation(rp, call.input.credential, kept.challenge);
+  if (!credential) throw notAccepted();
+  const row = { id: newId(), user_id: call.user.id, ...credential, name: call.input.name, created_at: now, last_used_at: null };
   let revokeToken = '';
   try {
     await deps.db.transaction().execute(async (trx) => {
