@@ -221,7 +221,8 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     expect((await auditRows(t, 'client.disable')).find((r) => r.client_id === id)).toMatchObject({ operator_id: 'host', operator_role: 'host', reason: '漏えいの疑い' });
     await expect(cli(['disable-client', '--client', id])).rejects.toMatchObject({ code: 2 });
     await expect(cli(['disable-client', '--client', 'NOSUCH', '--reason', 'x'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no client is registered as NOSUCH') });
-  });
+    // Three starts of the command on the host: each loads the server's code afresh.
+  }, 90_000);
 
   it('disables an operator: their sessions end at once and sign-in refuses them; enabled, they sign in again; never oneself or the last administrator', async () => {
     const invited = await invite(t, admin.token, { email: `victim-${dialect}@card.example.jp`, role: 'support' });
