@@ -1,7 +1,11 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { REPO_ROOT } from '../../config.ts';
 import { newId } from '../../lib/secrets.ts';
+import { loadCardMasterSimulator } from '../../ports/card-master-simulator.ts';
+import { DEMO } from '../../seed.ts';
 import { readAudit } from '../audit/audit.ts';
 import { insertMember, markWithdrawn } from '../account/member-repo.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';
@@ -54,7 +58,8 @@ const userStatus = async (t: TestApp, access: string) => (await t.app.inject({ m
 describe.each(DIALECTS)('member support services (%s)', (dialect) => {
   const t = withTestApp(dialect);
   const mails = recorder();
-  const deps = (): SupportDeps => ({ db: t.testDb.db.kysely, clock: t.clock, issuer: TEST_ORIGIN, notifier: mails.notifier });
+  const cardMaster = loadCardMasterSimulator(resolve(REPO_ROOT, 'config/demo-cards.json'));
+  const deps = (): SupportDeps => ({ db: t.testDb.db.kysely, clock: t.clock, issuer: TEST_ORIGIN, notifier: mails.notifier, cardMaster });
   const audit = async (memberId: string) => (await readAudit(t.testDb.db.kysely, { memberId })).records;
   const events = async (memberId: string) =>
     (await t.testDb.db.kysely.selectFrom('activity_log').select('event').where('user_id', '=', memberId).orderBy('created_at').orderBy('id').execute()).map((r) => r.event);
@@ -112,6 +117,13 @@ describe.each(DIALECTS)('member support services (%s)', (dialect) => {
       expect((await findMembers(deps(), SUPPORT, { cardLastFour: '７７３１', birthday: '19900101' })).map((r) => r.member_id)).toEqual([m.id]);
       expect(await findMembers(deps(), SUPPORT, { cardLastFour: '7731', birthday: '19900102' })).toEqual([]);
       expect(await findMembers(deps(), SUPPORT, { cardLastFour: '7732', birthday: '19900101' })).toEqual([]);
+    });
+
+    it("finds a card member by the card's last four digits with the birth date the card master holds for the card's holder (docs/demo.md)", async () => {
+      expect((await findMembers(deps(), SUPPORT, { cardLastFour: '0101', birthday: '1985/6/15' })).map((r) => r.member_id)).toEqual([DEMO.card.id]);
+      expect(await findMembers(deps(), SUPPORT, { cardLastFour: '0101', birthday: '19850616' })).toEqual([]);
+      // Another card's holder's birth date does not find the member either.
+      expect(await findMembers(deps(), SUPPORT, { cardLastFour: '0101', birthday: '19860707' })).toEqual([]);
     });
 
     it('never answers more than a small page', async () => {
