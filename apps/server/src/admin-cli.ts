@@ -79,10 +79,11 @@ function memberArgs(args: string[], usage: string): MemberArgs {
   return { member, reason, ...(ticket !== undefined ? { ticket } : {}) };
 }
 
-/** The support services' deps on the host: no mail is sent by these commands. */
+/** The support services' deps on the host: no mail is sent by these commands, and no card master asked. */
 function hostDeps(ctx: CommandContext<unknown>): SupportDeps {
   const notifier = { send: () => Promise.reject(new Error('the host commands send no mail')) };
-  return { db: ctx.db.kysely, clock: systemClock, issuer: ctx.config.publicOrigin, notifier };
+  const cardMaster = { byEsid: () => Promise.reject(new Error('the host commands ask no card master')) };
+  return { db: ctx.db.kysely, clock: systemClock, issuer: ctx.config.publicOrigin, notifier, cardMaster };
 }
 
 /** The member named by id or e-mail (any status); a UsageError when none is. */
