@@ -7,13 +7,15 @@ import { newId } from '../../lib/secrets.ts';
 import { loadCardMasterSimulator } from '../../ports/card-master-simulator.ts';
 import { DEMO } from '../../seed.ts';
 import { readAudit } from '../audit/audit.ts';
-import { insertMember, markWithdrawn } from '../account/member-repo.ts';
+import { insertMember, markSuspended, markWithdrawn } from '../account/member-repo.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';
 import type { OutgoingMessage } from '../notifications/notifier.ts';
 import { loggedInMember } from '../../test-support/account-change-kit.ts';
 import { activate, ACTIVATE_PATH, linkToken, newOpenEmail, registerForToken } from '../../test-support/open-signup-kit.ts';
 import { LoginBrowser, memberWithPasskey } from '../../test-support/passkey-kit.ts';
 import { newMember } from '../../test-support/recover-kit.ts';
+import { codeOf, TestBrowser, webTokens } from '../../test-support/sso-kit.ts';
+import { onetimeToken, redeem } from '../../test-support/direct-login-kit.ts';
 import { bearer, loginTokens, TEST_ORIGIN, tokenRequest, WEB_REDIRECT, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { findMembers, SEARCH_LIMIT } from './find-members.ts';
@@ -317,6 +319,30 @@ describe.each(DIALECTS)('member support services (%s)', (dialect) => {
         ]),
       );
     });
+
+    // Twice: by the service, which ends every session; and by the member's status alone, as a session
+    // made at the very moment of the suspension would outlive it, so that each check is seen on its own.
+    for (const [how, suspend] of [
+      ['suspendMember', (id: string) => suspendMember(deps(), because(SECURITY), id)],
+      ['the status alone', (id: string) => markSuspended(t.testDb.db.kysely, id, t.clock.now())],
+    ] as const) {
+    it(`a suspended member's one-time direct-login token gives no tokens, at either token endpoint, and the browser's SSO session no code (${how})`, async () => {
+      const m = await newMember(t);
+      const browser = new TestBrowser();
+      const tokens = await webTokens(t, codeOf(await browser.login(t, m)));
+      expect(codeOf(await browser.authorize(t))).toBeTruthy();
+      const [first, second] = [await onetimeToken(t, tokens.access_token), await onetimeToken(t, tokens.access_token)];
+      await suspend(m.id);
+      // The direct-login grant (SPEC.md section 7), by its own endpoint and as the token endpoint's password grant.
+      expect((await redeem(t, first)).json()).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+      const passwordGrant = await tokenRequest(t.app, { grant_type: 'password', onetime_token: second, client_id: 'SIAP009', terminal_id: 'terminal-dl' });
+      expect(passwordGrant.json()).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+      // A partner's link with the browser's session: the login page, no code.
+      const again = await browser.authorize(t);
+      expect(codeOf(again)).toBeNull();
+      expect(String(again.headers.location)).toContain('/content/authorize?');
+    });
+    }
 
     it("a suspended member's passkey sign-in says whom to contact too, and works again once restored", async () => {
       const { member, authenticator } = await memberWithPasskey(t);
