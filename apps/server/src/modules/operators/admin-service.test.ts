@@ -9,16 +9,8 @@ import { findClientRow } from '../clients/client-repo.ts';
 import { TEST_ORIGIN } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { withTestApp } from '../../test-support/vitest.ts';
-import {
-  disableOperator,
-  registerClientAs,
-  retireClientSecretsAs,
-  rotateClientSecretAs,
-  setClientEnabledAs,
-  updateClientAs,
-  type AdminActor,
-  type AdminServiceDeps,
-} from './admin-service.ts';
+import * as admin from './admin-service.ts';
+import type { AdminActor, AdminServiceDeps } from './admin-service.ts';
 import { insertOperator } from './operator-repo.ts';
 
 /*
@@ -62,33 +54,33 @@ describe.each(DIALECTS)('the administrator services (%s)', (dialect) => {
 
   it('a client change whose audit row fails is not made: register, update, disable, rotate and retire leave the client as it was', async () => {
     const id = `TXAUDIT${newId().slice(0, 6)}`;
-    await expect(registerClientAs(broken(), ACTOR, partner(id))).rejects.toThrow('audit_log is unavailable');
+    await expect(admin.registerClientAs(broken(), ACTOR, partner(id))).rejects.toThrow('audit_log is unavailable');
     expect(await findClientRow(t.testDb.db.kysely, id)).toBeUndefined();
 
-    await registerClientAs(deps(), ACTOR, partner(id));
+    await admin.registerClientAs(deps(), ACTOR, partner(id));
     const before = await findClientRow(t.testDb.db.kysely, id);
     const secrets = () => t.testDb.db.kysely.selectFrom('oauth_client_secrets').select(['id', 'retire_at']).where('client_id', '=', id).orderBy('id').execute();
     const secretsBefore = await secrets();
 
-    await expect(updateClientAs(broken(), ACTOR, id, { name: '変えてはならない名前' })).rejects.toThrow('audit_log is unavailable');
-    await expect(setClientEnabledAs(broken(), ACTOR, id, false)).rejects.toThrow('audit_log is unavailable');
-    await expect(rotateClientSecretAs(broken(), ACTOR, id, undefined)).rejects.toThrow('audit_log is unavailable');
+    await expect(admin.updateClientAs(broken(), ACTOR, id, { name: '変えてはならない名前' })).rejects.toThrow('audit_log is unavailable');
+    await expect(admin.setClientEnabledAs(broken(), ACTOR, id, false)).rejects.toThrow('audit_log is unavailable');
+    await expect(admin.rotateClientSecretAs(broken(), ACTOR, id, undefined)).rejects.toThrow('audit_log is unavailable');
     expect(await findClientRow(t.testDb.db.kysely, id)).toEqual(before);
     expect(await secrets()).toEqual(secretsBefore);
     expect(clients.get(id)?.name).toBe(`提携サービス ${id}`);
 
-    await rotateClientSecretAs(deps(), ACTOR, id, undefined);
+    await admin.rotateClientSecretAs(deps(), ACTOR, id, undefined);
     const rotated = await secrets();
-    await expect(retireClientSecretsAs(broken(), ACTOR, id)).rejects.toThrow('audit_log is unavailable');
+    await expect(admin.retireClientSecretsAs(broken(), ACTOR, id)).rejects.toThrow('audit_log is unavailable');
     expect(await secrets()).toEqual(rotated);
     expect(await audited(id)).toEqual(['client.create', 'client.rotate_secret']);
   });
 
   it('a client change with its audit row commits both', async () => {
     const id = `TXBOTH${newId().slice(0, 6)}`;
-    await registerClientAs(deps(), ACTOR, partner(id));
-    await updateClientAs(deps(), ACTOR, id, { name: '新しい名前' });
-    await setClientEnabledAs(deps(), ACTOR, id, false);
+    await admin.registerClientAs(deps(), ACTOR, partner(id));
+    await admin.updateClientAs(deps(), ACTOR, id, { name: '新しい名前' });
+    await admin.setClientEnabledAs(deps(), ACTOR, id, false);
     expect(await findClientRow(t.testDb.db.kysely, id)).toMatchObject({ enabled: 0 });
     expect(await audited(id)).toEqual(['client.create', 'client.disable', 'client.update']);
   });
@@ -102,7 +94,7 @@ describe.each(DIALECTS)('the administrator services (%s)', (dialect) => {
       for (const id of [a, b]) {
         await insertOperator(db, { id, email: `${id}@example.com`, display_name: '管理者', role: 'admin', status: 'active', created_at: t.clock.now(), created_by: 'bootstrap' });
       }
-      const results = await Promise.allSettled([disableOperator(deps(), { ...ACTOR, operatorId: a }, b), disableOperator(deps(), { ...ACTOR, operatorId: b }, a)]);
+      const results = await Promise.allSettled([admin.disableOperator(deps(), { ...ACTOR, operatorId: a }, b), admin.disableOperator(deps(), { ...ACTOR, operatorId: b }, a)]);
       const active = await db.selectFrom('operators').select('id').where('role', '=', 'admin').where('status', '=', 'active').execute();
       expect(active, `round ${round}`).toHaveLength(1);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
