@@ -79,10 +79,11 @@ function memberArgs(args: string[], usage: string): MemberArgs {
   return { member, reason, ...(ticket !== undefined ? { ticket } : {}) };
 }
 
-/** The support services' deps on the host: no mail is sent by these commands. */
+/** The support services' deps on the host: no mail is sent by these commands, and no card master asked. */
 function hostDeps(ctx: CommandContext<unknown>): SupportDeps {
   const notifier = { send: () => Promise.reject(new Error('the host commands send no mail')) };
-  return { db: ctx.db.kysely, clock: systemClock, issuer: ctx.config.publicOrigin, notifier };
+  const cardMaster = { byEsid: () => Promise.reject(new Error('the host commands ask no card master')) };
+  return { db: ctx.db.kysely, clock: systemClock, issuer: ctx.config.publicOrigin, notifier, cardMaster };
 }
 
 /** The member named by id or e-mail (any status); a UsageError when none is. */
@@ -154,11 +155,13 @@ const COMMANDS: Record<string, Command<unknown>> = {
     async run({ values: { clientId, reason }, config, db }) {
       const clients = await openClientStore({ db: db.kysely, clock: systemClock, publicOrigin: config.publicOrigin, refreshMs: config.clientsRefreshMs });
       try {
-        const { changed, ended } = await setClientEnabled({ db: db.kysely, clock: systemClock, clients, publicOrigin: config.publicOrigin }, clientId, false).catch((e: unknown) => {
+        // The change and its audit row in one transaction (decision 0032).
+        const { changed, ended } = await setClientEnabled({ db: db.kysely, clock: systemClock, clients, publicOrigin: config.publicOrigin }, clientId, false, (trx, r) => {
+          const detail = { changed: r.changed, sessions: r.ended.sessions, codes: r.ended.codes, direct_logins: r.ended.directLogins };
+          return recordAudit(trx, { operatorId: 'host', operatorRole: 'host', action: 'client.disable', clientId, reason, detail }, systemClock.now()).then(() => undefined);
+        }).catch((e: unknown) => {
           throw e instanceof AppError ? new Error(`no client is registered as ${clientId}`) : e;
         });
-        const detail = { changed, sessions: ended.sessions, codes: ended.codes, direct_logins: ended.directLogins };
-        await recordAudit(db.kysely, { operatorId: 'host', operatorRole: 'host', action: 'client.disable', clientId, reason, detail }, systemClock.now());
         process.stdout.write(`${changed ? 'client disabled' : 'client was already disabled'}: ${clientId} (sessions ended: ${ended.sessions}, codes: ${ended.codes}, direct logins: ${ended.directLogins})\n`);
       } finally {
         await clients.close();

@@ -72,6 +72,20 @@ describe.each(DIALECTS)('purge of withdrawn members\' logs and expired e-mail ch
     expect((await db().selectFrom('operator_sessions').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['ended-today', 'live']);
     expect((await db().selectFrom('operator_enrolments').select('id').execute()).map((r) => r.id)).toEqual(['recent-link']);
   });
+
+  it("deletes a client's secret a day after its retirement (decision 0031), and keeps the current one and those in their overlap", async () => {
+    await db()
+      .insertInto('oauth_clients')
+      .values({ client_id: 'PURGE1', definition: '{}', enabled: 1, created_at: T0 - 30 * DAY, updated_at: T0 - 30 * DAY })
+      .execute();
+    const secret = (id: string, retireAt: number | null) => ({ id, client_id: 'PURGE1', secret_sha256: `sha-${id}`, created_at: T0 - 30 * DAY, retire_at: retireAt });
+    await db()
+      .insertInto('oauth_client_secrets')
+      .values([secret('retired-long-ago', T0 - DAY - 1), secret('retired-today', T0 - 1), secret('in-overlap', T0 + DAY), secret('current', null)])
+      .execute();
+    await purgeExpired(db(), T0);
+    expect((await db().selectFrom('oauth_client_secrets').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['current', 'in-overlap', 'retired-today']);
+  });
 });
 
 describe.each(DIALECTS)('purgeExpired (%s)', (dialect) => {

@@ -11,7 +11,8 @@ export const WITHDRAWN_LOG_RETENTION_MS = 365 * DAY;
  * long so that a late replay is still recognised), login and sign-up throttles whose lock or run
  * has lapsed, sign-up flows, pending open sign-ups and one-time secrets past their expiry,
  * rate-limit counters whose window has ended, outbox messages a day after delivery or a week
- * after they were given up, e-mail changes, direct-login grants and member flows past their expiry, SSO sessions a day after they lapsed or ended, operator sessions and enrolment links a day after they lapsed or ended, and the activity log of members
+ * after they were given up, e-mail changes, direct-login grants and member flows past their expiry, SSO sessions a day after they lapsed or ended, operator sessions and enrolment links a day after they lapsed or ended, partner clients' secrets a day after
+ * their retirement, and the activity log of members
  * withdrawn more than WITHDRAWN_LOG_RETENTION_MS ago (docs/withdrawal.md).
  */
 export async function purgeExpired(db: Kysely<Database>, now: number): Promise<void> {
@@ -38,6 +39,10 @@ export async function purgeExpired(db: Kysely<Database>, now: number): Promise<v
   await db.deleteFrom('operator_sessions').where('expires_at', '<', now - DAY).execute();
   await db.deleteFrom('operator_sessions').where('ended_at', '<', now - DAY).execute();
   await db.deleteFrom('operator_enrolments').where('expires_at', '<', now - DAY).execute();
+  // A client's secret a day after its retirement (decision 0031): nothing accepts it past retire_at,
+  // and the day lets the console still list the secret just retired with its time; the audit log
+  // keeps the rotation and the retirement. The nodes' snapshots drop it with the registry's next change.
+  await db.deleteFrom('oauth_client_secrets').where('retire_at', 'is not', null).where('retire_at', '<', now - DAY).execute();
   // The 'withdrawn' row dates the withdrawal; it goes with the rest of the member's log.
   const withdrawnLongAgo = db
     .selectFrom('activity_log')

@@ -34,6 +34,7 @@ const foundCard = z.object({
   holder_mobile: digits(10, 11).optional(),
   holder_mobile_masked: z.string().optional(),
   holder_email_masked: z.string().optional(),
+  holder_birthday: z.string().regex(/^\d{8}$/).optional(),
   pin: digits(4, 4).optional(),
   bank_account_last4: digits(4, 4).optional(),
 });
@@ -72,6 +73,7 @@ const toRecord = (c: DemoCard, status: SubuserStatus): CardRecord => ({
   ...(c.holder_mobile ? { holderMobile: c.holder_mobile } : {}),
   ...(c.holder_mobile_masked ? { holderMobileMasked: c.holder_mobile_masked } : {}),
   ...(c.holder_email_masked ? { holderEmailMasked: c.holder_email_masked } : {}),
+  ...(c.holder_birthday ? { holderBirthday: c.holder_birthday } : {}),
   ...(c.pin ? { pin: c.pin } : {}),
   ...(c.bank_account_last4 ? { bankAccountLast4: c.bank_account_last4 } : {}),
 });

@@ -36,6 +36,8 @@ export interface CardRecord {
   holderMobile?: string;
   holderMobileMasked?: string;
   holderEmailMasked?: string;
+  /** The holder's birth date, YYYYMMDD: the support desk's card search asks it (a card member's profile holds none). */
+  holderBirthday?: string;
   /** The holder's PIN, for the Pin check. */
   pin?: string;
   /** Last 4 digits of the bank account, asked with the PIN on local and dev hosts. */

@@ -6,6 +6,7 @@ import type { PasskeyDeps } from '../passkeys/passkey-deps.ts';
 import { changePassword } from './password-change-service.ts';
 import { confirmTelChange, requestTelChange } from './tel-change-service.ts';
 import { withdraw } from './withdraw-service.ts';
+import type { TokenDeps } from '../oauth/token-service.ts';
 
 /**
  * E-mail change, login mobile number, password change and withdrawal (SPEC.md sections 4 and 7). The
@@ -13,7 +14,7 @@ import { withdraw } from './withdraw-service.ts';
  * e-mail change, the new login mobile number and the withdrawal then need the session's fresh proof
  * (decision 0012); the password change needs the member's proof in the request itself.
  */
-export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps & PasskeyDeps): void {
+export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps & PasskeyDeps & Pick<TokenDeps, 'clients'>): void {
   // Sensitive changes need a fresh proof of presence on the session (decision 0012).
   memberPost(app, deps, 'POST /api/auth/email/change', afterFreshProof(deps, (call) =>
     requestEmailChange(deps, call.user, call.input, call.token.familyId),

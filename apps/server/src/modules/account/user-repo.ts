@@ -59,7 +59,7 @@ export const findUserById = (db: Kysely<Database>, id: string): Promise<UserRow 
  */
 export async function searchUsers(
   db: Kysely<Database>,
-  by: { email: string } | { tel: string } | { id: string } | { ids: readonly string[]; birthday: string },
+  by: { email: string } | { tel: string } | { id: string } | { ids: readonly string[]; birthday: string } | { ids: readonly string[]; memberType: 'card' | 'open' },
   limit: number,
 ): Promise<UserRow[]> {
   let q = db.selectFrom('users').selectAll();
@@ -67,6 +67,7 @@ export async function searchUsers(
   else if ('tel' in by) q = q.where((eb) => eb.or([eb('tel', '=', by.tel), eb('profile_tel', '=', by.tel)]));
   else if ('id' in by) q = q.where('id', '=', by.id);
   else if (by.ids.length === 0) return [];
-  else q = q.where('id', 'in', [...by.ids]).where('birthday', '=', by.birthday);
+  else if ('birthday' in by) q = q.where('id', 'in', [...by.ids]).where('birthday', '=', by.birthday);
+  else q = q.where('id', 'in', [...by.ids]).where('member_type', '=', by.memberType);
   return q.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
 }

@@ -113,8 +113,7 @@ export async function newestActiveEsid(db: Kysely<Database>, userId: string): Pr
 }
 
 /** The members holding a card whose number ends in these four digits (card_number_mask keeps them): the operators' search. */
-export async function memberIdsByCardEnding(db: Kysely<Database>, lastFour: string, limit: number): Promise<string[]> {
+export async function cardsByEnding(db: Kysely<Database>, lastFour: string, limit: number): Promise<{ user_id: string; esid: string }[]> {
   if (!/^\d{4}$/.test(lastFour)) return [];
-  const rows = await db.selectFrom('sub_users').select('user_id').distinct().where('card_number_mask', 'like', `%${lastFour}`).limit(limit).execute();
-  return rows.map((r) => r.user_id);
+  return db.selectFrom('sub_users').select(['user_id', 'esid']).where('card_number_mask', 'like', `%${lastFour}`).orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
 }

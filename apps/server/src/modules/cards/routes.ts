@@ -50,7 +50,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardDeps): void {
     revokeMemberSession(deps, call, { token: call.input.token, clientId: call.input.client_id }),
   );
 
-  clientPost(app, deps.clients, 'POST /api/auth/card/refresh_token', async (_request, reply, body, client) => {
+  clientPost(app, deps, 'POST /api/auth/card/refresh_token', async (_request, reply, body, client) => {
     const tokens = await refreshCardSession(deps, { refreshToken: body.refresh_token, client, terminalId: body.terminal_id ?? null });
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });

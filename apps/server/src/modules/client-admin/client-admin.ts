@@ -26,7 +26,7 @@ import { clientDefinitionSchema, registryProblems, resolveDefinition, type Clien
 /*
  * What an administrator does to the client registry of the database (decision 0031): register a
  * client, change it, disable and enable it, rotate its secret with an overlap. Each change is one
- * transaction that also raises the registry's version, then this node reloads at once and the
+ * transaction that also raises the registry's version and writes what the caller adds (its audit row), then this node reloads at once and the
  * others within CLIENTS_REFRESH_MS. Every refusal is a 901 (SPEC.md section 8) naming the field.
  */
 
@@ -37,6 +37,13 @@ export interface ClientAdminDeps {
   /** What `{PUBLIC_ORIGIN}` in a URI stands for (PUBLIC_ORIGIN). */
   publicOrigin: string;
 }
+
+/**
+ * What the caller writes in a change's own transaction (the operator API's audit row, decision 0032):
+ * when it fails, the change is not made either, and when the change fails, neither is it.
+ */
+export type AlsoInTransaction<T> = (trx: Kysely<Database>, result: T) => Promise<void>;
+const nothingMore = async () => {};
 
 /** How long a rotated secret keeps working beside the new one, unless the caller says otherwise. */
 export const SECRET_OVERLAP_MS = 7 * 24 * 60 * 60 * 1000;
@@ -127,7 +134,11 @@ async function storedDefinition(db: Kysely<Database>, clientId: string): Promise
  * Registers a client, enabled. A confidential client is given a secret, returned here once and
  * stored only as its SHA-256 (decision 0008).
  */
-export async function registerClient(deps: ClientAdminDeps, input: unknown): Promise<{ client: OAuthClient; secret?: string }> {
+export async function registerClient(
+  deps: ClientAdminDeps,
+  input: unknown,
+  also: AlsoInTransaction<ClientDefinition> = nothingMore,
+): Promise<{ client: OAuthClient; secret?: string }> {
   const id = (input as { client_id?: unknown } | null)?.client_id;
   const definition = checkedDefinition(input, deps, othersThan(deps.clients, typeof id === 'string' ? id : ''));
   const now = deps.clock.now();
@@ -138,6 +149,7 @@ export async function registerClient(deps: ClientAdminDeps, input: unknown): Pro
     if (!(await insertClient(trx, row))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.duplicate);
     if (secret !== undefined) await insertClientSecret(trx, { id: newId(), client_id: definition.client_id, secret_sha256: sha256(secret), created_at: now, retire_at: null });
     await bumpRegistryVersion(trx);
+    await also(trx, definition);
   });
   await deps.clients.reload();
   return { client: resolveDefinition(definition, deps.publicOrigin), ...(secret !== undefined ? { secret } : {}) };
@@ -158,7 +170,7 @@ const clientChangesSchema = z
 export type ClientChanges = z.infer<typeof clientChangesSchema>;
 
 /** Changes a client's name, redirect, post-logout and back-channel URIs, scopes or terms. */
-export async function updateClient(deps: ClientAdminDeps, clientId: string, changes: unknown): Promise<OAuthClient> {
+export async function updateClient(deps: ClientAdminDeps, clientId: string, changes: unknown, also: AlsoInTransaction<ClientDefinition> = nothingMore): Promise<OAuthClient> {
   const parsed = clientChangesSchema.safeParse(changes);
   if (!parsed.success) throw validationError(zodErrors(parsed.error));
   const { backchannel_logout_uri: backchannel, ...rest } = parsed.data;
@@ -173,6 +185,7 @@ export async function updateClient(deps: ClientAdminDeps, clientId: string, chan
   await deps.db.transaction().execute(async (trx) => {
     if (!(await updateClientDefinition(trx, { clientId, definition: JSON.stringify(definition), now: deps.clock.now() }))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
     await bumpRegistryVersion(trx);
+    await also(trx, definition);
   });
   await deps.clients.reload();
   return resolveDefinition(definition, deps.publicOrigin);
@@ -193,12 +206,18 @@ export interface ClientEnded {
  * again), its codes not yet exchanged and the direct logins in flight to or from it. `changed`:
  * false when it already was so.
  */
-export async function setClientEnabled(deps: ClientAdminDeps, clientId: string, enabled: boolean): Promise<{ changed: boolean; ended: ClientEnded }> {
+export async function setClientEnabled(
+  deps: ClientAdminDeps,
+  clientId: string,
+  enabled: boolean,
+  also: AlsoInTransaction<{ changed: boolean; ended: ClientEnded }> = nothingMore,
+): Promise<{ changed: boolean; ended: ClientEnded }> {
   const now = deps.clock.now();
   const result = await deps.db.transaction().execute(async (trx) => {
     const ended: ClientEnded = { sessions: 0, codes: 0, directLogins: 0 };
     if (!(await setClientEnabledRow(trx, { clientId, enabled, now }))) {
       if (!(await findClientRow(trx, clientId))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
+      await also(trx, { changed: false, ended });
       return { changed: false, ended };
     }
     if (!enabled) {
@@ -209,6 +228,7 @@ export async function setClientEnabled(deps: ClientAdminDeps, clientId: string, 
       ended.directLogins = directLogins.length;
     }
     await bumpRegistryVersion(trx);
+    await also(trx, { changed: true, ended });
     return { changed: true, ended };
   });
   await deps.clients.reload();
@@ -224,6 +244,7 @@ export async function rotateClientSecret(
   deps: ClientAdminDeps,
   clientId: string,
   opts: { overlapMs?: number } = {},
+  also: AlsoInTransaction<{ oldRetireAt: number }> = nothingMore,
 ): Promise<{ secret: string; oldRetireAt: number }> {
   const overlapMs = opts.overlapMs ?? SECRET_OVERLAP_MS;
   if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) throw refuse('overlap_ms', CLIENT_ADMIN_MESSAGES.overlap);
@@ -235,17 +256,19 @@ export async function rotateClientSecret(
     await scheduleSecretRetirement(trx, { clientId, retireAt: now + overlapMs });
     await insertClientSecret(trx, { id: newId(), client_id: clientId, secret_sha256: sha256(secret), created_at: now, retire_at: null });
     await bumpRegistryVersion(trx);
+    await also(trx, { oldRetireAt: now + overlapMs });
   });
   await deps.clients.reload();
   return { secret, oldRetireAt: now + overlapMs };
 }
 
 /** Ends the overlap now: only the client's newest secret works from here on; how many secrets were retired. */
-export async function retireOldSecrets(deps: ClientAdminDeps, clientId: string): Promise<number> {
+export async function retireOldSecrets(deps: ClientAdminDeps, clientId: string, also: AlsoInTransaction<number> = nothingMore): Promise<number> {
   await storedDefinition(deps.db, clientId);
   const retired = await deps.db.transaction().execute(async (trx) => {
     const n = await retireSecretsInOverlap(trx, { clientId, now: deps.clock.now() });
     if (n > 0) await bumpRegistryVersion(trx);
+    await also(trx, n);
     return n;
   });
   await deps.clients.reload();

@@ -47,6 +47,15 @@ export async function insertClientSecret(db: Kysely<Database>, row: ClientSecret
 export const findClientRow = (db: Kysely<Database>, clientId: string): Promise<ClientRow | undefined> =>
   db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
 
+/**
+ * Whether the client is registered and enabled now, in the database (one read by its key): where a
+ * grant is made, the node's polled copy of the registry may not yet know of a disable (decision 0031).
+ */
+export async function isClientEnabled(db: Kysely<Database>, clientId: string): Promise<boolean> {
+  const row = await db.selectFrom('oauth_clients').select('enabled').where('client_id', '=', clientId).executeTakeFirst();
+  return Number(row?.enabled ?? 0) === 1;
+}
+
 /** Writes a client's new definition; whether the client exists. */
 export async function updateClientDefinition(db: Kysely<Database>, p: { clientId: string; definition: string; now: number }): Promise<boolean> {
   const r = await db.updateTable('oauth_clients').set({ definition: p.definition, updated_at: p.now }).where('client_id', '=', p.clientId).executeTakeFirst();

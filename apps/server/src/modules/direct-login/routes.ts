@@ -39,7 +39,7 @@ export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLogi
     userOnetimeToken(deps, bearerMember(call), call.input),
   );
 
-  clientPost(app, deps.clients, 'POST /api/auth/direct_login/token', async (request, reply, body, client) => {
+  clientPost(app, deps, 'POST /api/auth/direct_login/token', async (request, reply, body, client) => {
     if (body.grant_type !== 'password') throw new OAuthError('unsupported_grant_type', 'grant_type must be password');
     const tokens = await passwordGrant(deps, body, {
       client,

@@ -13,6 +13,7 @@ import { checkCredentials, outstandingTerms, type CredentialDeps } from '../acco
 import { redeemLoginTicket } from '../account/login-ticket.ts';
 import { noteSignIn, type SignInNoticeDeps } from '../account/new-device-notice.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
+import { isClientEnabled } from '../clients/client-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { insertCode } from './code-repo.ts';
 import { grantedScope } from './granted-scope.ts';
@@ -61,6 +62,16 @@ export function resolveClient(clients: ClientRegistry, query: Record<string, unk
   const client = clients.get(clientId);
   if (!client || !clients.isRegisteredRedirect(client, redirectUri)) return undefined;
   return { client, redirectUri };
+}
+
+/**
+ * resolveClient, and the client enabled in the database now (one read by its key): the authorize
+ * endpoints issue a code only to a client a disable has not reached this node's polled copy of the
+ * registry for yet (decision 0031).
+ */
+export async function resolveEnabledClient(deps: Pick<AuthorizeDeps, 'clients' | 'db'>, query: Record<string, unknown>): Promise<{ client: OAuthClient; redirectUri: string } | undefined> {
+  const target = resolveClient(deps.clients, query);
+  return target && (await isClientEnabled(deps.db, target.client.client_id)) ? target : undefined;
 }
 
 /** An authorization request of a known client and redirect URI, checked: its query and the scope it is granted, or its RFC 6749 error. */

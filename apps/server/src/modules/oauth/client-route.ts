@@ -1,18 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { API, type ClientKey } from '@sso/contracts/api-catalogue';
 import { route, type BodyOf } from '../../http/route.ts';
+import type { Database } from '../../db/schema.ts';
+import { OAuthError } from '../../lib/app-error.ts';
 import { authenticateClient } from './client-auth.ts';
+import { isClientEnabled } from '../clients/client-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 
 /**
  * POST `key` of the API catalogue for a client that authenticates (RFC 6749 section 2.3.1): the form
  * is read by the entry's contract (RFC 6749 invalid_request), then the client is authenticated from
  * the Authorization header's Basic credentials or the form's, a confidential one only where the
- * entry says `client: 'confidential'` (RFC 7662 section 2.1).
+ * entry says `client: 'confidential'` (RFC 7662 section 2.1). The client's enabled flag is then read
+ * in the database too (one read by its key): a node that has not polled the registry since the
+ * client was disabled refuses it all the same (decision 0031).
  */
 export function clientPost<K extends ClientKey>(
   app: FastifyInstance,
-  clients: ClientRegistry,
+  deps: { clients: ClientRegistry; db: Kysely<Database> },
   key: K,
   handler: (request: FastifyRequest, reply: FastifyReply, body: BodyOf<K>, client: OAuthClient) => Promise<unknown>,
 ): void {
@@ -20,6 +26,8 @@ export function clientPost<K extends ClientKey>(
   route(app, key, async (request, reply, body: BodyOf<K>) => {
     // Every client entry's form names client_id and client_secret (oauth-endpoints.ts).
     const credentials = body as Parameters<typeof authenticateClient>[2];
-    return handler(request, reply, body, authenticateClient(clients, request.headers.authorization, credentials, { requireConfidential }));
+    const client = authenticateClient(deps.clients, request.headers.authorization, credentials, { requireConfidential });
+    if (!(await isClientEnabled(deps.db, client.client_id))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
+    return handler(request, reply, body, client);
   });
 }

@@ -27,7 +27,7 @@ export interface OAuthRouteDeps extends AuthorizeDeps {
  * modules/sso/routes.ts; the metadata (RFC 8414) and OpenID Connect's are modules/oidc/routes.ts.
  */
 export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
-  clientPost(app, deps.clients, 'POST /api/auth/token', async (request, reply, body, client) => {
+  clientPost(app, deps, 'POST /api/auth/token', async (request, reply, body, client) => {
     const terminalId = body.terminal_id ?? null;
     let tokens;
     if (body.grant_type === 'authorization_code') {
@@ -45,12 +45,12 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });
 
-  clientPost(app, deps.clients, 'POST /api/auth/revoke', async (request, reply, body, client) => {
+  clientPost(app, deps, 'POST /api/auth/revoke', async (request, reply, body, client) => {
     await revokeToken(deps, { token: body.token, client, device: describeDevice(request.headers['user-agent']) });
     return reply.header('Cache-Control', 'no-store').send({});
   });
 
-  clientPost(app, deps.clients, 'POST /api/subuser/introspect', async (_request, reply, body, caller) => {
+  clientPost(app, deps, 'POST /api/subuser/introspect', async (_request, reply, body, caller) => {
     return reply.header('Cache-Control', 'no-store').send(await introspect(deps, { token: body.token, caller }));
   });
 }

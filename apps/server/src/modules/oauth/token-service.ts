@@ -9,7 +9,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { endCardholdersOnlySessions, refusesMember } from '../oauth/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { audienceOf, mayIntrospect } from './audience.ts';
-import type { OAuthClient } from '../clients/clients.ts';
+import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { consumeCode, findCode } from './code-repo.ts';
 import { verifyPkce } from './pkce.ts';
 import { findGrant, insertFamily, lockGrant, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
@@ -20,6 +20,11 @@ import { subjectFor } from '../oidc/subject.ts';
 export interface TokenDeps {
   db: Kysely<Database>;
   clock: Clock;
+  /**
+   * This node's copy of the client registry: a token whose client it does not know, or knows as
+   * disabled, is refused, also before the disable's ending of the client's sessions (decision 0031).
+   */
+  clients: Pick<ClientRegistry, 'get'>;
 }
 
 /** The grants that answer an ID token besides the pair (OpenID Connect Core 1.0 sections 3.1.3.3 and 12.2). */
@@ -193,7 +198,7 @@ const isLive = (g: GrantWithFamily, kind: TokenKind, now: number) =>
 export async function introspect(deps: TokenDeps, p: { token: string; caller: OAuthClient }) {
   const found = await findToken(deps.db, p.token);
   const now = deps.clock.now();
-  if (!found || !isLive(found.grant, found.kind, now) || !mayIntrospect(p.caller.client_id, found.grant)) return { active: false as const };
+  if (!found || !isLive(found.grant, found.kind, now) || !deps.clients.get(found.grant.client_id) || !mayIntrospect(p.caller.client_id, found.grant)) return { active: false as const };
   const g = found.grant;
   return {
     active: true as const,
@@ -208,11 +213,11 @@ export async function introspect(deps: TokenDeps, p: { token: string; caller: OA
   };
 }
 
-/** Resolves a Bearer access token to its member, or undefined (the caller answers 401). */
+/** Resolves a Bearer access token to its member, or undefined (the caller answers 401): also for a token of a client this node knows as disabled. */
 export async function authenticateAccessToken(deps: TokenDeps, token: string) {
   const found = await findToken(deps.db, token);
   const g = found?.kind === 'access' ? found.grant : undefined;
-  if (!g || !isLive(g, 'access', deps.clock.now())) return undefined;
+  if (!g || !isLive(g, 'access', deps.clock.now()) || !deps.clients.get(g.client_id)) return undefined;
   return {
     userId: g.user_id,
     clientId: g.client_id,

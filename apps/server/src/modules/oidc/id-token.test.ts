@@ -41,8 +41,8 @@ describe('the refresh with openid (sqlite statements)', () => {
   const clock = new ManualClock(Date.now());
   const signingKeys = signingKeyStore({ db, clock, secret: DEVELOPMENT_SIGNING_KEY_SECRET });
   const signer = jwtSigner(signingKeys, { warn: (message) => expect.fail(message) });
-  const deps = { db, clock, issuer: 'https://id.example', signingKeys, signer };
   const web = { client_id: 'SIAP009', sector_identifier: 'member-id-apps' } as OAuthClient;
+  const deps = { db, clock, issuer: 'https://id.example', signingKeys, signer, clients: { get: (id: string) => (id === web.client_id ? web : undefined) } };
 
   /** A session of the web client with the scope, and its refresh token; `legacy`: as sessions from before migrations 0015 and 0018 are. */
   async function session(scope: string, legacy = false): Promise<string> {

@@ -8,15 +8,15 @@ import { recordAudit, type AuditAction } from '../audit/audit.ts';
 import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../client-admin/client-admin.ts';
 import { readRegistry } from '../clients/client-repo.ts';
 import { clientDefinitionSchema, resolveDefinition } from '../clients/clients.ts';
-import { countActiveAdmins, endOperatorSessions, listOperators, switchOperatorStatus } from './operator-admin-repo.ts';
+import { lockActiveAdmins, endOperatorSessions, listOperators, switchOperatorStatus } from './operator-admin-repo.ts';
 import { operatorView } from './operator-deps.ts';
 import { operatorById } from './operator-repo.ts';
 
 /*
  * What an administrator does to the partner clients (decision 0031) and to the operators (decision
  * 0032) from the operator API. The client registry's services make each change and reload this node
- * at once (the others follow within CLIENTS_REFRESH_MS); each change is then written to the audit log
- * with the operator's reason and ticket. No answer carries a secret's digest: a secret is answered
+ * at once (the others follow within CLIENTS_REFRESH_MS); each change's audit row, with the operator's
+ * reason and ticket, is written in the change's own transaction: neither commits without the other. No answer carries a secret's digest: a secret is answered
  * once, when it is made.
  */
 
@@ -81,34 +81,33 @@ async function adminClient(deps: AdminServiceDeps, clientId: string): Promise<Ad
 }
 
 export async function registerClientAs(deps: AdminServiceDeps, actor: AdminActor, definition: Record<string, unknown>) {
-  const { secret, client } = await registerClient(deps, definition);
-  await audit(deps.db, deps.clock.now(), actor, 'client.create', { clientId: client.client_id, detail: { type: client.type } });
+  const { secret, client } = await registerClient(deps, definition, (trx, d) => audit(trx, deps.clock.now(), actor, 'client.create', { clientId: d.client_id, detail: { type: d.type } }));
   return { ...OK_RESPONSE, client: await adminClient(deps, client.client_id), ...(secret !== undefined ? { client_secret: secret } : {}) };
 }
 
 export async function updateClientAs(deps: AdminServiceDeps, actor: AdminActor, clientId: string, changes: Record<string, unknown>) {
-  await updateClient(deps, clientId, changes);
-  await audit(deps.db, deps.clock.now(), actor, 'client.update', { clientId, detail: { fields: Object.keys(changes) } });
+  await updateClient(deps, clientId, changes, (trx) => audit(trx, deps.clock.now(), actor, 'client.update', { clientId, detail: { fields: Object.keys(changes) } }));
   return { ...OK_RESPONSE, client: await adminClient(deps, clientId) };
 }
 
 export async function setClientEnabledAs(deps: AdminServiceDeps, actor: AdminActor, clientId: string, enabled: boolean) {
-  const { changed, ended } = await setClientEnabled(deps, clientId, enabled);
-  const detail = enabled ? { changed } : { changed, sessions: ended.sessions, codes: ended.codes, direct_logins: ended.directLogins };
-  await audit(deps.db, deps.clock.now(), actor, enabled ? 'client.enable' : 'client.disable', { clientId, detail });
+  const { changed, ended } = await setClientEnabled(deps, clientId, enabled, (trx, r) => {
+    const detail = enabled ? { changed: r.changed } : { changed: r.changed, sessions: r.ended.sessions, codes: r.ended.codes, direct_logins: r.ended.directLogins };
+    return audit(trx, deps.clock.now(), actor, enabled ? 'client.enable' : 'client.disable', { clientId, detail });
+  });
   if (enabled) return { ...OK_RESPONSE, changed };
   return { ...OK_RESPONSE, changed, ended: { sessions: ended.sessions, codes: ended.codes, direct_logins: ended.directLogins } };
 }
 
 export async function rotateClientSecretAs(deps: AdminServiceDeps, actor: AdminActor, clientId: string, overlapMs: number | undefined) {
-  const { secret, oldRetireAt } = await rotateClientSecret(deps, clientId, overlapMs === undefined ? {} : { overlapMs });
-  await audit(deps.db, deps.clock.now(), actor, 'client.rotate_secret', { clientId, detail: { old_retire_at: oldRetireAt } });
+  const { secret, oldRetireAt } = await rotateClientSecret(deps, clientId, overlapMs === undefined ? {} : { overlapMs }, (trx, r) =>
+    audit(trx, deps.clock.now(), actor, 'client.rotate_secret', { clientId, detail: { old_retire_at: r.oldRetireAt } }),
+  );
   return { ...OK_RESPONSE, client_secret: secret, old_retire_at: oldRetireAt };
 }
 
 export async function retireClientSecretsAs(deps: AdminServiceDeps, actor: AdminActor, clientId: string) {
-  const retired = await retireOldSecrets(deps, clientId);
-  await audit(deps.db, deps.clock.now(), actor, 'client.retire_secret', { clientId, detail: { retired } });
+  const retired = await retireOldSecrets(deps, clientId, (trx, n) => audit(trx, deps.clock.now(), actor, 'client.retire_secret', { clientId, detail: { retired: n } }));
   return { ...OK_RESPONSE, retired };
 }
 
@@ -129,7 +128,7 @@ export async function disableOperator(deps: Pick<AdminServiceDeps, 'db' | 'clock
   return deps.db.transaction().execute(async (trx) => {
     const target = await operatorById(trx, operatorId);
     if (!target) throw refuse(ADMIN_CLIENT_MESSAGES.unknownOperator);
-    if (target.role === 'admin' && target.status === 'active' && (await countActiveAdmins(trx)) <= 1) throw refuse(ADMIN_CLIENT_MESSAGES.lastAdmin);
+    if (target.role === 'admin' && target.status === 'active' && (await lockActiveAdmins(trx)) <= 1) throw refuse(ADMIN_CLIENT_MESSAGES.lastAdmin);
     const changed = await switchOperatorStatus(trx, { id: operatorId, from: 'active', to: 'disabled' });
     const endedSessions = await endOperatorSessions(trx, operatorId, now);
     await recordAudit(

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import type { OperatorRow } from './operator-repo.ts';
 
@@ -18,13 +19,15 @@ export async function endOperatorSessions(db: Kysely<Database>, operatorId: stri
   return Number(r.numUpdatedRows);
 }
 
-/** How many active administrators there are. */
-export async function countActiveAdmins(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom('operators')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('role', '=', 'admin')
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+/**
+ * How many active administrators there are, in the caller's transaction, holding them until it ends:
+ * on PostgreSQL their rows are locked (SELECT ... FOR UPDATE, in id order), so that a concurrent
+ * disable waits and then counts without the one this transaction disables (READ COMMITTED re-reads a
+ * row it waited for and drops it when it no longer matches). SQLite runs one write transaction at a
+ * time, and this count and the update share one, so there the count is already the truth.
+ */
+export async function lockActiveAdmins(trx: Kysely<Database>): Promise<number> {
+  let q = trx.selectFrom('operators').select('id').where('role', '=', 'admin').where('status', '=', 'active').orderBy('id');
+  if (isPostgres(trx)) q = q.forUpdate();
+  return (await q.execute()).length;
 }

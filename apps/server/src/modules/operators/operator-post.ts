@@ -7,7 +7,7 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { readBody, readInHandler, route, type BodyOf } from '../../http/route.ts';
 import { AppError, unauthorizedError } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
-import { authenticateAccessToken } from '../oauth/token-service.ts';
+import { authenticateAccessToken, type TokenDeps } from '../oauth/token-service.ts';
 import { OPERATOR_LIMITS, OPERATOR_TOKEN_PREFIX } from './limits.ts';
 import type { OperatorDeps } from './operator-deps.ts';
 import { useLiveSession } from './operator-repo.ts';
@@ -43,7 +43,7 @@ const notThisAudience = (needed: OperatorRole, why: string) =>
  * live member access token is 403 (it is for the member API, not this one); an operator of a lesser
  * role is 403. Each use moves the idle limit on, in the same conditional update that checks it.
  */
-export async function requireOperator(deps: OperatorDeps, request: FastifyRequest, needed: OperatorRole): Promise<OperatorSession> {
+export async function requireOperator(deps: OperatorDeps & Pick<TokenDeps, 'clients'>, request: FastifyRequest, needed: OperatorRole): Promise<OperatorSession> {
   const header = request.headers.authorization;
   if (!header) throw unauthorizedError(NO_TOKEN);
   const token = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(header)?.[1];
@@ -64,7 +64,7 @@ export async function requireOperator(deps: OperatorDeps, request: FastifyReques
  * as oauth/member-post.ts is for a member: the token, its limits and the role are checked before the
  * body is read (901 with field keys by the entry's contract); the answer is never cached.
  */
-export function operatorPost<K extends OperatorKey>(app: FastifyInstance, deps: OperatorDeps, key: K, handler: (call: OperatorCall<BodyOf<K>>) => Promise<unknown>): void {
+export function operatorPost<K extends OperatorKey>(app: FastifyInstance, deps: OperatorDeps & Pick<TokenDeps, 'clients'>, key: K, handler: (call: OperatorCall<BodyOf<K>>) => Promise<unknown>): void {
   const needed = API[key].role as OperatorRole;
   route(
     app,

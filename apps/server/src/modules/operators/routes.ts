@@ -7,13 +7,14 @@ import type { OperatorDeps } from './operator-deps.ts';
 import { operatorPost } from './operator-post.ts';
 import { operatorById } from './operator-repo.ts';
 import { logout, me, reauth, reauthOptions, requireFreshProof, signIn, signInOptions } from './session-service.ts';
+import type { TokenDeps } from '../oauth/token-service.ts';
 
 /**
  * The operator API under /api/admin (decision 0032): the enrolment and sign-in ceremonies (public),
  * then an operator token of the role each entry of the API catalogue names. Every sign-in, enrolment
  * and invite is an operator event in the audit log (events.ts).
  */
-export function registerOperatorRoutes(app: FastifyInstance, deps: OperatorDeps): void {
+export function registerOperatorRoutes(app: FastifyInstance, deps: OperatorDeps & Pick<TokenDeps, 'clients'>): void {
   route(app, 'POST /api/admin/enrol/options', async (request, reply, input) => reply.header('Cache-Control', 'no-store').send(await enrolmentOptions(deps, input.token, request.ip)));
   route(app, 'POST /api/admin/enrol', async (request, reply, input) => {
     const { response, operatorId } = await enrol(deps, input, request.ip);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { readInHandler, route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { resolveClient } from '../oauth/authorize-service.ts';
+import { resolveEnabledClient } from '../oauth/authorize-service.ts';
 import { signInPost } from '../sso/sign-in-post.ts';
 import { startCardSignup } from './card-step.ts';
 import { acceptSignupTerms, authorizeSignup, type TermsDeps } from './complete.ts';
@@ -44,7 +44,7 @@ export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): voi
   );
   route(app, 'POST /api/signup/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
-    const target = resolveClient(deps.clients, query);
+    const target = await resolveEnabledClient(deps, query);
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
     // The sign-up signs the new member in: the browser's SSO session starts with the code (decision 0026).
     const post = await signInPost(deps, request, reply);

@@ -7,7 +7,7 @@ import { readInHandler, route } from '../../http/route.ts';
 import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
 import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
 import { memberPost } from '../oauth/member-post.ts';
-import { authorize, authorizeRequestProblem, resolveClient, type AuthorizeDeps } from '../oauth/authorize-service.ts';
+import { authorize, authorizeRequestProblem, resolveEnabledClient, type AuthorizeDeps } from '../oauth/authorize-service.ts';
 import { authorizeFromSession, authorizeSessionForm, queryStringOf, sessionCheck } from './authorize-from-session.ts';
 import { signInPost } from './sign-in-post.ts';
 import { logoutBrowser } from './logout.ts';
@@ -28,7 +28,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   // A HEAD is no authorization request: it would issue a code nobody asked for.
   route(app, 'GET /api/auth/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
-    const target = resolveClient(deps.clients, query);
+    const target = await resolveEnabledClient(deps, query);
     if (!target) return reply.code(400).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
     const location = await authorizeFromSession(deps, target, query, queryStringOf(request.url), browserOf(request));
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
@@ -36,7 +36,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
 
   route(app, 'POST /api/auth/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
-    const target = resolveClient(deps.clients, query);
+    const target = await resolveEnabledClient(deps, query);
     if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
     const done = (location: string) => reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
     // The browser's SSO session completes the request: the SPA's check said so, nothing secret is posted (decision 0026).

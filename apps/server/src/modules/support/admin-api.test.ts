@@ -11,8 +11,9 @@ import { REPO_ROOT } from '../../config.ts';
 import { newId } from '../../lib/secrets.ts';
 import { readAudit } from '../audit/audit.ts';
 import { OPERATOR_LIMITS } from '../operators/limits.ts';
-import { waitForMails } from '../../test-support/mailbox.ts';
+import { mailsTo, waitForMails } from '../../test-support/mailbox.ts';
 import { nonConformance, servedDocument } from '../../test-support/openapi-kit.ts';
+import { activate, ACTIVATE_PATH, linkToken, newOpenEmail, registerForToken } from '../../test-support/open-signup-kit.ts';
 import { adminCall, staff, stepUp } from '../../test-support/operator-kit.ts';
 import { newMember } from '../../test-support/recover-kit.ts';
 import { introspectToken, loginTokens, TEST_ORIGIN, withTestApp, type TestApp } from '../../test-support/test-app.ts';
@@ -234,6 +235,34 @@ describe.each(DIALECTS)('the operator API: member support and the audit (%s)', (
     const [mail] = await waitForMails(t.app, m.email);
     expect(mail!.text).toContain(`${TEST_ORIGIN}/`);
     expect((await readAudit(t.testDb.db.kysely, { memberId: m.id, action: 'member.password_reset' })).records[0]).toMatchObject({ operator_id: support.id, ...WHY });
+  });
+
+  it("resends a pending open sign-up's activation mail to its address, audited with the reason; an active member's address is refused (404, nothing sent)", async () => {
+    const { support } = await staff(t);
+    const email = newOpenEmail();
+    const first = await registerForToken(t, email);
+    const res = await adminCall(t, '/api/admin/members/resend-activation', support.token, { email: email.toUpperCase(), ...WHY });
+    expect(res.json(), res.body).toEqual({ result_code: 0, result_message: SERVER_MESSAGES.ok });
+    // The new link reaches the address of the sign-up (the mailbox is newest first), and only it activates.
+    const [resent] = await waitForMails(t.app, email, 2);
+    const second = linkToken(resent!.text, ACTIVATE_PATH);
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    const rows = (await readAudit(t.testDb.db.kysely, { operatorId: support.id, action: 'member.resend_activation' })).records;
+    expect(rows).toEqual([expect.objectContaining({ operator_role: 'support', member_id: null, ...WHY, detail: { email: `${email[0]}***@example.com` } })]);
+    expect(JSON.stringify(rows)).not.toContain(email);
+    expect((await activate(t, first)).json().result_code).not.toBe(0);
+    expect((await activate(t, second!)).json().result_code).toBe(0);
+
+    // Now an active member, as is any member already signed up: nothing pending to resend.
+    for (const address of [email, (await newMember(t)).email]) {
+      const before = (await mailsTo(t.app, address)).length;
+      const refused = await adminCall(t, '/api/admin/members/resend-activation', support.token, { email: address, ...WHY });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ result_code: 902, result_message: ADMIN_MEMBER_MESSAGES.noPendingActivation });
+      expect(await mailsTo(t.app, address)).toHaveLength(before);
+    }
+    expect((await readAudit(t.testDb.db.kysely, { operatorId: support.id, action: 'member.resend_activation' })).records).toHaveLength(1);
   });
 
   it('answers as the OpenAPI document says: JSON answers and refusals, and the export as application/x-ndjson', async () => {

@@ -2,13 +2,15 @@ import { maskEmail, maskTel } from '../../lib/mask.ts';
 import { parseLoginId } from '../account/login-id.ts';
 import { searchUsers, type UserRow } from '../account/user-repo.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { memberIdsByCardEnding } from '../cards/card-repo.ts';
+import { cardsByEnding } from '../cards/card-repo.ts';
 import { auditOf, requireRole, SupportError, type OperatorContext, type SupportDeps } from './support-deps.ts';
 
 /** At most this many members a search: a search is to find one member, never to list them. */
 export const SEARCH_LIMIT = 10;
 /** Card holders of one last-four read before the birth date narrows them. */
 const CARD_CANDIDATES = 1_000;
+/** Card members of one last-four whose card the card master is asked about (one call each): the newest first. */
+const CARD_MASTER_CANDIDATES = 50;
 
 /** How support searches: an e-mail, a mobile number, a member id, or a card's last four digits with the birth date. */
 export type MemberQuery = { email: string } | { tel: string } | { memberId: string } | { cardLastFour: string; birthday: string };
@@ -70,18 +72,36 @@ export const summaryOf = (u: UserRow): MemberSummary => ({
 });
 
 /**
+ * The members holding a card ending in these four digits whose birth date is this one: by the profile
+ * (open and upgraded members), or by the card master's holder of the card (card members; at most
+ * CARD_MASTER_CANDIDATES of them are asked about, one call each). Newest first, at most SEARCH_LIMIT.
+ */
+async function byCardEnding(deps: SupportDeps, lastFour: string, birthday: string): Promise<UserRow[]> {
+  const cards = await cardsByEnding(deps.db, lastFour, CARD_CANDIDATES);
+  const ids = [...new Set(cards.map((c) => c.user_id))];
+  const byProfile = await searchUsers(deps.db, { ids, birthday }, SEARCH_LIMIT);
+  const cardMembers = await searchUsers(deps.db, { ids, memberType: 'card' }, CARD_MASTER_CANDIDATES);
+  const asked = new Set(cardMembers.map((m) => m.id));
+  const holders = await Promise.all(
+    cards.filter((c) => asked.has(c.user_id)).map(async (c) => ((await deps.cardMaster.byEsid(c.esid))?.holderBirthday === birthday ? c.user_id : undefined)),
+  );
+  const byHolder = cardMembers.filter((m) => holders.includes(m.id));
+  const found = new Map([...byProfile, ...byHolder].map((m) => [m.id, m]));
+  return [...found.values()].sort((a, b) => Number(b.created_at) - Number(a.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, SEARCH_LIMIT);
+}
+
+/**
  * Finds members for the support desk (`support`, `security`): at most SEARCH_LIMIT, masked, newest
  * first; withdrawn members are found by their id only (their e-mail and number were freed). The card
- * search matches the birth date the member's profile holds (an open member's; a card member's birth
- * date stays with the card master). The search is audited with its kind, never its value.
+ * search matches the birth date the member's profile holds (an open or upgraded member's) or, for a
+ * card member, whose profile holds none, the birth date the card master holds for the card's holder. The search is audited with its kind, never its value.
  */
 export async function findMembers(deps: SupportDeps, ctx: OperatorContext, query: MemberQuery): Promise<MemberSummary[]> {
   requireRole(ctx, 'member.search');
   const by = normalised(query);
   let rows: UserRow[];
   if ('cardLastFour' in by) {
-    const ids = await memberIdsByCardEnding(deps.db, by.cardLastFour, CARD_CANDIDATES);
-    rows = await searchUsers(deps.db, { ids, birthday: by.birthday }, SEARCH_LIMIT);
+    rows = await byCardEnding(deps, by.cardLastFour, by.birthday);
   } else {
     rows = await searchUsers(deps.db, by, SEARCH_LIMIT);
   }

@@ -13,6 +13,7 @@ import { findMembers, type MemberQuery } from './find-members.ts';
 import { endMemberSessionsBySupport, removeMemberPasskey, resendActivation, restoreMember, sendPasswordReset, suspendMember, unlockMember } from './member-actions.ts';
 import { memberOverview, revealField } from './member-overview.ts';
 import { SupportError, type OperatorAction, type OperatorContext, type SupportDeps, type SupportRefusal } from './support-deps.ts';
+import type { TokenDeps } from '../oauth/token-service.ts';
 
 /**
  * What each refusal of the support services answers (SPEC.md section 8's body, a Japanese message):
@@ -75,7 +76,7 @@ const filterDetail = (input: Record<string, unknown>) => Object.fromEntries(Obje
  * support services of this module behind the operator guard, each route's least role the API
  * catalogue's. Suspending, restoring and removing a passkey need a fresh passkey proof too.
  */
-export function registerSupportRoutes(app: FastifyInstance, deps: SupportDeps & OperatorDeps): void {
+export function registerSupportRoutes(app: FastifyInstance, deps: SupportDeps & OperatorDeps & Pick<TokenDeps, 'clients'>): void {
   operatorPost(app, deps, 'POST /api/admin/members/search', async (call) => ({ ...OK_RESPONSE, members: await answering(() => findMembers(deps, contextOf(call), queryOf(call.input))) }));
   operatorPost(app, deps, 'POST /api/admin/members/view', async (call) => ({ ...OK_RESPONSE, member: await answering(() => memberOverview(deps, contextOf(call), call.input.member_id)) }));
   operatorPost(app, deps, 'POST /api/admin/members/reveal', async (call) => ({

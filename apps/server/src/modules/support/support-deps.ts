@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { roleAllows, type OperatorRole } from '@sso/contracts/operators';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { CardMaster } from '../../ports/card-master.ts';
 import type { AuditAction } from '../audit/audit.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { HOST_OPERATOR } from '../operators/events.ts';
@@ -13,6 +14,8 @@ export interface SupportDeps {
   /** PUBLIC_ORIGIN: the links of the mails (a password reset, an activation) point at the SPA there. */
   issuer: string;
   notifier: Notifier;
+  /** The card master: the card search asks it for a card member's birth date (its holder's). */
+  cardMaster: Pick<CardMaster, 'byEsid'>;
 }
 
 /** Who asks, from where, in which request: every service writes it to the audit log. */

@@ -1,15 +1,21 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { REPO_ROOT } from '../../config.ts';
 import { newId } from '../../lib/secrets.ts';
+import { loadCardMasterSimulator } from '../../ports/card-master-simulator.ts';
+import { DEMO } from '../../seed.ts';
 import { readAudit } from '../audit/audit.ts';
-import { insertMember, markWithdrawn } from '../account/member-repo.ts';
+import { insertMember, markSuspended, markWithdrawn } from '../account/member-repo.ts';
 import { insertMemberCard } from '../cards/card-repo.ts';
 import type { OutgoingMessage } from '../notifications/notifier.ts';
 import { loggedInMember } from '../../test-support/account-change-kit.ts';
 import { activate, ACTIVATE_PATH, linkToken, newOpenEmail, registerForToken } from '../../test-support/open-signup-kit.ts';
 import { LoginBrowser, memberWithPasskey } from '../../test-support/passkey-kit.ts';
 import { newMember } from '../../test-support/recover-kit.ts';
+import { codeOf, TestBrowser, webTokens } from '../../test-support/sso-kit.ts';
+import { onetimeToken, redeem } from '../../test-support/direct-login-kit.ts';
 import { bearer, loginTokens, TEST_ORIGIN, tokenRequest, WEB_REDIRECT, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { findMembers, SEARCH_LIMIT } from './find-members.ts';
@@ -54,7 +60,8 @@ const userStatus = async (t: TestApp, access: string) => (await t.app.inject({ m
 describe.each(DIALECTS)('member support services (%s)', (dialect) => {
   const t = withTestApp(dialect);
   const mails = recorder();
-  const deps = (): SupportDeps => ({ db: t.testDb.db.kysely, clock: t.clock, issuer: TEST_ORIGIN, notifier: mails.notifier });
+  const cardMaster = loadCardMasterSimulator(resolve(REPO_ROOT, 'config/demo-cards.json'));
+  const deps = (): SupportDeps => ({ db: t.testDb.db.kysely, clock: t.clock, issuer: TEST_ORIGIN, notifier: mails.notifier, cardMaster });
   const audit = async (memberId: string) => (await readAudit(t.testDb.db.kysely, { memberId })).records;
   const events = async (memberId: string) =>
     (await t.testDb.db.kysely.selectFrom('activity_log').select('event').where('user_id', '=', memberId).orderBy('created_at').orderBy('id').execute()).map((r) => r.event);
@@ -112,6 +119,13 @@ describe.each(DIALECTS)('member support services (%s)', (dialect) => {
       expect((await findMembers(deps(), SUPPORT, { cardLastFour: '７７３１', birthday: '19900101' })).map((r) => r.member_id)).toEqual([m.id]);
       expect(await findMembers(deps(), SUPPORT, { cardLastFour: '7731', birthday: '19900102' })).toEqual([]);
       expect(await findMembers(deps(), SUPPORT, { cardLastFour: '7732', birthday: '19900101' })).toEqual([]);
+    });
+
+    it("finds a card member by the card's last four digits with the birth date the card master holds for the card's holder (docs/demo.md)", async () => {
+      expect((await findMembers(deps(), SUPPORT, { cardLastFour: '0101', birthday: '1985/6/15' })).map((r) => r.member_id)).toEqual([DEMO.card.id]);
+      expect(await findMembers(deps(), SUPPORT, { cardLastFour: '0101', birthday: '19850616' })).toEqual([]);
+      // Another card's holder's birth date does not find the member either.
+      expect(await findMembers(deps(), SUPPORT, { cardLastFour: '0101', birthday: '19860707' })).toEqual([]);
     });
 
     it('never answers more than a small page', async () => {
@@ -305,6 +319,30 @@ describe.each(DIALECTS)('member support services (%s)', (dialect) => {
         ]),
       );
     });
+
+    // Twice: by the service, which ends every session; and by the member's status alone, as a session
+    // made at the very moment of the suspension would outlive it, so that each check is seen on its own.
+    for (const [how, suspend] of [
+      ['suspendMember', (id: string) => suspendMember(deps(), because(SECURITY), id)],
+      ['the status alone', (id: string) => markSuspended(t.testDb.db.kysely, id, t.clock.now())],
+    ] as const) {
+    it(`a suspended member's one-time direct-login token gives no tokens, at either token endpoint, and the browser's SSO session no code (${how})`, async () => {
+      const m = await newMember(t);
+      const browser = new TestBrowser();
+      const tokens = await webTokens(t, codeOf(await browser.login(t, m)));
+      expect(codeOf(await browser.authorize(t))).toBeTruthy();
+      const [first, second] = [await onetimeToken(t, tokens.access_token), await onetimeToken(t, tokens.access_token)];
+      await suspend(m.id);
+      // The direct-login grant (SPEC.md section 7), by its own endpoint and as the token endpoint's password grant.
+      expect((await redeem(t, first)).json()).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+      const passwordGrant = await tokenRequest(t.app, { grant_type: 'password', onetime_token: second, client_id: 'SIAP009', terminal_id: 'terminal-dl' });
+      expect(passwordGrant.json()).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+      // A partner's link with the browser's session: the login page, no code.
+      const again = await browser.authorize(t);
+      expect(codeOf(again)).toBeNull();
+      expect(String(again.headers.location)).toContain('/content/authorize?');
+    });
+    }
 
     it("a suspended member's passkey sign-in says whom to contact too, and works again once restored", async () => {
       const { member, authenticator } = await memberWithPasskey(t);

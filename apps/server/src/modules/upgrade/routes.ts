@@ -5,6 +5,7 @@ import { describeDevice } from '../../lib/device.ts';
 import { confirmUpgrade } from './confirm-service.ts';
 import { confirmNumberless, startNumberless, type NumberlessDeps } from './numberless-service.ts';
 import { registerCard } from './register-service.ts';
+import type { TokenDeps } from '../oauth/token-service.ts';
 
 /**
  * The endpoints SPEC.md section 7 names without a flow (docs/decisions/0006): the numberless card
@@ -12,7 +13,7 @@ import { registerCard } from './register-service.ts';
  * 0016). The Bearer token is checked before the body,
  * so that a caller without one learns nothing but 401. Answers carry register_tokens: never cached.
  */
-export function registerUpgradeRoutes(app: FastifyInstance, deps: NumberlessDeps): void {
+export function registerUpgradeRoutes(app: FastifyInstance, deps: NumberlessDeps & Pick<TokenDeps, 'clients'>): void {
   memberPost(app, deps, 'POST /api/auth/numberless', ({ user, input }) => startNumberless(deps, user, input));
 
   memberPost(app, deps, 'POST /api/auth/numberless/otp', ({ user, input, device }) =>

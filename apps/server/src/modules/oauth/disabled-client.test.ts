@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { bumpRegistryVersion, setClientEnabledRow } from '../clients/client-repo.ts';
+import { codeGrant } from '../../test-support/oauth-client.ts';
+import { bearer, form, getCode, NET_ANSWER, postAuthorize, TEST_ORIGIN, tokenRequest, VERIFIER, type TestApp } from '../../test-support/test-app.ts';
+import { DIALECTS } from '../../test-support/test-db.ts';
+import { withTestApp } from '../../test-support/vitest.ts';
+
+/*
+ * A client disabled while a node's copy of the registry says otherwise (decision 0031: each node
+ * polls every CLIENTS_REFRESH_MS). The disable here is the database row alone, without the service's
+ * ending of the client's sessions, so that only the checks under test can refuse.
+ */
+
+const CLIENT = 'SIAP007';
+const REDIRECT = `${TEST_ORIGIN}/dev/partner/${CLIENT}/callback`;
+
+async function tokensOf(t: TestApp) {
+  const code = await getCode(t.app, { clientId: CLIENT, redirectUri: REDIRECT, scope: 'openid user:read' });
+  const res = await tokenRequest(t.app, codeGrant({ code, clientId: CLIENT, redirectUri: REDIRECT, verifier: VERIFIER, terminalId: 't-1' }));
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { access_token: string; refresh_token: string };
+}
+
+/** Disables the client in the database only: its row and the registry's version. */
+async function disableRowOnly(t: TestApp, enabled = false) {
+  await setClientEnabledRow(t.testDb.db.kysely, { clientId: CLIENT, enabled, now: t.clock.now() });
+  await bumpRegistryVersion(t.testDb.db.kysely);
+}
+
+const refresh = (t: TestApp, refreshToken: string) => tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT, terminal_id: 't-1' });
+const introspect = async (t: TestApp, token: string) => (await t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token }, NET_ANSWER) })).json() as { active: boolean };
+
+describe.each(DIALECTS)('a client disabled in the database before this node polls (%s)', (dialect) => {
+  // This node never polls during the test: its copy still has the client enabled.
+  const t = withTestApp(dialect, { CLIENTS_REFRESH_MS: '3600000' });
+
+  it('the token endpoint and the authorize endpoint read the enabled flag in the database', async () => {
+    const tokens = await tokensOf(t);
+    const pending = await getCode(t.app, { clientId: CLIENT, redirectUri: REDIRECT, scope: 'openid user:read' });
+    await disableRowOnly(t);
+    try {
+      expect((await refresh(t, tokens.refresh_token)).json().error).toBe('invalid_client');
+      const exchanged = await tokenRequest(t.app, codeGrant({ code: pending, clientId: CLIENT, redirectUri: REDIRECT, verifier: VERIFIER, terminalId: 't-1' }));
+      expect(exchanged.json().error).toBe('invalid_client');
+      const authorize = await postAuthorize(t.app, { clientId: CLIENT, redirectUri: REDIRECT, scope: 'openid user:read' });
+      expect(String(authorize.headers.location ?? '')).not.toContain('code=');
+      expect(authorize.statusCode).toBe(400);
+    } finally {
+      await disableRowOnly(t, true);
+    }
+    // Enabled again in the database: the same node takes the client again.
+    expect((await refresh(t, tokens.refresh_token)).statusCode).toBe(200);
+  });
+});
+
+describe.each(DIALECTS)("a client this node's registry knows as disabled (%s)", (dialect) => {
+  const t = withTestApp(dialect, { CLIENTS_REFRESH_MS: '100' });
+
+  it('refuses its access tokens at the API, userinfo and introspection, though their session was not ended', async () => {
+    const tokens = await tokensOf(t);
+    const user = async () => (await t.app.inject({ method: 'POST', url: '/api/user', headers: bearer(tokens.access_token) })).statusCode;
+    const userinfo = async () => (await t.app.inject({ method: 'GET', url: '/api/auth/userinfo', headers: bearer(tokens.access_token) })).statusCode;
+    expect(await user()).toBe(200);
+    expect(await userinfo()).toBe(200);
+    expect((await introspect(t, tokens.access_token)).active).toBe(true);
+    await disableRowOnly(t);
+    try {
+      // Ten polls later (CLIENTS_REFRESH_MS 100), the node knows the client as disabled.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await user()).toBe(401);
+      expect(await userinfo()).toBe(401);
+      expect(await introspect(t, tokens.access_token)).toEqual({ active: false });
+      expect(await introspect(t, tokens.refresh_token)).toEqual({ active: false });
+    } finally {
+      await disableRowOnly(t, true);
+    }
+  });
+});
