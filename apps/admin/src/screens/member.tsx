@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { activityLabel } from '@sso/contracts/account';
+import { subuserStatusLabel } from '@sso/contracts/constants';
 import { REVEALABLE_FIELDS, type MemberOverviewView, type RevealableFieldName } from '@sso/contracts/admin-members';
 import { roleAllows } from '@sso/contracts/operators';
 import { usePageTitle } from '../app/page-title.ts';
@@ -152,7 +154,7 @@ export function Member() {
             </dl>
           </section>
 
-          <Listing title="カード" empty="カードはありません。" head={['カード', 'カード番号', '状態', '登録日時']} rows={member.cards.map((c) => [c.card_name, c.card_number_mask, c.status, japanTime(c.created_at)])} />
+          <Listing title="カード" empty="カードはありません。" head={['カード', 'カード番号', '状態', '登録日時']} rows={member.cards.map((c) => [c.card_name, c.card_number_mask, subuserStatusLabel(c.status), japanTime(c.created_at)])} />
 
           <section className="panel" aria-labelledby="passkeys-title">
             <h2 id="passkeys-title">パスキー</h2>
@@ -160,7 +162,7 @@ export function Member() {
               <p>パスキーはありません。</p>
             ) : (
               <div className="table-wrap">
-                <table>
+                <table className="stack">
                   <thead>
                     <tr>
                       <th scope="col">名前</th>
@@ -172,11 +174,11 @@ export function Member() {
                   <tbody>
                     {member.passkeys.map((p) => (
                       <tr key={p.id}>
-                        <td>{p.name}</td>
-                        <td>{japanTime(p.created_at)}</td>
-                        <td>{japanTime(p.last_used_at)}</td>
+                        <td data-label="名前">{p.name}</td>
+                        <td data-label="登録日時">{japanTime(p.created_at)}</td>
+                        <td data-label="最終利用">{japanTime(p.last_used_at)}</td>
                         {security && (
-                          <td>
+                          <td data-label="操作">
                             <button type="button" className="danger" onClick={() => removePasskey(p.id, p.name)} disabled={busy} aria-label={`パスキー「${p.name}」を削除`}>
                               削除
                             </button>
@@ -206,7 +208,7 @@ export function Member() {
             title="利用履歴"
             empty="利用履歴はありません。"
             head={['日時', 'できごと', 'サービス', '端末', 'IPアドレス']}
-            rows={member.activities.map((a) => [japanTime(a.created_at), a.event, a.client_id ?? '—', a.device ?? '—', a.address ?? '—'])}
+            rows={member.activities.map((a) => [japanTime(a.created_at), activityLabel(a.event), a.client_id ?? '—', a.device ?? '—', a.address ?? '—'])}
           />
         </>
       )}
@@ -226,7 +228,7 @@ function Listing({ title, empty, head, rows }: { title: string; empty: string; h
         <p>{empty}</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table className="stack">
             <thead>
               <tr>
                 {head.map((h) => (
@@ -240,7 +242,9 @@ function Listing({ title, empty, head, rows }: { title: string; empty: string; h
               {rows.map((r, i) => (
                 <tr key={i}>
                   {r.map((cell, j) => (
-                    <td key={j}>{cell}</td>
+                    <td key={j} data-label={head[j]}>
+                      {cell}
+                    </td>
                   ))}
                 </tr>
               ))}

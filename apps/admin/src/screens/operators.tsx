@@ -120,7 +120,7 @@ export function Operators() {
           <h2 id="operators-title">オペレーター一覧</h2>
           {done && <Notice>{done}</Notice>}
           <div className="table-wrap">
-            <table>
+            <table className="stack">
               <thead>
                 <tr>
                   <th scope="col">氏名</th>
@@ -134,12 +134,12 @@ export function Operators() {
               <tbody>
                 {operators.map((o) => (
                   <tr key={o.id}>
-                    <td>{o.display_name}</td>
-                    <td>{o.email}</td>
-                    <td>{ROLE_LABELS[o.role]}</td>
-                    <td>{o.status === 'active' ? '有効' : '無効'}</td>
-                    <td>{japanTime(o.created_at)}</td>
-                    <td>
+                    <td data-label="氏名">{o.display_name}</td>
+                    <td data-label="メールアドレス">{o.email}</td>
+                    <td data-label="権限">{ROLE_LABELS[o.role]}</td>
+                    <td data-label="状態">{o.status === 'active' ? '有効' : '無効'}</td>
+                    <td data-label="登録日時">{japanTime(o.created_at)}</td>
+                    <td data-label="操作">
                       {o.id !== me.id && (
                         <button type="button" className={o.status === 'active' ? 'danger' : 'secondary'} onClick={() => void toggle(o)} disabled={busy} aria-label={`${o.display_name}を${o.status === 'active' ? '無効にする' : '有効にする'}`}>
                           {o.status === 'active' ? '無効にする' : '有効にする'}
