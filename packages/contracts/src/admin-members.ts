@@ -201,5 +201,10 @@ export const auditRecordSchema = z.object({
   request_id: z.string().nullable(),
   detail: z.unknown(),
 });
-export type AuditRecordView = z.infer<typeof auditRecordSchema>;
-export const auditReadResponseSchema = baseResponseSchema.extend({ records: z.array(auditRecordSchema), next: z.string().nullable() });
+/**
+ * A row as the console reads it: with the operator's display name as it is now, for the person who
+ * reads the log (null for `host`, or an id that names no operator); the export keeps the row alone.
+ */
+export const auditReadRecordSchema = auditRecordSchema.extend({ operator_name: z.string().nullable() });
+export type AuditRecordView = z.infer<typeof auditReadRecordSchema>;
+export const auditReadResponseSchema = baseResponseSchema.extend({ records: z.array(auditReadRecordSchema), next: z.string().nullable() });

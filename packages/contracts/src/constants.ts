@@ -151,6 +151,17 @@ export type SubuserStatus = (typeof SUBUSER_STATUSES)[number];
 export const UNACTIVATED_STATUSES: readonly SubuserStatus[] = ['unactivated', 'unactivated4Z', 'unactivated4M'];
 export const isUnactivated = (s: string) => (UNACTIVATED_STATUSES as readonly string[]).includes(s);
 
+/** How a member reads a card's status (SPEC.md section 3, second reading): the SPA's card screens and the operator console say the same. */
+export const SUBUSER_STATUS_LABELS: Record<SubuserStatus, string> = {
+  active: 'ご利用中',
+  inactive: '利用停止中',
+  unactivated: '有効化が必要です',
+  unactivated4Z: '有効化が必要です',
+  unactivated4M: '有効化が必要です',
+};
+/** A card status in Japanese; a status this build does not know, as it is. */
+export const subuserStatusLabel = (s: string): string => (SUBUSER_STATUSES as readonly string[]).includes(s) ? SUBUSER_STATUS_LABELS[s as SubuserStatus] : s;
+
 export const CARD_BRAND_PREFIXES = ['4541', '5252', '3528', '3777', '02', '03'] as const;
 export const HOUSE_CARD_PREFIXES = ['02', '03'] as const;
 

@@ -3,7 +3,9 @@ import { OPERATOR_MESSAGES } from '@sso/contracts/operators';
 import { adminCall, adminLines, adminRoute, ApiFailure, FreshProofNeeded, NETWORK_MESSAGE, SessionEnded, withFreshProof } from './api.ts';
 import { auditFilter, japanMidnight } from './audit-filter.ts';
 import { enrolmentTokenOf } from './enrol-link.ts';
-import { linesOf, minutesLeft, wordsOf } from './format.ts';
+import { subuserStatusLabel } from '@sso/contracts/constants';
+import { AUDIT_ACTIONS } from '@sso/contracts/admin-members';
+import { auditActionLabel, linesOf, minutesLeft, wordsOf } from './format.ts';
 import { roleLabel, sectionsFor } from './roles.ts';
 import { TOKEN_KEY, tokenStore, type TabStorage } from './token-store.ts';
 import { isCreationOptions, isRequestOptions } from './webauthn.ts';
@@ -286,5 +288,18 @@ describe('the audit filter and the JSON Lines export', () => {
     expect(wordsOf('openid  profile,email、points')).toEqual(['openid', 'profile', 'email', 'points']);
     expect(wordsOf('')).toEqual([]);
     expect([minutesLeft(1), minutesLeft(60_000), minutesLeft(60_001), minutesLeft(null)]).toEqual(['あと1分', 'あと1分', 'あと2分', '—']);
+  });
+
+  it('says a card\'s status as the member\'s card screens say it, and an unknown one as it is', () => {
+    expect(['active', 'inactive', 'unactivated4Z'].map(subuserStatusLabel)).toEqual(['ご利用中', '利用停止中', '有効化が必要です']);
+    expect(subuserStatusLabel('closed')).toBe('closed');
+  });
+
+  it('says every audit action in Japanese, each its own words, and an unknown one as it is', () => {
+    const labels = AUDIT_ACTIONS.map(auditActionLabel);
+    expect(labels.every((l) => /[ぁ-んァ-ヶ一-龠]/.test(l))).toBe(true);
+    expect(new Set(labels).size).toBe(AUDIT_ACTIONS.length);
+    expect([auditActionLabel('member.unlock'), auditActionLabel('client.retire_secret')]).toEqual(['ログインロックの解除', '旧シークレットの失効']);
+    expect(auditActionLabel('member.delete')).toBe('member.delete');
   });
 });

@@ -1,3 +1,5 @@
+import { AUDIT_ACTIONS, type AuditActionName } from '@sso/contracts/admin-members';
+
 /** Times in the console: Japan time, as the support desk and the members read them. */
 export const japanTime = (ms: number | null | undefined): string =>
   ms === null || ms === undefined ? '—' : new Date(ms).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
@@ -35,3 +37,34 @@ export const linesOf = (text: string): string[] =>
 
 /** A list of words typed with spaces or commas (scopes, terms). */
 export const wordsOf = (text: string): string[] => text.split(/[\s,、]+/).filter((w) => w !== '');
+
+/** The audit log's actions in Japanese, as the audit screen's filter and rows say them (docs/operations.md, "The audit log"). */
+export const AUDIT_ACTION_LABELS: Record<AuditActionName, string> = {
+  'operator.bootstrap': '最初の管理者の作成',
+  'operator.enrol': 'パスキーの登録（オペレーター）',
+  'operator.sign_in': 'ログイン（オペレーター）',
+  'operator.invite': 'オペレーターの招待',
+  'operator.disable': 'オペレーターの無効化',
+  'operator.enable': 'オペレーターの有効化',
+  'member.search': '会員検索',
+  'member.view': '会員情報の表示',
+  'member.reveal': '個人情報の表示',
+  'member.unlock': 'ログインロックの解除',
+  'member.end_sessions': '全セッションの終了',
+  'member.password_reset': 'パスワード再設定メールの送信',
+  'member.resend_activation': '本登録メールの再送',
+  'member.suspend': '会員の利用停止',
+  'member.restore': '会員の利用再開',
+  'member.passkey_remove': '会員のパスキーの削除',
+  'client.create': 'クライアントの登録',
+  'client.update': 'クライアントの変更',
+  'client.disable': 'クライアントの無効化',
+  'client.enable': 'クライアントの有効化',
+  'client.rotate_secret': 'シークレットの更新',
+  'client.retire_secret': '旧シークレットの失効',
+  'audit.read': '監査ログの閲覧',
+  'audit.export': '監査ログの書き出し',
+};
+
+/** An audit action in Japanese; one this build does not know (a newer server's), as it is. */
+export const auditActionLabel = (action: string): string => ((AUDIT_ACTIONS as readonly string[]).includes(action) ? AUDIT_ACTION_LABELS[action as AuditActionName] : action);

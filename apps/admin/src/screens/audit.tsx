@@ -3,7 +3,7 @@ import { AUDIT_ACTIONS, auditExportRequestSchema, auditReadRequestSchema, type A
 import { usePageTitle } from '../app/page-title.ts';
 import { adminCall, adminLines, adminRoute, failureMessage } from '../lib/api.ts';
 import { auditFilter, type AuditFilterInput } from '../lib/audit-filter.ts';
-import { japanTime } from '../lib/format.ts';
+import { auditActionLabel, japanTime } from '../lib/format.ts';
 import { roleLabel } from '../lib/roles.ts';
 import { Alert, Field, Notice } from '../ui/field.tsx';
 
@@ -87,7 +87,7 @@ export function Audit() {
               <option value="">すべて</option>
               {AUDIT_ACTIONS.map((a) => (
                 <option key={a} value={a}>
-                  {a}
+                  {auditActionLabel(a)}
                 </option>
               ))}
             </select>
@@ -111,7 +111,7 @@ export function Audit() {
             <p>該当する記録はありません。</p>
           ) : (
             <div className="table-wrap">
-              <table>
+              <table className="stack">
                 <thead>
                   <tr>
                     <th scope="col">日時</th>
@@ -125,17 +125,17 @@ export function Audit() {
                 <tbody>
                   {records.map((r) => (
                     <tr key={r.id}>
-                      <td>{japanTime(r.at)}</td>
-                      <td>
-                        {r.operator_id}（{roleLabel(r.operator_role)}）
+                      <td data-label="日時">{japanTime(r.at)}</td>
+                      <td data-label="オペレーター">
+                        {r.operator_name ?? r.operator_id}（{roleLabel(r.operator_role)}）
                       </td>
-                      <td>{r.action}</td>
-                      <td>{r.member_id ?? r.client_id ?? '—'}</td>
-                      <td>
+                      <td data-label="操作">{auditActionLabel(r.action)}</td>
+                      <td data-label="対象">{r.member_id ?? r.client_id ?? '—'}</td>
+                      <td data-label="理由">
                         {r.reason ?? '—'}
                         {r.ticket && `（${r.ticket}）`}
                       </td>
-                      <td>{r.address ?? '—'}</td>
+                      <td data-label="IPアドレス">{r.address ?? '—'}</td>
                     </tr>
                   ))}
                 </tbody>

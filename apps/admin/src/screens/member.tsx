@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { activityLabel } from '@sso/contracts/account';
+import { subuserStatusLabel } from '@sso/contracts/constants';
 import { REVEALABLE_FIELDS, type MemberOverviewView, type RevealableFieldName } from '@sso/contracts/admin-members';
 import { roleAllows } from '@sso/contracts/operators';
 import { usePageTitle } from '../app/page-title.ts';
@@ -153,7 +155,7 @@ export function Member() {
             </dl>
           </section>
 
-          <Listing title="カード" empty="カードはありません。" head={['カード', 'カード番号', '状態', '登録日時']} rows={member.cards.map((c) => [c.card_name, c.card_number_mask, c.status, japanTime(c.created_at)])} />
+          <Listing title="カード" empty="カードはありません。" head={['カード', 'カード番号', '状態', '登録日時']} rows={member.cards.map((c) => [c.card_name, c.card_number_mask, subuserStatusLabel(c.status), japanTime(c.created_at)])} />
 
           <section className="panel" aria-labelledby="passkeys-title">
             <h2 id="passkeys-title">パスキー</h2>
@@ -197,7 +199,7 @@ export function Member() {
             title="利用履歴"
             empty="利用履歴はありません。"
             head={['日時', 'できごと', 'サービス', '端末', 'IPアドレス']}
-            rows={member.activities.map((a) => [japanTime(a.created_at), a.event, a.client_id ?? '—', a.device ?? '—', a.address ?? '—'])}
+            rows={member.activities.map((a) => [japanTime(a.created_at), activityLabel(a.event), a.client_id ?? '—', a.device ?? '—', a.address ?? '—'])}
           />
         </>
       )}

@@ -89,7 +89,7 @@ export function Members() {
             <p>該当する会員はいません。</p>
           ) : (
             <div className="table-wrap">
-              <table>
+              <table className="stack">
                 <thead>
                   <tr>
                     <th scope="col">会員ID</th>
@@ -103,14 +103,14 @@ export function Members() {
                 <tbody>
                   {found.map((m) => (
                     <tr key={m.member_id}>
-                      <td>
+                      <td data-label="会員ID">
                         <Link to={`/members/${encodeURIComponent(m.member_id)}`}>{m.member_id}</Link>
                       </td>
-                      <td>{MEMBER_TYPE[m.member_type]}</td>
-                      <td>{MEMBER_STATUS[m.status]}</td>
-                      <td>{m.email}</td>
-                      <td>{m.tel ?? '—'}</td>
-                      <td>{japanTime(m.created_at)}</td>
+                      <td data-label="種別">{MEMBER_TYPE[m.member_type]}</td>
+                      <td data-label="状態">{MEMBER_STATUS[m.status]}</td>
+                      <td data-label="メールアドレス">{m.email}</td>
+                      <td data-label="携帯電話番号">{m.tel ?? '—'}</td>
+                      <td data-label="登録日時">{japanTime(m.created_at)}</td>
                     </tr>
                   ))}
                 </tbody>

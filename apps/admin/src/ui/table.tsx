@@ -6,11 +6,11 @@ export interface TableRow {
   cells: ReactNode[];
 }
 
-/** A table under a head of column names (`<th scope="col">`), in a wrapper that scrolls it sideways on a narrow screen. */
+/** A table under a head of column names (`<th scope="col">`), in a wrapper that scrolls it sideways; on a phone each row stands as a block, each cell under its column's name (`data-label`, global.css). */
 export function Table({ head, rows }: { head: string[]; rows: TableRow[] }) {
   return (
     <div className="table-wrap">
-      <table>
+      <table className="stack">
         <thead>
           <tr>
             {head.map((h) => (
@@ -24,7 +24,9 @@ export function Table({ head, rows }: { head: string[]; rows: TableRow[] }) {
           {rows.map((r) => (
             <tr key={r.key}>
               {r.cells.map((cell, i) => (
-                <td key={i}>{cell}</td>
+                <td key={i} data-label={head[i]}>
+                  {cell}
+                </td>
               ))}
             </tr>
           ))}

@@ -1,15 +1,6 @@
 import type { ReactNode } from 'react';
-import type { SubuserStatus } from '@sso/contracts/constants';
+import { SUBUSER_STATUS_LABELS, type SubuserStatus } from '@sso/contracts/constants';
 import styles from './card-face.module.css';
-
-/** How a member reads a card's status (SPEC.md section 3, second reading). */
-export const CARD_STATUS_LABELS: Record<SubuserStatus, string> = {
-  active: 'ご利用中',
-  inactive: '利用停止中',
-  unactivated: '有効化が必要です',
-  unactivated4Z: '有効化が必要です',
-  unactivated4M: '有効化が必要です',
-};
 
 /** The empty card list's words (SPEC.md section 2, "All cards"). */
 export const NO_CARDS = '登録されているカードはありません。';
@@ -33,7 +24,7 @@ export function CardFace({ card, children }: { card: CardFaceData; children?: Re
         <span className={styles.name}>{card.card_name}</span>
         <span className={styles.mask}>{card.card_number_mask}</span>
         <span className={card.status === 'active' ? styles.status : `${styles.status} ${styles.attention}`}>
-          {CARD_STATUS_LABELS[card.status] ?? card.status}
+          {SUBUSER_STATUS_LABELS[card.status] ?? card.status}
         </span>
         {children}
       </div>

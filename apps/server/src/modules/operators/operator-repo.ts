@@ -18,6 +18,13 @@ export const operatorByEmail = (db: Kysely<Database>, email: string): Promise<Op
 export const operatorById = (db: Kysely<Database>, id: string): Promise<OperatorRow | undefined> =>
   db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** The display names of the operators of `ids` that exist, by id. */
+export async function operatorNamesByIds(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('operators').select(['id', 'display_name']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((r) => [r.id, r.display_name]));
+}
+
 /** Sets an operator's role and status (the bootstrap command makes an existing operator an active administrator). */
 export async function setOperatorRoleAndStatus(db: Kysely<Database>, id: string, role: string, status: string): Promise<void> {
   await db.updateTable('operators').set({ role, status }).where('id', '=', id).execute();

@@ -9,7 +9,7 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { OPERATOR_MESSAGES, roleAllows, type OperatorRole } from '@sso/contracts/operators';
 import { REPO_ROOT } from '../../config.ts';
 import { newId } from '../../lib/secrets.ts';
-import { readAudit } from '../audit/audit.ts';
+import { readAudit, recordAudit } from '../audit/audit.ts';
 import { OPERATOR_LIMITS } from '../operators/limits.ts';
 import { mailsTo, waitForMails } from '../../test-support/mailbox.ts';
 import { nonConformance, servedDocument } from '../../test-support/openapi-kit.ts';
@@ -185,7 +185,7 @@ describe.each(DIALECTS)('the operator API: member support and the audit (%s)', (
     expect(res.statusCode, res.body).toBe(200);
     const page = auditReadResponseSchema.parse(res.json());
     expect(page.records.map((r) => r.action)).toEqual(['member.end_sessions', 'member.view']);
-    expect(page.records[0]).toMatchObject({ operator_id: support.id, operator_role: 'support', member_id: m.id, reason: '端末の紛失', ticket: 'INC-99', at, time: new Date(at).toISOString() });
+    expect(page.records[0]).toMatchObject({ operator_id: support.id, operator_name: 'サポート 花子', operator_role: 'support', member_id: m.id, reason: '端末の紛失', ticket: 'INC-99', at, time: new Date(at).toISOString() });
     expect(page.records[0]!.request_id).toEqual(expect.any(String));
 
     // The operators' own events are rows of the same log.
@@ -193,6 +193,12 @@ describe.each(DIALECTS)('the operator API: member support and the audit (%s)', (
     const own = auditReadResponseSchema.parse((await adminCall(t, '/api/admin/audit', security.token, { operator_id: adminId })).json()).records;
     expect(own.map((r) => r.action)).toEqual(expect.arrayContaining(['operator.sign_in', 'operator.enrol', 'operator.invite']));
     expect(own.filter((r) => r.action === 'operator.invite').map((r) => r.detail)).toContainEqual({ target_operator_id: support.id });
+    // Who, by name as the operators list has it; the bootstrap on the host is no operator, and has none.
+    const admins = (await adminCall(t, '/api/admin/operators', admin.token)).json().operators as { id: string; display_name: string }[];
+    expect(own.every((r) => r.operator_name === admins.find((o) => o.id === adminId)?.display_name)).toBe(true);
+    await recordAudit(t.testDb.db.kysely, { operatorId: 'host', operatorRole: 'host', action: 'member.unlock', memberId: `${m.id}-by-host`, reason: '電話窓口が停止中のため' }, t.clock.now());
+    const hostRows = auditReadResponseSchema.parse((await adminCall(t, '/api/admin/audit', security.token, { operator_id: 'host', member_id: `${m.id}-by-host` })).json()).records;
+    expect(hostRows.map((r) => [r.action, r.operator_id, r.operator_name])).toEqual([['member.unlock', 'host', null]]);
 
     // A page at a time, by the cursor.
     const first = auditReadResponseSchema.parse((await adminCall(t, '/api/admin/audit', security.token, { member_id: m.id, limit: 1 })).json());

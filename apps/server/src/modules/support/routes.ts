@@ -7,6 +7,7 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { AppError, validationError } from '../../lib/app-error.ts';
 import { exportAuditJsonLines, InvalidAuditCursor, readAudit, recordAudit, type AuditFilter } from '../audit/audit.ts';
 import type { OperatorDeps } from '../operators/operator-deps.ts';
+import { withOperatorNames } from '../operators/operator-names.ts';
 import { operatorPost, type OperatorCall } from '../operators/operator-post.ts';
 import { requireFreshProof } from '../operators/session-service.ts';
 import { findMembers, type MemberQuery } from './find-members.ts';
@@ -119,7 +120,7 @@ export function registerSupportRoutes(app: FastifyInstance, deps: SupportDeps & 
     }
     // Recorded after the page is read, so that a page never lists its own read.
     await recordAudit(deps.db, { operatorId: call.session.id, operatorRole: call.session.role, action: 'audit.read', address: call.address, requestId: call.requestId, detail: { filter: filterDetail(call.input) } }, deps.clock.now());
-    return { ...OK_RESPONSE, records: page.records, next: page.next };
+    return { ...OK_RESPONSE, records: await withOperatorNames(deps.db, page.records), next: page.next };
   });
   operatorPost(app, deps, 'POST /api/admin/audit/export', async (call) => {
     // Recorded before the first line: an export cut off midway was still an export.
