@@ -82,7 +82,7 @@ function memberArgs(args: string[], usage: string): MemberArgs {
 /** The support services' deps on the host: no mail is sent by these commands, and no card master asked. */
 function hostDeps(ctx: CommandContext<unknown>): SupportDeps {
   const notifier = { send: () => Promise.reject(new Error('the host commands send no mail')) };
-  const cardMaster = { byEsid: () => Promise.reject(new Error('the host commands ask no card master')) };
+  const cardMaster = { cardsByEndingAndBirthday: () => Promise.reject(new Error('the host commands ask no card master')) };
   return { db: ctx.db.kysely, clock: systemClock, issuer: ctx.config.publicOrigin, notifier, cardMaster };
 }
 

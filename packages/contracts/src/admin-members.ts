@@ -18,6 +18,7 @@ export const ADMIN_MEMBER_MESSAGES = {
   notSuspended: 'この会員は利用停止中ではありません。',
   noPendingActivation: '有効化待ちの登録が見つかりません。',
   mailLimit: 'メールの送信回数が上限に達しました。しばらく経ってから再度お試しください。',
+  cardMasterUnavailable: 'カード会員情報を確認できませんでした。しばらく経ってから再度お試しください。',
   forbidden: 'この操作を行う権限がありません。',
   searchOne: '検索条件を1つ指定してください（カード番号下4桁は生年月日と組み合わせてください）。',
   invalidCursor: '一覧の続きを読み込めませんでした。最初から読み込み直してください。',

@@ -52,7 +52,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditActionName, string> = {
   'member.unlock': 'ログインロックの解除',
   'member.end_sessions': '全セッションの終了',
   'member.password_reset': 'パスワード再設定メールの送信',
-  'member.resend_activation': '本登録メールの再送',
+  'member.resend_activation': '有効化メールの再送',
   'member.suspend': '会員の利用停止',
   'member.restore': '会員の利用再開',
   'member.passkey_remove': '会員のパスキーの削除',

@@ -75,6 +75,13 @@ describe('card master simulator over config/demo-cards.json', () => {
     expect(await master.byEsid('ES-unknown')).toBeUndefined();
   });
 
+  it("names the cards ending in four digits whose holder was born on a date: the desk search support's card search asks", async () => {
+    expect(await master.cardsByEndingAndBirthday('0101', '19850615')).toEqual(['ES0000000001']);
+    expect(await master.cardsByEndingAndBirthday('0102', '19850615')).toEqual(['ES0000000102']);
+    expect(await master.cardsByEndingAndBirthday('0101', '19850616')).toEqual([]);
+    expect(await master.cardsByEndingAndBirthday('9999', '19850615')).toEqual([]);
+  });
+
   it("lists a holder's cards, and finds numberless cards by the holder's mobile only", async () => {
     expect((await master.cardsOfHolder('H0000001')).map((c) => c.esid).sort()).toEqual(['ES0000000001', 'ES0000000102', 'ES0000000103']);
     expect(await master.cardsOfHolder('H-none')).toEqual([]);

@@ -120,6 +120,9 @@ export function cardMasterFromList(json: unknown): CardMaster {
     async cardsOfHolder(holderId) {
       return found.filter((c) => c.holder_id === holderId).map(record);
     },
+    async cardsByEndingAndBirthday(lastFour, birthday) {
+      return found.filter((c) => c.number.endsWith(lastFour) && c.holder_birthday === birthday).map((c) => c.esid);
+    },
     async numberlessByMobile(tel) {
       return found.filter((c) => c.numberless && c.holder_mobile !== undefined && constantTimeEqual(c.holder_mobile, tel)).map(record);
     },

@@ -63,6 +63,12 @@ export interface CardMaster {
   byEsid(esid: string): Promise<CardRecord | undefined>;
   /** Every card of a cardholder. */
   cardsOfHolder(holderId: string): Promise<CardRecord[]>;
+  /**
+   * The esids of the cards whose number ends in these four digits and whose holder was born on this
+   * date (YYYYMMDD): the card master's own desk search, asked once by support's card search
+   * (modules/support/find-members.ts), so that no holder is missed however many share the ending.
+   */
+  cardsByEndingAndBirthday(lastFour: string, birthday: string): Promise<string[]>;
   /** The numberless cards whose holder has this mobile number. */
   numberlessByMobile(tel: string): Promise<CardRecord[]>;
   /** Checks the activation key of an unactivated card and, when right, activates it. */

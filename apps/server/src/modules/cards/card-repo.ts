@@ -112,6 +112,12 @@ export async function newestActiveEsid(db: Kysely<Database>, userId: string): Pr
   return row?.esid;
 }
 
+/** The members holding these cards (by the card master's esids): the operators' card search. */
+export async function memberIdsByEsids(db: Kysely<Database>, esids: readonly string[]): Promise<string[]> {
+  if (esids.length === 0) return [];
+  return (await db.selectFrom('sub_users').select('user_id').distinct().where('esid', 'in', [...esids]).execute()).map((r) => r.user_id);
+}
+
 /** The members holding a card whose number ends in these four digits (card_number_mask keeps them): the operators' search. */
 export async function cardsByEnding(db: Kysely<Database>, lastFour: string, limit: number): Promise<{ user_id: string; esid: string }[]> {
   if (!/^\d{4}$/.test(lastFour)) return [];

@@ -111,13 +111,17 @@ export type AuthorizeRequestProblem = { param: 'client_id' | 'redirect_uri' } | 
  * the very error redirect the endpoint answers (errorRedirect), so that a partner's mistake is
  * handled before the member types their password, never after (decision 0019).
  */
-export function authorizeRequestProblem(clients: ClientRegistry, issuer: string, rawQuery: Record<string, unknown>): AuthorizeRequestProblem | undefined {
+export async function authorizeRequestProblem(
+  deps: Pick<AuthorizeDeps, 'clients' | 'db' | 'issuer'>,
+  rawQuery: Record<string, unknown>,
+): Promise<AuthorizeRequestProblem | undefined> {
   const clientId = typeof rawQuery.client_id === 'string' ? rawQuery.client_id : '';
-  if (!clients.get(clientId)) return { param: 'client_id' };
-  const target = resolveClient(clients, rawQuery);
+  // Enabled in the database too, as the endpoint itself asks (resolveEnabledClient): a disable this node has not polled yet.
+  if (!deps.clients.get(clientId) || !(await isClientEnabled(deps.db, clientId))) return { param: 'client_id' };
+  const target = resolveClient(deps.clients, rawQuery);
   if (!target) return { param: 'redirect_uri' };
   const q = checkAuthorizeQuery(target.client, rawQuery);
-  return q.ok ? undefined : { redirectTo: errorRedirect(issuer, target.redirectUri, rawQuery, q.error, q.description) };
+  return q.ok ? undefined : { redirectTo: errorRedirect(deps.issuer, target.redirectUri, rawQuery, q.error, q.description) };
 }
 
 /**

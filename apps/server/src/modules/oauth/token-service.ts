@@ -10,6 +10,7 @@ import { endCardholdersOnlySessions, refusesMember } from '../oauth/cardholders-
 import { holdMember } from '../account/member-hold-repo.ts';
 import { audienceOf, mayIntrospect } from './audience.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
+import { isClientEnabled } from '../clients/client-repo.ts';
 import { consumeCode, findCode } from './code-repo.ts';
 import { verifyPkce } from './pkce.ts';
 import { findGrant, insertFamily, lockGrant, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
@@ -22,7 +23,7 @@ export interface TokenDeps {
   clock: Clock;
   /**
    * This node's copy of the client registry: a token whose client it does not know, or knows as
-   * disabled, is refused, also before the disable's ending of the client's sessions (decision 0031).
+   * disabled, is refused unless the database says the client is enabled now (decision 0031).
    */
   clients: Pick<ClientRegistry, 'get'>;
 }
@@ -183,6 +184,13 @@ export async function revokeToken(
   }
 }
 
+/**
+ * Whether a token's client may still act: enabled in this node's copy of the registry, or, where the
+ * copy says otherwise (a client registered or enabled again since this node's last poll, or disabled),
+ * in the database now: one read by its key, for those tokens only (decision 0031).
+ */
+const clientEnabled = async (deps: TokenDeps, clientId: string) => deps.clients.get(clientId) !== undefined || (await isClientEnabled(deps.db, clientId));
+
 const isLive = (g: GrantWithFamily, kind: TokenKind, now: number) =>
   g.family_revoked_at === null &&
   g.revoked_at === null &&
@@ -198,7 +206,7 @@ const isLive = (g: GrantWithFamily, kind: TokenKind, now: number) =>
 export async function introspect(deps: TokenDeps, p: { token: string; caller: OAuthClient }) {
   const found = await findToken(deps.db, p.token);
   const now = deps.clock.now();
-  if (!found || !isLive(found.grant, found.kind, now) || !deps.clients.get(found.grant.client_id) || !mayIntrospect(p.caller.client_id, found.grant)) return { active: false as const };
+  if (!found || !isLive(found.grant, found.kind, now) || !mayIntrospect(p.caller.client_id, found.grant) || !(await clientEnabled(deps, found.grant.client_id))) return { active: false as const };
   const g = found.grant;
   return {
     active: true as const,
@@ -213,11 +221,11 @@ export async function introspect(deps: TokenDeps, p: { token: string; caller: OA
   };
 }
 
-/** Resolves a Bearer access token to its member, or undefined (the caller answers 401): also for a token of a client this node knows as disabled. */
+/** Resolves a Bearer access token to its member, or undefined (the caller answers 401): also for a token of a disabled client. */
 export async function authenticateAccessToken(deps: TokenDeps, token: string) {
   const found = await findToken(deps.db, token);
   const g = found?.kind === 'access' ? found.grant : undefined;
-  if (!g || !isLive(g, 'access', deps.clock.now()) || !deps.clients.get(g.client_id)) return undefined;
+  if (!g || !isLive(g, 'access', deps.clock.now()) || !(await clientEnabled(deps, g.client_id))) return undefined;
   return {
     userId: g.user_id,
     clientId: g.client_id,

@@ -56,7 +56,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   // endpoint's own error redirect, for the SPA to follow (RFC 6749 section 4.1.2.1; decision 0019).
   // Public and read-only, like the 400 page above.
   route(app, 'POST /api/auth/authorize/check', async (request, reply, asked) => {
-    const problem = authorizeRequestProblem(deps.clients, deps.issuer, asked);
+    const problem = await authorizeRequestProblem(deps, asked);
     if (problem && 'param' in problem) throw validationError([{ key: problem.param, message: SERVER_MESSAGES.validation }]);
     const answer: AuthorizeCheckResponse = problem ? { ...ok, redirect_to: problem.redirectTo } : { ...ok, ...(await sessionCheck(deps, asked, browserOf(request))) };
     return reply.header('Cache-Control', 'no-store').send(answer);

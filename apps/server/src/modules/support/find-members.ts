@@ -2,15 +2,13 @@ import { maskEmail, maskTel } from '../../lib/mask.ts';
 import { parseLoginId } from '../account/login-id.ts';
 import { searchUsers, type UserRow } from '../account/user-repo.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { cardsByEnding } from '../cards/card-repo.ts';
+import { cardsByEnding, memberIdsByEsids } from '../cards/card-repo.ts';
 import { auditOf, requireRole, SupportError, type OperatorContext, type SupportDeps } from './support-deps.ts';
 
 /** At most this many members a search: a search is to find one member, never to list them. */
 export const SEARCH_LIMIT = 10;
-/** Card holders of one last-four read before the birth date narrows them. */
+/** Cards of one last-four read here before the profile's birth date narrows their holders (open and upgraded members). */
 const CARD_CANDIDATES = 1_000;
-/** Card members of one last-four whose card the card master is asked about (one call each): the newest first. */
-const CARD_MASTER_CANDIDATES = 50;
 
 /** How support searches: an e-mail, a mobile number, a member id, or a card's last four digits with the birth date. */
 export type MemberQuery = { email: string } | { tel: string } | { memberId: string } | { cardLastFour: string; birthday: string };
@@ -73,19 +71,16 @@ export const summaryOf = (u: UserRow): MemberSummary => ({
 
 /**
  * The members holding a card ending in these four digits whose birth date is this one: by the profile
- * (open and upgraded members), or by the card master's holder of the card (card members; at most
- * CARD_MASTER_CANDIDATES of them are asked about, one call each). Newest first, at most SEARCH_LIMIT.
+ * (open and upgraded members), or by the card master, which alone holds a card member's birth date and
+ * answers the holder's cards in one call (ports/card-master.ts). Newest first, at most SEARCH_LIMIT.
  */
 async function byCardEnding(deps: SupportDeps, lastFour: string, birthday: string): Promise<UserRow[]> {
   const cards = await cardsByEnding(deps.db, lastFour, CARD_CANDIDATES);
-  const ids = [...new Set(cards.map((c) => c.user_id))];
-  const byProfile = await searchUsers(deps.db, { ids, birthday }, SEARCH_LIMIT);
-  const cardMembers = await searchUsers(deps.db, { ids, memberType: 'card' }, CARD_MASTER_CANDIDATES);
-  const asked = new Set(cardMembers.map((m) => m.id));
-  const holders = await Promise.all(
-    cards.filter((c) => asked.has(c.user_id)).map(async (c) => ((await deps.cardMaster.byEsid(c.esid))?.holderBirthday === birthday ? c.user_id : undefined)),
-  );
-  const byHolder = cardMembers.filter((m) => holders.includes(m.id));
+  const byProfile = await searchUsers(deps.db, { ids: [...new Set(cards.map((c) => c.user_id))], birthday }, SEARCH_LIMIT);
+  const held = await deps.cardMaster.cardsByEndingAndBirthday(lastFour, birthday).catch(() => {
+    throw new SupportError('card_master_unavailable');
+  });
+  const byHolder = await searchUsers(deps.db, { ids: await memberIdsByEsids(deps.db, held.slice(0, CARD_CANDIDATES)), memberType: 'card' }, SEARCH_LIMIT);
   const found = new Map([...byProfile, ...byHolder].map((m) => [m.id, m]));
   return [...found.values()].sort((a, b) => Number(b.created_at) - Number(a.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, SEARCH_LIMIT);
 }
@@ -99,13 +94,13 @@ async function byCardEnding(deps: SupportDeps, lastFour: string, birthday: strin
 export async function findMembers(deps: SupportDeps, ctx: OperatorContext, query: MemberQuery): Promise<MemberSummary[]> {
   requireRole(ctx, 'member.search');
   const by = normalised(query);
-  let rows: UserRow[];
-  if ('cardLastFour' in by) {
-    rows = await byCardEnding(deps, by.cardLastFour, by.birthday);
-  } else {
-    rows = await searchUsers(deps.db, by, SEARCH_LIMIT);
+  let rows: UserRow[] | undefined;
+  try {
+    rows = 'cardLastFour' in by ? await byCardEnding(deps, by.cardLastFour, by.birthday) : await searchUsers(deps.db, by, SEARCH_LIMIT);
+    return rows.map(summaryOf);
+  } finally {
+    // A search that failed (the card master did not answer) is audited too, with nothing found.
+    const kind = Object.keys(query).join('+');
+    await recordAudit(deps.db, { ...auditOf(ctx), action: 'member.search', detail: { by: kind, found: rows?.length ?? null } }, deps.clock.now());
   }
-  const kind = Object.keys(query).join('+');
-  await recordAudit(deps.db, { ...auditOf(ctx), action: 'member.search', detail: { by: kind, found: rows.length } }, deps.clock.now());
-  return rows.map(summaryOf);
 }

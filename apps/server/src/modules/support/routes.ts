@@ -33,6 +33,7 @@ const REFUSALS: Record<SupportRefusal, { status: number; code: ResultCode; messa
   not_suspended: { status: 409, code: RESULT.RETRYABLE, message: MSG.notSuspended },
   no_pending_activation: { status: 404, code: RESULT.RETRYABLE, message: MSG.noPendingActivation },
   mail_limit: { status: 400, code: RESULT.RETRYABLE, message: MSG.mailLimit },
+  card_master_unavailable: { status: 503, code: RESULT.RETRYABLE, message: MSG.cardMasterUnavailable },
 };
 
 /** Runs a support service; its refusal becomes the answer REFUSALS names. */

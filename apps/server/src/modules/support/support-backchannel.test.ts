@@ -31,7 +31,7 @@ const logoutsPage = async (t: ListeningApp, clientId: string) => (await fetch(`$
  */
 describe.each(DIALECTS)('support actions tell the partners (%s)', (dialect) => {
   const t = withListeningApp(dialect);
-  const deps = (): SupportDeps => ({ db: t.testDb.db.kysely, clock: t.clock, issuer: t.origin, notifier: { send: async () => undefined }, cardMaster: { byEsid: async () => undefined } });
+  const deps = (): SupportDeps => ({ db: t.testDb.db.kysely, clock: t.clock, issuer: t.origin, notifier: { send: async () => undefined }, cardMaster: { cardsByEndingAndBirthday: async () => [] } });
 
   for (const [name, act] of [
     ['ending the sessions', (id: string) => endMemberSessionsBySupport(deps(), SUPPORT, id)],

@@ -14,8 +14,8 @@ export interface SupportDeps {
   /** PUBLIC_ORIGIN: the links of the mails (a password reset, an activation) point at the SPA there. */
   issuer: string;
   notifier: Notifier;
-  /** The card master: the card search asks it for a card member's birth date (its holder's). */
-  cardMaster: Pick<CardMaster, 'byEsid'>;
+  /** The card master: the card search asks it for the cards of a holder born on the date given. */
+  cardMaster: Pick<CardMaster, 'cardsByEndingAndBirthday'>;
 }
 
 /** Who asks, from where, in which request: every service writes it to the audit log. */
@@ -66,7 +66,9 @@ export type SupportRefusal =
   | 'already_suspended'
   | 'not_suspended'
   | 'no_pending_activation'
-  | 'mail_limit';
+  | 'mail_limit'
+  /** The card master did not answer the card search: the operator may try again. */
+  | 'card_master_unavailable';
 
 export class SupportError extends Error {
   constructor(readonly refusal: SupportRefusal) {

@@ -128,6 +128,36 @@ describe.each(DIALECTS)('member support services (%s)', (dialect) => {
       expect(await findMembers(deps(), SUPPORT, { cardLastFour: '0101', birthday: '19860707' })).toEqual([]);
     });
 
+    it('finds the card member the card master names however many card members share the last four, and asks it once', async () => {
+      // Sixty card members holding a card ending in 5150; the card master's holder born on 1970/3/3 holds the oldest one's card.
+      const esids: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        const member = newId();
+        await insertMember(
+          t.testDb.db.kysely,
+          { id: member, email: `holder.${i}.${Date.now()}@example.com`, tel: null, password_hash: 'x', member_type: 'card', last_name: null, first_name: null, last_name_kana: null, first_name_kana: null, sex: null, birthday: null, postal_code: null, email_flg: 0, profile_tel: null },
+          t.clock.now() + i,
+        );
+        const esid = `ES-${newId()}`;
+        esids.push(esid);
+        await insertMemberCard(t.testDb.db.kysely, member, { id: newId(), esid, status: 'active', member_div_code: '01', card_name: 'テストカード', card_image_url: '/content/cards/visa-gold.svg', card_brand: 'VISA', card_number_mask: '4541-****-****-5150', holder_id: null, point_capable: 0, na_id: null, mail_digital: null }, t.clock.now() + i);
+      }
+      const asked: string[][] = [];
+      const desk = { cardsByEndingAndBirthday: async (lastFour: string, birthday: string) => (asked.push([lastFour, birthday]), birthday === '19700303' ? [esids[0]!] : []) };
+      const found = await findMembers({ ...deps(), cardMaster: desk }, SUPPORT, { cardLastFour: '5150', birthday: '1970-03-03' });
+      expect(found.map((r) => r.member_type)).toEqual(['card']);
+      expect(asked).toEqual([['5150', '19700303']]);
+      expect(await findMembers({ ...deps(), cardMaster: desk }, SUPPORT, { cardLastFour: '5150', birthday: '19700304' })).toEqual([]);
+    });
+
+    it('says the card master did not answer, never that nobody was found, and audits the search that failed', async () => {
+      const down = { cardsByEndingAndBirthday: () => Promise.reject(new Error('connect ECONNREFUSED')) };
+      const ctx = { ...SUPPORT, operatorId: 'op-support-card-master-down' };
+      await refusal(findMembers({ ...deps(), cardMaster: down }, ctx, { cardLastFour: '0101', birthday: '19850615' }), 'card_master_unavailable');
+      const [row] = (await readAudit(t.testDb.db.kysely, { operatorId: ctx.operatorId, action: 'member.search' })).records;
+      expect(row).toMatchObject({ detail: { by: 'cardLastFour+birthday', found: null } });
+    });
+
     it('never answers more than a small page', async () => {
       const shared = '09099998888';
       for (let i = 0; i < SEARCH_LIMIT + 3; i++) {
