@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { authorizeQuerySchema, type AuthorizeQuery, type authorizeFormSchema } from '@sso/contracts/auth';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
+import { databaseUnavailable } from '../../db/unavailable.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { logActivity } from '../activity/activity-repo.ts';
@@ -71,8 +72,19 @@ export function resolveClient(clients: ClientRegistry, query: Record<string, unk
  */
 export async function resolveEnabledClient(deps: Pick<AuthorizeDeps, 'clients' | 'db'>, query: Record<string, unknown>): Promise<{ client: OAuthClient; redirectUri: string } | undefined> {
   const target = resolveClient(deps.clients, query);
-  return target && (await isClientEnabled(deps.db, target.client.client_id)) ? target : undefined;
+  return target && (await enabledNow(deps.db, target.client.client_id)) ? target : undefined;
 }
+
+/**
+ * The client's flag in the database; while the database is away (db/unavailable.ts), this node's
+ * copy answers: nothing is issued without the database anyway, and the member is led on to the SPA,
+ * which says the service is out (SPEC.md section 8), rather than to the endpoint's refusal page.
+ */
+const enabledNow = (db: Kysely<Database>, clientId: string) =>
+  isClientEnabled(db, clientId).catch((err: unknown) => {
+    if (databaseUnavailable(err)) return true;
+    throw err;
+  });
 
 /** An authorization request of a known client and redirect URI, checked: its query and the scope it is granted, or its RFC 6749 error. */
 export type AuthorizeQueryCheck =
@@ -117,7 +129,7 @@ export async function authorizeRequestProblem(
 ): Promise<AuthorizeRequestProblem | undefined> {
   const clientId = typeof rawQuery.client_id === 'string' ? rawQuery.client_id : '';
   // Enabled in the database too, as the endpoint itself asks (resolveEnabledClient): a disable this node has not polled yet.
-  if (!deps.clients.get(clientId) || !(await isClientEnabled(deps.db, clientId))) return { param: 'client_id' };
+  if (!deps.clients.get(clientId) || !(await enabledNow(deps.db, clientId))) return { param: 'client_id' };
   const target = resolveClient(deps.clients, rawQuery);
   if (!target) return { param: 'redirect_uri' };
   const q = checkAuthorizeQuery(target.client, rawQuery);
