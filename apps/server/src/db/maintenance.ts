@@ -55,12 +55,14 @@ class Batches {
    * driver is synchronous).
    */
   async delete<T extends Table>(table: T, key: string, where: Where<T>): Promise<void> {
+    // The table is a parameter here; `where` is typed against it above.
     const db = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const name: string = table;
     let deleted: number;
     do {
-      const keys = db.selectFrom(table).select(sql.ref(key).as('k')).where(where as never).limit(this.size);
+      const keys = db.selectFrom(name).select(sql.ref(key).as('k')).where(where as never).limit(this.size);
       // The condition again outside, so that a key that is not unique alone (token_grants) is read by its index.
-      const r = await db.deleteFrom(table).where(where as never).where(sql.ref(key), 'in', keys).executeTakeFirst();
+      const r = await db.deleteFrom(name).where(where as never).where(sql.ref(key), 'in', keys).executeTakeFirst();
       deleted = Number(r.numDeletedRows);
       this.count(table, deleted);
       await new Promise((resolve) => setImmediate(resolve));
