@@ -5,6 +5,7 @@
  *   dist/server/main.js (+ .map)          the server, one ES module; @sso/contracts inlined
  *   dist/server/keys-rotate.js (+ .map)   the signing key rotation (`npm run keys:rotate` in the repository)
  *   dist/server/admin-cli.js (+ .map)     the operators' command (`npm run admin -- …` here and in dist/)
+ *   dist/server/db-migrate.js (+ .map)    applies pending migrations and exits (`npm run db:migrate` here and in dist/)
  *   dist/server/sqlite-checkpointer.mjs   the SQLite checkpointer's worker (db/sqlite.ts loads it by URL)
  *   dist/server/jwt-sign-worker.mjs       the JWT signing worker (modules/oidc/jwt-signer.ts loads it by URL)
  *   dist/config/                          the client registry and the simulators' demo data (config.ts defaults)
@@ -111,11 +112,13 @@ async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> 
   const rotate = await bundle('src/keys-rotate.ts', 'server/keys-rotate.js');
   // The operators' command (docs/operations.md, "Operators"): `npm run admin -- …` in dist/, as in the repository.
   const admin = await bundle('src/admin-cli.ts', 'server/admin-cli.js');
+  // The migrations alone, before a release's nodes roll (docs/operations.md, "Upgrading"): `npm run db:migrate` in dist/ too.
+  const migrate = await bundle('src/db-migrate.ts', 'server/db-migrate.js');
   // Worker threads, each loaded by URL beside the module that starts it (db/sqlite.ts, modules/oidc/jwt-signer.ts):
   // in the bundle, that module is main.js, so each lands beside it.
   const checkpointer = await bundle('src/db/sqlite-checkpointer.mjs', 'server/sqlite-checkpointer.mjs');
   const signer = await bundle('src/modules/oidc/jwt-sign-worker.mjs', 'server/jwt-sign-worker.mjs');
-  return new Set([...server, ...rotate, ...admin, ...checkpointer, ...signer]);
+  return new Set([...server, ...rotate, ...admin, ...migrate, ...checkpointer, ...signer]);
 }
 
 async function main() {
@@ -143,7 +146,9 @@ async function main() {
     private: true,
     type: 'module',
     ...(rootPackage.engines ? { engines: rootPackage.engines } : {}),
-    scripts: { start: 'node --enable-source-maps server/main.js', admin: 'node --enable-source-maps server/admin-cli.js' },
+    scripts: { start: 'node --enable-source-maps server/main.js', admin: 'node --enable-source-maps server/admin-cli.js',
+      'db:migrate': 'node --enable-source-maps server/db-migrate.js',
+    },
     dependencies: Object.fromEntries(names.map((name) => [name, declared.get(name)?.range as string])),
   };
   const lock = releaseLock(

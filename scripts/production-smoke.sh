@@ -78,6 +78,12 @@ node -e "
   fs.writeFileSync(process.argv[1], JSON.stringify(own));
 " "$work/clients.json"
 
+# The migrations alone, as before a rolling upgrade (docs/operations.md, "Upgrading"): applied, then nothing to do.
+step "npm run db:migrate in the release, twice"
+migrate() { env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=false DATABASE_URL="sqlite:$work/sso.db" npm run --silent db:migrate; }
+migrate | grep -q '^db:migrate: applied 0001-initial' || fail "npm run db:migrate in dist/ did not apply the migrations"
+migrate | grep -q '^db:migrate: the schema is current' || fail "npm run db:migrate in dist/ found work on its second run"
+
 step "starting the release with NODE_ENV=production on port $port"
 env -i PATH="$PATH" HOME="$HOME" \
   NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_ORIGIN="$issuer" \

@@ -148,7 +148,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     app.log.warn(`CLIENTS_FILE (${config.clientsFile}) differs from the client registry in the database and is not read: the database's clients are in use (docs/decisions/0031-clients-in-the-database.md)`);
   }
   const purge = setInterval(() => {
-    purgeExpired(db.kysely, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
+    // In bounded batches within a time budget; the member activity log kept ACTIVITY_RETENTION_DAYS (db/maintenance.ts).
+    purgeExpired(db.kysely, clock.now(), { activityRetentionDays: config.activityRetentionDays }).catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
     // The audit log's retention (AUDIT_RETENTION_DAYS): its only delete (modules/audit/audit.ts).
     purgeAudit(db.kysely, clock.now(), config.auditRetentionDays).catch((err: unknown) => app.log.warn({ err }, 'purge of the audit log failed'));
   }, 60 * 60 * 1000);

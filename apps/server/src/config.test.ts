@@ -31,6 +31,8 @@ describe('loadConfig', () => {
     expect(c.smtpUrl).toBeUndefined();
     expect(c.smtpSinkPort).toBe(1025);
     expect(c.mailFrom).toContain('メンバーID');
+    expect(c).toMatchObject({ activityRetentionDays: 400, auditRetentionDays: 2555 });
+    expect(loadConfig({ ACTIVITY_RETENTION_DAYS: '730' }).activityRetentionDays).toBe(730);
   });
 
   it('accepts a PostgreSQL URL and an SMTP URL', () => {
@@ -52,6 +54,8 @@ describe('loadConfig', () => {
     ['MONITORING_SCRIPT_ORIGINS', 'http://rum.example.net'],
     ['TRUST_PROXY', 'yes please'],
     ['LOGIN_ADDRESS_FAILURES', '-3'],
+    ['ACTIVITY_RETENTION_DAYS', '0'],
+    ['ACTIVITY_RETENTION_DAYS', 'a year'],
     ['RECAPTCHA_VERIFY_URL', 'ftp://recaptcha.example/siteverify'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     let error: unknown;

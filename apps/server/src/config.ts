@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, DEVELOPMENT_SIGNING_KEY_SECRET, sha256 } from './lib/secrets.ts';
+import { ACTIVITY_RETENTION_DEFAULT_DAYS } from './db/maintenance.ts';
 import type { SqliteSynchronous } from './db/sqlite.ts';
 import { GOOGLE_SITEVERIFY_URL } from './ports/recaptcha.ts';
 
@@ -86,6 +87,7 @@ const schema = z.object({
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full'], { error: 'must be normal or full' }).default('normal'),
   LOGIN_ADDRESS_FAILURES: z.coerce.number({ error: 'must be a whole number (0: no limit)' }).int().min(0, { error: 'must be a whole number (0: no limit)' }).default(LIMITS.loginFailuresPerAddress),
   LOGIN_NOTICE: bool.default(true),
+  ACTIVITY_RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days, at least 1' }).int().min(1, { error: 'must be a whole number of days, at least 1' }).default(ACTIVITY_RETENTION_DEFAULT_DAYS),
   AUDIT_RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days, at least 1' }).int().min(1, { error: 'must be a whole number of days, at least 1' }).default(AUDIT_RETENTION_DEFAULT_DAYS),
   LOOKUP_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
   PAIRWISE_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
@@ -151,6 +153,11 @@ export interface Config {
    * retention purge is the only delete of the append-only audit log.
    */
   auditRetentionDays: number;
+  /**
+   * How long a member's activity log is kept (ACTIVITY_RETENTION_DAYS; docs/operations.md
+   * "Retention"), deleted by the hourly purge (db/maintenance.ts).
+   */
+  activityRetentionDays: number;
   /** The key of the keyed digests of card numbers and login ids (lib/secrets.ts lookupDigest). */
   lookupKey: string;
   /** The key of the pairwise subject identifiers (OpenID Connect Core 1.0 section 8.1; lib/secrets.ts pairwiseDigest): never changed once partners hold them. */
@@ -257,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginAddressFailures: e.LOGIN_ADDRESS_FAILURES,
     loginNotice: e.LOGIN_NOTICE,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
     lookupKey: e.LOOKUP_KEY ?? DEVELOPMENT_LOOKUP_KEY,
     pairwiseKey: e.PAIRWISE_KEY ?? DEVELOPMENT_PAIRWISE_KEY,
     signingKeySecret: e.SIGNING_KEY_SECRET ?? DEVELOPMENT_SIGNING_KEY_SECRET,

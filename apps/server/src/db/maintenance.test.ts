@@ -4,7 +4,7 @@ import { insertMember } from '../modules/account/member-repo.ts';
 import { logActivity, type ActivityEvent } from '../modules/activity/activity-repo.ts';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withMigratedDb } from '../test-support/vitest.ts';
-import { WITHDRAWN_LOG_RETENTION_MS, purgeExpired } from './maintenance.ts';
+import { ACTIVITY_RETENTION_DEFAULT_DAYS, WITHDRAWN_LOG_RETENTION_MS, purgeExpired } from './maintenance.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -22,15 +22,31 @@ describe.each(DIALECTS)('purge of withdrawn members\' logs and expired e-mail ch
     await log(recent, [['login', T0 - 400 * DAY], ['withdrawn', T0 + 10 * DAY]]);
     await log(active, [['login', T0 - 800 * DAY], ['password_changed', T0]]);
 
-    // A day short of the year: nothing goes.
-    await purgeExpired(db(), T0 + WITHDRAWN_LOG_RETENTION_MS - DAY);
+    // A day short of the year: nothing goes (the general retention, ACTIVITY_RETENTION_DAYS, set long here).
+    const keepLong = { activityRetentionDays: 100_000 };
+    await purgeExpired(db(), T0 + WITHDRAWN_LOG_RETENTION_MS - DAY, keepLong);
     expect(await eventsOf(gone)).toEqual(['login', 'withdrawn']);
 
-    await purgeExpired(db(), T0 + WITHDRAWN_LOG_RETENTION_MS + 1);
+    await purgeExpired(db(), T0 + WITHDRAWN_LOG_RETENTION_MS + 1, keepLong);
     expect(await eventsOf(gone)).toEqual([]);
     expect(await eventsOf(recent)).toEqual(['login', 'withdrawn']);
     expect(await eventsOf(active)).toEqual(['login', 'password_changed']);
     expect(WITHDRAWN_LOG_RETENTION_MS).toBe(365 * DAY);
+  });
+
+  it('keeps a member\'s activity log ACTIVITY_RETENTION_DAYS (400 by default), deleting older rows in batches', async () => {
+    const member = newId();
+    const at = T0 + 2000 * DAY;
+    const days = (n: number) => at - n * DAY;
+    await log(member, [['login', days(900)], ['login', days(800)], ['password_changed', days(401)], ['login', days(399)], ['login', days(10)]]);
+    expect(ACTIVITY_RETENTION_DEFAULT_DAYS).toBe(400);
+    const counts = await purgeExpired(db(), at, { batchSize: 1 });
+    // This member's three, and the other tests' rows of the same database as old.
+    expect(counts.activity_log).toBeGreaterThanOrEqual(3);
+    expect(await eventsOf(member)).toEqual(['login', 'login']);
+    // A deployment's own retention.
+    await purgeExpired(db(), at, { activityRetentionDays: 30 });
+    expect(await eventsOf(member)).toEqual(['login']);
   });
 
   it('deletes e-mail changes past their expiry and keeps live ones', async () => {

@@ -49,12 +49,13 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022-audit': audit,
 };
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  await migrateUpTo(db, undefined);
+/** Applies the pending migrations: the names of those it applied, in order (none: the schema was current). */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  return migrateUpTo(db, undefined);
 }
 
 /** Applies the migrations up to and including `name` (all of them when undefined): tests of an upgrade start from an older schema. */
-export async function migrateUpTo(db: Kysely<Database>, name: string | undefined): Promise<void> {
+export async function migrateUpTo(db: Kysely<Database>, name: string | undefined): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => MIGRATIONS },
@@ -64,4 +65,5 @@ export async function migrateUpTo(db: Kysely<Database>, name: string | undefined
   if (error || failed) {
     throw new Error(`migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

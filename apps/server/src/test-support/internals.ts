@@ -41,3 +41,7 @@ export { issuePair, newPair } from '../modules/oauth/tokens.ts';
 export { subjectFor } from '../modules/oidc/subject.ts';
 export { insertPasskey } from '../modules/passkeys/passkey-repo.ts';
 export { userHandleOf } from '../modules/passkeys/relying-party.ts';
+
+// The benchmark of the retention sweep (bench/purge.ts): the schema, and the purge it measures.
+export { migrateToLatest } from '../db/migrations.ts';
+export { purgeExpired } from '../db/maintenance.ts';
