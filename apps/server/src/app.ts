@@ -220,7 +220,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
-  registerHealth(app, db);
+  registerHealth(app, { db, signingKeyLoaded: () => signingKeys.signingKey() });
   // The API's OpenAPI 3.1 document, generated from the contracts' route catalogue.
   registerOpenApi(app, config.publicOrigin);
   await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production', adminDist: config.adminDist });
