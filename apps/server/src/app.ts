@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
-import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
@@ -18,6 +17,7 @@ import { registerDevCors, registerSecurityHeaders } from './http/security-header
 import { registerSpa } from './http/spa.ts';
 import { registerOutOfService } from './http/out-of-service.ts';
 import { registerHealth } from './http/health.ts';
+import { registerRequestId, requestIdOf } from './http/request-id.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerLoginRoutes } from './modules/login/routes.ts';
@@ -132,7 +132,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
             serializers: { req: requestSerializer },
             stream: overrides.logStream ?? logOutput?.stream,
           },
-    genReqId: () => randomUUID(),
+    // An incoming X-Request-Id is kept when valid, else a new UUID (request-id.ts); never taken unchecked.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // One request log line, when the answer is sent (http/request-log.ts), instead of Fastify's two.
     logController: new RequestLog(),
     trustProxy: config.trustProxy,
@@ -170,6 +172,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   clients.startPolling(app.log);
 
   registerErrorHandling(app);
+  // Before every other onRequest hook, so that an answer a hook ends early carries the request's id too.
+  registerRequestId(app);
   // First of the onRequest hooks, so that an answer another hook ends early carries the headers too.
   // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
   registerSecurityHeaders(app, config, () => clients.redirectUris());

@@ -5,6 +5,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { databaseUnavailable } from '../db/unavailable.ts';
 import { AppError, OAuthError } from '../lib/app-error.ts';
+import { answerRequestId } from './request-id.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -96,7 +97,7 @@ const malformedBody = () => JSON.stringify({ result_code: RESULT.VALIDATION, res
  * Fastify's own answer would echo the path and name its error code. Answered 400 with the 901 body.
  */
 export function frameworkErrors(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(400).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(malformedBody());
+  void answerRequestId(reply).code(400).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(malformedBody());
 }
 
 /**
