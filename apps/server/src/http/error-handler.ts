@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -24,13 +25,19 @@ function sendOAuth(reply: FastifyReply, err: OAuthError, reference?: string) {
     .send({ error: err.error, error_description: err.description, ...(reference ? { reference } : {}) });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * The support reference of a failure the server logged (docs/operations.md, "Support reference"):
- * the first 8 hex digits of the request id (a UUID, app.ts), sent in the 5xx answer and written in
- * the same log line as `reference`, so that an operator finds the line from what /500 shows the
- * member. Short enough to read out on the phone; a collision only means two lines to look at.
+ * the first 8 hex digits of the request id when it is a UUID (ours, request-id.ts), else of the
+ * SHA-256 of the id the load balancer gave, sent in the 5xx answer and written in the same log line
+ * as `reference`, so that an operator finds the line from what /500 shows the member. Short enough
+ * to read out on the phone; a collision only means two lines to look at.
  */
-export const supportReference = (request: FastifyRequest): string => String(request.id).replaceAll('-', '').slice(0, 8);
+export const supportReference = (request: FastifyRequest): string => {
+  const id = String(request.id);
+  return (UUID.test(id) ? id.replaceAll('-', '') : createHash('sha256').update(id).digest('hex')).slice(0, 8);
+};
 
 /** When a client may try again after a database fault (RFC 9110 section 10.2.3): it usually passes within seconds. */
 const DB_RETRY_AFTER_SECONDS = '30';
