@@ -15,7 +15,7 @@ async function main() {
     throw e;
   }
   const app = await buildApp(config);
-  // Drain, then close (http/shutdown.ts): exit 0 once closed, 1 when the close outlasts SHUTDOWN_TIMEOUT_MS.
+  // Drain, then close (http/shutdown.ts): exit 0 once closed, 1 when the close fails or outlasts SHUTDOWN_TIMEOUT_MS.
   // A second signal while it runs changes nothing.
   let stopping = false;
   const shutdown = async () => {

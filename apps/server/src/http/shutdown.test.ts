@@ -24,7 +24,7 @@ describe('the shutdown on SIGTERM', () => {
     const origin = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: origin, DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`, SMTP_SINK_PORT: '0', WEB_DIST: '/nonexistent', ADMIN_DIST: '/nonexistent', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '1500', SHUTDOWN_TIMEOUT_MS: '5000' },
+      env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: origin, DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`, SMTP_SINK_PORT: '0', WEB_DIST: '/nonexistent', ADMIN_DIST: '/nonexistent', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '3000', SHUTDOWN_TIMEOUT_MS: '5000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -34,7 +34,7 @@ describe('the shutdown on SIGTERM', () => {
     try {
       await expect.poll(async () => (await status(`${origin}/api/health/ready`)).status, { timeout: 60_000, interval: 200 }).toBe(200);
       child.kill('SIGTERM');
-      await expect.poll(async () => (await status(`${origin}/api/health/ready`)).body, { timeout: 1_000, interval: 50 }).toEqual({ status: 'unavailable', failing: 'draining' });
+      await expect.poll(async () => (await status(`${origin}/api/health/ready`)).body, { timeout: 2_500, interval: 50 }).toEqual({ status: 'unavailable', failing: 'draining' });
       expect(await status(`${origin}/api/health/live`)).toEqual({ status: 200, body: { status: 'ok' } });
       expect(await exited).toBe(0);
       const steps = output
@@ -68,11 +68,19 @@ describe('the shutdown on SIGTERM', () => {
     const outcome = await shutDown({ startDraining: () => (drained = true), close: () => app.close(), log }, { drainMs: 50, timeoutMs: 300 });
     expect(outcome).toBe('timed_out');
     expect(drained).toBe(true);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(340);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(330);
     expect(lines.map((l) => l.split(':')[0])).toEqual(['info shutdown', 'info shutdown', 'error shutdown']);
     expect(lines.at(-1)).toMatch(/^error shutdown: timed out after 300 ms/);
     release();
     expect(await inFlight).toBe(200);
+  });
+
+  it('says so and answers failed when the close throws', async () => {
+    const lines: string[] = [];
+    const log = { info: (m: string) => lines.push(`info ${m}`), error: (m: string) => lines.push(`error ${m}`) };
+    const app = { startDraining: () => {}, close: () => Promise.reject(new Error('a close hook failed')), log };
+    expect(await shutDown(app, { drainMs: 0, timeoutMs: 1_000 })).toBe('failed');
+    expect(lines.at(-1)).toBe('error shutdown: the close failed: a close hook failed');
   });
 
   it('closes at once without a drain when SHUTDOWN_DRAIN_MS is 0', async () => {

@@ -14,14 +14,15 @@ export interface ShutdownSettings {
   timeoutMs: number;
 }
 
-export type ShutdownOutcome = 'closed' | 'timed_out';
+export type ShutdownOutcome = 'closed' | 'timed_out' | 'failed';
 
 /**
  * The shutdown on SIGTERM (main.ts; docs/operations.md "Health and draining"), one log line a step:
  * 1. draining: readiness answers 503 at once, liveness 200, and the node goes on serving, so that the
  *    balancer's readiness probes take it out of rotation before it stops listening;
  * 2. closing, after `drainMs`: no new connection, the requests in flight finish (Fastify's close);
- * 3. closed, or timed out after `timeoutMs`, for the caller to exit non-zero with requests still open.
+ * 3. closed; or timed out after `timeoutMs` (requests still open), or failed (a close hook threw), for
+ *    the caller to exit non-zero.
  */
 export async function shutDown(app: Stoppable, settings: ShutdownSettings): Promise<ShutdownOutcome> {
   app.startDraining();
@@ -30,11 +31,14 @@ export async function shutDown(app: Stoppable, settings: ShutdownSettings): Prom
   app.log.info(`shutdown: closing the server (at most ${settings.timeoutMs} ms for the requests in flight)`);
   const timer = new AbortController();
   const outcome = await Promise.race([
-    app.close().then((): ShutdownOutcome => 'closed'),
+    app.close().then(
+      (): ShutdownOutcome => 'closed',
+      (err: unknown): ShutdownOutcome => (app.log.error(`shutdown: the close failed: ${err instanceof Error ? err.message : String(err)}`), 'failed'),
+    ),
     sleep(settings.timeoutMs, 'timed_out' as const, { signal: timer.signal }).catch((): ShutdownOutcome => 'closed'),
   ]);
   timer.abort();
   if (outcome === 'closed') app.log.info('shutdown: closed');
-  else app.log.error(`shutdown: timed out after ${settings.timeoutMs} ms with requests still open; exiting`);
+  else if (outcome === 'timed_out') app.log.error(`shutdown: timed out after ${settings.timeoutMs} ms with requests still open; exiting`);
   return outcome;
 }
