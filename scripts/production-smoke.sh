@@ -92,7 +92,7 @@ env -i PATH="$PATH" HOME="$HOME" \
   PAIRWISE_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
   SIGNING_KEY_SECRET="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
   RECAPTCHA_SECRET=smoke-only-recaptcha-secret ALLOW_SIMULATORS=staging \
-  CLIENTS_FILE="$work/clients.json" LOG_LEVEL=warn \
+  CLIENTS_FILE="$work/clients.json" LOG_LEVEL=warn SHUTDOWN_DRAIN_MS=1000 \
   node --enable-source-maps server/main.js >"$work/server.log" 2>&1 &
 server_pid=$!
 

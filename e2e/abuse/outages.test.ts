@@ -87,7 +87,10 @@ describe.concurrent('faults of the services the server depends on', () => {
 
     await fault.cut();
     const health = await get(origin, '/api/health');
-    expect([health.status, health.json]).toEqual([503, { status: 'unavailable' }]);
+    expect([health.status, health.json]).toEqual([503, { status: 'unavailable', failing: 'database' }]);
+    // Liveness reads nothing: an outage of the database restarts no node (docs/operations.md "Health and draining").
+    const live = await get(origin, '/api/health/live');
+    expect([live.status, live.json]).toEqual([200, { status: 'ok' }]);
     const member = await loginCheck(origin);
     // With the support reference of the warning logged (docs/operations.md, "Support reference").
     expect([member.status, member.json]).toEqual([503, { ...OUT_OF_SERVICE, reference: expect.stringMatching(/^[0-9a-f]{8}$/) }]);

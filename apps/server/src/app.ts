@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
-import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
@@ -18,6 +17,7 @@ import { registerDevCors, registerSecurityHeaders } from './http/security-header
 import { registerSpa } from './http/spa.ts';
 import { registerOutOfService } from './http/out-of-service.ts';
 import { registerHealth } from './http/health.ts';
+import { registerRequestId, requestIdOf } from './http/request-id.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerLoginRoutes } from './modules/login/routes.ts';
@@ -132,7 +132,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
             serializers: { req: requestSerializer },
             stream: overrides.logStream ?? logOutput?.stream,
           },
-    genReqId: () => randomUUID(),
+    // An incoming X-Request-Id is kept when valid, else a new UUID (request-id.ts); never taken unchecked.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // One request log line, when the answer is sent (http/request-log.ts), instead of Fastify's two.
     logController: new RequestLog(),
     trustProxy: config.trustProxy,
@@ -171,6 +173,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   clients.startPolling(app.log);
 
   registerErrorHandling(app);
+  // Before every other onRequest hook, so that an answer a hook ends early carries the request's id too.
+  registerRequestId(app);
   // First of the onRequest hooks, so that an answer another hook ends early carries the headers too.
   // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
   registerSecurityHeaders(app, config, () => clients.redirectUris());
@@ -221,7 +225,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
-  registerHealth(app, db);
+  registerHealth(app, { db, signingKeyLoaded: () => signingKeys.signingKey() });
   // The API's OpenAPI 3.1 document, generated from the contracts' route catalogue.
   registerOpenApi(app, config.publicOrigin);
   await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production', adminDist: config.adminDist });

@@ -95,6 +95,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...withMail, LOOKUP_KEY: key, ...SAFE })).toMatchObject({ seedDemo: false, lookupKey: key });
   });
 
+  it('drains SHUTDOWN_DRAIN_MS (10 s in production, 0 elsewhere) and closes within SHUTDOWN_TIMEOUT_MS (20 s)', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://id.example.com', SMTP_URL: 'smtps://mail.example.com:465', LOOKUP_KEY: 'k'.repeat(32), ...SAFE };
+    expect(loadConfig({})).toMatchObject({ shutdownDrainMs: 0, shutdownTimeoutMs: 20_000 });
+    expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({ shutdownDrainMs: 0 });
+    expect(loadConfig(production)).toMatchObject({ shutdownDrainMs: 10_000, shutdownTimeoutMs: 20_000 });
+    expect(loadConfig({ ...production, SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '5000' })).toMatchObject({ shutdownDrainMs: 0, shutdownTimeoutMs: 5000 });
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow('Invalid configuration: SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 0 to 600000 (got "-1")');
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '10s' })).toThrow(/SHUTDOWN_DRAIN_MS must be a whole number/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '0' })).toThrow('Invalid configuration: SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000 (got "0")');
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '600001' })).toThrow(/SHUTDOWN_TIMEOUT_MS must be a whole number/);
+  });
+
   describe('a production start that would be unsafe', () => {
     const production = {
       NODE_ENV: 'production',

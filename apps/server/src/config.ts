@@ -49,6 +49,15 @@ const origins = z
   .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
   .refine((list) => list.every((v) => /^https:\/\/[^/?#*\s;']+$/.test(v)), { error: 'must be comma-separated https:// origins' });
 
+/** A duration in whole milliseconds from `min` to ten minutes (SHUTDOWN_DRAIN_MS, SHUTDOWN_TIMEOUT_MS). */
+const milliseconds = (min: number) => {
+  const error = `must be a whole number of milliseconds from ${min} to 600000`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(600_000, { error });
+};
+
+/** SHUTDOWN_DRAIN_MS's default in production: long enough for a balancer's readiness probes to see the node not ready (docs/operations.md "Health and draining"). */
+export const PRODUCTION_DRAIN_DEFAULT_MS = 10_000;
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production'], { error: 'must be development, test or production' }).default('development'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(8080),
@@ -95,6 +104,8 @@ const schema = z.object({
   ANALYTICS_SCRIPT_ORIGINS: origins.default([]),
   MONITORING_SCRIPT_ORIGINS: origins.default([]),
   ALLOW_SIMULATORS: z.enum(['staging'], { error: 'must be staging (or unset)' }).optional(),
+  SHUTDOWN_DRAIN_MS: milliseconds(0).optional(),
+  SHUTDOWN_TIMEOUT_MS: milliseconds(1).default(20_000),
   ADMIN_ALLOWED_ORIGINS: z
     .string()
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
@@ -158,6 +169,13 @@ export interface Config {
    * "Retention"), deleted by the hourly purge (db/maintenance.ts).
    */
   activityRetentionDays: number;
+  /**
+   * On SIGTERM (http/shutdown.ts, docs/operations.md "Health and draining"): how long the node answers
+   * readiness 503 before it closes (SHUTDOWN_DRAIN_MS), and how long the close may then take before
+   * the process exits non-zero (SHUTDOWN_TIMEOUT_MS).
+   */
+  shutdownDrainMs: number;
+  shutdownTimeoutMs: number;
   /** The key of the keyed digests of card numbers and login ids (lib/secrets.ts lookupDigest). */
   lookupKey: string;
   /** The key of the pairwise subject identifiers (OpenID Connect Core 1.0 section 8.1; lib/secrets.ts pairwiseDigest): never changed once partners hold them. */
@@ -265,6 +283,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginNotice: e.LOGIN_NOTICE,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (production ? PRODUCTION_DRAIN_DEFAULT_MS : 0),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     lookupKey: e.LOOKUP_KEY ?? DEVELOPMENT_LOOKUP_KEY,
     pairwiseKey: e.PAIRWISE_KEY ?? DEVELOPMENT_PAIRWISE_KEY,
     signingKeySecret: e.SIGNING_KEY_SECRET ?? DEVELOPMENT_SIGNING_KEY_SECRET,

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { shutDown } from './http/shutdown.ts';
 
 /** Starts the server: one Node process serving the SPA at /content and the API at /api. */
 async function main() {
@@ -14,12 +15,20 @@ async function main() {
     throw e;
   }
   const app = await buildApp(config);
+  // Drain, then close (http/shutdown.ts): exit 0 once closed, 1 when the close fails or outlasts SHUTDOWN_TIMEOUT_MS.
+  // A second signal while it runs changes nothing.
+  let stopping = false;
   const shutdown = async () => {
-    await app.close();
-    process.exit(0);
+    if (stopping) return;
+    stopping = true;
+    const outcome = await shutDown(
+      { startDraining: () => app.startDraining(), close: () => app.close(), log: { info: (m) => app.log.info(m), error: (m) => app.log.error(m) } },
+      { drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs },
+    );
+    process.exit(outcome === 'closed' ? 0 : 1);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`member SSO listening on ${config.publicOrigin}/content`);
 }

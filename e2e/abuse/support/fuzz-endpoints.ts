@@ -249,6 +249,8 @@ export const API_FUZZ: { [K in ApiKey]: ApiFuzz<K> } = {
   'POST /api/admin/operators/disable': { group: 'operators', expect: 'result', valid: () => [{ operator_id: secret(), reason: 'ファズ' }] },
   'POST /api/admin/operators/enable': { group: 'operators', expect: 'result', valid: () => [{ operator_id: secret(), reason: 'ファズ' }] },
   'GET /api/health': { group: 'pages', expect: 'json' },
+  'GET /api/health/live': { group: 'pages', expect: 'json' },
+  'GET /api/health/ready': { group: 'pages', expect: 'json' },
   'GET /api/openapi.json': { group: 'pages', expect: 'json' },
 };
 

@@ -59,7 +59,7 @@ const isJsonResource = (route: string, j: unknown) =>
   (route.startsWith('/.well-known/') && isObject(j) && typeof j.issuer === 'string') ||
   (route === '/api/auth/jwks' && isObject(j) && Array.isArray(j.keys)) ||
   (route === '/api/auth/userinfo' && isObject(j) && typeof j.sub === 'string') ||
-  (route === '/api/health' && isObject(j) && j.status === 'ok') ||
+  (['/api/health', '/api/health/live', '/api/health/ready'].includes(route) && isObject(j) && j.status === 'ok') ||
   (route === '/api/openapi.json' && isObject(j) && typeof j.openapi === 'string') ||
   (route === '/dev/mailbox.json' && Array.isArray(j));
 

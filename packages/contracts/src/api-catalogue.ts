@@ -7,7 +7,7 @@ import * as auth from './auth.ts';
 import * as cards from './cards.ts';
 import { baseResponseSchema } from './common.ts';
 import * as direct from './direct-login.ts';
-import { healthResponseSchema } from './health.ts';
+import { healthResponseSchema, livenessResponseSchema } from './health.ts';
 import * as oauth from './oauth-endpoints.ts';
 import * as oidc from './oidc.ts';
 import * as open from './open-signup.ts';
@@ -184,7 +184,9 @@ const ENTRIES = {
   'POST /api/admin/operators/enable': { tag: 'operators', role: 'admin', json: adminClients.operatorActionRequestSchema, answer: adminClients.operatorEnableResponseSchema, summary: 'Enables a disabled operator again', ja: 'オペレーターの有効化', note: OPERATOR_FRESH },
 
   // The service
-  'GET /api/health': { tag: 'service', answer: healthResponseSchema, more: { 503: { description: 'The database cannot take a write', schema: healthResponseSchema } }, summary: 'Whether this node can serve: the database takes a write' },
+  'GET /api/health': { tag: 'service', answer: healthResponseSchema, more: { 503: { description: 'Not ready (GET /api/health/ready)', schema: healthResponseSchema } }, summary: "The readiness check's older name: answers as GET /api/health/ready" },
+  'GET /api/health/live': { tag: 'service', answer: livenessResponseSchema, summary: 'Liveness: the process answers (no database read); always 200' },
+  'GET /api/health/ready': { tag: 'service', answer: healthResponseSchema, more: { 503: { description: 'Draining, or the database, a migration or the signing key is missing: `failing` names which', schema: healthResponseSchema } }, summary: 'Readiness: the database answers, every migration is applied, the signing key is loaded, and the node is not draining' },
   'GET /api/openapi.json': { tag: 'service', answer: apiDocumentSchema, summary: 'This OpenAPI 3.1 document' },
 } as const satisfies Record<`${ApiMethod} /${string}`, ApiEntry>;
 

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import * as initial from './migrations/0001-initial.ts';
 import * as signup from './migrations/0002-signup.ts';
 import * as mailHtml from './migrations/0003-mail-html.ts';
@@ -48,6 +48,17 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-operators': operators,
   '0022-audit': audit,
 };
+
+/**
+ * The migrations this code has that the database has not applied (an empty list: the schema is the
+ * code's). One read of Kysely's migration table (its default name), for the readiness check
+ * (http/health.ts): a node started against a database another node has not finished migrating.
+ */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const applied = new Set(rows.map((r) => r.name));
+  return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
+}
 
 /** Applies the pending migrations: the names of those it applied, in order (none: the schema was current). */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -5,6 +6,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { databaseUnavailable } from '../db/unavailable.ts';
 import { AppError, OAuthError } from '../lib/app-error.ts';
+import { answerRequestId } from './request-id.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,13 +25,19 @@ function sendOAuth(reply: FastifyReply, err: OAuthError, reference?: string) {
     .send({ error: err.error, error_description: err.description, ...(reference ? { reference } : {}) });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * The support reference of a failure the server logged (docs/operations.md, "Support reference"):
- * the first 8 hex digits of the request id (a UUID, app.ts), sent in the 5xx answer and written in
- * the same log line as `reference`, so that an operator finds the line from what /500 shows the
- * member. Short enough to read out on the phone; a collision only means two lines to look at.
+ * the first 8 hex digits of the request id when it is a UUID (ours, request-id.ts), else of the
+ * SHA-256 of the id the load balancer gave, sent in the 5xx answer and written in the same log line
+ * as `reference`, so that an operator finds the line from what /500 shows the member. Short enough
+ * to read out on the phone; a collision only means two lines to look at.
  */
-export const supportReference = (request: FastifyRequest): string => String(request.id).replaceAll('-', '').slice(0, 8);
+export const supportReference = (request: FastifyRequest): string => {
+  const id = String(request.id);
+  return (UUID.test(id) ? id.replaceAll('-', '') : createHash('sha256').update(id).digest('hex')).slice(0, 8);
+};
 
 /** When a client may try again after a database fault (RFC 9110 section 10.2.3): it usually passes within seconds. */
 const DB_RETRY_AFTER_SECONDS = '30';
@@ -96,7 +104,7 @@ const malformedBody = () => JSON.stringify({ result_code: RESULT.VALIDATION, res
  * Fastify's own answer would echo the path and name its error code. Answered 400 with the 901 body.
  */
 export function frameworkErrors(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(400).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(malformedBody());
+  void answerRequestId(reply).code(400).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(malformedBody());
 }
 
 /**

@@ -31,6 +31,8 @@ describe.each(DIALECTS)('the OpenAPI document against real answers (%s)', (diale
     wrong.length = 0;
     check('GET /.well-known/oauth-authorization-server', await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' }), 200);
     check('GET /api/health', await t.app.inject({ method: 'GET', url: '/api/health' }), 200);
+    check('GET /api/health/live', await t.app.inject({ method: 'GET', url: '/api/health/live' }), 200);
+    check('GET /api/health/ready', await t.app.inject({ method: 'GET', url: '/api/health/ready' }), 200);
     check('GET /api/openapi.json', await t.app.inject({ method: 'GET', url: '/api/openapi.json' }), 200);
     check('POST /api/auth/login', await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { id: 'demo.card@example.com', password: 'Demo1234', recaptcha_token: 'test', client_id: 'SIAP009' } }), 200);
     check('POST /api/auth/login', await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: {} }), 400);

@@ -24,7 +24,9 @@ describe.each(DIALECTS)('out of service on %s', (dialect) => {
   it('answers the OAuth endpoints temporarily_unavailable, keeps the health check, and changes nothing', async () => {
     const token = await stopped.app.inject({ method: 'POST', url: '/api/auth/token', payload: { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'SIAP009' } });
     expect([token.statusCode, token.json().error]).toEqual([503, 'temporarily_unavailable']);
-    expect((await stopped.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    for (const url of ['/api/health', '/api/health/live', '/api/health/ready']) {
+      expect((await stopped.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    }
     const before = await stopped.testDb.db.kysely.selectFrom('login_throttle').selectAll().execute();
     await stopped.app.inject({ method: 'POST', url: '/api/auth/login', payload: { ...login, password: 'wrong' } });
     expect(await stopped.testDb.db.kysely.selectFrom('login_throttle').selectAll().execute()).toEqual(before);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { RESULT } from '@sso/contracts/result-codes';
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { HEALTH_PATHS } from './health.ts';
 
 /** How long a client should wait before trying again while the service is stopped (RFC 9110 section 10.2.3). */
 const RETRY_AFTER_SECONDS = '600';
@@ -9,12 +10,12 @@ const RETRY_AFTER_SECONDS = '600';
  * The out-of-service mode (OUT_OF_SERVICE=true; SPEC.md section 8, result 501 "Out of service": the
  * SPA goes to /503). Every API answers HTTP 503 before it reads anything: member APIs with result
  * 501 and its message, the OAuth endpoints with RFC 6749's `temporarily_unavailable`. The health
- * check still answers, so that a load balancer keeps the node; the SPA itself is still served, so
+ * probes still answer (health.ts), so that a load balancer keeps the node; the SPA itself is still served, so
  * that members see the /503 page.
  */
 export function registerOutOfService(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || request.url === '/api/health') return;
+    if (!request.url.startsWith('/api/') || HEALTH_PATHS.has(request.url)) return;
     reply.code(503).header('Retry-After', RETRY_AFTER_SECONDS).header('Cache-Control', 'no-store');
     if (request.routeOptions.config?.oauth === true) {
       return reply.send({ error: 'temporarily_unavailable', error_description: 'the service is stopped for maintenance' });

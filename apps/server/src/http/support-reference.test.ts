@@ -40,6 +40,18 @@ describe.each(DIALECTS)('support reference of a 5xx answer (docs/operations.md) 
     expect(ofRequest[1]).toMatchObject({ method: 'POST', url: '/api/user/aqf', status: 500 });
   });
 
+  it("is still 8 hex digits when the request id is the load balancer's, and the error line names that id", async () => {
+    const { access_token } = await loginTokens(t.app);
+    for (const id of ['lb-1', 'Root.1-67891233-abcdef012345678912345678']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/user/aqf', headers: { ...bearer(access_token), 'x-request-id': id } });
+      const { reference } = res.json<{ reference: string }>();
+      expect([res.statusCode, res.headers['x-request-id']]).toEqual([500, id]);
+      expect(reference).toMatch(/^[0-9a-f]{8}$/);
+      const logged = lines.flatMap((l) => l.split('\n')).filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(logged.find((l) => l.msg === 'unhandled error' && l.reference === reference)?.reqId).toBe(id);
+    }
+  });
+
   it('answers no reference where nothing was logged: a member\'s own mistake is a 4xx without one', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/user/aqf' });
     expect(res.statusCode).toBe(401);
