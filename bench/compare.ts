@@ -10,7 +10,7 @@
  * in turns seconds apart do not. Run it with
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build:web)
- *   npm run bench:compare -- --against /tmp/before [--database sqlite|postgres] [--operations refresh,introspect] [--seconds 6] [--workers 16] [--members 1000]
+ *   npm run bench:compare -- --against /tmp/before [--production] [--database sqlite|postgres] [--operations refresh,introspect] [--seconds 6] [--workers 16] [--members 1000]
  *
  * It prints a table and writes it to bench/results/<date>T<hhmm>-compare.md.
  */
@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { databaseKind, positiveNumber, runMain, say } from './lib/cli.ts';
-import type { Member, OperationName } from './lib/flows.ts';
+import { useClientSecrets, type Member, type OperationName } from './lib/flows.ts';
 import { httpClient, type HttpClient } from './lib/http.ts';
 import { describeMachine, machineLine } from './lib/machine.ts';
 import { MemberPool, mixedJobs } from './lib/members.ts';
@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     operations: { type: 'string' },
     /** The share either way within which two figures count as the same. */
     within: { type: 'string', default: '0.05' },
+    /** Both sides as production runs them (bench/lib/system.ts): the built dist/, NODE_ENV=production, request logs on. */
+    production: { type: 'boolean', default: false },
     out: { type: 'string', default: new URL('./results/', import.meta.url).pathname },
   },
 });
@@ -67,10 +69,12 @@ interface Side {
 }
 
 /** A checkout's server with its members, seeded by that checkout's own code (its schema is its own). */
-async function startSide(name: string, root: string | undefined, database: DatabaseKind, members: number, workers: number): Promise<Side> {
+async function startSide(name: string, root: string | undefined, database: DatabaseKind, members: number, workers: number, production: boolean): Promise<Side> {
   const system: { startBenchSystem: typeof startBenchSystem } = root ? await import(pathToFileURL(`${root}/bench/lib/system.ts`).href) : { startBenchSystem };
   const seed: { seedMembers: typeof seedMembers } = root ? await import(pathToFileURL(`${root}/bench/lib/seed.ts`).href) : { seedMembers };
-  const bench = await system.startBenchSystem(database);
+  const bench = await system.startBenchSystem(database, { production });
+  // Both sides' production runs give each confidential client the same secret (bench/lib/system.ts).
+  useClientSecrets(bench.clientSecretPrefix);
   const seeded: Member[] = await seed.seedMembers({ databaseUrl: bench.system.databaseUrl, origin: bench.system.origin, count: members });
   say(`${name}: ${seeded.length} members on ${bench.system.origin}`);
   return { name, bench, http: httpClient(bench.system.origin, workers), pool: new MemberPool(seeded) };
@@ -89,12 +93,12 @@ async function main(): Promise<number> {
   const machine = describeMachine();
   say(`compare: this checkout against ${against}, ${database}, ${members} members each, ${workers} connections, ${seconds} s per operation\nmachine: ${machineLine(machine)}`);
 
-  const ours = await startSide('this checkout', undefined, database, members, workers);
+  const ours = await startSide('this checkout', undefined, database, members, workers, args.production);
   let theirs: Side | undefined;
   const errors = new Map<string, number>();
   const compared: (Turns & { label: string })[] = [];
   try {
-    theirs = await startSide(against, against, database, members, workers);
+    theirs = await startSide(against, against, database, members, workers, args.production);
     for (const { op, label } of operations) {
       const turns = await takeTurns(
         { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }), cpu: () => threadCpu(ours.bench.system.pid()) },
@@ -134,7 +138,7 @@ async function main(): Promise<number> {
     `# Comparison ${machine.date.slice(0, 16)} UTC: this checkout against ${against}`,
     '',
     `Machine: ${machineLine(machine)}.`,
-    `Run: two servers on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${seconds / 2} s a round, the order swapped every round; a ratio is this checkout's rate over the other's; the CPU ratio is this checkout's server CPU per operation (its threads, and PostgreSQL's processes) over the other's, in the median round of each (within ±5%: the same).`,
+    `Run: two servers${args.production ? ' of the production build (NODE_ENV=production, LOG_LEVEL=info: request logs and security events on)' : ''} on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, Node ${process.version}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${seconds / 2} s a round, the order swapped every round; a ratio is this checkout's rate over the other's; the CPU ratio is this checkout's server CPU per operation (its threads, and PostgreSQL's processes) over the other's, in the median round of each (within ±5%: the same).`,
     '',
     table,
     '',
