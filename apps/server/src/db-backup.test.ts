@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -82,9 +82,16 @@ async function startNode(databaseUrl: string, keys: Record<string, string>): Pro
   return { app, origin };
 }
 
-/** The restored databases, dropped (PostgreSQL) after the file's tests; SQLite's live in a temporary directory. */
+/** The restored PostgreSQL databases and the temporary directories (backups, restored SQLite files), removed after the file's tests. */
 const restoredPg: string[] = [];
+const tempDirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+};
 afterAll(async () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   const admin = new pg.Client({ connectionString: TEST_PG_URL });
   await admin.connect();
   for (const name of restoredPg) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -117,7 +124,7 @@ async function restore(dialect: Dialect, backup: string, dir: string): Promise<s
  */
 describe.each(DIALECTS)('backup and restore drill (%s)', (dialect) => {
   it('backs up while logins run; a node on the restored database with the same keys signs the newest member in', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sso-drill-'));
+    const dir = tempDir('sso-drill-');
     const backup = join(dir, dialect === 'sqlite' ? 'sso-backup.db' : 'sso-backup.dump');
     const t: ListeningApp = await startListeningApp(dialect, SECRETS);
     // As on a node's own connection (db/sqlite.ts), no commit checkpoints the WAL: the newest rows are
@@ -202,7 +209,7 @@ describe.each(DIALECTS)('backup and restore drill (%s)', (dialect) => {
 });
 
 describe('db:backup refusals', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sso-backup-'));
+  const dir = tempDir('sso-backup-');
   const source = join(dir, 'sso.db');
 
   it('refuses an existing destination without --force, the database itself, and a missing destination; each in one line, exit 1', async () => {
