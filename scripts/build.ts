@@ -6,6 +6,7 @@
  *   dist/server/keys-rotate.js (+ .map)   the signing key rotation (`npm run keys:rotate` in the repository)
  *   dist/server/admin-cli.js (+ .map)     the operators' command (`npm run admin -- …` here and in dist/)
  *   dist/server/db-migrate.js (+ .map)    applies pending migrations and exits (`npm run db:migrate` here and in dist/)
+ *   dist/server/db-backup.js (+ .map)     an online backup of the database, checked (`npm run db:backup -- FILE` here and in dist/)
  *   dist/server/sqlite-checkpointer.mjs   the SQLite checkpointer's worker (db/sqlite.ts loads it by URL)
  *   dist/server/jwt-sign-worker.mjs       the JWT signing worker (modules/oidc/jwt-signer.ts loads it by URL)
  *   dist/config/                          the client registry and the simulators' demo data (config.ts defaults)
@@ -114,11 +115,13 @@ async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> 
   const admin = await bundle('src/admin-cli.ts', 'server/admin-cli.js');
   // The migrations alone, before a release's nodes roll (docs/operations.md, "Upgrading"): `npm run db:migrate` in dist/ too.
   const migrate = await bundle('src/db-migrate.ts', 'server/db-migrate.js');
+  // A checked copy of the database while the nodes run (docs/operations.md, "Backups and restore"): `npm run db:backup -- FILE` in dist/ too.
+  const backup = await bundle('src/db-backup.ts', 'server/db-backup.js');
   // Worker threads, each loaded by URL beside the module that starts it (db/sqlite.ts, modules/oidc/jwt-signer.ts):
   // in the bundle, that module is main.js, so each lands beside it.
   const checkpointer = await bundle('src/db/sqlite-checkpointer.mjs', 'server/sqlite-checkpointer.mjs');
   const signer = await bundle('src/modules/oidc/jwt-sign-worker.mjs', 'server/jwt-sign-worker.mjs');
-  return new Set([...server, ...rotate, ...admin, ...migrate, ...checkpointer, ...signer]);
+  return new Set([...server, ...rotate, ...admin, ...migrate, ...backup, ...checkpointer, ...signer]);
 }
 
 async function main() {
@@ -148,6 +151,7 @@ async function main() {
     ...(rootPackage.engines ? { engines: rootPackage.engines } : {}),
     scripts: { start: 'node --enable-source-maps server/main.js', admin: 'node --enable-source-maps server/admin-cli.js',
       'db:migrate': 'node --enable-source-maps server/db-migrate.js',
+      'db:backup': 'node --enable-source-maps server/db-backup.js',
     },
     dependencies: Object.fromEntries(names.map((name) => [name, declared.get(name)?.range as string])),
   };

@@ -84,6 +84,11 @@ migrate() { env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=fals
 migrate | grep -q '^db:migrate: applied 0001-initial' || fail "npm run db:migrate in dist/ did not apply the migrations"
 migrate | grep -q '^db:migrate: the schema is current' || fail "npm run db:migrate in dist/ found work on its second run"
 
+# A checked backup of it, as an operator schedules one (docs/operations.md, "Backups and restore").
+step "npm run db:backup in the release"
+env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=false DATABASE_URL="sqlite:$work/sso.db" npm run --silent db:backup -- "$work/sso-backup.db" 2>&1 \
+  | grep -q 'integrity_check: ok' || fail "npm run db:backup in dist/ did not write a checked backup"
+
 step "starting the release with NODE_ENV=production on port $port"
 env -i PATH="$PATH" HOME="$HOME" \
   NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_ORIGIN="$issuer" \
