@@ -119,10 +119,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PG_IDLE_TIMEOUT_MS: '-1' })).toThrow(/PG_IDLE_TIMEOUT_MS must be a whole number of milliseconds from 0/);
   });
 
-  it('refuses the development mail sink in production: its packages are not installed there', () => {
+  it('refuses the development mail sink in production (no SMTP_URL): its packages are not installed there', () => {
     const production = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://id.example.com', SMTP_URL: 'smtps://mail.example.com:465', LOOKUP_KEY: 'k'.repeat(32), ...SAFE };
     expect(loadConfig(production).smtpUrl).toBe('smtps://mail.example.com:465');
-    expect(() => loadConfig({ ...production, SMTP_SINK_PORT: '1025' })).toThrow(/SMTP_SINK_PORT starts the development mail sink, which NODE_ENV=production neither runs nor installs/);
+    const { SMTP_URL: _none, ...withoutMail } = production;
+    expect(() => loadConfig(withoutMail)).toThrow('Invalid configuration: SMTP_URL is required when NODE_ENV=production (the development mail sink is neither run nor installed there)');
+    expect(() => loadConfig({ ...withoutMail, SMTP_SINK_PORT: '1025' })).toThrow(/SMTP_URL is required/);
     expect(loadConfig({ SMTP_SINK_PORT: '2525' }).smtpSinkPort).toBe(2525);
   });
 

@@ -226,9 +226,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const production = e.NODE_ENV === 'production';
   if (production && !e.PUBLIC_ORIGIN) throw new ConfigError('Invalid configuration: PUBLIC_ORIGIN is required when NODE_ENV=production');
   // Production mail goes to a real server: the development sink never runs there, and its packages are not in dist/ (docs/operations.md "Container image").
-  if (production && !e.SMTP_URL) throw new ConfigError('Invalid configuration: SMTP_URL is required when NODE_ENV=production');
-  if (production && input.SMTP_SINK_PORT !== undefined) {
-    throw new ConfigError('Invalid configuration: SMTP_SINK_PORT starts the development mail sink, which NODE_ENV=production neither runs nor installs; remove it and send mail to SMTP_URL');
+  // Without SMTP_URL mail would go to the development sink: SMTP_SINK_PORT is ignored in production.
+  if (production && !e.SMTP_URL) {
+    throw new ConfigError('Invalid configuration: SMTP_URL is required when NODE_ENV=production (the development mail sink is neither run nor installed there)');
   }
   // A card number's digest under a known key is reversed by trying the card numbers: production has its own.
   if (production && (!e.LOOKUP_KEY || e.LOOKUP_KEY === DEVELOPMENT_LOOKUP_KEY)) {
