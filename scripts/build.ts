@@ -13,9 +13,15 @@
  *   dist/web/                             the built SPA (config.ts's WEB_DIST default)
  *   dist/admin/                           the built operator console (config.ts's ADMIN_DIST default)
  *   dist/package.json, package-lock.json  exactly the server's npm dependencies, at the root lock's versions
+ *   dist/sbom.cdx.json                    the release's CycloneDX SBOM (`npm sbom`), its production dependencies
  *
- * Every npm package stays external and is installed in dist by `npm ci --omit=dev`.
+ * Every npm package stays external and is installed in dist by `npm ci --omit=dev`
+ * (scripts/release-install.sh, as the Dockerfile does). A package outside the server's
+ * `dependencies` may only be loaded by import() where its feature is configured, and stays out of
+ * dist/package.json: the development mail sink's (devDependencies) and better-sqlite3, an optional
+ * peer that only a SQLite deployment installs (docs/operations.md "Container image").
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, relative } from 'node:path';
@@ -33,6 +39,9 @@ interface PackageJson {
   engines?: Record<string, string>;
   workspaces?: string[];
   dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   /** npm's approvals of install scripts (`npm install-scripts`): the native builds, such as better-sqlite3's. */
   allowScripts?: Record<string, boolean>;
 }
@@ -69,7 +78,22 @@ function runtimeDependencies(): Map<string, { range: string; workspace: string }
   return found;
 }
 
-/** Workspace packages are bundled; every npm package stays an import, and must be one the server declares. */
+const serverPackage = readJson<PackageJson>(`${SERVER}/package.json`);
+
+/** The server's optional peers (better-sqlite3): a deployment installs them only where it uses them. */
+const optionalPeers = Object.keys(serverPackage.peerDependencies ?? {}).filter((name) => serverPackage.peerDependenciesMeta?.[name]?.optional === true);
+
+/**
+ * Packages the server may load by import() only, never install in dist/: its optional peers, and its
+ * development dependencies that a development feature loads (the mail sink's smtp-server, mailparser).
+ */
+const loadedOnlyWhereConfigured = new Set([...optionalPeers, ...Object.keys(serverPackage.devDependencies ?? {})]);
+
+/**
+ * Workspace packages are bundled; every npm package stays an import, and must be one the server
+ * declares: a dependency, or one of loadedOnlyWhereConfigured by import() (a static import would load
+ * it at every start, and the release does not install it).
+ */
 function externals(allowed: ReadonlySet<string>): Plugin {
   return {
     name: 'runtime-dependencies',
@@ -79,17 +103,28 @@ function externals(allowed: ReadonlySet<string>): Plugin {
         const name = packageName(args.path);
         if (workspaceDirs.has(name)) return undefined;
         if (allowed.has(name)) return { path: args.path, external: true };
+        if (loadedOnlyWhereConfigured.has(name)) {
+          if (args.kind === 'dynamic-import') return { path: args.path, external: true };
+          return { errors: [{ text: `${name} is not a dependency of ${SERVER}, so it may only be loaded by import() where its feature is configured, not by ${args.kind} (${relative(ROOT, args.importer)})` }] };
+        }
         return { errors: [{ text: `${name} is imported but is not a dependency of ${SERVER} (nor of a workspace package it inlines): add it to ${SERVER}/package.json` }] };
       });
     },
   };
 }
 
-/** The npm packages a bundle imports. */
+/** The npm packages a bundle imports (by import statement or import()). */
 const importedPackages = (metafile: Metafile) =>
   Object.values(metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => packageName(i.path)));
 
-async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> {
+/** The version of `name` that the root lock pins. */
+const lockedVersion = (lock: Lockfile, name: string): string => {
+  const version = lock.packages[`node_modules/${name}`]?.version;
+  if (version === undefined) throw new Error(`${name} is not in package-lock.json: run npm install`);
+  return version;
+};
+
+async function bundleServer(allowed: ReadonlySet<string>, sqliteDriverVersion: string): Promise<Set<string>> {
   const common: BuildOptions = {
     bundle: true,
     platform: 'node',
@@ -102,7 +137,8 @@ async function bundleServer(allowed: ReadonlySet<string>): Promise<Set<string>> 
     // Bundling renames clashing top-level names: keep the names that error classes and logs show.
     keepNames: true,
     // config.ts finds config/ and the SPA beside the bundle rather than in the repository.
-    define: { BUILT_LAYOUT: 'true' },
+    // db/sqlite.ts names the version to install when a SQLite deployment lacks its driver.
+    define: { BUILT_LAYOUT: 'true', SQLITE_DRIVER_VERSION: JSON.stringify(sqliteDriverVersion) },
     logLevel: 'warning',
     plugins: [externals(allowed)],
   };
@@ -131,9 +167,11 @@ async function main() {
   if (!existsSync(join(adminDist, 'index.html'))) throw new Error('apps/admin/dist has no index.html: run `npm run build:admin` first (`npm run build:web` and `npm run build` do it)');
 
   const declared = runtimeDependencies();
+  const rootLock = readJson<Lockfile>('package-lock.json');
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  const imported = await bundleServer(new Set(declared.keys()));
+  const bundled = await bundleServer(new Set(declared.keys()), lockedVersion(rootLock, 'better-sqlite3'));
+  const imported = new Set([...bundled].filter((name) => declared.has(name)));
   const unused = [...declared.keys()].filter((name) => !imported.has(name));
   if (unused.length > 0) throw new Error(`declared but never imported by the server: ${unused.join(', ')}; remove them from its dependencies`);
 
@@ -156,17 +194,23 @@ async function main() {
     dependencies: Object.fromEntries(names.map((name) => [name, declared.get(name)?.range as string])),
   };
   const lock = releaseLock(
-    readJson<Lockfile>('package-lock.json'),
+    rootLock,
     manifest,
     Object.fromEntries(names.map((name) => [name, declared.get(name)?.workspace as string])),
   );
   // The root's approvals of install scripts, for the packages the release installs.
   const installed = new Set(Object.keys(lock.packages).map((location) => location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length)));
-  const allowScripts = Object.fromEntries(Object.entries(rootPackage.allowScripts ?? {}).filter(([name]) => installed.has(name)));
-  writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ ...manifest, allowScripts }, null, 2)}\n`);
+  const allowScripts = Object.fromEntries(Object.entries(rootPackage.allowScripts ?? {}).filter(([name]) => installed.has(name) || optionalPeers.includes(name)));
+  // The optional peers at the versions the tests ran, for scripts/release-install.sh to add where used (SQLITE=1).
+  // Not npm's peerDependencies: npm then will not install the package by name into the release.
+  const optionalPackages = Object.fromEntries(optionalPeers.map((name) => [name, lockedVersion(rootLock, name)]));
+  writeFileSync(join(OUT, 'package.json'), `${JSON.stringify({ ...manifest, optionalPackages, allowScripts }, null, 2)}\n`);
   writeFileSync(join(OUT, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+  // The SBOM of what `npm ci --omit=dev` installs there, read from the release's lock alone (no network).
+  const sbom = execFileSync('npm', ['sbom', '--sbom-format', 'cyclonedx', '--omit', 'dev', '--package-lock-only', '--offline'], { cwd: OUT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  writeFileSync(join(OUT, 'sbom.cdx.json'), sbom);
   process.stdout.write(
-    `built ${relative(ROOT, OUT)}/: server/main.js, config/, web/, admin/, package.json with ${names.length} dependencies (${Object.keys(lock.packages).length - 1} packages in its lock)\n`,
+    `built ${relative(ROOT, OUT)}/: server/main.js, config/, web/, admin/, package.json with ${names.length} dependencies (${Object.keys(lock.packages).length - 1} packages in its lock), sbom.cdx.json\n`,
   );
 }
 

@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # The production build from a fresh clone, as a release is made and run (decision 0023, README
-# "Production"): clone HEAD, `npm ci`, `npm run build`, copy dist/ out of the clone, `npm ci --omit=dev`
-# there, start it with NODE_ENV=production on a free port, and read the discovery document (RFC 8414).
-# Only committed work is checked: the clone is of HEAD. Run by `npm run test:all` (CI) after `npm test`;
-# alone: `npm run test:production`. It takes 2-5 minutes, most of it better-sqlite3's native build.
+# "Production"), with the commands the Dockerfile's stages run (docs/operations.md "Container image";
+# no Docker daemon is needed): clone HEAD, `npm ci --ignore-scripts`, `npm run build`, copy dist/ out
+# of the clone, scripts/release-install.sh there (`npm ci --omit=dev`, no better-sqlite3), check the
+# SBOM and what was installed, migrate and start it with NODE_ENV=production on PostgreSQL (a fresh
+# database on 127.0.0.1, dropped at the end; PG_SMOKE_URL names another server), and read the
+# discovery document (RFC 8414). Only committed work is checked: the clone is of HEAD. Run by
+# `npm run test:all` (CI) after `npm test`; alone: `npm run test:production` (1-3 minutes).
+# SMOKE_SQLITE=1 also installs better-sqlite3 as `--build-arg SQLITE=1` does (its native build: minutes)
+# and migrates a SQLite file with it.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/sso-production-smoke-XXXXXX")
 server_pid=""
+pg_admin_url="${PG_SMOKE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+pg_db="sso_smoke_$(node -e "console.log(require('node:crypto').randomBytes(6).toString('hex'))")"
+pg_created=""
+
+# One SQL statement on the PostgreSQL server, with the release's pg (scripts run from the release directory).
+pg_admin() { node -e "const pg = require('pg'); const c = new pg.Client(process.argv[1]); c.connect().then(() => c.query(process.argv[2])).finally(() => c.end()).catch((e) => { console.error(e.message); process.exit(1); });" "$pg_admin_url" "$1"; }
 
 cleanup() {
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
     kill -TERM "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
   fi
+  if [ -n "$pg_created" ]; then (cd "$work/release" && pg_admin "DROP DATABASE IF EXISTS $pg_db WITH (FORCE)") || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -33,22 +45,36 @@ step "cloning HEAD ($(git -C "$repo" rev-parse --short HEAD)) into $work"
 git clone --quiet --no-local "$repo" "$work/clone" || fail "git clone of $repo"
 cd "$work/clone"
 
-# The build runs no install script (vite, esbuild and tsx need none): the native packages are built
-# once, in the release below, where they run. The npm cache serves the packages already fetched.
+# The Dockerfile's build stage. The build runs no install script (vite, esbuild and tsx need none): the
+# native packages are built once, in the release below, where they run. The npm cache serves the packages already fetched.
 step "npm ci (the clone)"
 npm ci --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null || fail "npm ci in the fresh clone (does package-lock.json match package.json?)"
 
 step "npm run build"
 npm run build --silent >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log" >&2; fail "npm run build"; }
 
-# The release leaves the repository, so that nothing can be found in the clone's node_modules.
+step "checking dist/: the SBOM, and no static import of a package the release does not install"
+node - <<'JS' || fail "dist/ (the SBOM and the bundles' imports)"
+  const fs = require('node:fs');
+  const bom = JSON.parse(fs.readFileSync('dist/sbom.cdx.json', 'utf8'));
+  if (bom.bomFormat !== 'CycloneDX' || !/^1\./.test(bom.specVersion)) throw new Error('dist/sbom.cdx.json is not a CycloneDX document');
+  const names = new Set((bom.components ?? []).map((c) => c.name));
+  for (const name of ['fastify', 'pg', 'jose']) if (!names.has(name)) throw new Error('the SBOM does not list ' + name);
+  for (const name of ['smtp-server', 'mailparser', 'better-sqlite3', 'vite']) if (names.has(name)) throw new Error('the SBOM lists ' + name + ', which the release does not install');
+  for (const file of fs.readdirSync('dist/server').filter((f) => /\.m?js$/.test(f))) {
+    const found = fs.readFileSync('dist/server/' + file, 'utf8').match(/^import\b[^;(]*?["'](smtp-server|mailparser|better-sqlite3)["']/m);
+    if (found) throw new Error('dist/server/' + file + ' imports ' + found[1] + ' statically: it must be loaded by import() where configured');
+  }
+  console.log('production smoke: SBOM of ' + names.size + ' components; no static import of the optional packages');
+JS
+
+# The Dockerfile's release stage: the release leaves the repository, so that nothing can be found in the clone's node_modules.
 cp -R dist "$work/release"
 cd "$work/release"
-step "npm ci --omit=dev (the release)"
-# node-gyp compiles better-sqlite3's two sources at once on every core (about half the time on two).
-JOBS="${JOBS:-max}" npm ci --omit=dev --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null || fail "npm ci --omit=dev in dist/ (is dist/package-lock.json in step with dist/package.json?)"
-for tool in vite esbuild tsx typescript vitest react eslint; do
-  [ ! -e "node_modules/$tool" ] || fail "the release installed $tool, which is build or test tooling"
+step "scripts/release-install.sh (the release, as the image's release stage)"
+SQLITE=0 NPM_FLAGS=--prefer-offline sh "$work/clone/scripts/release-install.sh" "$work/release" >/dev/null || fail "scripts/release-install.sh in dist/ (is dist/package-lock.json in step with dist/package.json?)"
+for tool in vite esbuild tsx typescript vitest react eslint smtp-server mailparser better-sqlite3; do
+  [ ! -e "node_modules/$tool" ] || fail "the release installed $tool, which is build, test or development tooling, or SQLite's optional driver"
 done
 
 # The JWT signing worker (modules/oidc/jwt-signer.ts) loads beside main.js, with the release's jose, and signs:
@@ -78,11 +104,27 @@ node -e "
   fs.writeFileSync(process.argv[1], JSON.stringify(own));
 " "$work/clients.json"
 
-# The migrations alone, as before a rolling upgrade (docs/operations.md, "Upgrading"): applied, then nothing to do.
+# A SQLite file without its optional driver: one line saying what to install.
+step "a SQLite database without better-sqlite3"
+sqlite_error=$(env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development DATABASE_URL="sqlite:$work/sso.db" npm run --silent db:migrate 2>&1) && fail "db:migrate ran on SQLite without better-sqlite3"
+echo "$sqlite_error" | grep -q 'DATABASE_URL is a SQLite file but better-sqlite3 is not installed: npm install better-sqlite3@[0-9]' || fail "db:migrate on SQLite without its driver said: $sqlite_error"
+
+step "a fresh PostgreSQL database $pg_db"
+pg_admin "CREATE DATABASE $pg_db" || fail "creating $pg_db on $pg_admin_url (is PostgreSQL running? PG_SMOKE_URL)"
+pg_created=1
+pg_url=$(node -e "const u = new URL(process.argv[1]); u.pathname = '/' + process.argv[2]; console.log(u.toString())" "$pg_admin_url" "$pg_db")
+
+# The migrations alone, as before a rolling upgrade (docs/operations.md, "Upgrading"), and compose's migrate service: applied, then nothing to do.
 step "npm run db:migrate in the release, twice"
-migrate() { env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=false DATABASE_URL="sqlite:$work/sso.db" npm run --silent db:migrate; }
-migrate | grep -q '^db:migrate: applied 0001-initial' || fail "npm run db:migrate in dist/ did not apply the migrations"
-migrate | grep -q '^db:migrate: the schema is current' || fail "npm run db:migrate in dist/ found work on its second run"
+migrate() { env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=false DATABASE_URL="$1" npm run --silent db:migrate; }
+migrate "$pg_url" | grep -q '^db:migrate: applied 0001-initial' || fail "npm run db:migrate in dist/ did not apply the migrations"
+migrate "$pg_url" | grep -q '^db:migrate: the schema is current' || fail "npm run db:migrate in dist/ found work on its second run"
+
+if [ "${SMOKE_SQLITE:-0}" = 1 ]; then
+  step "SQLITE=1: scripts/release-install.sh adds better-sqlite3, and a SQLite file migrates"
+  SQLITE=1 JOBS="${JOBS:-max}" NPM_FLAGS=--prefer-offline sh "$work/clone/scripts/release-install.sh" "$work/release" >/dev/null || fail "SQLITE=1 scripts/release-install.sh"
+  migrate "sqlite:$work/sso.db" | grep -q '^db:migrate: applied 0001-initial' || fail "npm run db:migrate on SQLite after SQLITE=1"
+fi
 
 # A checked backup of it, as an operator schedules one (docs/operations.md, "Backups and restore").
 step "npm run db:backup in the release"
@@ -92,7 +134,7 @@ env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=false DATABASE_U
 step "starting the release with NODE_ENV=production on port $port"
 env -i PATH="$PATH" HOME="$HOME" \
   NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_ORIGIN="$issuer" \
-  DATABASE_URL="sqlite:$work/sso.db" SMTP_URL=smtp://127.0.0.1:9 \
+  DATABASE_URL="$pg_url" PG_POOL_MAX=4 SMTP_URL=smtp://127.0.0.1:9 \
   LOOKUP_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
   PAIRWISE_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
   SIGNING_KEY_SECRET="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
@@ -102,13 +144,15 @@ env -i PATH="$PATH" HOME="$HOME" \
 server_pid=$!
 
 origin="http://127.0.0.1:$port"
-healthy() { node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$origin/api/health"; }
+# The image's HEALTHCHECK asks liveness; a balancer asks readiness (docs/operations.md "Health and draining").
+healthy() { node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$origin/api/health/ready"; }
 for _ in $(seq 1 60); do
   kill -0 "$server_pid" 2>/dev/null || fail "the production server exited at start"
   healthy && break
   sleep 0.5
 done
-healthy || fail "the production server did not answer /api/health within 30 s"
+healthy || fail "the production server did not answer /api/health/ready within 30 s"
+node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$origin/api/health/live" || fail "/api/health/live, the image's HEALTHCHECK"
 
 step "reading the discovery document"
 node -e "

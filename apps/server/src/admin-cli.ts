@@ -180,7 +180,7 @@ async function main(argv: string[]): Promise<void> {
   if (!chosen) throw new UsageError(USAGE);
   const values = chosen.parse(rest, `usage: ${chosen.usage}`);
   const config = loadConfig();
-  const db = openDatabase(config.databaseUrl);
+  const db = openDatabase(config.databaseUrl, { postgres: config.postgresPool });
   try {
     await migrateToLatest(db.kysely);
     await chosen.run({ values, config, db });

@@ -88,7 +88,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   setPairwiseKey(config.pairwiseKey);
   // The company's card master is its own system: until its adapter is configured, the simulator answers.
   const cardMaster = overrides.cardMaster ?? loadCardMasterSimulator(config.cardMasterFile);
-  const db = overrides.db ?? openDatabase(config.databaseUrl, { sqlite: { synchronous: config.sqliteSynchronous, checkpointInWorker: true, memoryMapped: true } });
+  const db = overrides.db ?? openDatabase(config.databaseUrl, { postgres: config.postgresPool, sqlite: { synchronous: config.sqliteSynchronous, checkpointInWorker: true, memoryMapped: true } });
   const clock = overrides.clock ?? systemClock;
   // Net Answer and the point ledger are the company's systems too: their simulators answer here.
   const netAnswerSimulator: NetAnswerSimulator | undefined = overrides.netAnswer

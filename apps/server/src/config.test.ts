@@ -107,6 +107,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '600001' })).toThrow(/SHUTDOWN_TIMEOUT_MS must be a whole number/);
   });
 
+  it('sizes the PostgreSQL pool by PG_POOL_MAX and bounds it by the PG_*_TIMEOUT_MS settings', () => {
+    expect(loadConfig({}).postgresPool).toEqual({ max: 10, connectionTimeoutMs: 3_000, idleTimeoutMs: 10_000, statementTimeoutMs: 15_000 });
+    const set = { PG_POOL_MAX: '40', PG_CONNECTION_TIMEOUT_MS: '1500', PG_IDLE_TIMEOUT_MS: '0', PG_STATEMENT_TIMEOUT_MS: '0' };
+    expect(loadConfig(set).postgresPool).toEqual({ max: 40, connectionTimeoutMs: 1_500, idleTimeoutMs: 0, statementTimeoutMs: 0 });
+    expect(() => loadConfig({ PG_POOL_MAX: '0' })).toThrow('Invalid configuration: PG_POOL_MAX must be a whole number of connections from 1 to 1000 (got "0")');
+    expect(() => loadConfig({ PG_POOL_MAX: '2.5' })).toThrow(/PG_POOL_MAX must be a whole number/);
+    expect(() => loadConfig({ PG_POOL_MAX: '1001' })).toThrow(/PG_POOL_MAX must be a whole number/);
+    expect(() => loadConfig({ PG_CONNECTION_TIMEOUT_MS: '0' })).toThrow(/PG_CONNECTION_TIMEOUT_MS must be a whole number of milliseconds from 1/);
+    expect(() => loadConfig({ PG_STATEMENT_TIMEOUT_MS: '15s' })).toThrow(/PG_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 0/);
+    expect(() => loadConfig({ PG_IDLE_TIMEOUT_MS: '-1' })).toThrow(/PG_IDLE_TIMEOUT_MS must be a whole number of milliseconds from 0/);
+  });
+
+  it('refuses the development mail sink in production (no SMTP_URL): its packages are not installed there', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://id.example.com', SMTP_URL: 'smtps://mail.example.com:465', LOOKUP_KEY: 'k'.repeat(32), ...SAFE };
+    expect(loadConfig(production).smtpUrl).toBe('smtps://mail.example.com:465');
+    const { SMTP_URL: _none, ...withoutMail } = production;
+    expect(() => loadConfig(withoutMail)).toThrow('Invalid configuration: SMTP_URL is required when NODE_ENV=production (the development mail sink is neither run nor installed there)');
+    expect(() => loadConfig({ ...withoutMail, SMTP_SINK_PORT: '1025' })).toThrow(/SMTP_URL is required/);
+    expect(loadConfig({ SMTP_SINK_PORT: '2525' }).smtpSinkPort).toBe(2525);
+  });
+
   describe('a production start that would be unsafe', () => {
     const production = {
       NODE_ENV: 'production',

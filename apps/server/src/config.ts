@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, DEVELOPMENT_SIGNING_KEY_SECRET, sha256 } from './lib/secrets.ts';
 import { ACTIVITY_RETENTION_DEFAULT_DAYS } from './db/maintenance.ts';
+import { PG_POOL_DEFAULTS, type PgPoolSettings } from './db/database.ts';
 import type { SqliteSynchronous } from './db/sqlite.ts';
 import { GOOGLE_SITEVERIFY_URL } from './ports/recaptcha.ts';
 
@@ -93,6 +94,10 @@ const schema = z.object({
     })
     .default(false),
   OUT_OF_SERVICE: bool.default(false),
+  PG_POOL_MAX: z.coerce.number({ error: 'must be a whole number of connections from 1 to 1000' }).int({ error: 'must be a whole number of connections from 1 to 1000' }).min(1, { error: 'must be a whole number of connections from 1 to 1000' }).max(1000, { error: 'must be a whole number of connections from 1 to 1000' }).default(PG_POOL_DEFAULTS.max),
+  PG_CONNECTION_TIMEOUT_MS: milliseconds(1).default(PG_POOL_DEFAULTS.connectionTimeoutMs),
+  PG_IDLE_TIMEOUT_MS: milliseconds(0).default(PG_POOL_DEFAULTS.idleTimeoutMs),
+  PG_STATEMENT_TIMEOUT_MS: milliseconds(0).default(PG_POOL_DEFAULTS.statementTimeoutMs),
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full'], { error: 'must be normal or full' }).default('normal'),
   LOGIN_ADDRESS_FAILURES: z.coerce.number({ error: 'must be a whole number (0: no limit)' }).int().min(0, { error: 'must be a whole number (0: no limit)' }).default(LIMITS.loginFailuresPerAddress),
   LOGIN_NOTICE: bool.default(true),
@@ -135,6 +140,8 @@ export interface Config {
   /** The Net Answer simulator's accounts (docs/demo.md "Cards, Net Answer and points"). */
   netAnswerFile: string;
   smtpUrl: string | undefined;
+  /** The PostgreSQL pool's size and time-outs (docs/operations.md "PostgreSQL pool"); unused with SQLite. */
+  postgresPool: PgPoolSettings;
   /** Port of the in-process development SMTP sink, used when SMTP_URL is unset (0: any free port). */
   smtpSinkPort: number;
   mailFrom: string;
@@ -218,8 +225,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   if (production && !e.PUBLIC_ORIGIN) throw new ConfigError('Invalid configuration: PUBLIC_ORIGIN is required when NODE_ENV=production');
-  // Production mail goes to a real server: the development sink never runs there.
-  if (production && !e.SMTP_URL) throw new ConfigError('Invalid configuration: SMTP_URL is required when NODE_ENV=production');
+  // Production mail goes to a real server: the development sink never runs there, and its packages are not in dist/ (docs/operations.md "Container image").
+  // Without SMTP_URL mail would go to the development sink: SMTP_SINK_PORT is ignored in production.
+  if (production && !e.SMTP_URL) {
+    throw new ConfigError('Invalid configuration: SMTP_URL is required when NODE_ENV=production (the development mail sink is neither run nor installed there)');
+  }
   // A card number's digest under a known key is reversed by trying the card numbers: production has its own.
   if (production && (!e.LOOKUP_KEY || e.LOOKUP_KEY === DEVELOPMENT_LOOKUP_KEY)) {
     throw new ConfigError('Invalid configuration: LOOKUP_KEY is required when NODE_ENV=production (and not the development key)');
@@ -262,6 +272,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
     databaseUrl: e.DATABASE_URL,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    postgresPool: {
+      max: e.PG_POOL_MAX,
+      connectionTimeoutMs: e.PG_CONNECTION_TIMEOUT_MS,
+      idleTimeoutMs: e.PG_IDLE_TIMEOUT_MS,
+      statementTimeoutMs: e.PG_STATEMENT_TIMEOUT_MS,
+    },
     clientsFile: e.CLIENTS_FILE,
     clientsRefreshMs: e.CLIENTS_REFRESH_MS,
     cardMasterFile: e.CARD_MASTER_FILE,

@@ -10,7 +10,8 @@ import { migrateToLatest } from './db/migrations.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = openDatabase(config.databaseUrl);
+  // A migration may rebuild an index of a large table: PG_STATEMENT_TIMEOUT_MS bounds the service's statements, not these.
+  const db = openDatabase(config.databaseUrl, { postgres: { ...config.postgresPool, statementTimeoutMs: 0 } });
   try {
     const applied = await migrateToLatest(db.kysely);
     process.stdout.write(applied.length === 0 ? 'db:migrate: the schema is current, nothing to apply\n' : `db:migrate: applied ${applied.join(', ')}\n`);

@@ -13,7 +13,7 @@ import { ensureSigningKey, rotateSigningKey, SIGNING_KEYS } from './modules/oidc
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = openDatabase(config.databaseUrl);
+  const db = openDatabase(config.databaseUrl, { postgres: config.postgresPool });
   try {
     await migrateToLatest(db.kysely);
     const deps = { db: db.kysely, clock: systemClock, secret: config.signingKeySecret };

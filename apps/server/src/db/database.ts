@@ -4,7 +4,6 @@ import { NamingClient } from './pg-statements.ts';
 import type { Database } from './schema.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
 
-
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Db {
@@ -29,13 +28,36 @@ export const PG_CONNECT_TIMEOUT_MS = 3_000;
 // BIGINT (int8) columns hold epoch milliseconds and point balances, all far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-/** Connections of a node's PostgreSQL pool (docs/operations.md: nodes × 10 must stay under max_connections). */
-const POOL_SIZE = 10;
+/**
+ * A node's PostgreSQL pool (docs/operations.md "PostgreSQL pool"; config.ts PG_POOL_MAX,
+ * PG_CONNECTION_TIMEOUT_MS, PG_IDLE_TIMEOUT_MS, PG_STATEMENT_TIMEOUT_MS). Nodes × `max` must stay
+ * under the server's max_connections.
+ */
+export interface PgPoolSettings {
+  max: number;
+  /** How long a request waits for a connection, a new one or a free one of the pool. */
+  connectionTimeoutMs: number;
+  /** How long an unused connection stays open (0: until the pool closes). */
+  idleTimeoutMs: number;
+  /** PostgreSQL's statement_timeout on every connection (0: none): a statement running longer is cancelled. */
+  statementTimeoutMs: number;
+}
+
+export const PG_POOL_DEFAULTS: PgPoolSettings = { max: 10, connectionTimeoutMs: PG_CONNECT_TIMEOUT_MS, idleTimeoutMs: 10_000, statementTimeoutMs: 15_000 };
 
 /** Opens the database named by DATABASE_URL: `sqlite:PATH` (WAL) or `postgres://…`. */
-export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number; sqlite?: SqliteOptions } = {}): Db {
+export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number; postgres?: Partial<PgPoolSettings>; sqlite?: SqliteOptions } = {}): Db {
   if (url.startsWith('sqlite:')) return { dialect: 'sqlite', ...openSqlite(url.slice('sqlite:'.length), options.sqlite) };
-  const pool = new pg.Pool({ Client: NamingClient, connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: options.pgConnectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS });
+  const settings = { ...PG_POOL_DEFAULTS, ...options.postgres, ...(options.pgConnectTimeoutMs === undefined ? {} : { connectionTimeoutMs: options.pgConnectTimeoutMs }) };
+  const pool = new pg.Pool({
+    Client: NamingClient,
+    connectionString: url,
+    max: settings.max,
+    connectionTimeoutMillis: settings.connectionTimeoutMs,
+    idleTimeoutMillis: settings.idleTimeoutMs,
+    // Set by the server at the connection's start (node-postgres sends it as a startup option); 0 leaves PostgreSQL's own.
+    ...(settings.statementTimeoutMs > 0 ? { statement_timeout: settings.statementTimeoutMs } : {}),
+  });
   // An idle connection closed by the server (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (err) => console.warn(`postgres idle connection error: ${err.message}`));
   // Nor may one lost while a request holds it: node-postgres then emits 'error' on the client, which
@@ -49,7 +71,7 @@ export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number
     ping: async () => {
       // Every connection busy and requests queued: the database answers, the node is just loaded.
       // A health check must not then take the node out of the balancer (all nodes at once at a peak).
-      if (pool.totalCount >= POOL_SIZE && pool.idleCount === 0 && pool.waitingCount > 0) return;
+      if (pool.totalCount >= settings.max && pool.idleCount === 0 && pool.waitingCount > 0) return;
       await sql`select 1`.execute(kysely);
     },
     close: () => kysely.destroy(),

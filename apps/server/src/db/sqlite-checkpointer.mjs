@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
+// An optional peer, imported as db/sqlite.ts imports it (this worker runs only beside a SQLite database).
+const { default: SQLite } = await import('better-sqlite3');
 
 /**
  * The WAL checkpointer of the server's SQLite database (db/sqlite.ts, decision 0008), in a worker

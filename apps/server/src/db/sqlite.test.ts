@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqlite, type SqliteDb } from './sqlite.ts';
+import { openSqlite, sqliteDriver, type SqliteDb } from './sqlite.ts';
 
 /**
  * Decision 0008: the server's SQLite connection keeps its prepared statements, commits
@@ -97,5 +97,18 @@ describe('openSqlite: the settings of the server connection', () => {
     expect(commits).toBeGreaterThan(5 * 2_000);
     expect(startedOver() - before).toBeGreaterThanOrEqual(2);
     expect(statSync(walFile).size).toBeLessThan(commits * 4096);
+  });
+});
+
+describe('sqliteDriver: better-sqlite3 is an optional peer (docs/operations.md "Container image")', () => {
+  it('returns the loaded driver', () => {
+    expect(typeof sqliteDriver()).toBe('function');
+  });
+
+  it('names the package and the command when it is not installed, and passes any other load failure on', () => {
+    const missing = Object.assign(new Error("Cannot find package 'better-sqlite3'"), { code: 'ERR_MODULE_NOT_FOUND' });
+    expect(() => sqliteDriver(missing)).toThrow(/^DATABASE_URL is a SQLite file but better-sqlite3 is not installed: npm install better-sqlite3/);
+    const abi = new Error('was compiled against a different Node.js version');
+    expect(() => sqliteDriver(abi)).toThrow(abi);
   });
 });

@@ -1,9 +1,32 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.ts';
+
+/** The better-sqlite3 version the build pins (scripts/build.ts defines it); unset when run from the sources. */
+declare const SQLITE_DRIVER_VERSION: string | undefined;
+
+/**
+ * better-sqlite3 is an optional peer of the server (docs/operations.md "Container image"): a
+ * PostgreSQL deployment does not install it, nor build its native module. It is loaded by import()
+ * when this module is, and only a SQLite database needs it.
+ */
+const loaded: typeof SQLite | Error = await import('better-sqlite3').then(
+  (m) => m.default,
+  (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+);
+
+/** The driver, or the reason there is none: not installed is said so, with the command that installs it. */
+export function sqliteDriver(driver: typeof SQLite | Error = loaded): typeof SQLite {
+  if (!(driver instanceof Error)) return driver;
+  if ((driver as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
+    const version = typeof SQLITE_DRIVER_VERSION === 'undefined' ? '' : `@${SQLITE_DRIVER_VERSION}`;
+    throw new Error(`DATABASE_URL is a SQLite file but better-sqlite3 is not installed: npm install better-sqlite3${version}`);
+  }
+  throw driver;
+}
 
 /**
  * How long a statement waits for another process's SQLite write lock. better-sqlite3 waits
@@ -129,8 +152,9 @@ export interface SqliteDb {
 
 /** Opens `path` in WAL mode with the project's settings (DATABASE_URL `sqlite:PATH`). */
 export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDb {
+  const Driver = sqliteDriver();
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const sqlite = new SQLite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const sqlite = new Driver(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${options.synchronous ?? 'normal'}`);
   sqlite.pragma('foreign_keys = ON');

@@ -1,5 +1,4 @@
-import { simpleParser, type AddressObject } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { AddressObject } from 'mailparser';
 import type { DevMailbox } from './dev-mailbox.ts';
 
 export interface SmtpSink {
@@ -14,8 +13,12 @@ const addresses = (to: AddressObject | AddressObject[] | undefined) =>
  * The local SMTP sink of development (docs/operations.md "Mail and SMS delivery"): a real SMTP server on 127.0.0.1 that
  * accepts every message and puts it in the development mailbox. A message is stored before the
  * server answers 250, so a sender that got its answer finds the message in the mailbox.
+ *
+ * Its packages (smtp-server, mailparser) are development dependencies, loaded by import() only when
+ * the sink starts: the production build leaves them out of dist/ (docs/operations.md "Container image").
  */
-export function startSmtpSink(mailbox: DevMailbox, port: number): Promise<SmtpSink> {
+export async function startSmtpSink(mailbox: DevMailbox, port: number): Promise<SmtpSink> {
+  const [{ SMTPServer }, { simpleParser }] = await Promise.all([import('smtp-server'), import('mailparser')]);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
