@@ -128,8 +128,12 @@ fi
 
 # A checked backup of it, as an operator schedules one (docs/operations.md, "Backups and restore").
 step "npm run db:backup in the release"
-env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=false DATABASE_URL="sqlite:$work/sso.db" npm run --silent db:backup -- "$work/sso-backup.db" 2>&1 \
-  | grep -q 'integrity_check: ok' || fail "npm run db:backup in dist/ did not write a checked backup"
+env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=false DATABASE_URL="$pg_url" npm run --silent db:backup -- "$work/sso-backup.dump" 2>&1 \
+  | grep -q 'pg_restore --list: [0-9]* tables with data' || fail "npm run db:backup in dist/ did not write a checked backup of $pg_db"
+if [ "${SMOKE_SQLITE:-0}" = 1 ]; then
+  env -i PATH="$PATH" HOME="$HOME" NODE_ENV=development SEED_DEMO=false DATABASE_URL="sqlite:$work/sso.db" npm run --silent db:backup -- "$work/sso-backup.db" 2>&1 \
+    | grep -q 'integrity_check: ok' || fail "npm run db:backup in dist/ did not write a checked backup of the SQLite file"
+fi
 
 step "starting the release with NODE_ENV=production on port $port"
 env -i PATH="$PATH" HOME="$HOME" \
