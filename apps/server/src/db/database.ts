@@ -15,6 +15,8 @@ export interface Db {
    * the write lock, PostgreSQL answers a query over a pooled connection.
    */
   ping(): Promise<void>;
+  /** PostgreSQL's pool: its connections, the idle ones, the queries waiting for one, its size (lib/metrics.ts); none for SQLite. */
+  poolCounts?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number
       if (pool.totalCount >= POOL_SIZE && pool.idleCount === 0 && pool.waitingCount > 0) return;
       await sql`select 1`.execute(kysely);
     },
+    poolCounts: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POOL_SIZE }),
     close: () => kysely.destroy(),
   };
 }
