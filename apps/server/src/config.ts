@@ -66,7 +66,9 @@ const schema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_PORT: z
-    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], { error: 'must be a port number, or off' })
+    .string()
+    .refine((v) => v === 'off' || (/^\d{1,5}$/.test(v) && Number(v) <= 65535), { error: 'must be a port number, or off' })
+    .transform((v) => (v === 'off' ? ('off' as const) : Number(v)))
     .default(METRICS_DEFAULT_PORT),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_ORIGIN: origin.optional(),

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { registry } from '../lib/metrics.ts';
 
 export interface ManagementListener {
-  /** The port it listens on (the one asked for, or the one given for port 0). */
+  /** The address it is bound to, and its port (the one asked for, or the one given for port 0). */
+  host: string;
   port: number;
   close(): Promise<void>;
 }
@@ -15,7 +16,11 @@ export interface ManagementListener {
  * in their histograms). `GET /metrics` answers the registry in the Prometheus text format
  * (lib/metrics.ts); everything else 404. Started by main.ts once the app listens, closed after it.
  */
-export async function startManagementListener(settings: { port: number; host: string }, log?: { warn(obj: object, msg: string): void }): Promise<ManagementListener> {
+export async function startManagementListener(
+  settings: { port: number; host?: string },
+  log?: { warn(obj: object, msg: string): void },
+): Promise<ManagementListener> {
+  const host = settings.host ?? '127.0.0.1';
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -37,13 +42,15 @@ export async function startManagementListener(settings: { port: number; host: st
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(settings.port, settings.host, () => {
+    server.listen(settings.port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
+  const bound = server.address() as AddressInfo;
   return {
-    port: (server.address() as AddressInfo).port,
+    host: bound.address,
+    port: bound.port,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -9,7 +9,7 @@ export async function metricValue(name: string, labels: Record<string, string | 
   if (!metric) throw new Error(`no metric ${name} in the registry`);
   const { values } = await metric.get();
   return values
-    .filter((v) => (part ? v.metricName === `${name}_${part}` : true))
+    .filter((v) => (part ? (v as { metricName?: string }).metricName === `${name}_${part}` : true))
     .filter((v) => Object.entries(labels).every(([k, x]) => String((v.labels as Record<string, unknown>)[k]) === String(x)))
     .reduce((sum, v) => sum + v.value, 0);
 }
