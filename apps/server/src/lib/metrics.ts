@@ -89,6 +89,20 @@ export function countOtpMessage(channel: 'sms' | 'mail', outcome: 'sent' | 'fail
   otpMessagesTotal.inc({ channel: channel === 'mail' ? 'email' : channel, outcome });
 }
 
+/** A gauge by `state`, set at each scrape from `states` (undefined: no series this scrape). */
+function stateGauge(name: string, help: string, states: () => Record<string, number> | undefined): Gauge<'state'> {
+  return new Gauge({
+    name,
+    help,
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [state, value] of Object.entries(states() ?? {})) this.set({ state }, value);
+    },
+  });
+}
+
 /** Work handed to argon2id's threads and not yet finished (lib/passwords.ts). */
 let argon2Pending = 0;
 
@@ -110,17 +124,14 @@ export async function argon2Work<T>(work: () => Promise<T>): Promise<T> {
  * (more pending than the pool has threads). Queued work is a login's wait: a rising queue is the
  * first sign of a node short of cores (docs/operations.md "Sizing").
  */
-export const argon2Gauge = new Gauge({
-  name: 'sso_argon2_operations',
-  help: 'argon2id hashes and verifications in progress, by state (in_flight: on a thread-pool thread, queued: waiting for one).',
-  labelNames: ['state'] as const,
-  registers: [registry],
-  collect() {
+export const argon2Gauge = stateGauge(
+  'sso_argon2_operations',
+  'argon2id hashes and verifications in progress, by state (in_flight: on a thread-pool thread, queued: waiting for one).',
+  () => {
     const threads = threadPoolSize();
-    this.set({ state: 'in_flight' }, Math.min(argon2Pending, threads));
-    this.set({ state: 'queued' }, Math.max(0, argon2Pending - threads));
+    return { in_flight: Math.min(argon2Pending, threads), queued: Math.max(0, argon2Pending - threads) };
   },
-});
+);
 
 /** One kind's unsent outbox messages (not delivered, not given up). */
 export interface OutboxBacklog {
@@ -165,50 +176,38 @@ const readOutbox = (): Promise<OutboxBacklog[] | undefined> => (source ? source.
 
 const OUTBOX_KINDS = ['mail', 'sms', 'backchannel'];
 
-export const outboxBacklogGauge = new Gauge({
-  name: 'sso_outbox_backlog_messages',
-  help: 'Outbox messages not yet delivered nor given up, by kind (mail, sms, backchannel).',
-  labelNames: ['kind'] as const,
-  registers: [registry],
-  async collect() {
-    this.reset();
-    const backlog = await readOutbox();
-    if (!backlog) return;
-    for (const kind of OUTBOX_KINDS) this.set({ kind }, backlog.find((b) => b.kind === kind)?.messages ?? 0);
-  },
-});
+/** A gauge by outbox kind, set at each scrape from the outbox's waiting messages: `valueOf` a kind's (undefined: none waiting). */
+const outboxGauge = (name: string, help: string, valueOf: (waiting: OutboxBacklog | undefined, now: number) => number) =>
+  new Gauge({
+    name,
+    help,
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const backlog = await readOutbox();
+      if (!backlog || !source) return;
+      const now = source.now();
+      for (const kind of OUTBOX_KINDS) this.set({ kind }, valueOf(backlog.find((b) => b.kind === kind), now));
+    },
+  });
 
-export const outboxAgeGauge = new Gauge({
-  name: 'sso_outbox_oldest_message_age_seconds',
-  help: 'Age in seconds of the oldest outbox message not yet delivered nor given up, by kind (0: none waiting).',
-  labelNames: ['kind'] as const,
-  registers: [registry],
-  async collect() {
-    this.reset();
-    const backlog = await readOutbox();
-    if (!backlog || !source) return;
-    const now = source.now();
-    for (const kind of OUTBOX_KINDS) {
-      const oldest = backlog.find((b) => b.kind === kind)?.oldestCreatedAt;
-      this.set({ kind }, oldest === undefined ? 0 : Math.max(0, (now - oldest) / 1000));
-    }
-  },
-});
+export const outboxBacklogGauge = outboxGauge(
+  'sso_outbox_backlog_messages',
+  'Outbox messages not yet delivered nor given up, by kind (mail, sms, backchannel).',
+  (waiting) => waiting?.messages ?? 0,
+);
+
+export const outboxAgeGauge = outboxGauge(
+  'sso_outbox_oldest_message_age_seconds',
+  'Age in seconds of the oldest outbox message not yet delivered nor given up, by kind (0: none waiting).',
+  (waiting, now) => (waiting ? Math.max(0, (now - waiting.oldestCreatedAt) / 1000) : 0),
+);
 
 /** PostgreSQL only: SQLite has one connection and no pool (db/sqlite.ts), and reports no series here. */
-export const poolConnectionsGauge = new Gauge({
-  name: 'sso_db_pool_connections',
-  help: 'PostgreSQL pool connections by state (in_use, idle, max: the pool size).',
-  labelNames: ['state'] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    const p = source?.pool();
-    if (!p) return;
-    this.set({ state: 'in_use' }, p.total - p.idle);
-    this.set({ state: 'idle' }, p.idle);
-    this.set({ state: 'max' }, p.max);
-  },
+export const poolConnectionsGauge = stateGauge('sso_db_pool_connections', 'PostgreSQL pool connections by state (in_use, idle, max: the pool size).', () => {
+  const p = source?.pool();
+  return p && { in_use: p.total - p.idle, idle: p.idle, max: p.max };
 });
 
 /** PostgreSQL's queue for a connection; always 0 for SQLite, whose writers wait on its lock instead (busy_timeout). */
