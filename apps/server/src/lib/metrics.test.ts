@@ -127,6 +127,19 @@ describe.each(DIALECTS)('the metrics after a scripted sequence (%s)', (dialect) 
   });
 });
 
+describe('one-time passwords when the SMS gateway refuses (sqlite)', () => {
+  const t = withTestApp('sqlite', {}, { sms: { send: () => Promise.reject(new Error('gateway unavailable')) } });
+
+  it('counts the code as failed, not sent, and leaves it waiting in the outbox for the retries', async () => {
+    const failed = () => metricValue(OTP, { channel: 'sms', outcome: 'failed' });
+    const sent = () => metricValue(OTP, { channel: 'sms', outcome: 'sent' });
+    const waiting = () => metricValue('sso_outbox_backlog_messages', { kind: 'sms' });
+    const before = { failed: await failed(), sent: await sent(), waiting: await waiting() };
+    await startSignup(t, CARDS.sms, newEmail());
+    expect({ failed: await failed(), sent: await sent(), waiting: await waiting() }).toEqual({ ...before, failed: before.failed + 1, waiting: before.waiting + 1 });
+  });
+});
+
 describe('process metrics', () => {
   it('counts argon2id work in flight on the thread pool and queued for it, while it runs', async () => {
     const state = (s: string) => metricValue('sso_argon2_operations', { state: s });
