@@ -171,8 +171,43 @@ export function setMetricsSource(s: MetricsSource): () => void {
   };
 }
 
-/** The outbox's waiting messages; undefined when there is no app or its database does not answer (the gauges stay empty). */
-const readOutbox = (): Promise<OutboxBacklog[] | undefined> => (source ? source.outboxBacklog().catch(() => undefined) : Promise.resolve(undefined));
+/**
+ * PostgreSQL only: SQLite has one connection and no pool (db/sqlite.ts), and reports no series here.
+ * Registered before the outbox gauges, so that a scrape reads the pool before its own queries take
+ * connections from it (the registry collects in registration order).
+ */
+export const poolConnectionsGauge = stateGauge('sso_db_pool_connections', 'PostgreSQL pool connections by state (in_use, idle, max: the pool size).', () => {
+  const p = source?.pool();
+  return p && { in_use: p.total - p.idle, idle: p.idle, max: p.max };
+});
+
+/** PostgreSQL's queue for a connection; always 0 for SQLite, whose writers wait on its lock instead (busy_timeout). */
+export const poolWaitingGauge = new Gauge({
+  name: 'sso_db_pool_waiting_requests',
+  help: 'Queries waiting for a free PostgreSQL pool connection.',
+  registers: [registry],
+  collect() {
+    this.reset();
+    const p = source?.pool();
+    if (p) this.set(p.waiting);
+  },
+});
+
+/**
+ * The outbox's waiting messages; undefined when there is no app or its database does not answer (the
+ * gauges stay empty). The two outbox gauges of one scrape ask at once and share the read in flight.
+ */
+let outboxRead: Promise<OutboxBacklog[] | undefined> | undefined;
+function readOutbox(): Promise<OutboxBacklog[] | undefined> {
+  if (!source) return Promise.resolve(undefined);
+  outboxRead ??= source
+    .outboxBacklog()
+    .catch(() => undefined)
+    .finally(() => {
+      outboxRead = undefined;
+    });
+  return outboxRead;
+}
 
 const OUTBOX_KINDS = ['mail', 'sms', 'backchannel'];
 
@@ -203,21 +238,3 @@ export const outboxAgeGauge = outboxGauge(
   'Age in seconds of the oldest outbox message not yet delivered nor given up, by kind (0: none waiting).',
   (waiting, now) => (waiting ? Math.max(0, (now - waiting.oldestCreatedAt) / 1000) : 0),
 );
-
-/** PostgreSQL only: SQLite has one connection and no pool (db/sqlite.ts), and reports no series here. */
-export const poolConnectionsGauge = stateGauge('sso_db_pool_connections', 'PostgreSQL pool connections by state (in_use, idle, max: the pool size).', () => {
-  const p = source?.pool();
-  return p && { in_use: p.total - p.idle, idle: p.idle, max: p.max };
-});
-
-/** PostgreSQL's queue for a connection; always 0 for SQLite, whose writers wait on its lock instead (busy_timeout). */
-export const poolWaitingGauge = new Gauge({
-  name: 'sso_db_pool_waiting_requests',
-  help: 'Queries waiting for a free PostgreSQL pool connection.',
-  registers: [registry],
-  collect() {
-    this.reset();
-    const p = source?.pool();
-    if (p) this.set(p.waiting);
-  },
-});
