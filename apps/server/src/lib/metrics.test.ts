@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { newId } from './secrets.ts';
 import { hashPassword } from './passwords.ts';
+import { registry, setMetricsSource } from './metrics.ts';
 import { insertMessage } from '../modules/notifications/outbox-repo.ts';
 import { basic, loginTokens, tokenRequest, withTestApp } from '../test-support/test-app.ts';
 import { metricLabels, metricValue } from '../test-support/metrics.ts';
@@ -150,6 +151,20 @@ describe('process metrics', () => {
     await Promise.all(work);
     expect(await state('in_flight')).toBe(0);
     expect(await state('queued')).toBe(0);
+  });
+
+  it('leaves the outbox series out of a scrape when the database does not answer, and serves the rest', async () => {
+    const gone = setMetricsSource({ outboxBacklog: () => Promise.reject(new Error('connect ECONNREFUSED')), pool: () => ({ total: 3, idle: 1, waiting: 4, max: 10 }), now: () => Date.now() });
+    try {
+      const text = await registry.metrics();
+      expect(text).not.toMatch(/^sso_outbox_/m);
+      expect(text).toMatch(/^sso_db_pool_connections\{state="in_use"\} 2$/m);
+      expect(text).toMatch(/^sso_db_pool_waiting_requests 4$/m);
+      expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+    } finally {
+      gone();
+    }
+    expect(await metricLabels('sso_db_pool_connections')).toEqual([]);
   });
 
   it('keeps Node\'s default metrics under their nodejs_ names, the event-loop delay among them', async () => {
