@@ -63,7 +63,13 @@ describe.each(DIALECTS)('the metrics after a scripted sequence (%s)', (dialect) 
     expect(await token()).toBe(tokenBefore + 1);
     expect(await authorize()).toBe(authorizeBefore + 1);
     expect(await unmatched()).toBe(unmatchedBefore + 1);
+    // A route with a parameter: its template, not the client id in the path.
+    const partner = () => metricValue(HISTOGRAM, { method: 'GET', route: '/dev/partner/:clientId/logged_out' }, 'count');
+    const partnerBefore = await partner();
+    await t.app.inject({ method: 'GET', url: '/dev/partner/SIAP001/logged_out?state=x' });
+    expect(await partner()).toBe(partnerBefore + 1);
     const routes = new Set((await metricLabels(HISTOGRAM)).map((l) => String(l.route)));
+    expect([...routes].filter((r) => r.includes('SIAP001'))).toEqual([]);
     expect([...routes].filter((r) => r.includes('?') || r.includes('no-such-route'))).toEqual([]);
     // A sum of seconds, not of milliseconds: one login's requests take well under a minute.
     expect(await metricValue(HISTOGRAM, { route: '/api/auth/token' }, 'sum')).toBeLessThan(60);
