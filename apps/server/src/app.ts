@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './lib/background.ts';
+import { setMetricsSource } from './lib/metrics.ts';
 import { purgeAudit } from './modules/audit/audit.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerAdminLimits } from './http/admin-limits.ts';
@@ -51,6 +52,7 @@ import type { CardMaster } from './ports/card-master.ts';
 import { loadCardMasterSimulator } from './ports/card-master-simulator.ts';
 import { registerDevMailboxRoutes } from './modules/notifications/dev-mailbox-routes.ts';
 import { startMessaging } from './modules/notifications/messaging.ts';
+import { outboxBacklog } from './modules/notifications/outbox-repo.ts';
 import type { SmsGateway } from './ports/sms.ts';
 import { developmentRecaptcha, googleRecaptcha, type RecaptchaVerifier } from './ports/recaptcha.ts';
 import { setLookupKey, setPairwiseKey } from './lib/secrets.ts';
@@ -161,7 +163,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const oidc = { issuer: config.publicOrigin, signingKeys, signer };
   const backchannel = backchannelDelivery({ ...oidc, clients, clock });
   const messaging = await startMessaging(config, { db: db.kysely, clock, log: app.log, sms: overrides.sms, backchannel });
+  // The gauges that read this app's outbox and pool (lib/metrics.ts, docs/operations.md "Metrics"), until it closes.
+  const metricsSourceGone = setMetricsSource({ outboxBacklog: () => outboxBacklog(db.kysely), pool: () => db.poolCounts?.(), now: () => clock.now() });
   app.addHook('onClose', async () => {
+    metricsSourceGone();
     clearInterval(purge);
     await clients.close();
     await messaging.close();

@@ -128,6 +128,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ SMTP_SINK_PORT: '2525' }).smtpSinkPort).toBe(2525);
   });
 
+  it('serves the metrics on METRICS_PORT (9464) and METRICS_HOST (loopback), or on no port with METRICS_PORT=off', () => {
+    expect(loadConfig({})).toMatchObject({ metricsPort: 9464, metricsHost: '127.0.0.1' });
+    expect(loadConfig({ NODE_ENV: 'test', METRICS_PORT: '9100', METRICS_HOST: '10.0.0.5' })).toMatchObject({ metricsPort: 9100, metricsHost: '10.0.0.5' });
+    expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).toBe(0);
+    expect(loadConfig({ METRICS_PORT: 'off' }).metricsPort).toBeUndefined();
+    // Empty is unset, as for every variable: the default port.
+    expect(loadConfig({ METRICS_PORT: '' }).metricsPort).toBe(9464);
+    for (const bad of ['70000', '-1', 'none', '9464.5']) {
+      expect(() => loadConfig({ METRICS_PORT: bad })).toThrow(`Invalid configuration: METRICS_PORT must be a port number, or off (got "${bad}")`);
+    }
+    expect(() => loadConfig({ PORT: '9000', METRICS_PORT: '9000' })).toThrow(
+      'Invalid configuration: METRICS_PORT=9000 is PORT\'s too; the management listener needs a port of its own (or METRICS_PORT=off)',
+    );
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' })).toMatchObject({ port: 0, metricsPort: 0 });
+  });
+
   describe('a production start that would be unsafe', () => {
     const production = {
       NODE_ENV: 'production',

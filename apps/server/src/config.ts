@@ -56,6 +56,9 @@ const milliseconds = (min: number) => {
   return z.coerce.number({ error }).int({ error }).min(min, { error }).max(600_000, { error });
 };
 
+/** The management listener's port (http/management.ts): 9464, the port OpenTelemetry's Prometheus exporter registered. */
+export const METRICS_DEFAULT_PORT = 9464;
+
 /** SHUTDOWN_DRAIN_MS's default in production: long enough for a balancer's readiness probes to see the node not ready (docs/operations.md "Health and draining"). */
 export const PRODUCTION_DRAIN_DEFAULT_MS = 10_000;
 
@@ -63,6 +66,12 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production'], { error: 'must be development, test or production' }).default('development'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535, { error: 'must be a port number' }).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: z
+    .string()
+    .refine((v) => v === 'off' || (/^\d{1,5}$/.test(v) && Number(v) <= 65535), { error: 'must be a port number, or off' })
+    .transform((v) => (v === 'off' ? ('off' as const) : Number(v)))
+    .default(METRICS_DEFAULT_PORT),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_ORIGIN: origin.optional(),
   DATABASE_URL: z
     .string()
@@ -127,6 +136,13 @@ export interface Config {
   env: 'development' | 'test' | 'production';
   port: number;
   host: string;
+  /**
+   * The management listener serving GET /metrics (http/management.ts; docs/operations.md "Metrics"):
+   * its port (METRICS_PORT; undefined: `off`, no listener) and address (METRICS_HOST, loopback
+   * unless configured: the metrics are for the scraper beside the node, not the members' network).
+   */
+  metricsPort: number | undefined;
+  metricsHost: string;
   publicOrigin: string;
   databaseUrl: string;
   /** When a SQLite commit is durable: a process crash (normal) or also a power loss (full; decision 0008). */
@@ -261,6 +277,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && isWildcard(e.HOST) && !e.ADMIN_ALLOWED_NETWORKS) {
     throw new ConfigError(`Invalid configuration: ADMIN_ALLOWED_NETWORKS is required when NODE_ENV=production and HOST=${e.HOST} binds every address (the operator console would answer the whole network); name the staff's address ranges, or bind HOST to one interface`);
   }
+  if (e.METRICS_PORT !== 'off' && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(`Invalid configuration: METRICS_PORT=${e.METRICS_PORT} is PORT's too; the management listener needs a port of its own (or METRICS_PORT=off)`);
+  }
   const published = production ? clientsWithDemoSecrets(e.CLIENTS_FILE) : [];
   if (published.length > 0) {
     throw new ConfigError(`Invalid configuration: CLIENTS_FILE carries the published demo secret of ${published.join(', ')}; give each confidential client its own secret`);
@@ -269,6 +288,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    metricsPort: e.METRICS_PORT === 'off' ? undefined : e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     publicOrigin: e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`,
     databaseUrl: e.DATABASE_URL,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { startManagementListener, type ManagementListener } from './http/management.ts';
 import { shutDown } from './http/shutdown.ts';
 
 /** Starts the server: one Node process serving the SPA at /content and the API at /api. */
@@ -18,11 +19,17 @@ async function main() {
   // Drain, then close (http/shutdown.ts): exit 0 once closed, 1 when the close fails or outlasts SHUTDOWN_TIMEOUT_MS.
   // A second signal while it runs changes nothing.
   let stopping = false;
+  let management: ManagementListener | undefined;
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
+    // The metrics stay scraped while the node drains and closes; their listener closes last.
+    const closeBoth = async () => {
+      await app.close();
+      await management?.close();
+    };
     const outcome = await shutDown(
-      { startDraining: () => app.startDraining(), close: () => app.close(), log: { info: (m) => app.log.info(m), error: (m) => app.log.error(m) } },
+      { startDraining: () => app.startDraining(), close: closeBoth, log: { info: (m) => app.log.info(m), error: (m) => app.log.error(m) } },
       { drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs },
     );
     process.exit(outcome === 'closed' ? 0 : 1);
@@ -31,6 +38,11 @@ async function main() {
   process.on('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`member SSO listening on ${config.publicOrigin}/content`);
+  // GET /metrics on a listener of its own (http/management.ts), unless METRICS_PORT=off.
+  if (config.metricsPort !== undefined) {
+    management = await startManagementListener({ port: config.metricsPort, host: config.metricsHost }, app.log);
+    app.log.info(`metrics at http://${config.metricsHost}:${management.port}/metrics`);
+  }
 }
 
 main().catch((e: unknown) => {

@@ -14,6 +14,8 @@ export interface Db {
    * the write lock, PostgreSQL answers a query over a pooled connection.
    */
   ping(): Promise<void>;
+  /** PostgreSQL's pool: its connections, the idle ones, the queries waiting for one, its size (lib/metrics.ts); none for SQLite. */
+  poolCounts?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number
       if (pool.totalCount >= settings.max && pool.idleCount === 0 && pool.waitingCount > 0) return;
       await sql`select 1`.execute(kysely);
     },
+    poolCounts: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: settings.max }),
     close: () => kysely.destroy(),
   };
 }

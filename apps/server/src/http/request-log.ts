@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { httpRequestDuration } from '../lib/metrics.ts';
 import { redactQuery } from './log-serializers.ts';
 
 /** One request's line: flat fields, which pino writes faster than the nested `req`/`res` objects. */
@@ -18,11 +19,20 @@ const lineOf = (request: FastifyRequest, reply: FastifyReply) => ({
  * Fastify's own controller writes two lines with nested objects for the same facts (`incoming
  * request` and `request completed`); docs/performance.md ("Request logs") measures what each costs.
  * Fastify's other request lines (its default error handler's, a stream's error) are its own.
+ * The same call records the answer in sso_http_request_duration_seconds (lib/metrics.ts): Fastify
+ * already calls it once per answer, where a hook of its own would cost a hook run a request. It
+ * calls it when the app has a logger, as every app has (app.ts) but a test's built with
+ * `logger: false`.
  */
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // The route's template (`/api/auth/token`), never the URL: `unmatched` when no route answered (a 404).
+    httpRequestDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
     if (error) reply.log.error({ ...lineOf(request, reply), err: error }, 'request errored');
     else reply.log.info(lineOf(request, reply), 'request completed');
   }

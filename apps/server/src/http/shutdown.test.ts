@@ -22,9 +22,10 @@ describe('the shutdown on SIGTERM', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sso-shutdown-'));
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
+    const metrics = `http://127.0.0.1:${await freePort()}/metrics`;
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: origin, DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`, SMTP_SINK_PORT: '0', WEB_DIST: '/nonexistent', ADMIN_DIST: '/nonexistent', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '3000', SHUTDOWN_TIMEOUT_MS: '5000' },
+      env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: origin, DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`, SMTP_SINK_PORT: '0', WEB_DIST: '/nonexistent', ADMIN_DIST: '/nonexistent', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '3000', SHUTDOWN_TIMEOUT_MS: '5000', METRICS_PORT: new URL(metrics).port },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -36,6 +37,8 @@ describe('the shutdown on SIGTERM', () => {
       child.kill('SIGTERM');
       await expect.poll(async () => (await status(`${origin}/api/health/ready`)).body, { timeout: 2_500, interval: 50 }).toEqual({ status: 'unavailable', failing: 'draining' });
       expect(await status(`${origin}/api/health/live`)).toEqual({ status: 200, body: { status: 'ok' } });
+      // The management listener is scraped while the node drains (http/management.ts), and closed with it.
+      expect((await fetch(metrics)).status).toBe(200);
       expect(await exited).toBe(0);
       const steps = output
         .split('\n')
@@ -43,6 +46,7 @@ describe('the shutdown on SIGTERM', () => {
         .map((line) => (JSON.parse(line) as { msg: string }).msg.split(':')[1]?.trim().split(' ')[0]);
       expect(steps).toEqual(['draining', 'closing', 'closed']);
       expect((await status(`${origin}/api/health/live`)).status).toBe(0);
+      await expect(fetch(metrics)).rejects.toThrow();
     } finally {
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

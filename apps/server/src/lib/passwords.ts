@@ -1,11 +1,13 @@
 import { hash, verify } from '@node-rs/argon2';
+import { argon2Work } from './metrics.ts';
 
 /** argon2id with the OWASP minimum (19 MiB, t=2, p=1). */
 /** Algorithm.Argon2id is an ambient const enum (value 2), which isolated modules cannot read. */
 const ARGON2ID = 2;
 const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export const hashPassword = (password: string) => hash(password, OPTIONS);
+/** Each hash and verification runs on the libuv thread pool, counted while it runs (lib/metrics.ts sso_argon2_operations). */
+export const hashPassword = (password: string) => argon2Work(() => hash(password, OPTIONS));
 
 let dummyHash: Promise<string> | undefined;
 let verifications = 0;
@@ -22,7 +24,7 @@ export async function verifyPassword(storedHash: string | undefined, password: s
   const target = storedHash ?? (await dummyHash);
   verifications++;
   try {
-    const ok = await verify(target, password);
+    const ok = await argon2Work(() => verify(target, password));
     return ok && storedHash !== undefined;
   } catch {
     return false;

@@ -69,6 +69,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     DATABASE_URL: `sqlite:${join(dir, 'sso.db')}`,
     LOG_LEVEL: 'warn',
     SMTP_SINK_PORT: '0',
+    // The management listener on a free port: several systems run at once (http/management.ts).
+    METRICS_PORT: '0',
     ...options.env,
   });
   const spawnServer = (env: NodeJS.ProcessEnv) => {

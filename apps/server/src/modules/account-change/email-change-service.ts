@@ -11,7 +11,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { emailInUse, setMemberEmail } from '../account/member-repo.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 import { memberFlowExpired, memberFlowLocked } from '../member-flows/member-flow-service.ts';
-import type { Notifier } from '../notifications/notifier.ts';
+import { withOneTimePassword, type Notifier } from '../notifications/notifier.ts';
 import type { BearerToken } from '../oauth/token-service.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { newCode } from '../verification/codes.ts';
@@ -91,7 +91,7 @@ export async function requestEmailChange(
       return replaced;
     },
   });
-  await sendClaimMessage(deps.notifier, taken, { code: () => emailChangeCodeMail(email, code), taken: () => emailTakenMail(email) });
+  await sendClaimMessage(deps.notifier, taken, { code: () => withOneTimePassword(emailChangeCodeMail(email, code)), taken: () => emailTakenMail(email) });
   return { ...OK_RESPONSE, register_token: token };
 }
 

@@ -16,7 +16,7 @@ import {
   type FlowContext,
   type MemberFlowDeps,
 } from '../member-flows/member-flow-service.ts';
-import type { Notifier } from '../notifications/notifier.ts';
+import { withOneTimePassword, type Notifier } from '../notifications/notifier.ts';
 import { newCode } from '../verification/codes.ts';
 import { countMemberStart, countMessage } from '../verification/message-limit.ts';
 import { secretLocked } from '../verification/secret-check.ts';
@@ -53,7 +53,7 @@ export async function requestTelChange(deps: TelChangeDeps, user: UserRow, input
   const { code, hash } = await newCode();
   const data: TelChangeData = { tel };
   const token = await startMemberFlow(deps, { userId: user.id, kind: 'login_tel', state: 'otp', data, secretHash: hash });
-  await sendClaimMessage(deps.notifier, taken, { code: () => telChangeCodeSms(tel, code), taken: () => telTakenSms(tel) });
+  await sendClaimMessage(deps.notifier, taken, { code: () => withOneTimePassword(telChangeCodeSms(tel, code)), taken: () => telTakenSms(tel) });
   return { ...OK_RESPONSE, register_token: token, tel: maskTel(tel) };
 }
 

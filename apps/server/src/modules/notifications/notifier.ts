@@ -12,7 +12,12 @@ export interface OutgoingMessage {
   text: string;
   /** The HTML alternative of a mail; the text part is always sent too. */
   html?: string;
+  /** It carries a one-time password: its first delivery is counted in sso_otp_messages_total (lib/metrics.ts). */
+  otp?: true;
 }
+
+/** Marks a message as one that carries a one-time password (OutgoingMessage `otp`). */
+export const withOneTimePassword = (message: OutgoingMessage): OutgoingMessage => ({ ...message, otp: true });
 
 /**
  * Sends mail and SMS reliably (decision 0004): the message is written to the outbox first, one

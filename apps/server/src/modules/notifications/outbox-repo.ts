@@ -61,3 +61,18 @@ export async function markAttemptFailed(
 }
 
 export const findMessage = (db: Kysely<Database>, id: string) => db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+
+/**
+ * The messages waiting (neither delivered nor given up) by kind, with the oldest's created_at: the
+ * outbox gauges (lib/metrics.ts), read once a scrape through the `outbox_due` index's sent_at.
+ */
+export async function outboxBacklog(db: Kysely<Database>): Promise<{ kind: string; messages: number; oldestCreatedAt: number }[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select((eb) => ['kind', eb.fn.countAll<number | string>().as('messages'), eb.fn.min('created_at').as('oldest')])
+    .where('sent_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .groupBy('kind')
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, messages: Number(r.messages), oldestCreatedAt: Number(r.oldest) }));
+}

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { countOtpMessage } from '../../lib/metrics.ts';
 import { newId } from '../../lib/secrets.ts';
 import type { Notifier, OutgoingMessage } from './notifier.ts';
 import { claimMessage, dueMessages, insertMessage, markAttemptFailed, markSent, type OutboxRow } from './outbox-repo.ts';
@@ -86,7 +87,8 @@ export function outboxNotifier(deps: { db: Kysely<Database>; clock: Clock; deliv
     async send(message) {
       const row = rowOf(message, deps.clock.now());
       await insertMessage(deps.db, row);
-      await attempt(row);
+      const delivered = await attempt(row);
+      if (message.otp && message.kind !== 'backchannel') countOtpMessage(message.kind, delivered ? 'sent' : 'failed');
     },
 
     async drain() {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { API, type ClientKey } from '@sso/contracts/api-catalogue';
-import { route, type BodyOf } from '../../http/route.ts';
+import { readBody, route, type BodyOf } from '../../http/route.ts';
 import type { Database } from '../../db/schema.ts';
 import { OAuthError } from '../../lib/app-error.ts';
 import { authenticateClient } from './client-auth.ts';
@@ -15,19 +15,40 @@ import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
  * entry says `client: 'confidential'` (RFC 7662 section 2.1). The client's enabled flag is then read
  * in the database too (one read by its key): a node that has not polled the registry since the
  * client was disabled refuses it all the same (decision 0031).
+ * `outcome`, when given, hears of every answer: the form as sent, and the failure (an OAuthError,
+ * the form's or the client's included) or nothing when the handler answered.
  */
 export function clientPost<K extends ClientKey>(
   app: FastifyInstance,
   deps: { clients: ClientRegistry; db: Kysely<Database> },
   key: K,
   handler: (request: FastifyRequest, reply: FastifyReply, body: BodyOf<K>, client: OAuthClient) => Promise<unknown>,
+  outcome?: (raw: unknown, failure?: unknown) => void,
 ): void {
   const requireConfidential = API[key].client === 'confidential';
-  route(app, key, async (request, reply, body: BodyOf<K>) => {
+  const answer = async (request: FastifyRequest, reply: FastifyReply, raw: unknown) => {
+    const body = readBody(key, raw);
     // Every client entry's form names client_id and client_secret (oauth-endpoints.ts).
     const credentials = body as Parameters<typeof authenticateClient>[2];
     const client = authenticateClient(deps.clients, request.headers.authorization, credentials, { requireConfidential });
     if (!(await isClientEnabled(deps.db, client.client_id))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
     return handler(request, reply, body, client);
-  });
+  };
+  // The form is read here rather than by route(), so that a form the contract refuses is an outcome too.
+  route<K, unknown>(
+    app,
+    key,
+    async (request, reply, raw) => {
+      if (!outcome) return answer(request, reply, raw);
+      try {
+        const sent = await answer(request, reply, raw);
+        outcome(raw);
+        return sent;
+      } catch (failure) {
+        outcome(raw, failure);
+        throw failure;
+      }
+    },
+    { body: (raw) => raw },
+  );
 }

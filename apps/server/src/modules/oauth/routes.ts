@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { databaseUnavailable } from '../../db/unavailable.ts';
 import type { BodyOf } from '../../http/route.ts';
 import { OAuthError } from '../../lib/app-error.ts';
 import { describeDevice } from '../../lib/device.ts';
+import { countTokenGrant } from '../../lib/metrics.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import type { AuthorizeDeps } from './authorize-service.ts';
 import { clientPost } from './client-route.ts';
@@ -19,6 +21,18 @@ export type PasswordGrant = (
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
   passwordGrant: PasswordGrant;
+}
+
+/**
+ * Counts each token endpoint answer in sso_token_grants_total (lib/metrics.ts, docs/operations.md
+ * "Metrics"): `issued`, or the RFC 6749 section 5.2 error code answered; any other failure is the
+ * `server_error` or `temporarily_unavailable` the error handler answers (http/error-handler.ts).
+ */
+function tokenGrantOutcome(raw: unknown, failure?: unknown): void {
+  const grantType = (raw as { grant_type?: unknown } | undefined)?.grant_type;
+  const outcome =
+    failure === undefined ? 'issued' : failure instanceof OAuthError ? failure.error : databaseUnavailable(failure) ? 'temporarily_unavailable' : 'server_error';
+  countTokenGrant(grantType, outcome);
 }
 
 /**
@@ -43,7 +57,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
       throw new OAuthError('unsupported_grant_type', 'grant_type is not supported');
     }
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
-  });
+  }, tokenGrantOutcome);
 
   clientPost(app, deps, 'POST /api/auth/revoke', async (request, reply, body, client) => {
     await revokeToken(deps, { token: body.token, client, device: describeDevice(request.headers['user-agent']) });

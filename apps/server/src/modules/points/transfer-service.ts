@@ -22,7 +22,7 @@ import { findPointCard } from '../cards/card-repo.ts';
 import { advanceMemberFlow, findFlow, takeFlowCheck, type MemberFlowRow } from '../member-flows/member-flow-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
 import { checkMemberFlowSecret, passMemberFlowCheck, startMemberFlow, type FlowContext } from '../member-flows/member-flow-service.ts';
-import type { Notifier } from '../notifications/notifier.ts';
+import { withOneTimePassword, type Notifier } from '../notifications/notifier.ts';
 import { newCode } from '../verification/codes.ts';
 import { countMessage } from '../verification/message-limit.ts';
 import { secretLocked } from '../verification/secret-check.ts';
@@ -78,7 +78,7 @@ export async function selectTransfer(
   const { code, hash } = await newCode();
   const data: TransferData = { subuserId: card.id, esid: card.esid, channel };
   const token = await startMemberFlow(deps, { userId: user.id, kind: 'point_transfer', state: 'otp', data, secretHash: hash });
-  await deps.notifier.send(transferCodeMessage(channel, to, code));
+  await deps.notifier.send(withOneTimePassword(transferCodeMessage(channel, to, code)));
   return {
     ...OK_RESPONSE,
     destination_to: mobile ? 'sms' : 'email',

@@ -5,6 +5,7 @@ import { hitRateLimit } from '../../db/rate-limit-repo.ts';
 import type { Database } from '../../db/schema.ts';
 import { retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { countOtpMessage } from '../../lib/metrics.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
 
 /**
@@ -19,9 +20,14 @@ export async function messageAllowed(db: Kysely<Database>, channel: 'sms' | 'mai
   return n <= LIMITS.messagesPerRecipient;
 }
 
-/** Counts one message to a recipient (a code's first send and every resend); beyond the limit 902. */
+/**
+ * Counts one message carrying a code to a recipient (a code's first send and every resend); beyond
+ * the limit 902, counted as `refused` in sso_otp_messages_total (lib/metrics.ts).
+ */
 export async function countMessage(deps: { db: Kysely<Database>; clock: Clock }, channel: 'sms' | 'mail', to: string): Promise<void> {
-  if (!(await messageAllowed(deps.db, channel, to, deps.clock.now()))) throw retryable(SIGNUP_MESSAGES.resendLimit);
+  if (await messageAllowed(deps.db, channel, to, deps.clock.now())) return;
+  countOtpMessage(channel, 'refused');
+  throw retryable(SIGNUP_MESSAGES.resendLimit);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { LIMITS } from '@sso/contracts/constants';
 import { PRODUCT_NAME } from '@sso/contracts/terms';
-import type { Notifier, OutgoingMessage } from '../notifications/notifier.ts';
+import { withOneTimePassword, type Notifier, type OutgoingMessage } from '../notifications/notifier.ts';
 
 const minutes = LIMITS.otpTtlMs / 60_000;
 
@@ -25,4 +25,4 @@ export function otpMessage(kind: 'sms' | 'mail', to: string, code: string): Outg
 }
 
 /** Sends a card registration's code (the sign-up's, the upgrade's SMS, the numberless card's). */
-export const sendCode = (deps: { notifier: Notifier }, channel: 'sms' | 'mail', to: string, code: string) => deps.notifier.send(otpMessage(channel, to, code));
+export const sendCode = (deps: { notifier: Notifier }, channel: 'sms' | 'mail', to: string, code: string) => deps.notifier.send(withOneTimePassword(otpMessage(channel, to, code)));
