@@ -1,0 +1,251 @@
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { context, trace } from '@opentelemetry/api';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { flushTraces, tracingOn } from '../lib/tracing.ts';
+import type { Dialect } from '../db/database.ts';
+import { TEST_ORIGIN } from '../test-support/test-app.ts';
+import { SPA_CLIENT_ID } from '../test-support/oauth-client.ts';
+import { createTestDb, DIALECTS, type TestDb } from '../test-support/test-db.ts';
+import { registerTracing } from './tracing.ts';
+
+/*
+ * OpenTelemetry tracing (docs/operations.md "Tracing"), end to end: a local OTLP/HTTP receiver gets
+ * the exported spans, and stands in for reCAPTCHA's siteverify and a fetched URL to show the
+ * outgoing calls' traceparent. The global provider is process-wide: every app with tracing on is in
+ * this file, one at a time, each stopping it on close.
+ */
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  status?: { code?: number };
+  attributes: { key: string; value: Record<string, unknown> }[];
+}
+
+const SERVER = 2;
+const CLIENT = 3;
+const ERROR = 2;
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT_SPAN_ID = '00f067aa0ba902b7';
+const TRACEPARENT = `00-${TRACE_ID}-${PARENT_SPAN_ID}-01`;
+const PASSWORD = 'Demo1234';
+const MEMBER = 'demo.card@example.com';
+
+/** An attribute's value, whichever OTLP/JSON type it carries. */
+const attr = (span: OtlpSpan, key: string) => {
+  const value = span.attributes.find((a) => a.key === key)?.value;
+  return value === undefined ? undefined : Object.values(value)[0];
+};
+
+/** The receiver: OTLP/HTTP's POST /v1/traces, and any other POST recorded with its headers and answered as siteverify. */
+function receiver() {
+  const spans: OtlpSpan[] = [];
+  const resources: unknown[] = [];
+  const calls: { url: string; headers: IncomingHttpHeaders }[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: { resource: unknown; scopeSpans: { spans: OtlpSpan[] }[] }[] };
+        for (const r of body.resourceSpans) {
+          resources.push(r.resource);
+          for (const s of r.scopeSpans) spans.push(...s.spans);
+        }
+      } else calls.push({ url: req.url ?? '', headers: req.headers });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(req.url === '/v1/traces' ? '{}' : JSON.stringify({ success: true }));
+    });
+  });
+  return {
+    spans,
+    resources,
+    calls,
+    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    start: () => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)),
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The app on a fresh database (its own connection, opened by buildApp, so that tracing sees its queries), its log kept. */
+async function tracedApp(dialect: Dialect, env: Record<string, string>) {
+  const testDb: TestDb = await createTestDb(dialect);
+  const lines: Record<string, unknown>[] = [];
+  const logStream = { write: (line: string) => void lines.push(...line.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)) };
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: testDb.url,
+    PUBLIC_ORIGIN: TEST_ORIGIN,
+    SEED_DEMO: 'true',
+    WEB_DIST: '/nonexistent',
+    SMTP_SINK_PORT: '0',
+    LOGIN_NOTICE: 'false',
+    RECAPTCHA_SECRET: 'test-only-recaptcha-secret',
+    ...env,
+  });
+  const app = await buildApp(config, { logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, lines, close: async () => (await app.close(), await testDb.drop()) };
+}
+
+/**
+ * The login check (SPEC.md section 7: a reCAPTCHA verification and the member's queries) over a real
+ * socket, whose body is read outside the request's async chain, unlike inject()'s; through node:http,
+ * which no instrumentation touches.
+ */
+async function login(app: FastifyInstance, headers: Record<string, string>) {
+  const body = JSON.stringify({ client_id: SPA_CLIENT_ID, id: MEMBER, password: PASSWORD, recaptcha_token: 'token-of-the-form' });
+  const port = (app.server.address() as AddressInfo).port;
+  return new Promise<{ statusCode: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/auth/login?trace=query-value', headers: { 'content-type': 'application/json', origin: TEST_ORIGIN, ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    // Headers first, the body a moment later: it arrives in a socket event of its own.
+    req.flushHeaders();
+    setTimeout(() => req.end(body), 20);
+  });
+}
+
+const r = receiver();
+beforeAll(r.start);
+afterAll(r.stop);
+
+describe.each(DIALECTS)('tracing on (%s)', (dialect) => {
+  let t: Awaited<ReturnType<typeof tracedApp>>;
+  beforeAll(async () => {
+    t = await tracedApp(dialect, { OTEL_EXPORTER_OTLP_ENDPOINT: `${r.url()}/`, OTEL_SERVICE_NAME: 'sso-under-test', RECAPTCHA_VERIFY_URL: `${r.url()}/siteverify` });
+  });
+  afterAll(async () => {
+    await t.close();
+    expect(tracingOn()).toBe(false);
+  });
+
+  it('continues the incoming trace: the server span, its queries and its outgoing call, and the trace id on its log lines', async () => {
+    r.spans.length = 0;
+    r.calls.length = 0;
+    t.lines.length = 0;
+    const res = await login(t.app, { traceparent: TRACEPARENT, 'x-request-id': 'lb-request-1' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-request-id']).toBe('lb-request-1');
+    await flushTraces();
+
+    const server = r.spans.find((s) => s.kind === SERVER && s.traceId === TRACE_ID);
+    expect(server).toMatchObject({ name: 'POST /api/auth/login', parentSpanId: PARENT_SPAN_ID });
+    expect(server?.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(attr(server!, 'http.request.method')).toBe('POST');
+    expect(attr(server!, 'http.route')).toBe('/api/auth/login');
+    expect(attr(server!, 'url.path')).toBe('/api/auth/login');
+    expect(attr(server!, 'http.response.status_code')).toBe(200);
+    expect(attr(server!, 'request.id')).toBe('lb-request-1');
+    expect(server?.status?.code ?? 0).not.toBe(ERROR);
+    expect(JSON.stringify(r.resources)).toContain('sso-under-test');
+
+    // The member's queries, read after the body was parsed, are children of the request's span.
+    const queries = r.spans.filter((s) => s.name === 'db.query');
+    expect(queries.length).toBeGreaterThan(1);
+    for (const q of queries) {
+      expect(q).toMatchObject({ traceId: TRACE_ID, parentSpanId: server?.spanId, kind: CLIENT });
+      expect(attr(q, 'db.system')).toBe(dialect === 'sqlite' ? 'sqlite' : 'postgresql');
+    }
+    expect(queries.some((q) => /\busers\b/.test(String(attr(q, 'db.query.text'))))).toBe(true);
+
+    // The reCAPTCHA verification: a client span of the request's, whose context the siteverify call carries.
+    const verify = r.spans.find((s) => s.kind === CLIENT && s.name === 'POST');
+    expect(verify).toMatchObject({ traceId: TRACE_ID, parentSpanId: server?.spanId });
+    expect(attr(verify!, 'url.full')).toBe(`${r.url()}/siteverify`);
+    expect(r.calls.map((c) => [c.url, c.headers.traceparent])).toEqual([['/siteverify', `00-${TRACE_ID}-${verify?.spanId}-01`]]);
+
+    // No parameter value, secret or query string in any span.
+    const exported = JSON.stringify(r.spans);
+    for (const secret of [PASSWORD, MEMBER, 'token-of-the-form', 'test-only-recaptcha-secret', 'query-value']) expect(exported).not.toContain(secret);
+
+    const line = t.lines.find((l) => l.msg === 'request completed');
+    expect(line).toMatchObject({ reqId: 'lb-request-1', trace_id: TRACE_ID, span_id: server?.spanId });
+  });
+
+  it('starts a new trace when the traceparent is invalid', async () => {
+    r.spans.length = 0;
+    for (const traceparent of ['00-00000000000000000000000000000000-00f067aa0ba902b7-01', `00-${TRACE_ID}-${PARENT_SPAN_ID}`, 'garbage']) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/health/live', headers: { traceparent } });
+      expect(res.statusCode).toBeLessThan(500);
+    }
+    await flushTraces();
+    const servers = r.spans.filter((s) => s.kind === SERVER);
+    expect(servers).toHaveLength(3);
+    for (const s of servers) {
+      expect(s.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(s.traceId).not.toBe(TRACE_ID);
+      expect(s.traceId).not.toMatch(/^0+$/);
+      expect(s.parentSpanId ?? '').toBe('');
+    }
+    expect(new Set(servers.map((s) => s.traceId)).size).toBe(3);
+  });
+
+  it('sends traceparent on fetch calls (the undici instrumentation)', async () => {
+    r.calls.length = 0;
+    const span = trace.getTracer('test').startSpan('caller');
+    await context.with(trace.setSpan(context.active(), span), async () => {
+      const res = await fetch(`${r.url()}/fetched`, { method: 'POST', body: 'x' });
+      await res.body?.cancel();
+    });
+    span.end();
+    expect(r.calls[0]?.headers.traceparent).toMatch(new RegExp(`^00-${span.spanContext().traceId}-[0-9a-f]{16}-01$`));
+  });
+
+  it('marks a 5xx answer\'s span failed, a 4xx\'s not, and names a request without a route by its method', async () => {
+    r.spans.length = 0;
+    const bare = Fastify();
+    registerTracing(bare);
+    bare.get('/boom/:id', async () => {
+      throw new Error('boom');
+    });
+    bare.get('/refused', async (_request, reply) => reply.code(403).send());
+    await bare.inject({ method: 'GET', url: '/boom/7?x=1' });
+    await bare.inject({ method: 'GET', url: '/refused' });
+    await bare.inject({ method: 'GET', url: '/nowhere' });
+    await bare.close();
+    await flushTraces();
+    const [boom, refused, nowhere] = r.spans.filter((s) => s.kind === SERVER);
+    expect(boom).toMatchObject({ name: 'GET /boom/:id', status: { code: ERROR } });
+    expect(attr(boom!, 'url.path')).toBe('/boom/7');
+    expect(attr(boom!, 'error.type')).toBe('500');
+    expect(refused?.status?.code ?? 0).not.toBe(ERROR);
+    expect(attr(refused!, 'http.response.status_code')).toBe(403);
+    expect(nowhere?.name).toBe('GET');
+    expect(attr(nowhere!, 'http.route')).toBeUndefined();
+  });
+});
+
+describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
+  let t: Awaited<ReturnType<typeof tracedApp>>;
+  beforeAll(async () => {
+    t = await tracedApp('sqlite', { RECAPTCHA_VERIFY_URL: `${r.url()}/siteverify` });
+  });
+  afterAll(async () => t.close());
+
+  it('exports nothing, sends no traceparent, writes no trace_id, and still keeps the X-Request-Id', async () => {
+    r.spans.length = 0;
+    r.calls.length = 0;
+    t.lines.length = 0;
+    expect(tracingOn()).toBe(false);
+    const res = await login(t.app, { traceparent: TRACEPARENT, 'x-request-id': 'lb-request-2' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-request-id']).toBe('lb-request-2');
+    await flushTraces();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(r.spans).toEqual([]);
+    expect(r.calls.map((c) => [c.url, c.headers.traceparent])).toEqual([['/siteverify', undefined]]);
+    const line = t.lines.find((l) => l.msg === 'request completed');
+    expect(line).toMatchObject({ reqId: 'lb-request-2' });
+    expect(line).not.toHaveProperty('trace_id');
+    expect(t.lines.some((l) => 'trace_id' in l || 'span_id' in l)).toBe(false);
+  });
+});
