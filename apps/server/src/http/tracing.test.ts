@@ -171,11 +171,14 @@ describe.each(DIALECTS)('tracing on (%s)', (dialect) => {
     expect(line).toMatchObject({ reqId: 'lb-request-1', trace_id: TRACE_ID, span_id: server?.spanId });
   });
 
-  it('starts a new trace when the traceparent is invalid', async () => {
+  it('starts a new trace when the traceparent is invalid, and leaves the health probes untraced', async () => {
     r.spans.length = 0;
     for (const traceparent of ['00-00000000000000000000000000000000-00f067aa0ba902b7-01', `00-${TRACE_ID}-${PARENT_SPAN_ID}`, 'garbage']) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/health/live', headers: { traceparent } });
-      expect(res.statusCode).toBeLessThan(500);
+      const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { traceparent } });
+      expect(res.statusCode).toBe(200);
+    }
+    for (const url of ['/api/health/live', '/api/health/ready', '/api/health']) {
+      expect((await t.app.inject({ method: 'GET', url, headers: { traceparent: TRACEPARENT } })).statusCode).toBe(200);
     }
     await flushTraces();
     const servers = r.spans.filter((s) => s.kind === SERVER);

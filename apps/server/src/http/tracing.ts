@@ -1,6 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TRACER_NAME } from '../lib/tracing.ts';
+import { HEALTH_PATHS } from './health.ts';
 
 
 /**
@@ -11,13 +12,16 @@ import { TRACER_NAME } from '../lib/tracing.ts';
  * runs in the span's context, entered when this hook hands on: Fastify 5 runs a body's parser in an
  * AsyncResource of the request's own (lib/content-type-parser.js), so the context survives the body
  * being read in the socket's later events, which @fastify/request-context's preValidation rebinding
- * was made for (the tests send the body apart from the headers, over a socket).
+ * was made for (the tests send the body apart from the headers, over a socket). The health probes,
+ * every few seconds from each balancer and orchestrator, are not traced.
  */
 export function registerTracing(app: FastifyInstance): void {
   const tracer = trace.getTracer(TRACER_NAME);
   const traced = new WeakMap<FastifyRequest, Span>();
 
   app.addHook('onRequest', (request, _reply, done) => {
+    const path = pathOf(request.url);
+    if (HEALTH_PATHS.has(path)) return done();
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const route = request.routeOptions.url;
     const span = tracer.startSpan(
@@ -28,7 +32,7 @@ export function registerTracing(app: FastifyInstance): void {
           'http.request.method': request.method,
           ...(route ? { 'http.route': route } : {}),
           // Without the query, where one-time tokens and codes travel (http/log-serializers.ts).
-          'url.path': pathOf(request.url),
+          'url.path': path,
           'request.id': request.id,
         },
       },
