@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { flushTraces, tracingOn } from '../lib/tracing.ts';
+import { flushTraces, startTracing, tracingOn } from '../lib/tracing.ts';
 import type { Dialect } from '../db/database.ts';
 import { TEST_ORIGIN } from '../test-support/test-app.ts';
 import { SPA_CLIENT_ID } from '../test-support/oauth-client.ts';
@@ -250,5 +250,21 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(line).toMatchObject({ reqId: 'lb-request-2' });
     expect(line).not.toHaveProperty('trace_id');
     expect(t.lines.some((l) => 'trace_id' in l || 'span_id' in l)).toBe(false);
+  });
+});
+
+describe('startTracing', () => {
+  it('takes over from a tracing left started (a build that failed before its close), whose stop then does nothing', async () => {
+    const settings = { tracesUrl: `${r.url()}/v1/traces`, serviceName: 'sso-under-test' };
+    const stopFirst = await startTracing(settings);
+    const stopSecond = await startTracing(settings);
+    await stopFirst();
+    expect(tracingOn()).toBe(true);
+    r.spans.length = 0;
+    trace.getTracer('test').startSpan('after-takeover').end();
+    await flushTraces();
+    expect(r.spans.map((s) => s.name)).toEqual(['after-takeover']);
+    await stopSecond();
+    expect(tracingOn()).toBe(false);
   });
 });

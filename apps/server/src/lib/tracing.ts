@@ -31,10 +31,13 @@ export const tracingOn = (): boolean => active !== undefined;
 /**
  * Starts tracing for this process: the SDK's provider, exporter and the outgoing fetch calls'
  * instrumentation (tracing-sdk.ts). Answers the function that stops it again, which flushes the
- * spans not yet sent; a second start while one runs is refused (the provider is global).
+ * spans not yet sent. The provider is global: a start while another runs (an app whose build failed
+ * before its close could stop it) stops that one first, whose own stop then does nothing.
  */
 export async function startTracing(settings: TracingSettings): Promise<() => Promise<void>> {
-  if (active) throw new Error('OpenTelemetry tracing is already started in this process');
+  const earlier = active;
+  active = undefined;
+  await earlier?.shutdown();
   const { startSdk } = await import('./tracing-sdk.ts');
   const running = await startSdk(settings);
   active = running;
