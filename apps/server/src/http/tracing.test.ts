@@ -7,7 +7,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { flushTraces, startTracing, tracingOn } from '../lib/tracing.ts';
 import type { Dialect } from '../db/database.ts';
-import { TEST_ORIGIN } from '../test-support/test-app.ts';
+import { TEST_ORIGIN, testAppEnv } from '../test-support/test-app.ts';
 import { SPA_CLIENT_ID } from '../test-support/oauth-client.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../test-support/test-db.ts';
 import { registerTracing } from './tracing.ts';
@@ -78,17 +78,7 @@ async function tracedApp(dialect: Dialect, env: Record<string, string>) {
   const testDb: TestDb = await createTestDb(dialect);
   const lines: Record<string, unknown>[] = [];
   const logStream = { write: (line: string) => void lines.push(...line.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)) };
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: testDb.url,
-    PUBLIC_ORIGIN: TEST_ORIGIN,
-    SEED_DEMO: 'true',
-    WEB_DIST: '/nonexistent',
-    SMTP_SINK_PORT: '0',
-    LOGIN_NOTICE: 'false',
-    RECAPTCHA_SECRET: 'test-only-recaptcha-secret',
-    ...env,
-  });
+  const config = loadConfig({ ...testAppEnv(testDb.url), RECAPTCHA_SECRET: 'test-only-recaptcha-secret', ...env });
   const app = await buildApp(config, { logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, lines, close: async () => (await app.close(), await testDb.drop()) };
