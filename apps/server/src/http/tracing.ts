@@ -3,14 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TRACER_NAME } from '../lib/tracing.ts';
 import { HEALTH_PATHS } from './health.ts';
 
-
 /**
  * Each request as a SERVER span (docs/operations.md "Tracing"), registered by the assembly only when
  * tracing is on. The incoming W3C `traceparent`/`tracestate` is the parent (an invalid one is ignored
  * by the propagator: a new trace); the name is `METHOD /route/template`, OpenTelemetry's HTTP
  * semantic conventions. The rest of the request (the other hooks, the body's parsing, the handler)
  * runs in the span's context, entered when this hook hands on: Fastify 5 runs a body's parser in an
- * AsyncResource of the request's own (lib/content-type-parser.js), so the context survives the body
+ * AsyncResource of the request's own (fastify/lib/content-type-parser.js), so the context survives the body
  * being read in the socket's later events, which @fastify/request-context's preValidation rebinding
  * was made for (the tests send the body apart from the headers, over a socket). The health probes,
  * every few seconds from each balancer and orchestrator, are not traced.

@@ -4,8 +4,9 @@ import type { LogEvent } from 'kysely';
 /*
  * OpenTelemetry tracing (docs/operations.md "Tracing"), off unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
  * Only the API (@opentelemetry/api, a few kilobytes without side effects) is imported here; the SDK is
- * loaded by tracing-sdk.ts when tracing starts, so that a node without tracing never loads it. Every
- * helper below is a single check of `active` when tracing is off.
+ * loaded by tracing-sdk.ts when tracing starts, so that a node without tracing never loads it. The
+ * assembly registers the request hook, the log mixin and the query log only when tracing is on;
+ * `tracedCall`, on a port's path either way, costs one check of `active` when it is off.
  */
 
 /** The instrumentation scope of the service's own spans. */
