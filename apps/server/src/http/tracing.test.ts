@@ -1,13 +1,20 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as client from 'openid-client';
 import type { AddressInfo } from 'node:net';
 import { context, trace } from '@opentelemetry/api';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, REPO_ROOT } from '../config.ts';
 import { flushTraces, startTracing, tracingOn } from '../lib/tracing.ts';
 import type { Dialect } from '../db/database.ts';
-import { TEST_ORIGIN, testAppEnv } from '../test-support/test-app.ts';
+import { testAppEnv } from '../test-support/test-app.ts';
+import { eventually } from '../test-support/eventually.ts';
+import { freePort } from '../test-support/listening-app.ts';
+import { relyingParty, signIn } from '../test-support/oidc-kit.ts';
 import { SPA_CLIENT_ID } from '../test-support/oauth-client.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../test-support/test-db.ts';
 import { registerTracing } from './tracing.ts';
@@ -78,40 +85,68 @@ async function tracedApp(dialect: Dialect, env: Record<string, string>) {
   const testDb: TestDb = await createTestDb(dialect);
   const lines: Record<string, unknown>[] = [];
   const logStream = { write: (line: string) => void lines.push(...line.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)) };
-  const config = loadConfig({ ...testAppEnv(testDb.url), RECAPTCHA_SECRET: 'test-only-recaptcha-secret', ...env });
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const config = loadConfig({ ...testAppEnv(testDb.url), PUBLIC_ORIGIN: origin, RECAPTCHA_SECRET: 'test-only-recaptcha-secret', ...env });
   const app = await buildApp(config, { logStream });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, lines, close: async () => (await app.close(), await testDb.drop()) };
+  await app.listen({ port, host: '127.0.0.1' });
+  return { app, origin, lines, close: async () => (await app.close(), await testDb.drop()) };
 }
 
 /**
- * The login check (SPEC.md section 7: a reCAPTCHA verification and the member's queries) over a real
- * socket, whose body is read outside the request's async chain, unlike inject()'s; through node:http,
- * which no instrumentation touches.
+ * A request over a real socket, whose body is read outside the request's async chain, unlike
+ * inject()'s; through node:http, which no instrumentation touches (a traced `fetch` would add a
+ * traceparent of its own).
  */
-async function login(app: FastifyInstance, headers: Record<string, string>) {
-  const body = JSON.stringify({ client_id: SPA_CLIENT_ID, id: MEMBER, password: PASSWORD, recaptcha_token: 'token-of-the-form' });
-  const port = (app.server.address() as AddressInfo).port;
+function send(url: string, p: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
   return new Promise<{ statusCode: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/auth/login?trace=query-value', headers: { 'content-type': 'application/json', origin: TEST_ORIGIN, ...headers } }, (res) => {
+    const req = request(url, { method: p.method ?? 'GET', headers: p.headers }, (res) => {
       res.resume();
       res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers }));
     });
     req.on('error', reject);
     // Headers first, the body a moment later: it arrives in a socket event of its own.
     req.flushHeaders();
-    setTimeout(() => req.end(body), 20);
+    setTimeout(() => req.end(p.body), 20);
   });
+}
+
+/** The login check (SPEC.md section 7): a reCAPTCHA verification and the member's queries. */
+const login = (t: { origin: string }, headers: Record<string, string>) =>
+  send(`${t.origin}/api/auth/login?trace=query-value`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: t.origin, ...headers },
+    body: JSON.stringify({ client_id: SPA_CLIENT_ID, id: MEMBER, password: PASSWORD, recaptcha_token: 'token-of-the-form' }),
+  });
+
+/** The clients file with SIAP004's back-channel logout endpoint at `uri`. */
+function clientsWithBackchannel(uri: string): string {
+  const registry = JSON.parse(readFileSync(`${REPO_ROOT}config/clients.json`, 'utf8')) as { client_id: string }[];
+  const file = join(mkdtempSync(join(tmpdir(), 'sso-tracing-')), 'clients.json');
+  writeFileSync(file, JSON.stringify(registry.map((c) => (c.client_id === 'SIAP004' ? { ...c, backchannel_logout_uri: uri } : c))));
+  return file;
 }
 
 const r = receiver();
 beforeAll(r.start);
 afterAll(r.stop);
 
+/** A test's own spans and calls: those of the tests before it sent first, then forgotten. */
+async function fresh(): Promise<void> {
+  await flushTraces();
+  r.spans.length = 0;
+  r.calls.length = 0;
+}
+
 describe.each(DIALECTS)('tracing on (%s)', (dialect) => {
   let t: Awaited<ReturnType<typeof tracedApp>>;
   beforeAll(async () => {
-    t = await tracedApp(dialect, { OTEL_EXPORTER_OTLP_ENDPOINT: `${r.url()}/`, OTEL_SERVICE_NAME: 'sso-under-test', RECAPTCHA_VERIFY_URL: `${r.url()}/siteverify` });
+    t = await tracedApp(dialect, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${r.url()}/`,
+      OTEL_SERVICE_NAME: 'sso-under-test',
+      RECAPTCHA_VERIFY_URL: `${r.url()}/siteverify`,
+      CLIENTS_FILE: clientsWithBackchannel(`${r.url()}/backchannel`),
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -119,10 +154,9 @@ describe.each(DIALECTS)('tracing on (%s)', (dialect) => {
   });
 
   it('continues the incoming trace: the server span, its queries and its outgoing call, and the trace id on its log lines', async () => {
-    r.spans.length = 0;
-    r.calls.length = 0;
+    await fresh();
     t.lines.length = 0;
-    const res = await login(t.app, { traceparent: TRACEPARENT, 'x-request-id': 'lb-request-1' });
+    const res = await login(t, { traceparent: TRACEPARENT, 'x-request-id': 'lb-request-1' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBe('lb-request-1');
     await flushTraces();
@@ -161,8 +195,21 @@ describe.each(DIALECTS)('tracing on (%s)', (dialect) => {
     expect(line).toMatchObject({ reqId: 'lb-request-1', trace_id: TRACE_ID, span_id: server?.spanId });
   });
 
+  it('carries the logout request\'s trace to the partner\'s back-channel logout endpoint (fetch, the undici instrumentation)', async () => {
+    const config = await relyingParty(t.origin, 'SIAP004');
+    const { tokens } = await signIn(config, { origin: t.origin, scope: 'openid' });
+    await fresh();
+    const res = await send(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }).href, { headers: { traceparent: TRACEPARENT } });
+    expect(res.statusCode).toBeLessThan(400);
+    await eventually(() => expect(r.calls.map((c) => c.url)).toContain('/backchannel'));
+    const delivery = r.calls.find((c) => c.url === '/backchannel');
+    // The delivery's own span (a child within the logout request's trace), not the caller's.
+    expect(delivery?.headers.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+    expect(delivery?.headers.traceparent).not.toContain(PARENT_SPAN_ID);
+  });
+
   it('starts a new trace when the traceparent is invalid, and leaves the health probes untraced', async () => {
-    r.spans.length = 0;
+    await fresh();
     for (const traceparent of ['00-00000000000000000000000000000000-00f067aa0ba902b7-01', `00-${TRACE_ID}-${PARENT_SPAN_ID}`, 'garbage']) {
       const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { traceparent } });
       expect(res.statusCode).toBe(200);
@@ -183,7 +230,7 @@ describe.each(DIALECTS)('tracing on (%s)', (dialect) => {
   });
 
   it('sends traceparent on fetch calls (the undici instrumentation)', async () => {
-    r.calls.length = 0;
+    await fresh();
     const span = trace.getTracer('test').startSpan('caller');
     await context.with(trace.setSpan(context.active(), span), async () => {
       const res = await fetch(`${r.url()}/fetched`, { method: 'POST', body: 'x' });
@@ -194,7 +241,7 @@ describe.each(DIALECTS)('tracing on (%s)', (dialect) => {
   });
 
   it('marks a 5xx answer\'s span failed, a 4xx\'s not, and names a request without a route by its method', async () => {
-    r.spans.length = 0;
+    await fresh();
     const bare = Fastify();
     registerTracing(bare);
     bare.get('/boom/:id', async () => {
@@ -225,11 +272,10 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   afterAll(async () => t.close());
 
   it('exports nothing, sends no traceparent, writes no trace_id, and still keeps the X-Request-Id', async () => {
-    r.spans.length = 0;
-    r.calls.length = 0;
+    await fresh();
     t.lines.length = 0;
     expect(tracingOn()).toBe(false);
-    const res = await login(t.app, { traceparent: TRACEPARENT, 'x-request-id': 'lb-request-2' });
+    const res = await login(t, { traceparent: TRACEPARENT, 'x-request-id': 'lb-request-2' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBe('lb-request-2');
     await flushTraces();
@@ -250,7 +296,7 @@ describe('startTracing', () => {
     const stopSecond = await startTracing(settings);
     await stopFirst();
     expect(tracingOn()).toBe(true);
-    r.spans.length = 0;
+    await fresh();
     trace.getTracer('test').startSpan('after-takeover').end();
     await flushTraces();
     expect(r.spans.map((s) => s.name)).toEqual(['after-takeover']);
