@@ -22,9 +22,8 @@ import { registerTracing } from './tracing.ts';
 /*
  * OpenTelemetry tracing (docs/operations.md "Tracing"), end to end: a local OTLP/HTTP receiver gets
  * the exported spans, and stands in for reCAPTCHA's siteverify, a partner's back-channel logout
- * endpoint and a fetched URL to show the
- * outgoing calls' traceparent. The global provider is process-wide: every app with tracing on is in
- * this file, one at a time, each stopping it on close.
+ * endpoint and a fetched URL to show the outgoing calls' traceparent. The global provider is
+ * process-wide: every app with tracing on is in this file, one at a time, each stopping it on close.
  */
 
 interface OtlpSpan {
