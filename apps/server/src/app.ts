@@ -19,6 +19,8 @@ import { registerSpa } from './http/spa.ts';
 import { registerOutOfService } from './http/out-of-service.ts';
 import { registerHealth } from './http/health.ts';
 import { registerRequestId, requestIdOf } from './http/request-id.ts';
+import { registerTracing } from './http/tracing.ts';
+import { startTracing, traceLogFields } from './lib/tracing.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerLoginRoutes } from './modules/login/routes.ts';
@@ -90,7 +92,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   setPairwiseKey(config.pairwiseKey);
   // The company's card master is its own system: until its adapter is configured, the simulator answers.
   const cardMaster = overrides.cardMaster ?? loadCardMasterSimulator(config.cardMasterFile);
-  const db = overrides.db ?? openDatabase(config.databaseUrl, { postgres: config.postgresPool, sqlite: { synchronous: config.sqliteSynchronous, checkpointInWorker: true, memoryMapped: true } });
+  // OpenTelemetry, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md "Tracing"):
+  // started before the database is opened, whose queries it traces; stopped (flushed) on close.
+  const stopTracing = config.tracing ? await startTracing(config.tracing) : undefined;
+  const traced = stopTracing !== undefined;
+  const db =
+    overrides.db ??
+    openDatabase(config.databaseUrl, { postgres: config.postgresPool, sqlite: { synchronous: config.sqliteSynchronous, checkpointInWorker: true, memoryMapped: true }, traced });
   const clock = overrides.clock ?? systemClock;
   // Net Answer and the point ledger are the company's systems too: their simulators answer here.
   const netAnswerSimulator: NetAnswerSimulator | undefined = overrides.netAnswer
@@ -111,6 +119,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const published = config.env === 'production' ? clientsWithDemoSecrets(clients) : [];
   if (published.length > 0) {
     if (!overrides.db) await db.close();
+    await stopTracing?.();
     throw new Error(`Invalid configuration: the client registry in the database carries the published demo secret of ${published.join(', ')}; give each confidential client its own secret (rotate it and retire the old one; docs/decisions/0031-clients-in-the-database.md)`);
   }
   const fromFile = imported === 0 ? readable(loadFile) : undefined;
@@ -133,6 +142,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
             // One-time tokens, codes and states in query strings never reach the log (http/log-serializers.ts).
             serializers: { req: requestSerializer },
             stream: overrides.logStream ?? logOutput?.stream,
+            // The active span's trace_id and span_id on each line, when tracing is on (lib/tracing.ts).
+            ...(traced ? { mixin: traceLogFields } : {}),
           },
     // An incoming X-Request-Id is kept when valid, else a new UUID (request-id.ts); never taken unchecked.
     requestIdHeader: false,
@@ -173,11 +184,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await signer.close();
     logOutput?.close();
     if (!overrides.db) await db.close();
+    await stopTracing?.();
   });
   // Each node follows the registry's changes by its version (decision 0031), until the app closes (above).
   clients.startPolling(app.log);
 
   registerErrorHandling(app);
+  // Each request a span, its context bound for the hooks and the handler (http/tracing.ts): first, so that it covers them all.
+  if (traced) registerTracing(app);
   // Before every other onRequest hook, so that an answer a hook ends early carries the request's id too.
   registerRequestId(app);
   // First of the onRequest hooks, so that an answer another hook ends early carries the headers too.

@@ -35,6 +35,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ ACTIVITY_RETENTION_DAYS: '730' }).activityRetentionDays).toBe(730);
   });
 
+  it('traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set, to its /v1/traces (docs/operations.md "Tracing")', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'sso-tokyo' }).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({ tracesUrl: 'http://collector:4318/v1/traces', serviceName: 'member-sso' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example.com/ingest/', OTEL_SERVICE_NAME: 'sso-tokyo' }).tracing).toEqual({
+      tracesUrl: 'https://otel.example.com/ingest/v1/traces',
+      serviceName: 'sso-tokyo',
+    });
+  });
+
+  it('never echoes OTEL_EXPORTER_OTLP_ENDPOINT, which may carry credentials', () => {
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://user:token@collector' })).toThrow('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (value not shown)');
+  });
+
   it('accepts a PostgreSQL URL and an SMTP URL', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/sso', SMTP_URL: 'smtp://mail:25', PUBLIC_ORIGIN: 'https://id.example.com' });
     expect(c.databaseUrl).toBe('postgres://u@db:5432/sso');
@@ -57,6 +71,9 @@ describe('loadConfig', () => {
     ['ACTIVITY_RETENTION_DAYS', '0'],
     ['ACTIVITY_RETENTION_DAYS', 'a year'],
     ['RECAPTCHA_VERIFY_URL', 'ftp://recaptcha.example/siteverify'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://collector:4317'],
+    ['OTEL_SERVICE_NAME', 'member sso'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     let error: unknown;
     try {

@@ -7,6 +7,7 @@ import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, DEVELOPMENT_SIGNING_K
 import { ACTIVITY_RETENTION_DEFAULT_DAYS } from './db/maintenance.ts';
 import { PG_POOL_DEFAULTS, type PgPoolSettings } from './db/database.ts';
 import type { SqliteSynchronous } from './db/sqlite.ts';
+import type { TracingSettings } from './lib/tracing.ts';
 import { GOOGLE_SITEVERIFY_URL } from './ports/recaptcha.ts';
 
 /** Repository root, so that defaults do not depend on the working directory. */
@@ -130,6 +131,9 @@ const schema = z.object({
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .refine((list) => list.length > 0 && list.every(isCidr), { error: 'must be comma-separated addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32)' })
     .optional(),
+  // OpenTelemetry's own variable names (the OTLP exporter specification), read here rather than by the SDK.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url({ error: 'must be an http:// or https:// URL' }).refine((v) => /^https?:/.test(v), { error: 'must be an http:// or https:// URL' }).optional(),
+  OTEL_SERVICE_NAME: z.string().regex(/^[\x21-\x7e]{1,255}$/, { error: 'must be 1 to 255 visible ASCII characters' }).default('member-sso'),
 });
 
 export interface Config {
@@ -221,11 +225,16 @@ export interface Config {
    * every address): from elsewhere /admin and /api/admin answer 404, as if absent (http/admin-limits.ts).
    */
   adminAllowedNetworks: string[] | undefined;
+  /**
+   * OpenTelemetry tracing (docs/operations.md "Tracing"): off (undefined) unless
+   * OTEL_EXPORTER_OTLP_ENDPOINT is set; spans are sent as OTLP/HTTP JSON to `tracesUrl`.
+   */
+  tracing: TracingSettings | undefined;
 }
 
 export class ConfigError extends Error {}
 
-const SECRET_VARIABLES = new Set(['LOOKUP_KEY', 'PAIRWISE_KEY', 'SIGNING_KEY_SECRET', 'SMTP_URL', 'DATABASE_URL', 'RECAPTCHA_SECRET']);
+const SECRET_VARIABLES = new Set(['LOOKUP_KEY', 'PAIRWISE_KEY', 'SIGNING_KEY_SECRET', 'SMTP_URL', 'DATABASE_URL', 'RECAPTCHA_SECRET', 'OTEL_EXPORTER_OTLP_ENDPOINT']);
 
 /** Parses the environment once at boot (README "Configuration"). The first bad variable stops the start with one line naming it. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -334,8 +343,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(production ? [] : e.DEV_CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean)),
     ],
     adminAllowedNetworks: e.ADMIN_ALLOWED_NETWORKS,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { tracesUrl: tracesUrlOf(e.OTEL_EXPORTER_OTLP_ENDPOINT), serviceName: e.OTEL_SERVICE_NAME } : undefined,
   };
 }
+
+/** The OTLP exporter specification's signal URL from the generic endpoint: the path gains `v1/traces` (one slash between). */
+const tracesUrlOf = (endpoint: string) => `${endpoint.replace(/\/+$/, '')}/v1/traces`;
 
 /** A bind to every address of the host (IPv4 or IPv6). */
 const isWildcard = (host: string) => ['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0'].includes(host);

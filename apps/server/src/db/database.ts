@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { queryLog } from '../lib/tracing.ts';
 import { NamingClient } from './pg-statements.ts';
 import type { Database } from './schema.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
@@ -47,9 +48,17 @@ export interface PgPoolSettings {
 
 export const PG_POOL_DEFAULTS: PgPoolSettings = { max: 10, connectionTimeoutMs: PG_CONNECT_TIMEOUT_MS, idleTimeoutMs: 10_000, statementTimeoutMs: 15_000 };
 
-/** Opens the database named by DATABASE_URL: `sqlite:PATH` (WAL) or `postgres://…`. */
-export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number; postgres?: Partial<PgPoolSettings>; sqlite?: SqliteOptions } = {}): Db {
-  if (url.startsWith('sqlite:')) return { dialect: 'sqlite', ...openSqlite(url.slice('sqlite:'.length), options.sqlite) };
+/**
+ * Opens the database named by DATABASE_URL: `sqlite:PATH` (WAL) or `postgres://…`. `traced`: each
+ * query a span (lib/tracing.ts queryLog; docs/operations.md "Tracing"), when tracing is on.
+ */
+export function openDatabase(
+  url: string,
+  options: { pgConnectTimeoutMs?: number; postgres?: Partial<PgPoolSettings>; sqlite?: SqliteOptions; traced?: boolean } = {},
+): Db {
+  if (url.startsWith('sqlite:')) {
+    return { dialect: 'sqlite', ...openSqlite(url.slice('sqlite:'.length), { ...options.sqlite, log: options.traced ? queryLog('sqlite') : undefined }) };
+  }
   const settings = { ...PG_POOL_DEFAULTS, ...options.postgres, ...(options.pgConnectTimeoutMs === undefined ? {} : { connectionTimeoutMs: options.pgConnectTimeoutMs }) };
   const pool = new pg.Pool({
     Client: NamingClient,
@@ -66,7 +75,7 @@ export function openDatabase(url: string, options: { pgConnectTimeoutMs?: number
   // the pool listens to only while the client is idle; an 'error' event with no listener is an
   // uncaught exception. The request's query fails (answered 501), and the pool drops the client.
   pool.on('connect', (client) => client.on('error', (err) => console.warn(`postgres connection lost: ${err.message}`)));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.traced ? queryLog('postgres') : undefined });
   return {
     kysely,
     dialect: 'postgres',

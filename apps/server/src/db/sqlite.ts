@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type LogConfig } from 'kysely';
 import type { Database } from './schema.ts';
 
 /** The better-sqlite3 version the build pins (scripts/build.ts defines it); unset when run from the sources. */
@@ -64,6 +64,8 @@ export interface SqliteOptions {
   memoryMapped?: boolean;
   /** The worker's rounds and the WAL pages past which it has the WAL started over (tests set less). */
   checkpointer?: { intervalMs: number; restartPages: number };
+  /** Kysely's query log: the tracing's spans of queries when tracing is on (db/database.ts). */
+  log?: LogConfig;
 }
 
 /** The most SQLite maps (its SQLITE_MAX_MMAP_SIZE default): a database of a few million members. */
@@ -161,7 +163,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDb 
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   if (options.memoryMapped) sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   cacheStatements(sqlite);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: options.log });
   const stopCheckpointer = options.checkpointInWorker && path !== ':memory:' ? startCheckpointer(sqlite, path, kysely, options.checkpointer ?? CHECKPOINTER) : undefined;
   return {
     kysely,

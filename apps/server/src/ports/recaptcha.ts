@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { tracedCall } from '../lib/tracing.ts';
 
 /** reCAPTCHA port (SPEC.md section 7): verifies the token the SPA fetched for an action. */
 export interface RecaptchaVerifier {
@@ -29,11 +30,11 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * production build's login, `fetch` (undici's web streams, an AbortSignal per call) took more of the
  * event loop than the rest of the request's own work (docs/performance.md, "The login").
  */
-function postForm(url: URL, form: URLSearchParams, agent: HttpAgent | HttpsAgent, timeoutMs: number): Promise<unknown> {
+function postForm(url: URL, form: URLSearchParams, agent: HttpAgent | HttpsAgent, timeoutMs: number, traceHeaders: Record<string, string>): Promise<unknown> {
   const body = form.toString();
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    const req = send(url, { method: 'POST', agent, timeout: timeoutMs, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = send(url, { method: 'POST', agent, timeout: timeoutMs, headers: { ...traceHeaders, 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
       const chunks: Buffer[] = [];
       let length = 0;
       res.on('data', (c: Buffer) => {
@@ -68,11 +69,13 @@ function postForm(url: URL, form: URLSearchParams, agent: HttpAgent | HttpsAgent
 export function googleRecaptcha(secret: string, minScore: number, verifyUrl: string = GOOGLE_SITEVERIFY_URL, timeoutMs: number = VERIFY_TIMEOUT_MS): RecaptchaVerifier {
   const url = new URL(verifyUrl);
   const agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  // A CLIENT span carrying traceparent when tracing is on (lib/tracing.ts): not `fetch`, so not the undici instrumentation's.
+  const span = { 'http.request.method': 'POST', 'server.address': url.hostname, 'url.full': `${url.origin}${url.pathname}` };
   return {
     async verify(token, action, remoteIp) {
       if (!token) return false;
       const form = new URLSearchParams({ secret, response: token, ...(remoteIp ? { remoteip: remoteIp } : {}) });
-      const data = (await postForm(url, form, agent, timeoutMs)) as { success?: unknown; action?: unknown; score?: unknown } | undefined;
+      const data = (await tracedCall('POST', span, (headers) => postForm(url, form, agent, timeoutMs, headers))) as { success?: unknown; action?: unknown; score?: unknown } | undefined;
       if (typeof data !== 'object' || data === null) return false;
       // reCAPTCHA v2 answers no score: a pass is a pass.
       const score = data.score === undefined ? 1 : data.score;

@@ -59,6 +59,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The test app's environment on the database at `databaseUrl`: the demo seed, no SPA build. */
+export const testAppEnv = (databaseUrl: string): Record<string, string> => ({
+  NODE_ENV: 'test',
+  DATABASE_URL: databaseUrl,
+  PUBLIC_ORIGIN: TEST_ORIGIN,
+  SEED_DEMO: 'true',
+  WEB_DIST: '/nonexistent',
+  // Each test app has its own SMTP sink on a free port, so that test files can run in parallel.
+  SMTP_SINK_PORT: '0',
+  // The sign-in notice mails every inject() login (no device cookie): off but where a test is about it.
+  LOGIN_NOTICE: 'false',
+});
+
 /**
  * The real app (real database, demo seed, real routes) on a fresh database, with a manual clock.
  * `overrides` replaces an external system's port, such as a card master that records its calls.
@@ -72,18 +85,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const testDb = await createTestDb(dialect);
   await before?.(testDb.db);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: testDb.url,
-    PUBLIC_ORIGIN: TEST_ORIGIN,
-    SEED_DEMO: 'true',
-    WEB_DIST: '/nonexistent',
-    // Each test app has its own SMTP sink on a free port, so that test files can run in parallel.
-    SMTP_SINK_PORT: '0',
-    // The sign-in notice mails every inject() login (no device cookie): off but where a test is about it.
-    LOGIN_NOTICE: 'false',
-    ...env,
-  });
+  const config = loadConfig({ ...testAppEnv(testDb.url), ...env });
   const clock = new ManualClock(Date.now());
   // No log, unless the test reads it.
   const app = await buildApp(config, { ...overrides, clock, db: testDb.db, logger: overrides.logStream !== undefined });
