@@ -1,0 +1,45 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * The request being answered, for code deep in services that is given none (the security events,
+ * lib/security-events.ts; the activity log's address, modules/activity/activity-repo.ts).
+ *
+ * The store is the Fastify request itself: entering it allocates nothing, and its facts (address,
+ * user agent, logger) are read only when asked. The store is entered at onRequest and entered again
+ * at preValidation, as @fastify/request-context does: the body's parsing ends in the socket's
+ * 'end' event, outside the context entered before it (nodejs/node#34430), and preValidation, the
+ * handlers and the tasks they start (lib/background.ts) run after it.
+ */
+const current = new AsyncLocalStorage<FastifyRequest>();
+
+/** What a service may know of the request under way. */
+export interface RequestFacts {
+  requestId: string;
+  /** request.ip: behind a proxy, with TRUST_PROXY, the forwarded client address. */
+  address: string;
+  userAgent: string | null;
+  /** The request's logger: its lines carry the request's reqId. */
+  log: FastifyBaseLogger;
+}
+
+/** The request under way, or undefined outside one (a timer, the start, a CLI). */
+export function requestFacts(): RequestFacts | undefined {
+  const request = current.getStore();
+  if (!request) return undefined;
+  const userAgent = request.headers['user-agent'];
+  return { requestId: request.id, address: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : null, log: request.log };
+}
+
+/** The client address of the request under way, or undefined outside one. */
+export const requestAddress = (): string | undefined => current.getStore()?.ip;
+
+/** Registered right after the request id (app.ts): every later hook, handler and background task sees the request. */
+export function registerRequestContext(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    current.run(request, done);
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    current.run(request, done);
+  });
+}
