@@ -95,6 +95,13 @@ export function securityEvent(e: SecurityEvent): void {
  * login.failed with reason recaptcha_refused, any other flow's is recaptcha.refused naming the flow.
  */
 export function recaptchaRefused<T>(flow: string, clientId: string | null, answer: T): T {
-  securityEvent(flow === 'login' ? { event: 'login.failed', clientId, reason: 'recaptcha_refused' } : { event: 'recaptcha.refused', clientId, reason: flow });
+  if (flow === 'login') return loginRefused(clientId, null, 'recaptcha_refused', answer);
+  securityEvent({ event: 'recaptcha.refused', clientId, reason: flow });
+  return answer;
+}
+
+/** A login refused: its one event (login.failed, why), then `answer` (thrown or returned by the caller). */
+export function loginRefused<T>(clientId: string | null, memberId: string | null, why: LoginFailure, answer: T): T {
+  securityEvent({ event: 'login.failed', memberId, clientId, reason: why });
   return answer;
 }
