@@ -6,10 +6,12 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
  * lib/security-events.ts; the activity log's address, modules/activity/activity-repo.ts).
  *
  * The store is the Fastify request itself: entering it allocates nothing, and its facts (address,
- * user agent, logger) are read only when asked. The store is entered at onRequest and entered again
- * at preValidation, as @fastify/request-context does: the body's parsing ends in the socket's
- * 'end' event, outside the context entered before it (nodejs/node#34430), and preValidation, the
- * handlers and the tasks they start (lib/background.ts) run after it.
+ * user agent, logger) are read only when asked. It is entered once, at onRequest. The body's parsing
+ * ends in the socket's 'end' event, outside the context entered before it (nodejs/node#34430), which
+ * @fastify/request-context mends by entering again at preValidation; Fastify 5 mends it itself (its
+ * content-type parser runs the rest of the request in an AsyncResource of the request's context), so
+ * preValidation, the handlers and the tasks they start (lib/background.ts) see the request without a
+ * second hook. lib/security-events.test.ts holds that over a socket whose body arrives late.
  */
 const current = new AsyncLocalStorage<FastifyRequest>();
 
@@ -37,9 +39,6 @@ export const requestAddress = (): string | undefined => current.getStore()?.ip;
 /** Registered right after the request id (app.ts): every later hook, handler and background task sees the request. */
 export function registerRequestContext(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    current.run(request, done);
-  });
-  app.addHook('preValidation', (request, _reply, done) => {
     current.run(request, done);
   });
 }
