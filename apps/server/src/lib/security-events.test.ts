@@ -6,6 +6,7 @@ import { DIALECTS } from '../test-support/test-db.ts';
 import { withListeningApp } from '../test-support/vitest.ts';
 import { newMember } from '../test-support/recover-kit.ts';
 import { eventRows, UA } from '../test-support/account-change-kit.ts';
+import { memberWithPasskey } from '../test-support/passkey-kit.ts';
 import { addressOf } from '../modules/activity/activity-repo.ts';
 import { registry } from './metrics.ts';
 import { USER_AGENT_MAX } from './security-events.ts';
@@ -196,6 +197,14 @@ describe.each(DIALECTS)('security events (%s)', (dialect) => {
     expect(activities.body).not.toContain('198.51.100.7');
   });
 
+  it('puts the address on the activity row of a passkey added, and writes passkey.added', async () => {
+    log.clear();
+    const { member } = await memberWithPasskey(t);
+    const rows = await eventRows(t, member.id, 'passkey_added');
+    expect(rows.map((r) => addressOf(r.detail))).toEqual(['127.0.0.1']);
+    expect(log.security('passkey.added')).toEqual([expect.objectContaining({ member_ref: member.id, address: '127.0.0.1' })]);
+  });
+
   it('writes no event for a refresh token it never issued: no reuse without a rotation', async () => {
     log.clear();
     await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: 'no-such-token', client_id: 'SIAP009', terminal_id: 'terminal-1' });
@@ -227,5 +236,19 @@ describe('security events over a listening server', () => {
     const lines = log.security();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ event: 'login.failed', member_ref: member.id, request_id: 'lb-req-0001', reqId: 'lb-req-0001', address: '127.0.0.1', user_agent: UA });
+  });
+});
+
+/** LOG_LEVEL=warn drops the request lines, never the security events (docs/security-events.md). */
+describe('security events at LOG_LEVEL=warn', () => {
+  const log = capturedLog();
+  const t = withTestApp('sqlite', { LOG_LEVEL: 'warn' }, { logStream: log.stream });
+
+  it('still writes the failed login', async () => {
+    const member = await newMember(t);
+    log.clear();
+    await login(t, member.email, 'Wrong-pass9');
+    expect(log.requestIds().size).toBe(0);
+    expect(log.security()).toEqual([expect.objectContaining({ event: 'login.failed', member_ref: member.id, level: 30 })]);
   });
 });

@@ -62,17 +62,23 @@ export const setSecurityLog = (log: FastifyBaseLogger): void => {
   appLog = log;
 };
 
+/** Whether the logger drops info lines (LOG_LEVEL warn or higher). */
+const belowInfo = (log: FastifyBaseLogger): boolean => typeof log.isLevelEnabled === 'function' && !log.isLevelEnabled('info');
+
 /**
  * Writes the event's one line (docs/security-events.md): through the request's logger, so that it
  * carries the request's reqId like its other lines, or the app's outside a request; then counts it
  * (lib/metrics.ts). Every field is written on every line, null where it does not apply, so that a
  * SIEM parses one schema. The member is their internal id only; nothing the client typed is
- * written but its user agent, cut at USER_AGENT_MAX.
+ * written but its user agent, cut at USER_AGENT_MAX. At level info even when LOG_LEVEL is higher.
  */
 export function securityEvent(e: SecurityEvent): void {
   const facts = requestFacts();
   const log = facts?.log ?? appLog;
-  log?.info(
+  if (!log) return void countSecurityEvent(e);
+  // Written at info whatever LOG_LEVEL drops (warn drops the request lines, never these). Fastify's
+  // logger of an app built without one (`logger: false`) has no isLevelEnabled: it writes nothing.
+  (belowInfo(log) ? log.child({}, { level: 'info' }) : log).info(
     {
       log_type: 'security',
       event: e.event,

@@ -146,6 +146,7 @@ export async function removeMemberPasskey(deps: SupportDeps, action: OperatorAct
     if (!(await removePasskey(trx, user.id, passkey.id, now))) throw new SupportError('passkey_not_found');
     await recordAudit(trx, { ...auditOf(action), action: 'member.passkey_remove', memberId: user.id, detail: { passkey_id: passkey.id, name: passkey.name } }, now);
     await logActivity(trx, { userId: user.id, event: 'support_passkey_removed', at: now });
+    securityEvent({ event: 'passkey.removed', memberId: user.id, operatorId: action.operatorId, reason: 'support' });
   });
   await deps.notifier.send(passkeyRemovedBySupportMail(user.email, { name: passkey.name, at: now }));
 }
