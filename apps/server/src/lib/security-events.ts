@@ -62,8 +62,9 @@ export const setSecurityLog = (log: FastifyBaseLogger): void => {
   appLog = log;
 };
 
-/** Whether the logger drops info lines (LOG_LEVEL warn or higher). */
-const belowInfo = (log: FastifyBaseLogger): boolean => typeof log.isLevelEnabled === 'function' && !log.isLevelEnabled('info');
+/** The levels at which a logger drops info lines (LOG_LEVEL warn or higher). */
+const ABOVE_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
+const belowInfo = (log: FastifyBaseLogger): boolean => ABOVE_INFO.has(log.level);
 
 /**
  * Writes the event's one line (docs/security-events.md): through the request's logger, so that it
@@ -77,7 +78,7 @@ export function securityEvent(e: SecurityEvent): void {
   const log = facts?.log ?? appLog;
   if (!log) return void countSecurityEvent(e);
   // Written at info whatever LOG_LEVEL drops (warn drops the request lines, never these). Fastify's
-  // logger of an app built without one (`logger: false`) has no isLevelEnabled: it writes nothing.
+  // logger of an app built without one (`logger: false`) has no level and writes nothing.
   (belowInfo(log) ? log.child({}, { level: 'info' }) : log).info(
     {
       log_type: 'security',
