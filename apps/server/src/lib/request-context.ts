@@ -39,6 +39,9 @@ export const requestAddress = (): string | undefined => current.getStore()?.ip;
 /** Registered right after the request id (app.ts): every later hook, handler and background task sees the request. */
 export function registerRequestContext(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
+    // The peer's address read while the socket is open: Node keeps it (once per connection), so that
+    // request.ip still answers a task run after a `Connection: close` answer destroyed the socket.
+    void request.socket.remoteAddress;
     current.run(request, done);
   });
 }

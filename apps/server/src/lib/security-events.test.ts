@@ -4,6 +4,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { bearer, form, loginTokens, tokenRequest, WEB_REDIRECT, withTestApp, type TestApp } from '../test-support/test-app.ts';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withListeningApp } from '../test-support/vitest.ts';
+import { eventually } from '../test-support/eventually.ts';
 import { newMember } from '../test-support/recover-kit.ts';
 import { eventRows, UA } from '../test-support/account-change-kit.ts';
 import { memberWithPasskey } from '../test-support/passkey-kit.ts';
@@ -213,10 +214,14 @@ describe.each(DIALECTS)('security events (%s)', (dialect) => {
   });
 });
 
-/** Over a real socket the body arrives after the hooks that entered the request's context (lib/request-context.ts). */
+/**
+ * Over a real socket the body arrives after the hooks that entered the request's context, and a task
+ * after the answer may outlive the connection (lib/request-context.ts). At LOG_LEVEL=warn no request
+ * line reads the address before.
+ */
 describe('security events over a listening server', () => {
   const log = capturedLog();
-  const t = withListeningApp('sqlite', {}, { logStream: log.stream });
+  const t = withListeningApp('sqlite', { LOG_LEVEL: 'warn' }, { logStream: log.stream });
 
   it('names the request whose body was read from the socket', async () => {
     const member = await newMember(t);
@@ -236,6 +241,25 @@ describe('security events over a listening server', () => {
     const lines = log.security();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ event: 'login.failed', member_ref: member.id, request_id: 'lb-req-0001', reqId: 'lb-req-0001', address: '127.0.0.1', user_agent: UA });
+  });
+
+  it('gives the address to an activity row written after the answer, on a connection closed with it', async () => {
+    const member = await newMember(t);
+    const body = JSON.stringify({ email: member.email });
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(`${t.origin}/api/auth/password/forgot`, {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' },
+      });
+      req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode))).on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(200);
+    await eventually(async () => {
+      const rows = await eventRows(t, member.id, 'password_reset_requested');
+      expect(rows.map((r) => addressOf(r.detail))).toEqual(['127.0.0.1']);
+    });
   });
 });
 
