@@ -27,7 +27,6 @@ import { newCode } from '../verification/codes.ts';
 import { countMessage } from '../verification/message-limit.ts';
 import { secretLocked } from '../verification/secret-check.ts';
 import { transferCodeMessage } from './transfer-message.ts';
-import { securityEvent } from '../../lib/security-events.ts';
 
 export interface PointDeps {
   db: Kysely<Database>;
@@ -176,7 +175,6 @@ async function checkCode(deps: PointDeps, flow: MemberFlowRow, secret: string, c
   } catch (err) {
     if (err instanceof AppError && err.resultCode === RESULT.LOCKED) {
       await logActivity(deps.db, { userId: flow.user_id, event: 'point_transfer_locked', device: context.device, at: now });
-      securityEvent({ event: 'step.locked', memberId: flow.user_id, reason: 'point_transfer' });
     }
     throw err;
   }
