@@ -1,7 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { bearer, form, loginTokens, tokenRequest, WEB_REDIRECT, withTestApp, type TestApp } from '../test-support/test-app.ts';
+import { bearer, exchange, form, getCode, loginTokens, tokenRequest, WEB_REDIRECT, withTestApp, type TestApp } from '../test-support/test-app.ts';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withListeningApp } from '../test-support/vitest.ts';
 import { eventually } from '../test-support/eventually.ts';
@@ -204,6 +204,28 @@ describe.each(DIALECTS)('security events (%s)', (dialect) => {
     const rows = await eventRows(t, member.id, 'passkey_added');
     expect(rows.map((r) => addressOf(r.detail))).toEqual(['127.0.0.1']);
     expect(log.security('passkey.added')).toEqual([expect.objectContaining({ member_ref: member.id, address: '127.0.0.1' })]);
+  });
+
+  it('writes one code.replay when a used authorization code comes back, none for a code never issued', async () => {
+    const member = await newMember(t);
+    const code = await getCode(t.app, { user: member.email, password: member.password });
+    expect((await exchange(t.app, code)).statusCode).toBe(200);
+    log.clear();
+    expect((await exchange(t.app, code)).json().error).toBe('invalid_grant');
+    expect((await exchange(t.app, 'never-issued-code')).json().error).toBe('invalid_grant');
+    expect(log.security()).toEqual([expect.objectContaining({ event: 'code.replay', member_ref: member.id, client_id: 'SIAP009' })]);
+    expect(log.raw()).not.toContain(code);
+  });
+
+  it('writes fresh_proof.failed for a wrong current password at the re-authentication, without the password', async () => {
+    const member = await newMember(t);
+    const tokens = await loginTokens(t.app, { user: member.email, password: member.password });
+    log.clear();
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/reauth', remoteAddress: ADDRESS, headers: { 'user-agent': UA, ...bearer(tokens.access_token) }, payload: { password: 'Wrong-pass9' } });
+    expect(res.json().result_code).toBe(902);
+    const lines = log.security();
+    expect(lines).toEqual([expect.objectContaining({ event: 'fresh_proof.failed', method: 'password', member_ref: member.id })]);
+    expectSchema(lines[0], [member.email, 'Wrong-pass9', tokens.access_token]);
   });
 
   it('writes no event for a refresh token it never issued: no reuse without a rotation', async () => {
