@@ -9,6 +9,7 @@ import { newMember } from '../test-support/recover-kit.ts';
 import { eventRows, UA } from '../test-support/account-change-kit.ts';
 import { memberWithPasskey } from '../test-support/passkey-kit.ts';
 import { addressOf } from '../modules/activity/activity-repo.ts';
+import { unlockMember } from '../modules/support/member-actions.ts';
 import { registry } from './metrics.ts';
 import { USER_AGENT_MAX } from './security-events.ts';
 
@@ -226,6 +227,22 @@ describe.each(DIALECTS)('security events (%s)', (dialect) => {
     const lines = log.security();
     expect(lines).toEqual([expect.objectContaining({ event: 'fresh_proof.failed', method: 'password', member_ref: member.id })]);
     expectSchema(lines[0], [member.email, 'Wrong-pass9', tokens.access_token]);
+  });
+
+  it('writes the support desk\'s unlock as operator.action and account.unlocked, through the app\'s log outside a request', async () => {
+    const member = await newMember(t);
+    for (let i = 0; i < LIMITS.loginFailuresBeforeLock; i++) await login(t, member.email, `Wrong-pass${i}`);
+    log.clear();
+    const deps = { db: t.testDb.db.kysely, clock: t.clock, issuer: 'http://sso.test', notifier: { send: async () => {} }, cardMaster: { cardsByEndingAndBirthday: async () => [] } };
+    const operator = { operatorId: 'op-support-7', role: 'support', address: '192.0.2.10', requestId: 'req-support', reason: '本人からの電話' } as const;
+    await unlockMember(deps, operator, member.id);
+    const lines = log.security();
+    expect(lines.map((l) => [l.event, l.reason])).toEqual([
+      ['operator.action', 'member.unlock'],
+      ['account.unlocked', 'support'],
+    ]);
+    for (const line of lines) expect(line).toMatchObject({ member_ref: member.id, operator_id: 'op-support-7', address: null, request_id: null });
+    expect(log.raw()).not.toContain('本人からの電話');
   });
 
   it('writes no event for a refresh token it never issued: no reuse without a rotation', async () => {
