@@ -253,6 +253,18 @@ describe.each(DIALECTS)('security events (%s)', (dialect) => {
   });
 });
 
+/** A JSON post over a socket of its own (`agent: false`) or the shared one; `late`: the body's second half 50 ms after its first. */
+function postJson(url: string, payload: unknown, o: { headers: Record<string, string>; late?: boolean; agent?: false }): Promise<IncomingMessage> {
+  const body = JSON.stringify(payload);
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: o.agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...o.headers } });
+    req.on('response', (res) => res.resume().on('end', () => resolve(res))).on('error', reject);
+    if (!o.late) return void req.end(body);
+    req.write(body.slice(0, 10));
+    setTimeout(() => req.end(body.slice(10)), 50);
+  });
+}
+
 /**
  * Over a real socket the body arrives after the hooks that entered the request's context, and a task
  * after the answer may outlive the connection (lib/request-context.ts). At LOG_LEVEL=warn no request
@@ -265,16 +277,10 @@ describe('security events over a listening server', () => {
   it('names the request whose body was read from the socket', async () => {
     const member = await newMember(t);
     log.clear();
-    const body = JSON.stringify({ id: member.email, password: 'Wrong-pass9', recaptcha_token: 'dev', client_id: 'SIAP009' });
     // The body's second half a moment after the first: its parsing ends in a later socket event.
-    const answered = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request(`${t.origin}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': UA, 'x-request-id': 'lb-req-0001' },
-      });
-      req.on('response', (res) => res.resume().on('end', () => resolve(res))).on('error', reject);
-      req.write(body.slice(0, 10));
-      setTimeout(() => req.end(body.slice(10)), 50);
+    const answered = await postJson(`${t.origin}/api/auth/login`, { id: member.email, password: 'Wrong-pass9', recaptcha_token: 'dev', client_id: 'SIAP009' }, {
+      headers: { 'user-agent': UA, 'x-request-id': 'lb-req-0001' },
+      late: true,
     });
     expect(answered.headers['x-request-id']).toBe('lb-req-0001');
     const lines = log.security();
@@ -284,30 +290,16 @@ describe('security events over a listening server', () => {
 
   it('gives the address to an activity row written after the answer, on a connection closed with it', async () => {
     const member = await newMember(t);
-    const body = JSON.stringify({ email: member.email });
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request(`${t.origin}/api/auth/password/forgot`, {
-        method: 'POST',
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' },
-      });
-      req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode))).on('error', reject);
-      req.end(body);
-    });
-    expect(status).toBe(200);
+    const answered = await postJson(`${t.origin}/api/auth/password/forgot`, { email: member.email }, { headers: { connection: 'close' }, agent: false });
+    expect(answered.statusCode).toBe(200);
     await eventually(async () => {
       const rows = await eventRows(t, member.id, 'password_reset_requested');
       expect(rows.map((r) => addressOf(r.detail))).toEqual(['127.0.0.1']);
     });
   });
-});
 
-/** LOG_LEVEL=warn drops the request lines, never the security events (docs/security-events.md). */
-describe('security events at LOG_LEVEL=warn', () => {
-  const log = capturedLog();
-  const t = withTestApp('sqlite', { LOG_LEVEL: 'warn' }, { logStream: log.stream });
-
-  it('still writes the failed login', async () => {
+  // LOG_LEVEL=warn drops the request lines, never the security events (docs/security-events.md).
+  it('still writes the failed login at LOG_LEVEL=warn, where no request line is written', async () => {
     const member = await newMember(t);
     log.clear();
     await login(t, member.email, 'Wrong-pass9');
