@@ -21,6 +21,8 @@ import { registerHealth } from './http/health.ts';
 import { registerRequestId, requestIdOf } from './http/request-id.ts';
 import { registerTracing } from './http/tracing.ts';
 import { startTracing, traceLogFields } from './lib/tracing.ts';
+import { registerRequestContext } from './lib/request-context.ts';
+import { setSecurityLog } from './lib/security-events.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { registerLoginRoutes } from './modules/login/routes.ts';
@@ -156,6 +158,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     frameworkErrors,
     clientErrorHandler,
   });
+  // The security events written outside a request go through this app's log (lib/security-events.ts).
+  setSecurityLog(app.log);
   if (config.env === 'production' && config.allowSimulators) {
     app.log.warn('ALLOW_SIMULATORS=staging: the card master, Net Answer and SMS answer by their simulators (a staging system, never members\' production)');
   }
@@ -194,6 +198,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (traced) registerTracing(app);
   // Before every other onRequest hook, so that an answer a hook ends early carries the request's id too.
   registerRequestId(app);
+  // The request under way, for the services' security events and activity rows (lib/request-context.ts).
+  registerRequestContext(app);
   // First of the onRequest hooks, so that an answer another hook ends early carries the headers too.
   // A logout's return is a redirect after the confirmation form's post, which form-action governs too.
   registerSecurityHeaders(app, config, () => clients.redirectUris());

@@ -15,7 +15,7 @@ collectDefaultMetrics({ register: registry });
 /** Login outcomes, counted where the security event of each is written (lib/security-events.ts). */
 export const loginsTotal = new Counter({
   name: 'sso_logins_total',
-  help: 'Logins by outcome: success (password), passkey, wrong_password, unknown_account, locked, recaptcha_refused, passkey_refused, suspended.',
+  help: 'Logins by outcome: success (password), passkey, wrong_password, unknown_account, locked, recaptcha_refused, passkey_refused, suspended, address_limited.',
   labelNames: ['outcome'] as const,
   registers: [registry],
 });

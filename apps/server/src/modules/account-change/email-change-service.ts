@@ -26,6 +26,7 @@ import {
   insertEmailChange,
   replacePendingChanges,
 } from './member-change-repo.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 export interface AccountChangeDeps {
   db: Kysely<Database>;
@@ -135,6 +136,7 @@ export async function confirmEmailChange(
       await setMemberEmail(trx, user.id, change.new_email, now);
       await endMemberSessions(trx, user.id, now);
       await logActivity(trx, { userId: user.id, event: 'email_changed', device: context.device, at: now });
+      securityEvent({ event: 'email.changed', memberId: user.id });
       return user.email;
     }),
   );

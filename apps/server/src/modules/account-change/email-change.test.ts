@@ -75,7 +75,7 @@ describe.each(DIALECTS)('e-mail change (%s)', (dialect) => {
     expect(notice!.html).toContain('ログイン用メールアドレスが変更されました');
     expect(notice!.text).not.toContain(next);
     const rows = await eventRows(t, member.id, 'email_changed');
-    expect(rows).toEqual([{ event: 'email_changed', detail: JSON.stringify({ device: 'Chrome / Windows' }) }]);
+    expect(rows).toEqual([{ event: 'email_changed', detail: JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }) }]);
     // Used: the token and the code work once (the session that asked has ended; a new login is another one).
     const relogin = await loginTokens(t.app, { user: next, password: member.password });
     expect((await confirm(t, relogin.access_token, token, code)).json()).toEqual(EXPIRED);

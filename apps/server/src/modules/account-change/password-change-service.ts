@@ -14,6 +14,7 @@ import type { PasskeyDeps } from '../passkeys/passkey-deps.ts';
 import { checkStepUp } from '../passkeys/reauth-service.ts';
 import { passwordChangedMail } from './mails.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 /**
  * POST /api/auth/password/change (SPEC.md sections 4, 5 and 7). The member proves it is them in the
@@ -46,6 +47,7 @@ export async function changePassword(
     }
     await endMemberSessions(trx, user.id, now);
     await logActivity(trx, { userId: user.id, event: 'password_changed', device: context.device, at: now });
+    securityEvent({ event: 'password.changed', memberId: user.id, reason: 'change' });
   });
   await deps.notifier.send(passwordChangedMail(user.email));
   return OK_RESPONSE;

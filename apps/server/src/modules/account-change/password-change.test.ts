@@ -110,7 +110,7 @@ describe.each(DIALECTS)('password change (%s)', (dialect) => {
     expect(mail!.html).toContain('パスワードが変更されました');
     expect(mail!.text).not.toContain('After-pass2');
     expect(await eventRows(t, member.id, 'password_changed')).toEqual([
-      { event: 'password_changed', detail: JSON.stringify({ device: 'Chrome / Windows' }) },
+      { event: 'password_changed', detail: JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }) },
     ]);
   });
 

@@ -73,7 +73,7 @@ describe.each(DIALECTS)('withdrawal (%s)', (dialect) => {
       profile_tel: null,
     });
     expect(row.password_hash).not.toMatch(/^\$argon2/);
-    expect(await eventRows(t, member.id, 'withdrawn')).toEqual([{ event: 'withdrawn', detail: JSON.stringify({ device: 'Chrome / Windows' }) }]);
+    expect(await eventRows(t, member.id, 'withdrawn')).toEqual([{ event: 'withdrawn', detail: JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }) }]);
     // The log before the withdrawal stays (docs/withdrawal.md).
     expect(await events()).toEqual(expect.arrayContaining(logBefore));
     expect(await events()).toHaveLength(logBefore.length + 1);

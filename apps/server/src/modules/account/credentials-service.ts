@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { loginRefused, securityEvent } from '../../lib/security-events.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import { hitRateLimit, unhitRateLimit } from '../../db/rate-limit-repo.ts';
 import { addressBucket } from '../../lib/address-bucket.ts';
@@ -17,6 +18,9 @@ import { acceptedTermVersions, findSignInUserByLoginId, type UserRow } from './u
 
 /** 'suspended': the right password of a member an operator suspended (migration 0022); the login says whom to contact. */
 export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'credentials' | 'locked' | 'suspended' };
+
+const LOCKED: CredentialCheck = { ok: false, reason: 'locked' };
+const SUSPENDED: CredentialCheck = { ok: false, reason: 'suspended' };
 
 /** Where a login attempt came from. */
 export interface LoginOrigin {
@@ -59,7 +63,7 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   // a success takes its count back, so the address's count is its failures and those in flight.
   const counted = addressLimit > 0;
   const bucket = addressKey(origin.address);
-  if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return { ok: false, reason: 'locked' };
+  if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return loginRefused(clientId, null, 'address_limited', LOCKED);
   // The id is looked up for every attempt, a member's or not, to find the lock it counts on.
   // A suspended member is looked up, counted and hashed as an active one: only the right password tells.
   const user = await findSignInUserByLoginId(db, id);
@@ -68,14 +72,17 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   // While locked nothing more is done, for a member's id and an unknown one alike: attempts that
   // anyone can repeat without bound must not differ in time (docs/security.md) nor fill the
   // activity log.
-  if (attempt > LIMITS.loginFailuresBeforeLock) return { ok: false, reason: 'locked' };
+  if (attempt > LIMITS.loginFailuresBeforeLock) return loginRefused(clientId, user?.id ?? null, 'locked', LOCKED);
   const ok = await verifyPassword(user?.password_hash, password);
   if (ok && user) {
     await clearAttempts(db, key);
     if (counted) await unhitRateLimit(db, bucket);
-    return user.status === 'suspended' ? { ok: false, reason: 'suspended' } : { ok: true, user };
+    return user.status === 'suspended' ? loginRefused(clientId, user.id, 'suspended', SUSPENDED) : { ok: true, user };
   }
   const locks = attempt === LIMITS.loginFailuresBeforeLock;
+  // The failure itself, then the lock it engaged (a member's: an unknown id's lock locks no account).
+  securityEvent({ event: 'login.failed', memberId: user?.id ?? null, clientId, reason: user ? 'wrong_password' : 'unknown_account' });
+  if (locks && user) securityEvent({ event: 'account.locked', memberId: user.id, clientId, reason: 'login' });
   if (user) {
     // Written after the answer, not before it: a member's failed login must take no longer than an
     // unknown id's (the enumeration timing checks found the log row's insert in the member's answers).

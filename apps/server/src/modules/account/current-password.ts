@@ -9,6 +9,7 @@ import { accountLockKey } from '../verification/account-lock.ts';
 import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { UserRow } from './user-repo.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 /**
  * The logged-in member's current password, asked again before a sensitive step (password change,
@@ -32,9 +33,11 @@ export async function checkCurrentPassword(
   if (!(await verifyPassword(user.password_hash, password))) {
     const logged = { userId: user.id, clientId: context.clientId ?? null, device: context.device, at: now };
     await logActivity(deps.db, { ...logged, event: 'password_check_failed' });
+    securityEvent({ event: 'fresh_proof.failed', memberId: user.id, clientId: logged.clientId, method: 'password' });
     if (attempt < limit) throw retryable(ACCOUNT_MESSAGES.currentPasswordWrong);
     // This guess locked the account, for the login too: logged as the login's lock is.
     await logActivity(deps.db, { ...logged, event: 'login_locked' });
+    securityEvent({ event: 'account.locked', memberId: user.id, clientId: logged.clientId, reason: 'fresh_proof' });
     throw lockedError();
   }
   await clearAttempts(deps.db, key);

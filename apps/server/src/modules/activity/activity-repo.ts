@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import type { ActivityLogTable, Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
+import { requestAddress } from '../../lib/request-context.ts';
 
 /**
  * Security events of the member's activity log (SPEC.md sections 1 and 2: the member reads it at
@@ -91,8 +92,10 @@ export async function logActivity(
   db: Kysely<Database>,
   entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; address?: string | null; at: number },
 ): Promise<void> {
-  // The address is for the company's support desk (modules/support/), never answered to the member's API (deviceOf).
-  const detail = { ...(entry.device ? { device: entry.device } : {}), ...(entry.address ? { address: entry.address } : {}) };
+  // The address is for the company's support desk (modules/support/), never answered to the member's API (deviceOf):
+  // the caller's, else the request's under way (lib/request-context.ts), so that every row written for a request has it.
+  const address = entry.address ?? requestAddress();
+  const detail = { ...(entry.device ? { device: entry.device } : {}), ...(address ? { address } : {}) };
   await rowInsert(db, {
     id: newId(),
     user_id: entry.userId,
@@ -118,7 +121,7 @@ function detailField(detail: string | null, field: 'device' | 'address'): string
 /** The device of a log row, from its JSON detail; null for rows without one. */
 export const deviceOf = (detail: string | null): string | null => detailField(detail, 'device');
 
-/** The network address of a log row (logins and failed logins record it; migration 0022), for the support desk only. */
+/** The network address of a log row (every row written during a request records it; migration 0022), for the support desk only. */
 export const addressOf = (detail: string | null): string | null => detailField(detail, 'address');
 
 /** When the member added passkeys since `since`, and from which device: the `passkey_added` rows (decision 0024). */

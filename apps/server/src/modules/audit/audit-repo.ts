@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AuditLogTable, Database } from '../../db/schema.ts';
 import { newId } from '../../lib/secrets.ts';
 import { AUDIT_ACTIONS, type AuditActionName } from '@sso/contracts/admin-members';
+import { securityEvent } from '../../lib/security-events.ts';
 
 /**
  * What an operator did (docs/operations.md, "The audit log"): every sign-in, every view of a member's
@@ -50,6 +51,8 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry, now: 
       created_at: now,
     })
     .execute();
+  // Every audit row is an operator action for the SIEM too (docs/security-events.md, operator.action).
+  securityEvent({ event: 'operator.action', operatorId: entry.operatorId, memberId: entry.memberId ?? null, clientId: entry.clientId ?? null, reason: entry.action });
   return id;
 }
 

@@ -7,6 +7,7 @@ import { clearAttempts, countAttempt } from '../verification/login-throttle-repo
 import { updateMemberCard } from './card-repo.ts';
 import { ownCard, type CardCaller, type CardDeps } from './card-service.ts';
 import { cardResultOf } from './card-view.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 export const activationLocked = () => lockedWith(CARD_MESSAGES.activationLocked);
 /** Wrong activation keys of one card (decision 0006), whichever member or form (key or mobile) they came by. */
@@ -37,6 +38,7 @@ export async function activateCard(deps: CardDeps, caller: CardCaller, subuserId
   if (outcome === 'wrong_key') {
     if (attempt < limit) throw retryable(CARD_MESSAGES.activationKeyWrong);
     await logActivity(deps.db, { userId, event: 'card_activation_locked', device: caller.device, at: now });
+    securityEvent({ event: 'step.locked', memberId: userId, reason: 'card_activation' });
     throw activationLocked();
   }
   await clearAttempts(deps.db, lockKey);

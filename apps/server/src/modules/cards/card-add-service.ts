@@ -13,6 +13,7 @@ import { flowCardOf, lookUpCard, subuserOfCard } from './card-lookup.ts';
 import { insertMemberCard } from './card-repo.ts';
 import { findWaitingCard, type CardCaller, type CardDeps } from './card-service.ts';
 import { cardResultOf } from './card-view.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 export type CardByNumber = z.infer<typeof cardAddFormSchema>;
 export type CardAddInput = { card_token: string } | CardByNumber;
@@ -58,6 +59,7 @@ async function addByNumber(deps: CardDeps, caller: CardCaller, input: CardByNumb
   const failed = async (err: AppError): Promise<AppError> => {
     if (attempt < limit) return err;
     await logActivity(deps.db, { userId: caller.user.id, event: 'card_add_locked', device: caller.device, at: now });
+    securityEvent({ event: 'step.locked', memberId: caller.user.id, reason: 'card_add' });
     return addLocked();
   };
   let card: CardRecord;

@@ -8,6 +8,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import { updateMemberCard } from './card-repo.ts';
 import { ownCard, type CardCaller, type CardDeps } from './card-service.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 export const netAnswerLocked = () => lockedWith(CARD_MESSAGES.netAnswerLocked);
 /** Wrong Net Answer id/password pairs of one member (decision 0006). */
@@ -36,6 +37,7 @@ export async function linkNetAnswer(
   if (!account || !account.esids.includes(row.esid)) {
     if (attempt < limit) throw retryable(CARD_MESSAGES.netAnswerWrong);
     await logActivity(deps.db, { userId, event: 'na_link_locked', device: caller.device, at: now });
+    securityEvent({ event: 'step.locked', memberId: userId, reason: 'na_link' });
     throw netAnswerLocked();
   }
   await clearAttempts(deps.db, key);

@@ -17,6 +17,7 @@ import { issuePair } from '../oauth/tokens.ts';
 import { redeemToken } from '../verification/one-time-secret.ts';
 import { proofHolds } from './hand-off-proof.ts';
 import { findLiveDirectLogin } from './grants.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 export interface RedeemDeps {
   db: Kysely<Database>;
@@ -78,6 +79,7 @@ export async function redeemDirectLogin(
     if (!proofHolds(grant.code_challenge, p.codeVerifier, p.client) || (await refusesMember(trx, userId, p.client.client_id))) {
       // The token is used up all the same (committed with this row): an interceptor gets one try, and nothing.
       await logActivity(trx, { userId, event: 'direct_login_refused', clientId: p.client.client_id, device: p.device, at: now });
+      securityEvent({ event: 'direct_login.refused', memberId: userId, clientId: p.client.client_id });
       return undefined;
     }
     const familyId = newId();

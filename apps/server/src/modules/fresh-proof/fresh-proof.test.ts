@@ -80,7 +80,7 @@ describe.each(DIALECTS)('fresh proof (%s)', (dialect) => {
     const member = await loggedInMember(t);
     t.clock.advance(2 * WINDOW);
     expect((await reauth(t, member.access_token, member.password)).json()).toEqual(OK);
-    expect(await eventRows(t, member.id, 'reauth')).toEqual([{ event: 'reauth', detail: JSON.stringify({ device: 'Chrome / Windows' }) }]);
+    expect(await eventRows(t, member.id, 'reauth')).toEqual([{ event: 'reauth', detail: JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }) }]);
     expect((await changeEmail(t, member.access_token)).json()).toMatchObject(OK);
     t.clock.advance(WINDOW + 1);
     expect(refusalOf(await changeEmail(t, member.access_token))).toEqual(FRESH_PROOF_NEEDED);

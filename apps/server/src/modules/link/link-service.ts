@@ -12,6 +12,7 @@ import { endLogin } from '../account-change/withdraw-service.ts';
 import { checkCredentials, type CredentialDeps, type LoginOrigin } from '../account/credentials-service.ts';
 import { clearAttempts, countAttempt, isLocked } from '../verification/login-throttle-repo.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 export type LinkDeps = CredentialDeps & { pointLedger: PointLedger };
 
@@ -114,7 +115,10 @@ async function matchOpenMember(deps: LinkDeps, user: UserRow, input: LinkInput, 
     return candidate;
   }
   const memberLocks = attempt >= limit;
-  if (memberLocks) await logActivity(deps.db, { userId: user.id, event: 'open_link_locked', device: context.device, at: now });
+  if (memberLocks) {
+    await logActivity(deps.db, { userId: user.id, event: 'open_link_locked', device: context.device, at: now });
+    securityEvent({ event: 'step.locked', memberId: user.id, reason: 'open_link' });
+  }
   const openLocked = !proof.ok && proof.reason === 'locked';
   throw await failed(deps, user, context, memberLocks || openLocked ? linkLocked() : notMatched());
 }

@@ -51,7 +51,7 @@ describe.each(DIALECTS)('open-account link (%s)', (dialect) => {
     expect(attribute).toMatchObject({ is_user_open: false, is_user_saison_card: true, is_user_saison_aqf: true });
     expect(await eventRows(t, 'demo-card-member', 'open_link_failed')).toEqual([]);
     for (const userId of ['demo-card-member', 'demo-open-member']) {
-      expect(await eventRows(t, userId, 'open_linked')).toEqual([{ event: 'open_linked', detail: JSON.stringify({ device: 'Chrome / Windows' }) }]);
+      expect(await eventRows(t, userId, 'open_linked')).toEqual([{ event: 'open_linked', detail: JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }) }]);
     }
     expect(await eventRows(t, 'demo-open-member', 'withdrawn')).toHaveLength(1);
     expect(await eventRows(t, 'demo-card-member', 'withdrawn')).toEqual([]);

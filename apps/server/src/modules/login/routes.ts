@@ -10,6 +10,7 @@ import type { ClientRegistry } from '../clients/clients.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
 import { issueLoginTicket } from '../account/login-ticket.ts';
 import { requireCardholder } from '../oauth/cardholders-only.ts';
+import { recaptchaRefused } from '../../lib/security-events.ts';
 
 export interface LoginDeps extends CredentialDeps {
   clients: ClientRegistry;
@@ -21,7 +22,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void
   route(app, 'POST /api/auth/login', async (request, _reply, input): Promise<LoginResponse> => {
     const client = deps.clients.get(input.client_id);
     if (!client) throw validationError([{ key: 'client_id', message: SERVER_MESSAGES.validation }]);
-    if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaError();
+    if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaRefused('login', client.client_id, recaptchaError());
     const device = describeDevice(request.headers['user-agent']);
     const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' });
     if (!check.ok) throw check.reason === 'locked' ? lockedError() : check.reason === 'suspended' ? suspendedError() : credentialsError();

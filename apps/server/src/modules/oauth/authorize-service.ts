@@ -22,6 +22,7 @@ import { portalReturnParams } from './portal-return.ts';
 import { memberPasskey } from '../passkeys/passkey-repo.ts';
 import { ACR_NOT_MET, meetsAcrValues } from '../oidc/acr-request.ts';
 import type { OidcDeps } from '../oidc/id-token.ts';
+import { recaptchaRefused, securityEvent } from '../../lib/security-events.ts';
 
 export interface AuthorizeDeps extends CredentialDeps, SignInNoticeDeps, OidcDeps {
   clients: ClientRegistry;
@@ -188,7 +189,7 @@ export async function authorize(
   if (!meetsAcrValues(amr, q.query.acr_values)) return fail('access_denied', ACR_NOT_MET);
   if (!user) {
     if (!form.user_pass) return fail('access_denied', 'login failed');
-    if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return fail('access_denied', 'recaptcha failed');
+    if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return recaptchaRefused('login', clientId, fail('access_denied', 'recaptcha failed'));
     const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId, ...origin });
     if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : check.reason === 'suspended' ? 'account suspended' : 'login failed');
     user = check.user;
@@ -210,6 +211,7 @@ export async function authorize(
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   if (location === undefined) return fail('access_denied', 'login failed');
+  securityEvent({ event: 'login.succeeded', memberId: user.id, clientId, method: proof });
   if (deps.loginNotice && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
     const signedIn = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };
     deps.background.run('sign-in notice', () => noteSignIn(deps, signedIn));

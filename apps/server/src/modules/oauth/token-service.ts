@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { OAuthError } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 import { endCardholdersOnlySessions, refusesMember } from '../oauth/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { audienceOf, mayIntrospect } from './audience.ts';
@@ -98,6 +99,8 @@ export async function exchangeCode(
       await revokeFamily(deps.db, code.family_id, now);
       await logActivity(deps.db, { userId: code.user_id, event: 'code_reuse', clientId: code.client_id, at: now });
     }
+    // A code this service issued, presented again (an unknown code is no replay).
+    if (code) securityEvent({ event: 'code.replay', memberId: code.user_id, clientId: code.client_id });
     throw invalidGrant('authorization code is invalid or already used');
   }
   throw invalidGrant(outcome.error);
@@ -148,6 +151,7 @@ export async function refreshTokens(
   }
   await revokeFamily(deps.db, grant.family_id, now);
   await logActivity(deps.db, { userId: grant.user_id, event: 'token_replay', clientId: grant.client_id, at: now });
+  securityEvent({ event: 'token.refresh_reuse', memberId: grant.user_id, clientId: grant.client_id });
   throw invalidGrant('refresh token was already used; the session has been revoked');
 }
 

@@ -18,6 +18,7 @@ import { keepChallenge, takeChallenge } from './ceremony.ts';
 import { ceremonyOptions, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { passkeyByCredentialId, type PasskeyRow } from './passkey-repo.ts';
 import { userHandleOf } from './relying-party.ts';
+import { loginRefused } from '../../lib/security-events.ts';
 
 /**
  * The passkey sign-in (decision 0024). The login page asks for a challenge for the client it signs
@@ -94,15 +95,15 @@ export async function passkeyLogin(
   const now = deps.clock.now();
   const limit = deps.loginAddressFailures ?? LIMITS.loginFailuresPerAddress;
   const bucket = addressKey(origin.address);
-  if (limit > 0 && (await rateLimitCount(deps.db, bucket, now, LIMITS.loginLockMs)) >= limit) throw lockedError();
+  if (limit > 0 && (await rateLimitCount(deps.db, bucket, now, LIMITS.loginLockMs)) >= limit) throw loginRefused(client.client_id, null, 'address_limited', lockedError());
   const answer = input.credential as unknown as AuthenticationResponseJSON;
   const asserted = origin.browserCookie ? await assertedMember(deps, { clientId: client.client_id, browserCookie: origin.browserCookie, answer, now }) : undefined;
   if (!asserted) {
     if (limit > 0) await hitRateLimit(deps.db, bucket, now, LIMITS.loginLockMs);
-    throw notAccepted();
+    throw loginRefused(client.client_id, null, 'passkey_refused', notAccepted());
   }
   // The member's own passkey, but the member is suspended: the login says whom to contact, as the password's does.
-  if (asserted === 'suspended') throw suspendedError();
+  if (asserted === 'suspended') throw loginRefused(client.client_id, null, 'suspended', suspendedError());
   const { user, passkey } = asserted;
   // Before the terms and the ticket, as at the password's login step (SPEC.md section 6).
   await requireCardholder(deps.db, user.id, client.client_id);

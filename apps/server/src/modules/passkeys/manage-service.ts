@@ -22,6 +22,7 @@ import { passkeyView, type PasskeyDeps } from './passkey-deps.ts';
 import { countMemberPasskeys, deletePasskey, memberPasskey, memberPasskeys, passkeyById, renamePasskey } from './passkey-repo.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 const notFound = () => retryable(PASSKEY_MESSAGES.notFound);
 
@@ -64,6 +65,7 @@ export async function deleteMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.
   const removed = await deps.db.transaction().execute(async (trx) => {
     if (!(await removePasskey(trx, call.user.id, passkey.id, now))) return false;
     await logActivity(trx, { userId: call.user.id, event: 'passkey_removed', clientId: call.clientId, device: call.device, at: now });
+    securityEvent({ event: 'passkey.removed', memberId: call.user.id, clientId: call.clientId, reason: 'member' });
     return true;
   });
   if (!removed) throw notFound();
@@ -102,6 +104,7 @@ export async function revokePasskeyByLink(
     await removePasskey(trx, user.id, passkey.id, now);
     await endMemberSessions(trx, user.id, now);
     await logActivity(trx, { userId: user.id, event: 'passkey_revoked', device: context.device, at: now });
+    securityEvent({ event: 'passkey.removed', memberId: user.id, reason: 'mail_link' });
   });
   await deps.notifier.send(passkeyRemovedMail(user.email, { name: passkey.name, at: now, device: context.device }));
   return OK_RESPONSE;

@@ -14,6 +14,7 @@ import { checkAssertion, transportsOf } from './assertion.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
 import { ceremonyOptions, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { memberPasskeys, passkeyByCredentialId } from './passkey-repo.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 const notAccepted = () => retryable(PASSKEY_MESSAGES.notAccepted);
 
@@ -55,10 +56,15 @@ export async function checkStepUp(
   const now = deps.clock.now();
   const answer = credential as unknown as AuthenticationResponseJSON;
   const kept = await takeChallenge(deps.db, 'passkey_reauth', credential, now);
-  if (!kept || kept.subject !== call.token.familyId || kept.binding !== purpose) throw notAccepted();
+  // Each refusal is a failed fresh proof (docs/security-events.md, fresh_proof.failed).
+  const refused = () => {
+    securityEvent({ event: 'fresh_proof.failed', memberId: call.user.id, method: 'passkey', reason: purpose ?? 'reauth' });
+    return notAccepted();
+  };
+  if (!kept || kept.subject !== call.token.familyId || kept.binding !== purpose) throw refused();
   const passkey = await passkeyByCredentialId(deps.db, answer.id);
-  if (!passkey || passkey.user_id !== call.user.id) throw notAccepted();
-  if (!(await checkAssertion({ db: deps.db, rp: rpOf(deps) }, { answer, challenge: kept.challenge, passkey, now }))) throw notAccepted();
+  if (!passkey || passkey.user_id !== call.user.id) throw refused();
+  if (!(await checkAssertion({ db: deps.db, rp: rpOf(deps) }, { answer, challenge: kept.challenge, passkey, now }))) throw refused();
 }
 
 /**

@@ -15,8 +15,15 @@ import { passkeyAddedMail } from './mails.ts';
 import { ceremonyOptions, passkeyView, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { countMemberPasskeys, insertPasskey, memberPasskeys } from './passkey-repo.ts';
 import { userHandleBytes } from './relying-party.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 const notAccepted = () => retryable(PASSKEY_MESSAGES.notAccepted);
+
+/** A new passkey not accepted: its security event (docs/security-events.md, passkey.refused), and the answer. */
+const refused = (call: Pick<MemberCall<unknown>, 'user' | 'clientId'>) => {
+  securityEvent({ event: 'passkey.refused', memberId: call.user.id, clientId: call.clientId, reason: 'registration' });
+  return notAccepted();
+};
 
 /**
  * POST /api/auth/passkey/register/options (Bearer, fresh proof; decision 0024): the creation options
@@ -45,9 +52,9 @@ export async function registerPasskey(
   const now = deps.clock.now();
   const rp = rpOf(deps);
   const kept = await takeChallenge(deps.db, 'passkey_register', call.input.credential, now);
-  if (!kept || kept.subject !== call.token.familyId) throw notAccepted();
+  if (!kept || kept.subject !== call.token.familyId) throw refused(call);
   const credential = await verifyCreation(rp, call.input.credential, kept.challenge);
-  if (!credential) throw notAccepted();
+  if (!credential) throw refused(call);
   const row = { id: newId(), user_id: call.user.id, ...credential, name: call.input.name, created_at: now, last_used_at: null };
   let revokeToken = '';
   try {
@@ -55,6 +62,7 @@ export async function registerPasskey(
       if ((await countMemberPasskeys(trx, call.user.id)) >= LIMITS.passkeysPerMember) throw retryable(PASSKEY_MESSAGES.tooMany);
       await insertPasskey(trx, row);
       await logActivity(trx, { userId: call.user.id, event: 'passkey_added', clientId: call.clientId, device: call.device, at: now });
+      securityEvent({ event: 'passkey.added', memberId: call.user.id, clientId: call.clientId });
       revokeToken = await issueToken(trx, { purpose: 'passkey_revoke', subject: row.id, now });
     });
   } catch (err) {

@@ -14,6 +14,7 @@ import { passkeysRemovedAfterResetMail } from './mails.ts';
 import { removePasskey } from './manage-service.ts';
 import type { PasskeyDeps } from './passkey-deps.ts';
 import { memberPasskeys, type PasskeyRow } from './passkey-repo.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 /**
  * After a password reset (decision 0024, "After a password reset"). A reset keeps the passkeys, but an
@@ -100,6 +101,7 @@ export async function removeAfterReset(
     for (const row of rows) await removePasskey(trx, user.id, row.id, now);
     await endMemberSessions(trx, user.id, now);
     await logActivity(trx, { userId: user.id, event: 'passkeys_removed_after_reset', device: context.device, at: now });
+    securityEvent({ event: 'passkey.removed', memberId: user.id, reason: 'after_reset' });
     return { email: user.email, passkeys: view };
   });
   await deps.notifier.send(passkeysRemovedAfterResetMail(removed.email, { passkeys: removed.passkeys, at: now, device: context.device }));

@@ -18,7 +18,7 @@ describe.each(DIALECTS)('point transfer codes are bounded (%s)', (dialect) => {
     expect((await select(t, member.access_token, member.subuserIds[0])).json()).toEqual(TRANSFER_LOCKED);
     expect(await aqf(t, member.access_token)).toMatchObject({ aqf_point_open: 600, aqf_point_na: 0 });
     expect(await eventRows(t, member.id, 'point_transfer_locked')).toEqual([
-      { event: 'point_transfer_locked', detail: JSON.stringify({ device: 'Chrome / Windows' }) },
+      { event: 'point_transfer_locked', detail: JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }) },
     ]);
     expect(await eventRows(t, member.id, 'points_transferred')).toEqual([]);
 

@@ -70,7 +70,7 @@ describe.each(DIALECTS)('point info and transfer (%s)', (dialect) => {
     expect(await aqf(t, member.access_token)).toMatchObject({ aqf_point_open: 300, aqf_point_na: 1200 });
     expect(await transfers(member.id)).toHaveLength(1);
     expect(await eventRows(t, member.id, 'points_transferred')).toEqual([
-      { event: 'points_transferred', detail: JSON.stringify({ device: 'Chrome / Windows' }) },
+      { event: 'points_transferred', detail: JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }) },
     ]);
   });
 

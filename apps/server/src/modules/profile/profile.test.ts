@@ -151,7 +151,7 @@ describe.each(DIALECTS)('POST /api/user/profile and /api/user/profile/change (%s
     expect(res.json()).toEqual(OK);
     const rows = await profileChanges();
     expect(rows).toHaveLength(2);
-    expect(rows.map((r) => r.detail)).toContain(JSON.stringify({ device: 'Chrome / Windows' }));
+    expect(rows.map((r) => r.detail)).toContain(JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }));
   });
 
   it("answers another member's login number exactly as a free one, and makes neither a login id (decision 0014)", async () => {

@@ -14,6 +14,7 @@ import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { liveTokenSubject, redeemToken } from '../verification/one-time-secret.ts';
 import { resetLinkBinding, type RecoverDeps } from './forgot-service.ts';
 import { resetDoneMail } from './reset-mail.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 /**
  * POST /api/auth/password/reset (SPEC.md sections 3 and 7). In one transaction: the link
@@ -45,6 +46,7 @@ export async function resetPassword(
     // The owner of the mailbox has proved who they are: a lock from guesses at the old password goes.
     await clearLoginFailures(trx, user);
     await logActivity(trx, { userId: user.id, event: 'password_reset', at: now });
+    securityEvent({ event: 'password.changed', memberId: user.id, reason: 'reset' });
     return { email: user.email, review: await issueResetReview(trx, user.id, now) };
   });
   const { email, review } = done;

@@ -9,6 +9,7 @@ import type { CardRecord } from '../../ports/card-master.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { cardLocked, flowCardOf, lookUpCard } from '../cards/card-lookup.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
+import { recaptchaRefused } from '../../lib/security-events.ts';
 import { hashSecret, newCode } from '../verification/codes.ts';
 import { startFlow } from '../verification/flow.ts';
 import { countMessage } from '../verification/message-limit.ts';
@@ -69,7 +70,7 @@ function planCheck(card: CardRecord, email: string): CheckPlan {
  */
 export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, ip: string): Promise<SignupStepResponse> {
   const scope = checkClient(deps, input);
-  if (!(await deps.recaptcha.verify(input.recaptcha_token, 'CardSignup', ip))) throw recaptchaError();
+  if (!(await deps.recaptcha.verify(input.recaptcha_token, 'CardSignup', ip))) throw recaptchaRefused('card_signup', input.client_id, recaptchaError());
   const cardHash = lookupDigest(input.cardnumber);
   const card = await lookUpCard(deps, input, cardHash);
   // Only someone who knows the card's number, expiry and security code gets this far, so these

@@ -8,6 +8,7 @@ import { familySsoSession, liveUserFamilies, revokeUserFamily } from '../oauth/t
 import { endSsoSessions } from './end-sso-sessions.ts';
 import { liveSsoSessions } from './sso-session-repo.ts';
 import type { SsoDeps } from './sso-sessions.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 /**
  * The member's signed-in browsers and services (/user/sessions; docs/decisions/0026-sso-session.md),
@@ -64,11 +65,15 @@ export async function endMemberSession(deps: SessionsDeps, call: MemberCall<EndS
   await deps.db.transaction().execute(async (trx) => {
     if (input.kind === 'browser') {
       const ended = await endSsoSessions(trx, { userId: user.id, sessionIds: [input.id], at: now });
-      if (ended.length > 0) await logActivity(trx, { userId: user.id, event: 'sso_session_ended', device, at: now });
+      if (ended.length === 0) return;
+      await logActivity(trx, { userId: user.id, event: 'sso_session_ended', device, at: now });
+      securityEvent({ event: 'sessions.ended', memberId: user.id, reason: 'member_browser' });
       return;
     }
     const clientId = await revokeUserFamily(trx, { userId: user.id, familyId: input.id, now });
-    if (clientId) await logActivity(trx, { userId: user.id, event: 'session_revoked', clientId, device, at: now });
+    if (!clientId) return;
+    await logActivity(trx, { userId: user.id, event: 'session_revoked', clientId, device, at: now });
+    securityEvent({ event: 'sessions.ended', memberId: user.id, clientId, reason: 'member_service' });
   });
   return OK_RESPONSE;
 }

@@ -14,6 +14,7 @@ import { clearLoginFailures } from '../verification/account-lock.ts';
 import { loginLockOf, memberOrThrow } from './member-overview.ts';
 import { passkeyRemovedBySupportMail, restoredMail, suspendedMail } from './mails.ts';
 import { auditOf, requireReason, requireRole, SupportError, type OperatorAction, type SupportAction, type SupportDeps } from './support-deps.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 /**
  * The support desk's actions on a member (docs/operations.md, "Supporting members"). Each checks the
@@ -44,6 +45,7 @@ export async function unlockMember(deps: SupportDeps, action: OperatorAction, me
     await clearLoginFailures(trx, user);
     await recordAudit(trx, { ...auditOf(action), action: 'member.unlock', memberId: user.id, detail: { failures: lock.failures, until: lock.until } }, now);
     await logActivity(trx, { userId: user.id, event: 'support_unlocked', at: now });
+    securityEvent({ event: 'account.unlocked', memberId: user.id, operatorId: action.operatorId, reason: 'support' });
   });
 }
 
@@ -61,6 +63,7 @@ export async function endMemberSessionsBySupport(deps: SupportDeps, action: Oper
     const detail = { ...ended, ssoSessions: ended.ssoSessions.length };
     await recordAudit(trx, { ...auditOf(action), action: 'member.end_sessions', memberId: user.id, detail }, now);
     await logActivity(trx, { userId: user.id, event: 'support_sessions_ended', at: now });
+    securityEvent({ event: 'sessions.ended', memberId: user.id, operatorId: action.operatorId, reason: 'support' });
     return ended;
   });
 }
@@ -143,6 +146,7 @@ export async function removeMemberPasskey(deps: SupportDeps, action: OperatorAct
     if (!(await removePasskey(trx, user.id, passkey.id, now))) throw new SupportError('passkey_not_found');
     await recordAudit(trx, { ...auditOf(action), action: 'member.passkey_remove', memberId: user.id, detail: { passkey_id: passkey.id, name: passkey.name } }, now);
     await logActivity(trx, { userId: user.id, event: 'support_passkey_removed', at: now });
+    securityEvent({ event: 'passkey.removed', memberId: user.id, operatorId: action.operatorId, reason: 'support' });
   });
   await deps.notifier.send(passkeyRemovedBySupportMail(user.email, { name: passkey.name, at: now }));
 }

@@ -5,6 +5,7 @@ import { clearAttempts, countAttempt, isLocked } from './login-throttle-repo.ts'
 import { verifyPassword } from '../../lib/passwords.ts';
 import { triedCode, type VerificationPurpose } from './purposes.ts';
 import { takeTry } from './verification-repo.ts';
+import { securityEvent } from '../../lib/security-events.ts';
 
 export interface SecretCheck {
   /** What the secret belongs to (verifications.subject: the flow's id) and its purpose. */
@@ -39,7 +40,13 @@ export async function checkSecret(db: Kysely<Database>, now: number, p: SecretCh
   if (!target) throw await p.noTryLeft();
   const { attempt } = await countAttempt(db, lockKey, now, lock.limit, lock.lockMs);
   if (attempt > lock.limit) throw p.locked();
-  if (!(await verifyPassword(target.secret_hash, p.secret))) throw attempt >= lock.limit ? p.locked() : p.wrong();
+  if (!(await verifyPassword(target.secret_hash, p.secret))) {
+    if (attempt < lock.limit) throw p.wrong();
+    // The wrong answer that engaged the lock (docs/security-events.md): the purpose names the code or
+    // PIN, and the member when the lock is a member's (a card's lock is owned by the card's digest, never written).
+    if (attempt === lock.limit) securityEvent({ event: 'step.locked', reason: p.purpose, memberId: lock.of === 'member' ? p.lockOwner : null });
+    throw p.locked();
+  }
   await clearAttempts(db, lockKey);
   return target.id;
 }
