@@ -10,7 +10,7 @@ import { eventRows, UA } from '../test-support/account-change-kit.ts';
 import { memberWithPasskey } from '../test-support/passkey-kit.ts';
 import { addressOf } from '../modules/activity/activity-repo.ts';
 import { unlockMember } from '../modules/support/member-actions.ts';
-import { registry } from './metrics.ts';
+import { startManagementListener } from '../http/management.ts';
 import { USER_AGENT_MAX } from './security-events.ts';
 
 /** Every field of a security event line (docs/security-events.md, "Schema"). */
@@ -59,9 +59,11 @@ function expectSchema(line: Line | undefined, secrets: string[]) {
   for (const secret of secrets) expect(text).not.toContain(secret);
 }
 
-/** The value of one series in the registry's text exposition (lib/metrics.ts). */
+/** The value of one series as Prometheus scrapes it: GET /metrics of a management listener (http/management.ts). */
 async function series(name: string): Promise<number> {
-  const text = await registry.metrics();
+  const listener = await startManagementListener({ port: 0 });
+  const text = await fetch(`http://${listener.host}:${listener.port}/metrics`).then((r) => r.text());
+  await listener.close();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.slice(name.length + 1)) : 0;
 }
@@ -154,7 +156,7 @@ describe.each(DIALECTS)('security events (%s)', (dialect) => {
     expect(lines[0]).toMatchObject({ event: 'login.failed', reason: 'recaptcha_refused', member_ref: null, user_agent: 'lightMyRequest' });
   });
 
-  it('counts the logins, the lockout and the reuse into the metrics (registry text)', async () => {
+  it('counts the logins, the lockout and the reuse into the metrics that GET /metrics of the management listener answers', async () => {
     const before = {
       success: await series('sso_logins_total{outcome="success"}'),
       wrong: await series('sso_logins_total{outcome="wrong_password"}'),
