@@ -94,7 +94,9 @@ node --input-type=module -e "
 
 # The smallest production configuration (apps/server/src/config.ts): a staging system (the simulators),
 # a mail server that is never reached, and the client registry with secrets of its own.
-port=$(node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")
+free_port() { node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"; }
+port=$(free_port)
+metrics_port=$(free_port)
 issuer="https://sso.smoke.example"
 node -e "
   const { createHash, randomBytes } = require('node:crypto');
@@ -137,7 +139,7 @@ fi
 
 step "starting the release with NODE_ENV=production on port $port"
 env -i PATH="$PATH" HOME="$HOME" \
-  NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_ORIGIN="$issuer" \
+  NODE_ENV=production HOST=127.0.0.1 PORT="$port" METRICS_PORT="$metrics_port" PUBLIC_ORIGIN="$issuer" \
   DATABASE_URL="$pg_url" PG_POOL_MAX=4 SMTP_URL=smtp://127.0.0.1:9 \
   LOOKUP_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
   PAIRWISE_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
@@ -157,6 +159,16 @@ for _ in $(seq 1 60); do
 done
 healthy || fail "the production server did not answer /api/health/ready within 30 s"
 node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$origin/api/health/live" || fail "/api/health/live, the image's HEALTHCHECK"
+
+# Prometheus scrapes the management listener (docs/operations.md "Metrics"): its own port, loopback.
+step "scraping GET /metrics on port $metrics_port"
+node -e "
+  fetch(process.argv[1]).then(async (r) => {
+    const text = await r.text();
+    const missing = ['# TYPE sso_http_request_duration_seconds histogram', '# TYPE sso_logins_total counter', 'nodejs_eventloop_lag_p99_seconds'].filter((name) => !text.includes(name));
+    if (r.status !== 200 || missing.length) { console.error(r.status, missing); process.exit(1); }
+  }, (e) => { console.error(e.message); process.exit(1); });
+" "http://127.0.0.1:$metrics_port/metrics" || fail "GET /metrics of the management listener"
 
 step "reading the discovery document"
 node -e "

@@ -36,13 +36,14 @@ async function main() {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`member SSO listening on ${config.publicOrigin}/content`);
-  // GET /metrics on a listener of its own (http/management.ts), unless METRICS_PORT=off.
+  // GET /metrics on a listener of its own (http/management.ts), unless METRICS_PORT=off: bound before
+  // the API, so that a port already taken stops the start before the node takes any traffic.
   if (config.metricsPort !== undefined) {
     management = await startManagementListener({ port: config.metricsPort, host: config.metricsHost }, app.log);
     app.log.info(`metrics at http://${config.metricsHost}:${management.port}/metrics`);
   }
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`member SSO listening on ${config.publicOrigin}/content`);
 }
 
 main().catch((e: unknown) => {

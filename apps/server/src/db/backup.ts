@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite.ts';
+import { SQLITE_BUSY_TIMEOUT_MS, sqliteDriver } from './sqlite.ts';
 
 /**
  * `npm run db:backup -- DESTINATION` (docs/operations.md, "Backups and restore"): a copy of the
@@ -67,6 +66,7 @@ async function backupSqlite(source: string, target: string): Promise<BackupRepor
   if (!existsSync(source)) throw new BackupError(`the database ${source} does not exist (DATABASE_URL)`);
   if (source === target) throw new BackupError(`the destination ${target} is the database itself: choose another file`);
   const checks = await keepWhenChecked(target, async (partial) => {
+    const SQLite = sqliteDriver();
     const db = new SQLite(source, { fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
     try {
       await db.backup(partial, { progress: ({ totalPages }) => Math.max(totalPages, 1) });
@@ -79,6 +79,7 @@ async function backupSqlite(source: string, target: string): Promise<BackupRepor
 }
 
 function checkSqliteCopy(file: string): string[] {
+  const SQLite = sqliteDriver();
   const copy = new SQLite(file, { fileMustExist: true });
   try {
     copy.pragma('journal_mode = DELETE');

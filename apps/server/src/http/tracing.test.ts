@@ -199,13 +199,17 @@ describe.each(DIALECTS)('tracing on (%s)', (dialect) => {
     const config = await relyingParty(t.origin, 'SIAP004');
     const { tokens } = await signIn(config, { origin: t.origin, scope: 'openid' });
     await fresh();
-    const res = await send(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }).href, { headers: { traceparent: TRACEPARENT } });
+    const res = await send(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }).href, {
+      headers: { traceparent: TRACEPARENT, baggage: 'caller.secret=passed-on' },
+    });
     expect(res.statusCode).toBeLessThan(400);
     await eventually(() => expect(r.calls.map((c) => c.url)).toContain('/backchannel'));
     const delivery = r.calls.find((c) => c.url === '/backchannel');
     // The delivery's own span (a child within the logout request's trace), not the caller's.
     expect(delivery?.headers.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
     expect(delivery?.headers.traceparent).not.toContain(PARENT_SPAN_ID);
+    // The trace context alone is propagated: a caller's W3C baggage never reaches a partner.
+    expect(delivery?.headers.baggage).toBeUndefined();
   });
 
   it('starts a new trace when the traceparent is invalid, and leaves the health probes untraced', async () => {

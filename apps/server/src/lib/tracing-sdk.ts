@@ -9,20 +9,23 @@ import type { Running, TracingSettings } from './tracing.ts';
  * instrumentation traces `fetch` through diagnostics_channel, which an ESM bundle does not hinder.
  */
 export async function startSdk(settings: TracingSettings): Promise<Running> {
-  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }, { UndiciInstrumentation }] =
+  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }, { UndiciInstrumentation }, { W3CTraceContextPropagator }] =
     await Promise.all([
       import('@opentelemetry/sdk-trace-node'),
       import('@opentelemetry/sdk-trace-base'),
       import('@opentelemetry/exporter-trace-otlp-http'),
       import('@opentelemetry/resources'),
       import('@opentelemetry/instrumentation-undici'),
+      import('@opentelemetry/core'),
     ]);
   const provider = new NodeTracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': settings.serviceName })),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesUrl }))],
   });
-  // The global provider, AsyncLocalStorage context manager and W3C trace context (and baggage) propagator.
-  provider.register();
+  // The global provider and AsyncLocalStorage context manager, with the W3C trace context alone
+  // (traceparent, tracestate): not the default's W3C baggage, which would carry whatever a caller on
+  // the internet put in its `baggage` header on to Google's siteverify and the partners' endpoints.
+  provider.register({ propagator: new W3CTraceContextPropagator() });
   const undici = new UndiciInstrumentation();
   undici.setTracerProvider(provider);
   undici.enable();

@@ -93,8 +93,9 @@ export async function logActivity(
   entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; address?: string | null; at: number },
 ): Promise<void> {
   // The address is for the company's support desk (modules/support/), never answered to the member's API (deviceOf):
-  // the caller's, else the request's under way (lib/request-context.ts), so that every row written for a request has it.
-  const address = entry.address ?? requestAddress();
+  // the caller's, else the request's under way (lib/request-context.ts), so that every row written for a request has it;
+  // null says the request's address is not the member's (an operator's action, modules/support/).
+  const address = entry.address === undefined ? requestAddress() : entry.address;
   const detail = { ...(entry.device ? { device: entry.device } : {}), ...(address ? { address } : {}) };
   await rowInsert(db, {
     id: newId(),

@@ -108,6 +108,9 @@ describe.each(DIALECTS)('the operator API: member support and the audit (%s)', (
 
     const unlocked = await adminCall(t, '/api/admin/members/unlock', support.token, { member_id: m.id, ...WHY });
     expect(unlocked.json(), unlocked.body).toEqual({ result_code: 0, result_message: SERVER_MESSAGES.ok });
+    // The member's row of the unlock records no address: the request's is the operator's, not the member's.
+    const row = await t.testDb.db.kysely.selectFrom('activity_log').select('detail').where('user_id', '=', m.id).where('event', '=', 'support_unlocked').executeTakeFirstOrThrow();
+    expect(row.detail).toBeNull();
     expect((await login(t, m.email, m.password)).json()).toMatchObject({ result_code: 0 });
     const again = await adminCall(t, '/api/admin/members/unlock', support.token, { member_id: m.id, ...WHY });
     expect(again.statusCode).toBe(409);

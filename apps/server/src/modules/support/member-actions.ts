@@ -44,7 +44,7 @@ export async function unlockMember(deps: SupportDeps, action: OperatorAction, me
   await deps.db.transaction().execute(async (trx) => {
     await clearLoginFailures(trx, user);
     await recordAudit(trx, { ...auditOf(action), action: 'member.unlock', memberId: user.id, detail: { failures: lock.failures, until: lock.until } }, now);
-    await logActivity(trx, { userId: user.id, event: 'support_unlocked', at: now });
+    await logActivity(trx, { userId: user.id, event: 'support_unlocked', address: null, at: now });
     securityEvent({ event: 'account.unlocked', memberId: user.id, operatorId: action.operatorId, reason: 'support' });
   });
 }
@@ -62,7 +62,7 @@ export async function endMemberSessionsBySupport(deps: SupportDeps, action: Oper
     const ended = await endMemberSessions(trx, user.id, now);
     const detail = { ...ended, ssoSessions: ended.ssoSessions.length };
     await recordAudit(trx, { ...auditOf(action), action: 'member.end_sessions', memberId: user.id, detail }, now);
-    await logActivity(trx, { userId: user.id, event: 'support_sessions_ended', at: now });
+    await logActivity(trx, { userId: user.id, event: 'support_sessions_ended', address: null, at: now });
     securityEvent({ event: 'sessions.ended', memberId: user.id, operatorId: action.operatorId, reason: 'support' });
     return ended;
   });
@@ -112,7 +112,7 @@ export async function suspendMember(deps: SupportDeps, action: OperatorAction, m
     if (!(await markSuspended(trx, user.id, now))) throw new SupportError('already_suspended');
     const ended = await endMemberSessions(trx, user.id, now);
     await recordAudit(trx, { ...auditOf(action), action: 'member.suspend', memberId: user.id, detail: { sessions: ended.sessions, ssoSessions: ended.ssoSessions.length } }, now);
-    await logActivity(trx, { userId: user.id, event: 'account_suspended', at: now });
+    await logActivity(trx, { userId: user.id, event: 'account_suspended', address: null, at: now });
   });
   await deps.notifier.send(suspendedMail(user.email, now));
 }
@@ -125,7 +125,7 @@ export async function restoreMember(deps: SupportDeps, action: OperatorAction, m
   await deps.db.transaction().execute(async (trx) => {
     if (!(await markRestored(trx, user.id, now))) throw new SupportError('not_suspended');
     await recordAudit(trx, { ...auditOf(action), action: 'member.restore', memberId: user.id }, now);
-    await logActivity(trx, { userId: user.id, event: 'account_restored', at: now });
+    await logActivity(trx, { userId: user.id, event: 'account_restored', address: null, at: now });
   });
   await deps.notifier.send(restoredMail(user.email, now));
 }
@@ -145,7 +145,7 @@ export async function removeMemberPasskey(deps: SupportDeps, action: OperatorAct
   await deps.db.transaction().execute(async (trx) => {
     if (!(await removePasskey(trx, user.id, passkey.id, now))) throw new SupportError('passkey_not_found');
     await recordAudit(trx, { ...auditOf(action), action: 'member.passkey_remove', memberId: user.id, detail: { passkey_id: passkey.id, name: passkey.name } }, now);
-    await logActivity(trx, { userId: user.id, event: 'support_passkey_removed', at: now });
+    await logActivity(trx, { userId: user.id, event: 'support_passkey_removed', address: null, at: now });
     securityEvent({ event: 'passkey.removed', memberId: user.id, operatorId: action.operatorId, reason: 'support' });
   });
   await deps.notifier.send(passkeyRemovedBySupportMail(user.email, { name: passkey.name, at: now }));

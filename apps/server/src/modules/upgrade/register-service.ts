@@ -16,6 +16,7 @@ import { sendCode } from '../verification/otp-message.ts';
 import { secretLocked } from '../verification/secret-check.ts';
 import { cardLinked } from '../cards/card-repo.ts';
 import { upgradeCodeMail } from './code-mail.ts';
+import { withOneTimePassword } from '../notifications/notifier.ts';
 import type { MemberFlowState } from '../member-flows/member-flow-repo.ts';
 import { maskEmail, maskTel } from '../../lib/mask.ts';
 import { startMemberFlow } from '../member-flows/member-flow-service.ts';
@@ -104,7 +105,7 @@ export async function registerCard(deps: UpgradeDeps, user: UserRow, input: Regi
   });
   if (plan.send && secret.code !== undefined) {
     if (plan.send.channel === 'sms') await sendCode(deps, 'sms', plan.send.to, secret.code);
-    else await deps.notifier.send(upgradeCodeMail(plan.send.to, secret.code));
+    else await deps.notifier.send(withOneTimePassword(upgradeCodeMail(plan.send.to, secret.code)));
   }
   return { ...OK_RESPONSE, register_token: token, ...plan.answer };
 }
