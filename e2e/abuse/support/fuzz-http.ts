@@ -124,30 +124,56 @@ export async function startFuzzServer(): Promise<FuzzServer> {
 /** Keep-alive sockets, as many as requests in flight: the fuzzer is one busy client. */
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
+/** The server's bodyLimit (app.ts): a longer body is refused with 413 as soon as its Content-Length is read. */
+const BODY_LIMIT = 64 * 1024;
+
+/** How long a head-first request waits for an early answer before it writes its body. */
+const EARLY_ANSWER_MS = 2_000;
+
 /**
  * Sends one request with node:http (not fetch: it sends bodies without a content type, bodies of any
  * bytes and header values as given) and reads the whole answer. An answer that arrives before the
  * body was all written (413) still counts. A kept-alive socket the server had just closed is retried
  * once on a new one, as every HTTP client does; no answer at all rejects.
+ *
+ * A body over the server's limit is answered 413 and the connection closed while the client may
+ * still be writing; the close can then reset the connection before the client has read the answer
+ * (the "TCP reset problem" of RFC 9112 section 9.6). Such a request that fails on a broken or reset
+ * connection is sent once more head first, as a client that waits for an early answer does: the
+ * head alone, the body only if no answer has come within EARLY_ANSWER_MS. Then the 413 is read
+ * before any body byte is written, and an answer that still does not come is a finding.
  */
-export function send(origin: string, r: FuzzRequest, retry = true): Promise<FuzzAnswer> {
+export function send(origin: string, r: FuzzRequest, retry = true, headFirst = false): Promise<FuzzAnswer> {
   return new Promise((resolve, reject) => {
     let answered = false;
+    const pending: { body?: NodeJS.Timeout } = {};
     // An explicit length: node:http frames no body of a DELETE or OPTIONS otherwise (the server would read it as the next request).
     const headers = r.body ? { ...r.headers, 'content-length': String(r.body.length) } : r.headers;
-    const req = request(`${origin}${r.path}`, { method: r.method, headers, agent }, (res) => {
+    const req = request(`${origin}${r.path}`, { method: r.method, headers, agent: headFirst ? false : agent }, (res) => {
       answered = true;
+      clearTimeout(pending.body);
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => {
+        // A head-first request may be unfinished (its body never written): its connection goes with it.
+        if (headFirst) req.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
       res.on('error', reject);
     });
-    req.on('error', (err) => {
+    req.on('error', (err: NodeJS.ErrnoException) => {
       if (answered) return;
+      clearTimeout(pending.body);
       if (retry && req.reusedSocket) resolve(send(origin, r, false));
+      else if (!headFirst && (r.body?.length ?? 0) > BODY_LIMIT && (err.code === 'EPIPE' || err.code === 'ECONNRESET')) resolve(send(origin, r, false, true));
       else reject(err);
     });
-    req.end(r.body);
+    if (!headFirst) {
+      req.end(r.body);
+      return;
+    }
+    req.flushHeaders();
+    pending.body = setTimeout(() => req.end(r.body), EARLY_ANSWER_MS);
   });
 }
 
