@@ -29,10 +29,7 @@ export class RequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     // The route's template (`/api/auth/token`), never the URL: `unmatched` when no route answered (a 404).
-    httpRequestDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
-      reply.elapsedTime / 1000,
-    );
+    httpRequestDuration.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     if (error) reply.log.error({ ...lineOf(request, reply), err: error }, 'request errored');
     else reply.log.info(lineOf(request, reply), 'request completed');
   }

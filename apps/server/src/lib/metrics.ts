@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { RequestDurationHistogram } from './request-duration-histogram.ts';
 
 /**
  * The service's Prometheus metrics (docs/operations.md "Metrics"), one registry for the process:
@@ -47,12 +48,12 @@ export const codeReplayTotal = new Counter({
  * make a series per request; `unmatched` for an answer no route gave, a 404), recorded where the
  * request log writes its line (http/request-log.ts). Buckets from 5 ms (a cached read) to 10 s (a
  * request that waited on a locked database or an outside system), around the argon2id verification's
- * tens of milliseconds that a login and a sign-up step cost (docs/performance.md).
+ * tens of milliseconds that a login and a sign-up step cost (docs/performance.md). Recorded by
+ * lib/request-duration-histogram.ts, a prom-client Histogram that records without a labels object.
  */
-export const httpRequestDuration = new Histogram({
+export const httpRequestDuration = new RequestDurationHistogram({
   name: 'sso_http_request_duration_seconds',
   help: 'HTTP request duration in seconds, by method, route template (unmatched: no route) and status code.',
-  labelNames: ['method', 'route', 'status_code'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [registry],
 });
