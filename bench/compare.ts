@@ -10,7 +10,7 @@
  * in turns seconds apart do not. Run it with
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build:web)
- *   npm run bench:compare -- --against /tmp/before [--production] [--database sqlite|postgres] [--operations refresh,introspect] [--seconds 6] [--workers 16] [--members 1000]
+ *   npm run bench:compare -- --against /tmp/before [--production] [--database sqlite|postgres] [--operations refresh,introspect] [--seconds 6] [--rounds 5] [--workers 16] [--members 1000]
  *
  * It prints a table and writes it to bench/results/<date>T<hhmm>-compare.md.
  */
@@ -26,7 +26,7 @@ import { MemberPool, mixedJobs } from './lib/members.ts';
 import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem, type BenchSystem, type DatabaseKind } from './lib/system.ts';
-import { takeTurns, type Row, type Turns } from './lib/turns.ts';
+import { ROUNDS, serverUs, takeTurns, type Turns } from './lib/turns.ts';
 import { threadCpu } from './lib/thread-cpu.ts';
 
 const { values: args } = parseArgs({
@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     against: { type: 'string' },
     members: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '6' },
+    /** Rounds of each operation on each side (lib/turns.ts): more narrow the medians, at 2 × (seconds / 2 + 1) s a round. */
+    rounds: { type: 'string', default: String(ROUNDS) },
     workers: { type: 'string', default: '16' },
     database: { type: 'string', default: 'sqlite' },
     /** Some of the operations only, by name (`refresh,introspect`); all of them by default. */
@@ -89,7 +91,8 @@ async function main(): Promise<number> {
   const within = positiveNumber('within', args.within);
   const database = databaseKind(args.database);
   const operations = args.operations ? args.operations.split(',').map((name) => operation(name)) : OPERATIONS;
-  const timing = { workers, durationMs: seconds * 1000, warmupMs: Math.min(2000, (seconds * 1000) / 2) };
+  const rounds = Math.round(positiveNumber('rounds', args.rounds));
+  const timing = { workers, durationMs: seconds * 1000, warmupMs: Math.min(2000, (seconds * 1000) / 2), rounds };
   const machine = describeMachine();
   say(`compare: this checkout against ${against}, ${database}, ${members} members each, ${workers} connections, ${seconds} s per operation\nmachine: ${machineLine(machine)}`);
 
@@ -115,11 +118,9 @@ async function main(): Promise<number> {
     }
   }
 
-  /** The server's CPU per operation of a side's median round: its threads, and PostgreSQL's processes on that database. */
-  const serverUs = (r: Row) => (r.cpu ? r.cpu.mainUs + r.cpu.otherUs + r.cpu.databaseUs : Number.NaN);
   const verdict = (ratio: number) => (Math.abs(ratio - 1) <= within ? `within ±${within * 100}%` : ratio > 1 ? 'faster' : 'slower');
   const table = markdownTable(
-    ['operation', 'this checkout ok/s (median round)', 'other ok/s', 'median of the rounds\' ratios', 'rounds', 'p99 ms (this / other)', 'verdict', 'server CPU µs/op (this / other)', 'CPU ratio', 'CPU verdict'],
+    ['operation', 'this checkout ok/s (median round)', 'other ok/s', 'median of the rounds\' ratios', 'rounds', 'p99 ms (this / other)', 'verdict', 'server CPU µs/op (this / other)', 'median of the rounds\' CPU ratios', 'CPU rounds', 'CPU verdict'],
     compared.map((c) => [
       c.label,
       c.a.perSecond.toFixed(1),
@@ -129,16 +130,17 @@ async function main(): Promise<number> {
       `${ms(c.a.summary.p99)} / ${ms(c.b.summary.p99)}`,
       verdict(c.ratio),
       `${serverUs(c.a).toFixed(0)} / ${serverUs(c.b).toFixed(0)}`,
-      (serverUs(c.a) / serverUs(c.b)).toFixed(3),
+      (c.cpuRatio ?? Number.NaN).toFixed(3),
+      (c.cpuRatios ?? []).map((r) => r.toFixed(2)).join(', '),
       // Less CPU per operation is better: the ratio's inverse reads like the rates' ratio.
-      verdict(serverUs(c.b) / serverUs(c.a)),
+      verdict(1 / (c.cpuRatio ?? Number.NaN)),
     ]),
   );
   const text = [
     `# Comparison ${machine.date.slice(0, 16)} UTC: this checkout against ${against}`,
     '',
     `Machine: ${machineLine(machine)}.`,
-    `Run: two servers${args.production ? ' of the production build (NODE_ENV=production, LOG_LEVEL=info: request logs and security events on)' : ''} on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, Node ${process.version}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${seconds / 2} s a round, the order swapped every round; a ratio is this checkout's rate over the other's; the CPU ratio is this checkout's server CPU per operation (its threads, and PostgreSQL's processes) over the other's, in the median round of each (within ±5%: the same).`,
+    `Run: two servers${args.production ? ' of the production build (NODE_ENV=production, LOG_LEVEL=info: request logs and security events on)' : ''} on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, Node ${process.version}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${rounds} rounds of ${seconds / 2} s, the order swapped every round; a ratio is this checkout's rate over the other's in the same round; a CPU ratio is this checkout's server CPU per operation (its threads, and PostgreSQL's processes) over the other's in the same round, and the CPU verdict reads the median of the rounds' CPU ratios (within ±${within * 100}%: the same). The CPU µs/op columns are each side's median round.`,
     '',
     table,
     '',

@@ -52,13 +52,25 @@ export interface Turns {
   ratio: number;
   /** Each round's ratio, for the record. */
   ratios: number[];
+  /**
+   * The median over the rounds of a's server CPU per operation (its threads, and the database's
+   * processes) over b's in the same round, and each round's, when the sources read their CPU: paired
+   * by round as the rates are, so that a change of the machine's load between rounds cancels out.
+   */
+  cpuRatio?: number;
+  cpuRatios?: number[];
 }
+
+/** A round's server CPU per operation: its threads, and the database's processes (PostgreSQL; none for SQLite). */
+export const serverUs = (r: Row): number => (r.cpu ? r.cpu.mainUs + r.cpu.otherUs + r.cpu.databaseUs : Number.NaN);
 
 /** How long each source runs: the closed loop's connections, a round's two halves, and the warm-up. */
 export interface TurnTiming {
   workers: number;
   durationMs: number;
   warmupMs: number;
+  /** Rounds of each source (ROUNDS unless set). */
+  rounds?: number;
 }
 
 /**
@@ -80,7 +92,7 @@ export async function takeTurns(a: Source, b: Source, errors: Map<string, number
     [a, []],
     [b, []],
   ]);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (t.rounds ?? ROUNDS); round++) {
     for (const source of round % 2 === 0 ? [a, b] : [b, a]) {
       await closedLoop({ workers: t.workers, durationMs: t.warmupMs / 2, next: source.next });
       const before = source.cpu?.();
@@ -99,5 +111,12 @@ export async function takeTurns(a: Source, b: Source, errors: Map<string, number
   const ra = rounds.get(a) ?? [];
   const rb = rounds.get(b) ?? [];
   const ratios = ra.map((r, i) => r.perSecond / (rb[i]?.perSecond ?? Number.NaN));
-  return { a: { ...medianRow(ra), label: a.label, ...medianCpu(ra) }, b: { ...medianRow(rb), label: b.label, ...medianCpu(rb) }, ratio: median(ratios), ratios };
+  const cpuRatios = ra.every((r, i) => r.cpu && rb[i]?.cpu) ? ra.map((r, i) => serverUs(r) / serverUs(rb[i] as Row)) : undefined;
+  return {
+    a: { ...medianRow(ra), label: a.label, ...medianCpu(ra) },
+    b: { ...medianRow(rb), label: b.label, ...medianCpu(rb) },
+    ratio: median(ratios),
+    ratios,
+    ...(cpuRatios ? { cpuRatio: median(cpuRatios), cpuRatios } : {}),
+  };
 }
