@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PRODUCTION_ENV, withTestApp } from '../test-support/test-app.ts';
+import { metricLabels, metricValue } from '../test-support/metrics.ts';
 
 /**
  * A web build of its own, laid out as scripts/spa-vite.ts writes one (a `.br` and a `.gz`
@@ -149,5 +150,23 @@ describe('the operator console kept to ADMIN_ALLOWED_NETWORKS', () => {
     }
     expect((await t.app.inject({ method: 'GET', url: '/admin/', remoteAddress: '10.1.2.3' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/content/', remoteAddress: '192.0.2.10' })).statusCode).toBe(200);
+  });
+});
+
+describe("the build's files in the request-duration histogram", () => {
+  const dist = fakeWebDist({ 'index.html': INDEX, 'assets/index-abc123.js': SCRIPT, 'assets/style-def456.css': 'body{}' });
+  // With a request log, as every app but a test's runs: the durations are recorded where its line is written (http/request-log.ts).
+  const t = withTestApp('sqlite', { WEB_DIST: dist }, { logStream: { write: () => {} } });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  it('are one series under /content/*, not one per hashed file name that each build renames', async () => {
+    const files = () => metricValue('sso_http_request_duration_seconds', { method: 'GET', route: '/content/*', status_code: 200 }, 'count');
+    const before = await files();
+    for (const url of ['/content/assets/index-abc123.js', '/content/assets/style-def456.css', '/content/', '/content/no/such/page']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    }
+    expect(await files()).toBe(before + 4);
+    const routes = (await metricLabels('sso_http_request_duration_seconds')).map((l) => String(l.route));
+    expect(routes.filter((r) => r.includes('abc123') || r.includes('def456'))).toEqual([]);
   });
 });

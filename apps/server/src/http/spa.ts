@@ -29,6 +29,11 @@ async function serveBuild(app: FastifyInstance, dist: string, prefix: string, sc
     return;
   }
   await app.register(async (scope) => {
+    // A route per file (wildcard: false): in the request-duration histogram (http/request-log.ts) the
+    // build's files and deep links are one series, not one per hashed file name that each build renames.
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, metricsRoute: `/${prefix}/*` };
+    });
     await scope.register(fastifyStatic, {
       root: dist,
       prefix: `/${prefix}/`,
