@@ -36,7 +36,9 @@ export class RequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     // The route's template (`/api/auth/token`), never the URL: `unmatched` when no route answered (a 404).
-    const route = request.routeOptions.config.metricsRoute ?? request.routeOptions.url ?? 'unmatched';
+    // routeOptions builds an object on each read: read once. Its config holds the template (`url`).
+    const { config } = request.routeOptions;
+    const route = config.metricsRoute ?? config.url ?? 'unmatched';
     httpRequestDuration.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     if (error) reply.log.error({ ...lineOf(request, reply), err: error }, 'request errored');
     else reply.log.info(lineOf(request, reply), 'request completed');
