@@ -1,13 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { DevMailbox, type Dialect, OUTBOX_WORKER_INTERVAL_MS, startSmtpSink } from '@sso/server/test-support/internals';
-import { TEST_PG_URL } from '@sso/server/test-support';
+import { WEB_SCOPE } from '@sso/contracts/scopes';
+import { authorizeQuery, loginForm, pkce, spaClient, TEST_PG_URL } from '@sso/server/test-support';
 import { launchBrowser } from '../support/browser.ts';
 import { logIn } from '../support/journey.ts';
 import { freePort } from '../support/server.ts';
 import { DEMO_OPEN, get, login, post, refresh } from './support/client.ts';
 import { openSystemDb } from './support/db.ts';
 import { sqliteWriteLock, startOn, tcpProxy, type DbFault, type SystemOnDb } from './support/faults.ts';
+import { send } from './support/fuzz-http.ts';
 
 /**
  * Faults (docs/security.md "Faults and load"): the database and the mail server going away under a
@@ -97,6 +99,22 @@ describe.concurrent('faults of the services the server depends on', () => {
     expect(member.headers.get('retry-after')).toMatch(/^\d+$/);
     const oauth = await refresh(origin, session.refresh_token);
     expect([oauth.status, oauth.json?.error]).toEqual([503, 'temporarily_unavailable']);
+    // The SPA's login form posted to the authorize endpoint is the browser's navigation: it goes to
+    // the /503 page, not to a JSON body; the same post from a script keeps its JSON answer, result
+    // 501 (http/navigation.ts). Sent with node:http: fetch sets its own Sec-Fetch-Mode (cors).
+    const spa = spaClient(origin);
+    const query = authorizeQuery({ clientId: spa.clientId, redirectUri: spa.redirectUri, state: 's', scope: WEB_SCOPE, challenge: pkce().challenge });
+    const formPost = (headers: Record<string, string>) =>
+      send(origin, {
+        method: 'POST',
+        path: `/api/auth/authorize?${query.toString()}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+        body: Buffer.from(loginForm({ user: DEMO_OPEN.user, password: PASSWORD, recaptcha: 'dev' }).toString()),
+      });
+    const navigated = await formPost({ 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html' });
+    expect([navigated.status, navigated.headers.location]).toEqual([303, '/content/503']);
+    const scripted = await formPost({ 'sec-fetch-mode': 'cors', accept: 'application/json' });
+    expect([scripted.status, JSON.parse(scripted.text)]).toEqual([503, { ...OUT_OF_SERVICE, reference: expect.stringMatching(/^[0-9a-f]{8}$/) }]);
     expect(await spaLogin(origin, /\/content\/503$/, OUT_OF_SERVICE.result_message)).toBe('サービス停止中');
 
     await fault.restore();

@@ -23,6 +23,9 @@ export const FRAME_TEXTS = {
   invalidLinkTitle: 'リンクが無効です',
   invalidLink: 'ご利用のサービスから開いたリンクに誤りがあるため、ログイン画面を表示できません。',
   invalidLinkAdvice: 'お手数ですが、リンクを開いたサービスの提供元にお問い合わせください。',
+  /** An error page's button (SPEC.md section 2, "Error pages: each shows a message and a button to login or home"). */
+  toLogin: 'ログインへ',
+  toTop: 'トップへ',
 } as const;
 
 /** Server-side result messages. The texts of 200/203 never say which of id or password was wrong. */

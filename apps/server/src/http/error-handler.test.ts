@@ -13,6 +13,12 @@ async function appThrowing(): Promise<ReturnType<typeof Fastify>> {
   app.post('/api/member/bug', async () => Promise.reject(new Error('SELECT * FROM users failed at /srv/app.ts:1')));
   app.post('/api/auth/token', { config: { oauth: true } }, async () => Promise.reject(new Error('Connection terminated unexpectedly')));
   app.post('/api/auth/revoke', { config: { oauth: true } }, async () => Promise.reject(new Error('bug')));
+  // The doors a browser navigates through (SPEC.md section 7 "Redirects (GET)", the authorize and OIDC logout endpoints).
+  app.get('/api/auth/authorize', { config: { oauth: true } }, async () => Promise.reject(refused()));
+  app.post('/api/auth/authorize', { config: { oauth: true } }, async () => Promise.reject(busy()));
+  app.get('/api/auth/end_session', async () => Promise.reject(refused()));
+  app.get('/api/redirect/resume_app', async () => Promise.reject(busy()));
+  app.get('/api/member/bug', async () => Promise.reject(new Error('bug')));
   await app.ready();
   return app;
 }
@@ -30,6 +36,39 @@ describe('error handler: a database that is out answers as the out-of-service mo
     }
     const token = await app.inject({ method: 'POST', url: '/api/auth/token' });
     expect([token.statusCode, token.json()]).toEqual([503, { error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable', reference: expect.any(String) }]);
+    await app.close();
+  });
+
+  const doors = [
+    ['GET', '/api/auth/authorize'],
+    ['POST', '/api/auth/authorize'],
+    ['GET', '/api/auth/end_session'],
+    ['GET', '/api/redirect/resume_app'],
+  ] as const;
+
+  it('sends a browser navigation to the /503 page instead of a JSON body', async () => {
+    const app = await appThrowing();
+    for (const headers of [{ 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }]) {
+      for (const [method, url] of doors) {
+        const res = await app.inject({ method, url, headers });
+        expect([res.statusCode, res.headers.location], `${method} ${url}`).toEqual([303, '/content/503']);
+        expect([res.headers['retry-after'], res.headers['cache-control']]).toEqual(['30', 'no-store']);
+      }
+    }
+    // A failure that is not the database stays the failure it is.
+    expect((await app.inject({ method: 'GET', url: '/api/member/bug', headers: { 'sec-fetch-mode': 'navigate' } })).statusCode).toBe(500);
+    await app.close();
+  });
+
+  it('keeps the JSON answers of the same doors called by a script or a server', async () => {
+    const app = await appThrowing();
+    for (const headers of [{ 'sec-fetch-mode': 'cors', accept: 'text/html' }, { accept: 'application/json' }, {}]) {
+      for (const [method, url] of doors) {
+        const res = await app.inject({ method, url, headers });
+        expect(res.statusCode, `${method} ${url}`).toBe(503);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+      }
+    }
     await app.close();
   });
 

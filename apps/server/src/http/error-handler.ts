@@ -6,6 +6,7 @@ import { RESULT } from '@sso/contracts/result-codes';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { databaseUnavailable } from '../db/unavailable.ts';
 import { AppError, OAuthError } from '../lib/app-error.ts';
+import { isNavigation, toOutOfServicePage } from './navigation.ts';
 import { answerRequestId } from './request-id.ts';
 
 declare module 'fastify' {
@@ -46,9 +47,12 @@ const DB_RETRY_AFTER_SECONDS = '30';
  * A database that is locked, stopped or unreachable puts the service out, it is not a fault of the
  * request: answered as the out-of-service mode answers (out-of-service.ts; SPEC.md section 8,
  * result 501 with HTTP 503, so the SPA goes to /503), the OAuth endpoints with RFC 6749's
- * `temporarily_unavailable`. Nothing needs a restart: the next request tries the database again.
+ * `temporarily_unavailable`; a browser's navigation (a partner's authorization link, a bookmark, the
+ * redirect routes, the OIDC logout) goes to the /503 page as the SPA would (navigation.ts). Nothing
+ * needs a restart: the next request tries the database again.
  */
 function sendUnavailable(request: FastifyRequest, reply: FastifyReply, reference: string) {
+  if (isNavigation(request)) return toOutOfServicePage(reply, DB_RETRY_AFTER_SECONDS);
   reply.code(503).header('Retry-After', DB_RETRY_AFTER_SECONDS).header('Cache-Control', 'no-store');
   if (isOAuthRoute(request)) return reply.send({ error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable', reference });
   return reply.send({ result_code: RESULT.OUT_OF_SERVICE, result_message: SERVER_MESSAGES.outOfService, reference });

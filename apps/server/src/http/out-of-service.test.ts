@@ -32,6 +32,49 @@ describe.each(DIALECTS)('out of service on %s', (dialect) => {
     expect(await stopped.testDb.db.kysely.selectFrom('login_throttle').selectAll().execute()).toEqual(before);
   });
 
+  // Every door a browser opens a page by (SPEC.md section 2 error routes; section 7 "Redirects (GET)";
+  // the authorize and OIDC logout endpoints) ends on the /503 page, never on a raw JSON body.
+  const doors = [
+    ['GET', '/api/auth/authorize?response_type=code&client_id=SIAP009&redirect_uri=https%3A%2F%2Fexample.com%2Fcb&state=s'],
+    ['POST', '/api/auth/authorize?response_type=code&client_id=SIAP009'],
+    ['GET', '/api/auth/end_session?client_id=SIAP009'],
+    ['GET', '/api/redirect/resume_app?client_id=SIAP009&state=s&esid=e'],
+    ['GET', '/api/redirect/user_one_time_token?one_time_token=t&target=top'],
+  ] as const;
+
+  it('sends a browser navigation to /503 from every door, whether told by Fetch Metadata or by Accept', async () => {
+    const navigations = [
+      { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    ];
+    for (const headers of navigations) {
+      for (const [method, url] of doors) {
+        const res = await stopped.app.inject({ method, url, headers });
+        expect([res.statusCode, res.headers.location], `${method} ${url}`).toEqual([303, '/content/503']);
+        expect(res.headers['retry-after']).toBe('600');
+        expect(res.headers['cache-control']).toBe('no-store');
+      }
+    }
+  });
+
+  it('keeps the JSON answers of API calls: fetch/XHR, JSON accept, and the token endpoint', async () => {
+    const calls = [
+      { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', accept: 'text/html' },
+      { 'sec-fetch-mode': 'same-origin', accept: '*/*' },
+      { accept: 'application/json' },
+      {},
+    ];
+    for (const headers of calls) {
+      for (const [method, url] of doors) {
+        const res = await stopped.app.inject({ method, url, headers });
+        expect(res.statusCode, `${method} ${url}`).toBe(503);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+      }
+      const token = await stopped.app.inject({ method: 'POST', url: '/api/auth/token', headers, payload: { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'SIAP009' } });
+      expect([token.statusCode, token.json().error]).toEqual([503, 'temporarily_unavailable']);
+    }
+  });
+
   it('is off by default', async () => {
     const res = await running.app.inject({ method: 'POST', url: '/api/auth/login', payload: login });
     expect([res.statusCode, res.json().result_code]).toEqual([200, 0]);

@@ -9,7 +9,8 @@ import type { Config } from '../config.ts';
  * registered redirect URIs, because browsers check it against the 303 that follows the authorize
  * form post. `redirectUris` gives the enabled clients' current ones (the client registry of the
  * database changes while the server runs, decision 0031); it returns the same array until they
- * change, and the headers are worked out again only then, never per request.
+ * change, and the headers are worked out again only then, never per request. The server's own HTML
+ * pages add their one style element's hash to style-src (server-page.ts), nothing else.
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config, redirectUris: () => readonly string[]) {
   const https = config.publicOrigin.startsWith('https://');

@@ -1,3 +1,4 @@
+import { COPYRIGHT, FOOTER_LINKS } from '@sso/contracts/page-frame';
 import { LINKS } from '../lib/links.ts';
 import { ExternalLink } from '../ui/external-link.tsx';
 import styles from './layout.module.css';
@@ -9,13 +10,13 @@ export function Footer() {
       <div className={styles.footerInner}>
         <ul className={styles.footerLinks}>
           <li>
-            <ExternalLink href={LINKS.idTerms}>ID利用規約</ExternalLink>
+            <ExternalLink href={LINKS.idTerms}>{FOOTER_LINKS.idTerms.text}</ExternalLink>
           </li>
           <li>
-            <ExternalLink href={LINKS.cookiePolicy}>Cookieポリシー</ExternalLink>
+            <ExternalLink href={LINKS.cookiePolicy}>{FOOTER_LINKS.cookiePolicy.text}</ExternalLink>
           </li>
         </ul>
-        <small>© 2023-2025 Credit Card Company, Inc.</small>
+        <small>{COPYRIGHT}</small>
       </div>
     </footer>
   );

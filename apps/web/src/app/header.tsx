@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { LOGO_DATA_URI } from '@sso/contracts/page-frame';
 import { keptAccount } from '../lib/account-identity.ts';
 import { ensureOAuthClient, getAccount, getOAuthClient } from '../lib/records.ts';
 import { PRODUCT_NAME } from './document-title.ts';
 import { loginPath } from './logo-link.ts';
-import logoUrl from './logo.svg';
 import styles from './layout.module.css';
 import { useLogout } from './use-logout.ts';
 
@@ -68,7 +68,7 @@ function useLoginPath(loggedIn: boolean): string {
 export function Header({ loggedIn, logoLink = true }: { loggedIn: boolean; logoLink?: boolean }) {
   const { logout, pending } = useLogout();
   const login = useLoginPath(loggedIn);
-  const logo = <img src={logoUrl} alt={PRODUCT_NAME} />;
+  const logo = <img src={LOGO_DATA_URI} alt={PRODUCT_NAME} />;
   return (
     <header className={styles.header}>
       <div className={styles.headerInner}>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { AuthorizeCheckResponse } from '@sso/contracts/auth';
 import { RESULT } from '@sso/contracts/result-codes';
 import { apiPost } from './api-client.ts';
+import { goToError } from './navigation.ts';
 import { authorizeParams, getOAuthClient } from './records.ts';
 import { ApiFailure } from './result.ts';
 
@@ -34,8 +35,9 @@ const verdicts = new Map<string, Answer>();
  * (/api/auth/authorize/check, the endpoint's own checks; decision 0019). Refused on its 901 answer
  * (an unknown client_id or unregistered redirect_uri, never redirected to: RFC 6749 section
  * 4.1.2.1); a known client's other mistake comes with the endpoint's own error redirect to the
- * client. A network failure or an outage lets the form show, and the authorize endpoint still
- * refuses or redirects as it would have. A request the browser's SSO session completes is answered
+ * client. Out of service (result 501) goes to /503 (SPEC.md section 8), as every other call's
+ * answer does; a network failure or any other failure lets the form show, and the authorize
+ * endpoint still refuses or redirects as it would have. A request the browser's SSO session completes is answered
  * `session` with the terms to accept first (decision 0026), and the app to confirm (decision 0027).
  */
 export async function checkAuthorize(params: URLSearchParams): Promise<Answer> {
@@ -46,6 +48,7 @@ export async function checkAuthorize(params: URLSearchParams): Promise<Answer> {
     else if (res.session === true) answer = { session: Array.isArray(res.terms) ? res.terms : [], confirm: res.confirm };
   } catch (e) {
     if (e instanceof ApiFailure && e.result.result_code === RESULT.VALIDATION) answer = 'refused';
+    if (e instanceof ApiFailure && e.result.result_code === RESULT.OUT_OF_SERVICE) goToError(RESULT.OUT_OF_SERVICE, e.result.result_message);
   }
   verdicts.set(params.toString(), answer);
   return answer;

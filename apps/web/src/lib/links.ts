@@ -1,3 +1,4 @@
+import { FOOTER_LINKS } from '@sso/contracts/page-frame';
 import { returnBehaviour } from './session-origin.ts';
 
 /**
@@ -8,9 +9,9 @@ const DEFAULT_LINKS = {
   /** ID landing page. */
   idLanding: 'https://www.example.com/id/',
   /** ID terms (footer, SPEC.md section 2). */
-  idTerms: 'https://www.example.com/id/terms',
+  idTerms: FOOTER_LINKS.idTerms.href,
   /** Cookie policy (footer). */
-  cookiePolicy: 'https://www.example.com/cookie-policy',
+  cookiePolicy: FOOTER_LINKS.cookiePolicy.href,
   /** FAQ pages: the login's help link. */
   help: 'https://www.example.com/id/faq',
   /** Help for a mail that did not arrive (e-mail one-time password, open sign-up sent). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../../lib/app-error.ts';
-import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
+import { sendBadRequestPage } from '../../http/bad-request-page.ts';
 import { memberPost, type MemberCall } from '../oauth/member-post.ts';
 import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
@@ -26,7 +26,7 @@ const bearerMember = (call: MemberCall<unknown>): BearerMember => ({ userId: cal
 function redirectOrRefuse(reply: FastifyReply, location: string | undefined) {
   // The landing URL carries a one-time token: never cached, never sent on as a referrer (decision 0006).
   reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
-  if (!location) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
+  if (!location) return sendBadRequestPage(reply);
   return reply.redirect(location, 303);
 }
 

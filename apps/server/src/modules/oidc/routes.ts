@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endSessionRequestSchema } from '@sso/contracts/oidc';
 import { readInHandler, route } from '../../http/route.ts';
 import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
+import { sendServerPage } from '../../http/server-page.ts';
 import type { Background } from '../../lib/background.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { currentMember } from '../oauth/current-user.ts';
@@ -23,9 +24,6 @@ export interface OidcRouteDeps extends EndSessionDeps {
 /** Public documents any client may read, a browser's script too (Discovery section 4, RFC 7517). */
 const publicDocument = (reply: FastifyReply, maxAgeS: number) =>
   reply.header('Cache-Control', `public, max-age=${maxAgeS}`).header('Access-Control-Allow-Origin', '*');
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
 
 /**
  * The OpenID Provider's endpoints (docs/decisions/0025-openid-provider.md): the metadata (RFC 8414 and
@@ -53,19 +51,19 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
 
   const answerEndSession = async (request: FastifyRequest, reply: FastifyReply, raw: unknown, post: boolean) => {
     const input = endSessionRequestSchema.safeParse(raw ?? {});
-    if (!input.success) return html(reply, 400, invalidLogoutPage());
+    if (!input.success) return sendServerPage(reply, 400, invalidLogoutPage());
     // Only a post of this server's own confirmation page (http/own-origin-post.ts): a logout another
     // site posts is asked about again, never done (logout CSRF).
     const confirmed = post && input.data.confirm === 'yes' && postedFromOwnOrigin(request, deps.issuer);
     const outcome = await endRpSession(deps, input.data, { confirmed, device: describeDevice(request.headers['user-agent']) });
-    if (outcome.kind === 'invalid') return html(reply, 400, invalidLogoutPage());
-    if (outcome.kind === 'confirm') return html(reply, 200, confirmPage(outcome.request));
+    if (outcome.kind === 'invalid') return sendServerPage(reply, 400, invalidLogoutPage());
+    if (outcome.kind === 'confirm') return sendServerPage(reply, 200, confirmPage(outcome.request));
     await deps.endBrowserSession(request, reply, outcome.session);
     deps.background.run('back-channel logout', async () => {
       await deps.notifier.drain();
     });
     if (outcome.returnTo) return reply.code(303).header('Cache-Control', 'no-store').redirect(outcome.returnTo, 303);
-    return html(reply, 200, loggedOutPage(outcome.unregisteredReturn));
+    return sendServerPage(reply, 200, loggedOutPage(outcome.unregisteredReturn));
   };
   route(app, `GET ${END_SESSION_PATH}`, async (request, reply) => answerEndSession(request, reply, request.query, false));
   route(app, `POST ${END_SESSION_PATH}`, async (request, reply) => answerEndSession(request, reply, request.body, true), { body: readInHandler });

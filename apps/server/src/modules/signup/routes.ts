@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
+import { sendBadRequestPage } from '../../http/bad-request-page.ts';
 import { readInHandler, route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { resolveEnabledClient } from '../oauth/authorize-service.ts';
@@ -45,7 +45,7 @@ export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): voi
   route(app, 'POST /api/signup/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = await resolveEnabledClient(deps, query);
-    if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
+    if (!target) return sendBadRequestPage(reply);
     // The sign-up signs the new member in: the browser's SSO session starts with the code (decision 0026).
     const post = await signInPost(deps, request, reply);
     const location = await authorizeSignup(deps, target, query, request.body, post);

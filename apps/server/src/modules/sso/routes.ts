@@ -4,7 +4,7 @@ import { authorizeFormSchema, authorizeSessionFormSchema, logoutRequestSchema, t
 import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { validationError } from '../../lib/app-error.ts';
 import { readInHandler, route } from '../../http/route.ts';
-import { BAD_REQUEST_PAGE } from '../../http/bad-request-page.ts';
+import { sendBadRequestPage } from '../../http/bad-request-page.ts';
 import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
 import { memberPost } from '../oauth/member-post.ts';
 import { authorize, authorizeRequestProblem, resolveEnabledClient, type AuthorizeDeps } from '../oauth/authorize-service.ts';
@@ -29,7 +29,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   route(app, 'GET /api/auth/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = await resolveEnabledClient(deps, query);
-    if (!target) return reply.code(400).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
+    if (!target) return sendBadRequestPage(reply);
     const location = await authorizeFromSession(deps, target, query, queryStringOf(request.url), browserOf(request));
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
   }, { exposeHeadRoute: false });
@@ -37,7 +37,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   route(app, 'POST /api/auth/authorize', async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = await resolveEnabledClient(deps, query);
-    if (!target) return reply.code(400).type('text/html; charset=utf-8').send(BAD_REQUEST_PAGE);
+    if (!target) return sendBadRequestPage(reply);
     const done = (location: string) => reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
     // The browser's SSO session completes the request: the SPA's check said so, nothing secret is posted (decision 0026).
     const bySession = authorizeSessionFormSchema.safeParse(request.body ?? {});

@@ -39,7 +39,7 @@ export function ErrorPage({ title, message, detail, children }: ErrorPageProps) 
       )}
       {children}
       <Link to={loggedIn ? '/top' : '/'} className={buttonClass()}>
-        {loggedIn ? 'トップへ' : 'ログインへ'}
+        {loggedIn ? FRAME_TEXTS.toTop : FRAME_TEXTS.toLogin}
       </Link>
     </>
   );

@@ -6,6 +6,7 @@ import { ACR_VALUES } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { checkAuthorize } from '../../lib/authorize-check.ts';
 import { LINKS } from '../../lib/links.ts';
+import { registerNavigator } from '../../lib/navigation.ts';
 import { authorizeParams, ensureOAuthClient, saveSession } from '../../lib/records.ts';
 import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
 import { LoginPage } from './login-page.tsx';
@@ -121,5 +122,19 @@ describe('a partner asking for phishing-resistant authentication (acr_values, de
     expect(render(either)).toContain('type="password"');
     expect(render(unknown)).toContain('type="password"');
     expect(render(unknown)).not.toContain(PASSKEY_MESSAGES.loginPasskeyRequired);
+  });
+});
+
+describe('a partner\'s link while the service is out', () => {
+  beforeEach(() => void stubBrowserGlobals());
+
+  it('goes to /503 when the server answers the check out of service (SPEC.md section 8, result 501), and to no other page on a network failure', async () => {
+    const navigations: string[] = [];
+    registerNavigator((to) => navigations.push(String(to)));
+    await serverSays(503, { result_code: 501, result_message: 'ただいまサービスを停止しております。しばらく経ってから再度お試しください。' }, authorize('SIAP007'));
+    expect(navigations).toEqual(['/503']);
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    await checkAuthorize(new URLSearchParams(authorize('SIAP008')));
+    expect(navigations).toEqual(['/503']);
   });
 });
