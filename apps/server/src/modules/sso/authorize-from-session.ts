@@ -8,6 +8,7 @@ import { meetsAcrValues } from '../oidc/acr-request.ts';
 import { amrList } from '../oidc/id-token.ts';
 import {
   acceptClientTerms,
+  cardholdersOnlyPage,
   checkAuthorizeQuery,
   errorRedirect,
   issueCodeRedirect,
@@ -36,9 +37,11 @@ type Checked = Extract<AuthorizeQueryCheck, { ok: true }>;
 
 /**
  * What the session can do for a request: complete it (after `terms`, when any are outstanding, and
- * after the member's own confirmation when `confirm`: decision 0027), or nothing: the member logs in.
+ * after the member's own confirmation when `confirm`: decision 0027), refuse it (`refused`: a
+ * cardholders-only service its member may not use, SPEC.md section 6, decided before any terms are
+ * shown or recorded, as the password login does: decision 0015), or nothing: the member logs in.
  */
-export type SessionVerdict = { kind: 'session'; session: SsoSessionRow; terms: string[]; confirm: boolean } | { kind: 'login' };
+export type SessionVerdict = { kind: 'session'; session: SsoSessionRow; terms: string[]; confirm: boolean } | { kind: 'refused' } | { kind: 'login' };
 
 /** The query string of a request's URL as it came, which the SPA's login page gets unchanged. */
 export const queryStringOf = (url: string) => {
@@ -71,6 +74,7 @@ function answers(session: SsoSessionRow, query: AuthorizeQuery, now: number): bo
 export async function sessionVerdict(deps: AuthorizeDeps, target: Target, query: AuthorizeQuery, browser: Browser): Promise<SessionVerdict> {
   const session = await liveSsoSession(deps, browser);
   if (!session || !answers(session, query, deps.clock.now())) return { kind: 'login' };
+  if (await refusesMember(deps.db, session.user_id, target.client.client_id)) return { kind: 'refused' };
   const terms = await outstandingTerms(deps.db, session.user_id, target.client);
   return { kind: 'session', session, terms, confirm: !assuresClient(deps.issuer, target.redirectUri) };
 }
@@ -82,6 +86,7 @@ export async function sessionVerdict(deps: AuthorizeDeps, target: Target, query:
  */
 export function silentError(verdict: SessionVerdict): { error: string; description: string } | undefined {
   if (verdict.kind === 'login') return { error: 'login_required', description: 'the member must log in' };
+  if (verdict.kind === 'refused') return { error: 'access_denied', description: 'the service is for cardholders only' };
   if (verdict.confirm) return { error: 'interaction_required', description: 'the member must confirm the app' };
   if (verdict.terms.length > 0) return { error: 'consent_required', description: 'the member must accept the terms of use' };
   return undefined;
@@ -145,8 +150,9 @@ export async function authorizeFromSession(
   const silent = q.query.prompt === 'none';
   const verdict = await sessionVerdict(deps, target, q.query, browser);
   const problem = silentError(verdict);
-  if (problem || verdict.kind === 'login') return silent && problem ? fail(problem.error, problem.description) : loginPage(deps.issuer, rawQueryString);
-  if (silent && (await refusesMember(deps.db, verdict.session.user_id, target.client.client_id))) return fail('access_denied', 'the service is for cardholders only');
+  if (silent && problem) return fail(problem.error, problem.description);
+  if (verdict.kind === 'refused') return cardholdersOnlyPage(deps.issuer);
+  if (problem || verdict.kind === 'login') return loginPage(deps.issuer, rawQueryString);
   const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
   if (location !== undefined) return location;
   return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
@@ -174,6 +180,8 @@ export async function authorizeSessionForm(
   const verdict = await sessionVerdict(deps, target, q.query, browser);
   const silent = q.query.prompt === 'none';
   if (verdict.kind === 'login') return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
+  // Before the terms: a member refused the service is not asked to accept them, nor are they recorded (decision 0015).
+  if (verdict.kind === 'refused') return silent ? fail('access_denied', 'the service is for cardholders only') : cardholdersOnlyPage(deps.issuer);
   // prompt=none shows no screen, so nothing was confirmed on one, whatever the form says.
   if (verdict.confirm && (silent || form.confirmed !== '1')) return silent ? fail('interaction_required', 'the member must confirm the app') : loginPage(deps.issuer, rawQueryString);
   if (!(await acceptClientTerms(deps, verdict.session.user_id, target.client, form.terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
@@ -208,6 +216,8 @@ export async function sessionCheck(
   const problem = silentError(verdict);
   const redirect = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   if (q.query.prompt === 'none' && problem) return { redirect_to: redirect(problem.error, problem.description) };
+  // The SPA follows it as a document navigation: the page that says why, never the terms screen (decision 0015).
+  if (verdict.kind === 'refused') return { redirect_to: cardholdersOnlyPage(deps.issuer) };
   if (verdict.kind !== 'session') return {};
   if (!verdict.confirm) return { session: true, terms: verdict.terms };
   const member = await findActiveUserById(deps.db, verdict.session.user_id);
