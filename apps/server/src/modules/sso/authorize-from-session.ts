@@ -99,13 +99,14 @@ export function silentError(verdict: SessionVerdict): { error: string; descripti
  * authentication (`auth_time`, `amr`), the request's `nonce`, and no proof of presence (decision 0012:
  * nobody typed anything).
  */
-async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, rawQuery: Record<string, unknown>, session: SsoSessionRow, browser: Browser) {
+async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, rawQuery: Record<string, unknown>, session: SsoSessionRow, browser: Browser, onUse: () => void) {
   const stillLive: SessionStart = {
     save: async (db) => {
       const now = deps.clock.now();
       const row = await findSsoSession(db, session.id);
       if (!row || row.ended_at !== null || row.expires_at <= now) return undefined;
       await touchSession({ db, clock: deps.clock }, row, target.client.client_id, browser.address);
+      onUse();
       return row.id;
     },
   };
@@ -135,7 +136,9 @@ async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, 
  * the SPA's login page, which shows the outstanding terms, or the app's confirmation (decision 0027),
  * first. Without one: the SPA's login page (SPEC.md section 2), or for `prompt=none` the error
  * (`login_required`, `consent_required`, `interaction_required`, and `access_denied` for a service
- * the member may not use, whose page would be a screen).
+ * the member may not use, whose page would be a screen). A member the session's service refuses
+ * (decision 0015) goes to the SPA's page that says so, before any terms, as after the password.
+ * `onUse` is called when a code came from the session (the route gives the cookie again).
  */
 export async function authorizeFromSession(
   deps: AuthorizeDeps,
@@ -143,6 +146,7 @@ export async function authorizeFromSession(
   rawQuery: Record<string, unknown>,
   rawQueryString: string,
   browser: Browser,
+  onUse: () => void = () => {},
 ): Promise<string> {
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   const q = checkAuthorizeQuery(target.client, rawQuery);
@@ -153,7 +157,7 @@ export async function authorizeFromSession(
   if (silent && problem) return fail(problem.error, problem.description);
   if (verdict.kind === 'refused') return cardholdersOnlyPage(deps.issuer);
   if (problem || verdict.kind === 'login') return loginPage(deps.issuer, rawQueryString);
-  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
+  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser, onUse);
   if (location !== undefined) return location;
   return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
 }
@@ -164,7 +168,7 @@ export async function authorizeFromSession(
  * additional-terms screen, and `confirmed` once the member pressed the app's confirmation (decision
  * 0027). A session that can no longer answer sends the member to the login page (for `prompt=none`,
  * `login_required`), and so does a request needing the confirmation that came without it; terms
- * still outstanding are refused as the login's are.
+ * still outstanding are refused as the login's are. `onUse` as authorizeFromSession's.
  */
 export async function authorizeSessionForm(
   deps: AuthorizeDeps,
@@ -173,6 +177,7 @@ export async function authorizeSessionForm(
   rawQueryString: string,
   form: { terms?: string | string[] | undefined; confirmed?: '1' | undefined },
   browser: Browser,
+  onUse: () => void = () => {},
 ): Promise<string> {
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   const q = checkAuthorizeQuery(target.client, rawQuery);
@@ -185,7 +190,7 @@ export async function authorizeSessionForm(
   // prompt=none shows no screen, so nothing was confirmed on one, whatever the form says.
   if (verdict.confirm && (silent || form.confirmed !== '1')) return silent ? fail('interaction_required', 'the member must confirm the app') : loginPage(deps.issuer, rawQueryString);
   if (!(await acceptClientTerms(deps, verdict.session.user_id, target.client, form.terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
-  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
+  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser, onUse);
   return location ?? loginPage(deps.issuer, rawQueryString);
 }
 
