@@ -137,8 +137,11 @@ export async function refreshTokens(
   if (outcome) {
     // The SPA's refresh is the member's access to the ID (SPEC.md section 9: automatic login lasts 90
     // days from the last access): the browser's session its tokens came from slides on. A partner's
-    // refresh, made by its server with or without the member, does not (decision 0026).
-    if (grant.client_id === WEB_CLIENT_ID && grant.sso_session_id !== null) await slideSsoSessionOnRefresh(deps.db, { id: grant.sso_session_id, now });
+    // refresh, made by its server with or without the member, does not (decision 0026). A pair issued
+    // within the minute came from a use of the session (a login, an authorize, a refresh that slid it):
+    // no statement then, so that a client refreshing again and again costs the hot path nothing more.
+    const session = grant.client_id === WEB_CLIENT_ID && now - grant.created_at >= LIMITS.ssoSessionTouchMs ? grant.sso_session_id : null;
+    if (session !== null) await slideSsoSessionOnRefresh(deps.db, { id: session, now });
     if (!hasOpenid(grant.scope)) return outcome;
     // A new ID token each time, of the session's own sign-in, without a nonce (OpenID Connect Core 1.0
     // section 12.2), made from the row the refresh read: no query more.

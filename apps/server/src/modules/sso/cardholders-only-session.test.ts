@@ -45,6 +45,7 @@ describe.each(DIALECTS)('the SSO session and a cardholders-only service (%s)', (
     expect(res.json()).toMatchObject({ result_code: 0, redirect_to: REFUSAL_PAGE });
     expect(res.json().session).toBeUndefined();
     expect(res.json().terms).toBeUndefined();
+    expect(await accepted(member.id)).toEqual([]);
   });
 
   it('the session\'s form posted with the terms anyway (skipping the check) is refused before the terms: no acceptance row, no code', async () => {
