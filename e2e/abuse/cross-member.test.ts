@@ -23,6 +23,8 @@ import {
 /** Every Bearer endpoint but NO_INPUT, by path (support/cross-member-table.ts). */
 const TABLE: Record<string, Case> = CROSS_MEMBER;
 const LAST = '/api/auth/cancel';
+/** Logs the caller out everywhere: run apart, before the withdrawals. */
+const END_ALL = '/api/user/sessions/end_all';
 
 const REFUSALS = [300, 902];
 
@@ -150,7 +152,7 @@ describe('one member never reaches another member\'s data on any Bearer endpoint
     const [attacker, victim] = [attackerName, victimName].map((n) => (n === 'A' ? A : B)) as [Member, Member];
     const rows = await rowsOf(db.kysely, victim);
     const views = await readViews(origin(), victim.spa.access);
-    expect(await attack(attacker, victim, Object.keys(TABLE).filter((p) => p !== LAST))).toEqual([]);
+    expect(await attack(attacker, victim, Object.keys(TABLE).filter((p) => p !== LAST && p !== END_ALL))).toEqual([]);
     for (const route of NO_INPUT) {
       const [method, path] = route.split(' ') as ['GET' | 'POST', string];
       const ids = new URLSearchParams({ user_id: victim.userId, sub: victim.userId, email: victim.email });
@@ -212,6 +214,12 @@ describe('one member never reaches another member\'s data on any Bearer endpoint
   });
 
   it('B\'s withdrawal with A\'s ids ends B only; then A\'s tokens, after A\'s own withdrawal, open nothing', async () => {
+    // B's log out everywhere with A's ids ends B's own sessions only; B logs in again for its withdrawal.
+    const untouched = await rowsOf(db.kysely, A);
+    expect(await attack(B, A, [END_ALL])).toEqual([]);
+    expect((await callAs(origin(), B.spa.access, '/api/user')).status).toBe(401);
+    expect(await rowsOf(db.kysely, A)).toEqual(untouched);
+    Object.assign(B.spa, await logIn(origin(), B.email, B.password, B.spa.terminal));
     // The withdrawals need a fresh proof (decision 0012): the sessions were taken at the start.
     for (const m of [A, B]) await ok(callAs(origin(), m.spa.access, '/api/auth/reauth', { password: m.password }));
     const rows = await rowsOf(db.kysely, A);

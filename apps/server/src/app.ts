@@ -45,6 +45,7 @@ import { registerLinkRoutes } from './modules/link/routes.ts';
 import { registerUpgradeRoutes } from './modules/upgrade/routes.ts';
 import { registerPartnerDemoRoutes } from './modules/partner-demo/routes.ts';
 import { registerSsoRoutes } from './modules/sso/routes.ts';
+import { registerSessionsRoutes } from './modules/sessions/routes.ts';
 import { registerAdminRoutes } from './modules/operators/admin-routes.ts';
 import { registerOperatorRoutes } from './modules/operators/routes.ts';
 import { registerSupportRoutes } from './modules/support/routes.ts';
@@ -229,6 +230,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   };
   registerOAuthRoutes(app, { ...deps, passwordGrant: (body, p) => passwordGrant(deps, body, p) });
   registerSsoRoutes(app, deps);
+  registerSessionsRoutes(app, deps);
   registerOidcRoutes(app, { ...deps, endBrowserSession: endBrowserSessionOf(deps) });
   registerLoginRoutes(app, deps);
   registerAccountChangeRoutes(app, deps);

@@ -107,6 +107,8 @@ export const CROSS_MEMBER: { [K in TableKey as (typeof API)[K]['path']]: Case } 
   // The signed-in browsers and services (decision 0026): the caller's own list; another member's session id ends nothing (RFC 7009 section 2.2).
   '/api/user/sessions': ownData,
   '/api/user/sessions/end': { own: true, bodies: (v) => v.sessions.map(({ kind, id }) => ({ kind, id })) },
+  // Ends the caller's own sessions whatever ids it is given (cross-member.test.ts runs it apart, as the withdrawal).
+  '/api/user/sessions/end_all': ownData,
   // Passkeys (decision 0024): the victim's passkey by its id or its credential is another member's, answered as none (902).
   '/api/auth/passkeys': ownData,
   '/api/auth/passkey/register/options': ownData,

@@ -142,6 +142,8 @@ export const API_FUZZ: { [K in ApiKey]: ApiFuzz<K> } = {
   'POST /api/auth/tel/change': { group: 'account', expect: 'result', caller: 'open', valid: () => [{ tel: '08012349999' }, { tel: '09000000001' }] },
   'POST /api/auth/tel/change/otp': { group: 'account', expect: 'result', caller: 'open', valid: () => [otp()] },
   'POST /api/auth/password/change': { group: 'account', expect: 'result', caller: 'card', argon2: true, valid: () => [{ current_password: 'Wrong-pass1', ...newPassword }] },
+  // Both end the caller's sessions: the member made to be used up.
+  'POST /api/user/sessions/end_all': { group: 'account', expect: 'result', caller: 'victim' },
   'POST /api/auth/cancel': { group: 'account', expect: 'result', caller: 'victim' },
   'POST /api/auth/password/forgot': { group: 'account', expect: 'result', valid: () => [{ email: 'demo.card@example.com' }, { email: 'fuzz.nobody@example.com' }] },
   'POST /api/auth/password/reset': { group: 'account', expect: 'result', argon2: true, valid: () => [{ onetime_token: secret(), ...newPassword }] },

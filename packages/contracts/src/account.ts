@@ -167,6 +167,7 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   passkey_optional: 'パスキーによる本人確認の必須を解除',
   login_new_device: '新しい端末からのログイン',
   sso_session_ended: 'ブラウザのログイン状態の解除',
+  sessions_ended_everywhere: 'すべての端末からのログアウト',
   support_unlocked: 'サポート窓口によるログインの一時ロックの解除',
   support_sessions_ended: 'サポート窓口によるすべての端末のログアウト',
   support_passkey_removed: 'サポート窓口によるパスキーの削除',

@@ -80,6 +80,7 @@ const ENTRIES = {
   'POST /api/user/attribute': { tag: 'account', bearer: SCOPES.userRead, answer: user.userAttributeResponseSchema, summary: "The member's kind and service links", ja: '会員属性' },
   'POST /api/user/sessions': { tag: 'account', bearer: SCOPES.accountWrite, answer: sessions.sessionsResponseSchema, summary: "The member's signed-in browsers (SSO sessions) and services (decision 0026)", ja: 'ログイン中の端末とサービス' },
   'POST /api/user/sessions/end': { tag: 'account', bearer: SCOPES.accountWrite, json: sessions.endSessionRequestSchema, answer: ok, summary: "Ends one browser's SSO session with its tokens, or one service's session", ja: '端末・サービスからログアウト' },
+  'POST /api/user/sessions/end_all': { tag: 'account', bearer: SCOPES.accountWrite, answer: ok, summary: "Ends every browser's SSO session and every service's session of the member, the caller's too", ja: 'すべての端末からログアウト' },
   'POST /api/user/profile': { tag: 'account', bearer: SCOPES.userRead, answer: account.profileResponseSchema, summary: "An open member's profile and its read-only fields (a card member: 300)", ja: 'プロフィール' },
   'POST /api/user/profile/change': { tag: 'account', bearer: SCOPES.accountWrite, json: account.profileChangeRequestSchema(TODAY), answer: ok, summary: "Changes an open member's profile; dry_run 1 checks only", ja: 'プロフィール変更' },
   'POST /api/user/activities': { tag: 'account', bearer: SCOPES.activityRead, json: account.activitiesRequestSchema, answer: account.activitiesResponseSchema, summary: "The member's activity log, newest first, 20 a page", ja: '利用履歴' },

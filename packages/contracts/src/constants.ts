@@ -97,12 +97,17 @@ export const LIMITS = {
   passkeyReviewLinkTtlMs: 7 * 24 * 60 * 60 * 1000,
   /**
    * The browser's SSO session (docs/decisions/0026-sso-session.md): automatic login lasts 90 days from
-   * the last access to a site that needs the ID (SPEC.md section 9), the session's last use at the
-   * authorize endpoint; never longer than 180 days from the login that started it, after which the
-   * member types the password again.
+   * the last access to a site that needs the ID (SPEC.md section 9): an authorize request completed
+   * from the session, or the SPA's refresh of its tokens. No cap from the login: a member who keeps
+   * using the ID stays signed in, as the spec's words say.
    */
   ssoSessionIdleMs: 90 * 24 * 60 * 60 * 1000,
-  ssoSessionMaxMs: 180 * 24 * 60 * 60 * 1000,
+  /**
+   * The session cookie's Max-Age: 400 days, the longest a browser keeps a cookie (RFC 6265bis section
+   * 5.5, "cookie-age-limit"), set again at every use of the session from the browser, so that the
+   * cookie outlives the session's sliding expiry, which the server decides.
+   */
+  ssoCookieMaxAgeMs: 400 * 24 * 60 * 60 * 1000,
   /** A session's last use is written at most this often (and when it is used for another service): no write on every authorize. */
   ssoSessionTouchMs: 60 * 1000,
   /**

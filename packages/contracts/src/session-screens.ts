@@ -19,10 +19,16 @@ export const SESSION_SCREEN_TEXTS = {
   startedSuffix: 'にログイン',
   lastUsedAt: '最終利用',
   lastService: '最終利用サービス',
+  /** When a browser's automatic login ends unless the ID is used before (SPEC.md section 9: 90 days from the last access). */
+  autoLoginEndsAt: '自動ログインの有効期限',
   logout: 'ログアウト',
   endTitle: 'ログアウトしますか？',
   endBrowserText: 'このブラウザのログイン状態と、このブラウザでメンバーIDからログインしたサービスのログイン状態を解除します。',
   endServiceText: 'このサービスのログイン状態を解除します。',
   endCurrentText: 'この端末もログアウトし、ログイン画面に戻ります。',
   ended: 'ログアウトしました。',
+  /** Every browser and service at once, this one too (decision 0026, "Log out everywhere"). */
+  endAll: 'すべての端末からログアウト',
+  endAllTitle: 'すべての端末からログアウトしますか？',
+  endAllText: 'すべてのブラウザとサービスのログイン状態を解除します。この端末もログアウトし、ログイン画面に戻ります。',
 } as const;

@@ -15,6 +15,11 @@ export const browserSessionSchema = z.object({
   last_used_at: z.number(),
   /** The service it was last used to sign in to, by name; null: none known. */
   last_service: z.string().nullable(),
+  /**
+   * When its automatic login ends unless the member uses the ID before (SPEC.md section 9: 90 days
+   * from the last access; an authorize from it or the SPA's refresh slides it on).
+   */
+  expires_at: z.number(),
   /** The browser this request came from (この端末). */
   current: z.boolean(),
 });

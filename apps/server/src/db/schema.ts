@@ -365,7 +365,7 @@ export interface SsoSessionsTable {
   last_used_at: number;
   /** The client it was last used for. */
   last_client_id: string | null;
-  /** 90 days from the last use, never beyond 180 days from created_at (LIMITS.ssoSessionIdleMs, ssoSessionMaxMs). */
+  /** 90 days from the last use: an authorize from the session or the SPA's refresh (LIMITS.ssoSessionIdleMs, SPEC.md section 9). */
   expires_at: number;
   ended_at: number | null;
   /** The network address of the login or the last recorded use (request.ip); null before migration 0022. */

@@ -76,6 +76,8 @@ export type ActivityEvent =
   | 'login_new_device'
   /** A browser's SSO session ended: by the member from the list of signed-in browsers, or by a login as another member in that browser (decision 0026). */
   | 'sso_session_ended'
+  /** The member logged out of every browser and service at once from the list (decision 0026, "Log out everywhere"). */
+  | 'sessions_ended_everywhere'
   /** The company's support desk acted on the account (modules/support/, migration 0022): the member sees it in their log. */
   | 'support_unlocked'
   | 'support_sessions_ended'

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { LIMITS } from '@sso/contracts/constants';
+import { LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
 import type { TokenResponse } from '@sso/contracts/auth';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -18,6 +18,7 @@ import { findGrant, insertFamily, lockGrant, revokeFamily, supersedeChildren, ty
 import { findToken, issuePair, rotatePair, type TokenKind } from './tokens.ts';
 import { amrList, mintIdToken, type OidcDeps } from '../oidc/id-token.ts';
 import { subjectFor } from '../oidc/subject.ts';
+import { slideSsoSessionOnRefresh } from '../sso/sso-session-repo.ts';
 
 export interface TokenDeps {
   db: Kysely<Database>;
@@ -134,6 +135,13 @@ export async function refreshTokens(
   // PostgreSQL. Only a grant that was no longer live takes the retry's transaction.
   const outcome = (await rotatePair(deps.db, grant, grant.scope, now)) ?? (await retryWithinGrace(deps.db, grant, now));
   if (outcome) {
+    // The SPA's refresh is the member's access to the ID (SPEC.md section 9: automatic login lasts 90
+    // days from the last access): the browser's session its tokens came from slides on. A partner's
+    // refresh, made by its server with or without the member, does not (decision 0026). A pair issued
+    // within the minute came from a use of the session (a login, an authorize, a refresh that slid it):
+    // no statement then, so that a client refreshing again and again costs the hot path nothing more.
+    const session = grant.client_id === WEB_CLIENT_ID && now - grant.created_at >= LIMITS.ssoSessionTouchMs ? grant.sso_session_id : null;
+    if (session !== null) await slideSsoSessionOnRefresh(deps.db, { id: session, now });
     if (!hasOpenid(grant.scope)) return outcome;
     // A new ID token each time, of the session's own sign-in, without a nonce (OpenID Connect Core 1.0
     // section 12.2), made from the row the refresh read: no query more.

@@ -8,6 +8,7 @@ import { meetsAcrValues } from '../oidc/acr-request.ts';
 import { amrList } from '../oidc/id-token.ts';
 import {
   acceptClientTerms,
+  cardholdersOnlyPage,
   checkAuthorizeQuery,
   errorRedirect,
   issueCodeRedirect,
@@ -36,9 +37,11 @@ type Checked = Extract<AuthorizeQueryCheck, { ok: true }>;
 
 /**
  * What the session can do for a request: complete it (after `terms`, when any are outstanding, and
- * after the member's own confirmation when `confirm`: decision 0027), or nothing: the member logs in.
+ * after the member's own confirmation when `confirm`: decision 0027), refuse it (`refused`: a
+ * cardholders-only service its member may not use, SPEC.md section 6, decided before any terms are
+ * shown or recorded, as the password login does: decision 0015), or nothing: the member logs in.
  */
-export type SessionVerdict = { kind: 'session'; session: SsoSessionRow; terms: string[]; confirm: boolean } | { kind: 'login' };
+export type SessionVerdict = { kind: 'session'; session: SsoSessionRow; terms: string[]; confirm: boolean } | { kind: 'refused' } | { kind: 'login' };
 
 /** The query string of a request's URL as it came, which the SPA's login page gets unchanged. */
 export const queryStringOf = (url: string) => {
@@ -71,6 +74,7 @@ function answers(session: SsoSessionRow, query: AuthorizeQuery, now: number): bo
 export async function sessionVerdict(deps: AuthorizeDeps, target: Target, query: AuthorizeQuery, browser: Browser): Promise<SessionVerdict> {
   const session = await liveSsoSession(deps, browser);
   if (!session || !answers(session, query, deps.clock.now())) return { kind: 'login' };
+  if (await refusesMember(deps.db, session.user_id, target.client.client_id)) return { kind: 'refused' };
   const terms = await outstandingTerms(deps.db, session.user_id, target.client);
   return { kind: 'session', session, terms, confirm: !assuresClient(deps.issuer, target.redirectUri) };
 }
@@ -82,6 +86,7 @@ export async function sessionVerdict(deps: AuthorizeDeps, target: Target, query:
  */
 export function silentError(verdict: SessionVerdict): { error: string; description: string } | undefined {
   if (verdict.kind === 'login') return { error: 'login_required', description: 'the member must log in' };
+  if (verdict.kind === 'refused') return { error: 'access_denied', description: 'the service is for cardholders only' };
   if (verdict.confirm) return { error: 'interaction_required', description: 'the member must confirm the app' };
   if (verdict.terms.length > 0) return { error: 'consent_required', description: 'the member must accept the terms of use' };
   return undefined;
@@ -94,13 +99,14 @@ export function silentError(verdict: SessionVerdict): { error: string; descripti
  * authentication (`auth_time`, `amr`), the request's `nonce`, and no proof of presence (decision 0012:
  * nobody typed anything).
  */
-async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, rawQuery: Record<string, unknown>, session: SsoSessionRow, browser: Browser) {
+async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, rawQuery: Record<string, unknown>, session: SsoSessionRow, browser: Browser, onUse: () => void) {
   const stillLive: SessionStart = {
     save: async (db) => {
       const now = deps.clock.now();
       const row = await findSsoSession(db, session.id);
       if (!row || row.ended_at !== null || row.expires_at <= now) return undefined;
       await touchSession({ db, clock: deps.clock }, row, target.client.client_id, browser.address);
+      onUse();
       return row.id;
     },
   };
@@ -130,7 +136,9 @@ async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, 
  * the SPA's login page, which shows the outstanding terms, or the app's confirmation (decision 0027),
  * first. Without one: the SPA's login page (SPEC.md section 2), or for `prompt=none` the error
  * (`login_required`, `consent_required`, `interaction_required`, and `access_denied` for a service
- * the member may not use, whose page would be a screen).
+ * the member may not use, whose page would be a screen). A member the session's service refuses
+ * (decision 0015) goes to the SPA's page that says so, before any terms, as after the password.
+ * `onUse` is called when a code came from the session (the route gives the cookie again).
  */
 export async function authorizeFromSession(
   deps: AuthorizeDeps,
@@ -138,6 +146,7 @@ export async function authorizeFromSession(
   rawQuery: Record<string, unknown>,
   rawQueryString: string,
   browser: Browser,
+  onUse: () => void = () => {},
 ): Promise<string> {
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   const q = checkAuthorizeQuery(target.client, rawQuery);
@@ -145,9 +154,10 @@ export async function authorizeFromSession(
   const silent = q.query.prompt === 'none';
   const verdict = await sessionVerdict(deps, target, q.query, browser);
   const problem = silentError(verdict);
-  if (problem || verdict.kind === 'login') return silent && problem ? fail(problem.error, problem.description) : loginPage(deps.issuer, rawQueryString);
-  if (silent && (await refusesMember(deps.db, verdict.session.user_id, target.client.client_id))) return fail('access_denied', 'the service is for cardholders only');
-  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
+  if (silent && problem) return fail(problem.error, problem.description);
+  if (verdict.kind === 'refused') return cardholdersOnlyPage(deps.issuer);
+  if (problem || verdict.kind === 'login') return loginPage(deps.issuer, rawQueryString);
+  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser, onUse);
   if (location !== undefined) return location;
   return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
 }
@@ -158,7 +168,7 @@ export async function authorizeFromSession(
  * additional-terms screen, and `confirmed` once the member pressed the app's confirmation (decision
  * 0027). A session that can no longer answer sends the member to the login page (for `prompt=none`,
  * `login_required`), and so does a request needing the confirmation that came without it; terms
- * still outstanding are refused as the login's are.
+ * still outstanding are refused as the login's are. `onUse` as authorizeFromSession's.
  */
 export async function authorizeSessionForm(
   deps: AuthorizeDeps,
@@ -167,6 +177,7 @@ export async function authorizeSessionForm(
   rawQueryString: string,
   form: { terms?: string | string[] | undefined; confirmed?: '1' | undefined },
   browser: Browser,
+  onUse: () => void = () => {},
 ): Promise<string> {
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   const q = checkAuthorizeQuery(target.client, rawQuery);
@@ -174,10 +185,12 @@ export async function authorizeSessionForm(
   const verdict = await sessionVerdict(deps, target, q.query, browser);
   const silent = q.query.prompt === 'none';
   if (verdict.kind === 'login') return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
+  // Before the terms: a member refused the service is not asked to accept them, nor are they recorded (decision 0015).
+  if (verdict.kind === 'refused') return silent ? fail('access_denied', 'the service is for cardholders only') : cardholdersOnlyPage(deps.issuer);
   // prompt=none shows no screen, so nothing was confirmed on one, whatever the form says.
   if (verdict.confirm && (silent || form.confirmed !== '1')) return silent ? fail('interaction_required', 'the member must confirm the app') : loginPage(deps.issuer, rawQueryString);
   if (!(await acceptClientTerms(deps, verdict.session.user_id, target.client, form.terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
-  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser);
+  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser, onUse);
   return location ?? loginPage(deps.issuer, rawQueryString);
 }
 
@@ -208,6 +221,8 @@ export async function sessionCheck(
   const problem = silentError(verdict);
   const redirect = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   if (q.query.prompt === 'none' && problem) return { redirect_to: redirect(problem.error, problem.description) };
+  // The SPA follows it as a document navigation: the page that says why, never the terms screen (decision 0015).
+  if (verdict.kind === 'refused') return { redirect_to: cardholdersOnlyPage(deps.issuer) };
   if (verdict.kind !== 'session') return {};
   if (!verdict.confirm) return { session: true, terms: verdict.terms };
   const member = await findActiveUserById(deps.db, verdict.session.user_id);

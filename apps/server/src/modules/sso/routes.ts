@@ -12,7 +12,7 @@ import { authorizeFromSession, authorizeSessionForm, queryStringOf, sessionCheck
 import { signInPost } from './sign-in-post.ts';
 import { logoutBrowser } from './logout.ts';
 import { endMemberSession, listSessions } from './sessions-service.ts';
-import { browserOf, clearSsoCookie } from './sso-cookie.ts';
+import { browserOf, clearSsoCookie, renewSsoCookie } from './sso-cookie.ts';
 
 /**
  * The SSO session's endpoints (docs/decisions/0026-sso-session.md): the authorization endpoint
@@ -30,7 +30,8 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
     const query = (request.query ?? {}) as Record<string, unknown>;
     const target = await resolveEnabledClient(deps, query);
     if (!target) return sendBadRequestPage(reply);
-    const location = await authorizeFromSession(deps, target, query, queryStringOf(request.url), browserOf(request));
+    const browser = browserOf(request);
+    const location = await authorizeFromSession(deps, target, query, queryStringOf(request.url), browser, () => renewSsoCookie(reply, browser, secure));
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
   }, { exposeHeadRoute: false });
 
@@ -41,7 +42,10 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
     const done = (location: string) => reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
     // The browser's SSO session completes the request: the SPA's check said so, nothing secret is posted (decision 0026).
     const bySession = authorizeSessionFormSchema.safeParse(request.body ?? {});
-    if (bySession.success) return done(await authorizeSessionForm(deps, target, query, queryStringOf(request.url), bySession.data, browserOf(request)));
+    if (bySession.success) {
+      const browser = browserOf(request);
+      return done(await authorizeSessionForm(deps, target, query, queryStringOf(request.url), bySession.data, browser, () => renewSsoCookie(reply, browser, secure)));
+    }
     const form = authorizeFormSchema.safeParse(request.body ?? {});
     const post = await signInPost(deps, request, reply);
     const origin = { device: post.browser.device, address: request.ip ?? '', deviceCookie: post.browser.deviceCookie ?? null, session: post.session };

@@ -45,6 +45,7 @@ export async function listSessions(deps: SessionsDeps, call: MemberCall<undefine
       created_at: b.created_at,
       last_used_at: b.last_used_at,
       last_service: name(b.last_client_id),
+      expires_at: b.expires_at,
       current: b.id === currentBrowser,
     })),
     services: families

@@ -9,8 +9,9 @@ import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from '../account/new-device-no
  * The SSO session's cookie (docs/decisions/0026-sso-session.md): `<session id>.<256-bit secret>`,
  * HttpOnly, SameSite=Lax (a partner's link, a top-level GET, carries it; another site's post does
  * not), Secure when the issuer is https, on path /api/auth, where the authorize endpoints (GET and
- * POST), their check, the logout and OpenID Connect's end_session are. It lives as long as the
- * session may (LIMITS.ssoSessionMaxMs); the server decides the sliding expiry.
+ * POST), their check, the logout and OpenID Connect's end_session are. It is kept 400 days
+ * (LIMITS.ssoCookieMaxAgeMs, the longest a browser keeps one) and given again at every use of the
+ * session from the browser (renewSsoCookie); the server decides the sliding expiry.
  */
 export const SSO_COOKIE = 'sso_session';
 const PATH = '/api/auth';
@@ -64,7 +65,15 @@ export function signInBrowserOf(request: FastifyRequest, reply: FastifyReply, is
 
 /** Gives the browser its session's cookie. */
 export function setSsoCookie(reply: FastifyReply, value: string, secure: boolean): void {
-  setCookie(reply, SSO_COOKIE, value, { ...attributes(secure), maxAge: Math.floor(LIMITS.ssoSessionMaxMs / 1000) });
+  setCookie(reply, SSO_COOKIE, value, { ...attributes(secure), maxAge: Math.floor(LIMITS.ssoCookieMaxAgeMs / 1000) });
+}
+
+/**
+ * Gives the browser its session's cookie again, as it holds it, when a code came from the session: a
+ * session in use never outlives its cookie, however long it slides on (SPEC.md section 9).
+ */
+export function renewSsoCookie(reply: FastifyReply, browser: Browser, secure: boolean): void {
+  if (browser.session) setSsoCookie(reply, ssoCookieValue(browser.session.id, browser.session.secret), secure);
 }
 
 /** Takes the session's cookie away (a logout). */

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
 import type { Database, SsoSessionsTable } from '../../db/schema.ts';
 
 /** The SQL of `sso_sessions` (migration 0017, docs/decisions/0026-sso-session.md). */
@@ -7,6 +8,27 @@ export type SsoSessionRow = Selectable<SsoSessionsTable>;
 
 export async function insertSsoSession(db: Kysely<Database>, row: SsoSessionRow): Promise<void> {
   await db.insertInto('sso_sessions').values(row).execute();
+}
+
+/** A session's expiry after an access at `now`: 90 days from the last access (SPEC.md section 9), no cap from the login. */
+export const ssoSessionExpiry = (now: number) => now + LIMITS.ssoSessionIdleMs;
+
+/**
+ * The SPA's refresh of its tokens is an access to a site that needs the ID (SPEC.md section 9): the
+ * live session its tokens came from slides on, and was last used for the web client. At most once in
+ * LIMITS.ssoSessionTouchMs, as an authorize's use (sso-sessions.ts touchSession): one statement by
+ * the key, which writes nothing when the session was used within the minute, has ended or lapsed (a
+ * lapsed session is not revived by its tokens).
+ */
+export async function slideSsoSessionOnRefresh(db: Kysely<Database>, p: { id: string; now: number }): Promise<void> {
+  await db
+    .updateTable('sso_sessions')
+    .set({ last_used_at: p.now, last_client_id: WEB_CLIENT_ID, expires_at: ssoSessionExpiry(p.now) })
+    .where('id', '=', p.id)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', p.now)
+    .where('last_used_at', '<=', p.now - LIMITS.ssoSessionTouchMs)
+    .execute();
 }
 
 /** The session of this id, live or not: the caller checks its secret, its browser and its expiry. */

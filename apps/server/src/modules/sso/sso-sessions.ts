@@ -8,7 +8,7 @@ import type { SessionStart } from '../oauth/authorize-service.ts';
 import { endSsoSessions } from './end-sso-sessions.ts';
 import type { Browser } from './sso-cookie.ts';
 import { ssoCookieValue } from './sso-cookie.ts';
-import { findSsoSession, insertSsoSession, reauthenticateSsoSession, touchSsoSession, type SsoSessionRow } from './sso-session-repo.ts';
+import { findSsoSession, insertSsoSession, reauthenticateSsoSession, ssoSessionExpiry as expiryFrom, touchSsoSession, type SsoSessionRow } from './sso-session-repo.ts';
 
 /**
  * The browser's SSO session (docs/decisions/0026-sso-session.md): found from its cookie, started or
@@ -22,13 +22,11 @@ export interface SsoDeps {
 /** How a session knows its browser: a keyed digest of the browser's device cookie, never the cookie itself. */
 const browserBinding = (deviceCookie: string) => lookupDigest(`sso-browser:${deviceCookie}`);
 
-/** 90 days from `now` (SPEC.md section 9), never beyond the cap from the session's start. */
-const expiryFrom = (now: number, createdAt: number) => Math.min(now + LIMITS.ssoSessionIdleMs, createdAt + LIMITS.ssoSessionMaxMs);
 
 /**
  * The browser's live session: its cookie's secret matches (constant time, against the SHA-256 kept),
  * it is bound to this browser's device cookie and to this kind of browser, and it has neither ended
- * nor lapsed (90 days from its last use, 180 from its login). Anything else is no session, alike.
+ * nor lapsed (90 days from its last use). Anything else is no session, alike.
  */
 export async function liveSsoSession(deps: SsoDeps, browser: Browser): Promise<SsoSessionRow | undefined> {
   const held = browser.session;
@@ -38,7 +36,7 @@ export async function liveSsoSession(deps: SsoDeps, browser: Browser): Promise<S
   const now = deps.clock.now();
   const secretOk = constantTimeEqual(row.secret_hash, sha256(held.secret));
   const browserOk = constantTimeEqual(row.browser_hash, browserBinding(browser.deviceCookie)) && row.device === browser.device;
-  const live = row.ended_at === null && row.expires_at > now && row.created_at + LIMITS.ssoSessionMaxMs > now;
+  const live = row.ended_at === null && row.expires_at > now;
   return secretOk && browserOk && live ? row : undefined;
 }
 
@@ -50,7 +48,7 @@ export async function liveSsoSession(deps: SsoDeps, browser: Browser): Promise<S
 export async function touchSession(deps: SsoDeps, session: SsoSessionRow, clientId: string, address: string | null = null): Promise<void> {
   const now = deps.clock.now();
   if (session.last_client_id === clientId && now - session.last_used_at < LIMITS.ssoSessionTouchMs) return;
-  await touchSsoSession(deps.db, { id: session.id, now, clientId, expiresAt: expiryFrom(now, session.created_at), address });
+  await touchSsoSession(deps.db, { id: session.id, now, clientId, expiresAt: expiryFrom(now), address });
 }
 
 /** What a login does with the browser's session: a SessionStart for the code, and the cookie to set once the code is in. */
@@ -87,7 +85,7 @@ export function signIn(deps: SsoDeps, browser: Browser, held: SsoSessionRow | un
           authTime: p.authTime,
           amr,
           clientId: p.clientId,
-          expiresAt: expiryFrom(p.authTime, held.created_at),
+          expiresAt: expiryFrom(p.authTime),
           address: browser.address,
         });
         if (renewed) {
@@ -111,7 +109,7 @@ export function signIn(deps: SsoDeps, browser: Browser, held: SsoSessionRow | un
         created_at: p.authTime,
         last_used_at: p.authTime,
         last_client_id: p.clientId,
-        expires_at: expiryFrom(p.authTime, p.authTime),
+        expires_at: expiryFrom(p.authTime),
         ended_at: null,
         address: browser.address,
       });

@@ -26,6 +26,14 @@ export function SessionItem({ facts, onEnd }: { facts: SessionFacts; onEnd: (fac
             <dd>{facts.lastService}</dd>
           </>
         )}
+        {facts.autoLoginEnds !== undefined && (
+          <>
+            <dt>{T.autoLoginEndsAt}</dt>
+            <dd>
+              <time dateTime={facts.autoLoginEnds.iso}>{facts.autoLoginEnds.text}</time>
+            </dd>
+          </>
+        )}
       </dl>
       <div className={styles.itemActions}>
         <Button type="button" variant="secondary" aria-label={facts.buttonLabel} onClick={() => onEnd(facts)}>

@@ -20,6 +20,8 @@ export interface SessionFacts {
   lastUsed: ShownTime;
   /** A browser's last service; none for a service. */
   lastService?: string;
+  /** When a browser's automatic login ends (SPEC.md section 9); none for a service, whose tokens end with their own refresh. */
+  autoLoginEnds?: ShownTime;
   /** 「Chrome / Windows（2026年1月1日 10:00にログイン）」をログアウト: two browsers of one kind are told apart. */
   buttonLabel: string;
 }
@@ -38,6 +40,7 @@ export function browserFacts(b: BrowserSession): SessionFacts {
     started,
     lastUsed: shown(b.last_used_at),
     lastService: b.last_service ?? '—',
+    autoLoginEnds: shown(b.expires_at),
     buttonLabel: labelled(title, started, b.current),
   };
 }

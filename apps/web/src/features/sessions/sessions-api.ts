@@ -17,3 +17,6 @@ export const useSessionsQuery = () => useQuery({ queryKey: SESSIONS_QUERY_KEY, q
 
 /** POST /api/user/sessions/end: one browser (with its tokens) or one service's session. */
 export const endMemberSession = (request: EndSessionRequest) => apiPost('/api/user/sessions/end', baseResponseSchema, { auth: true, json: request });
+
+/** POST /api/user/sessions/end_all: every browser and service of the member, this one too. */
+export const endAllSessions = () => apiPost('/api/user/sessions/end_all', baseResponseSchema, { auth: true, json: {} });

@@ -6,6 +6,7 @@ import { showFailure } from '../../lib/failure-view.ts';
 import { logOut } from '../../lib/logout.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
+import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import { StatusNotice } from '../../ui/status-notice.tsx';
@@ -13,13 +14,15 @@ import page from '../../ui/page.module.css';
 import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { SessionItem } from './session-item.tsx';
 import { browserFacts, endingText, serviceFacts, type SessionFacts } from './session-view.ts';
-import { endMemberSession, SESSIONS_QUERY_KEY, useSessionsQuery } from './sessions-api.ts';
+import { endAllSessions, endMemberSession, SESSIONS_QUERY_KEY, useSessionsQuery } from './sessions-api.ts';
 import styles from './sessions.module.css';
 
 /**
  * The signed-in browsers and services (/user/sessions, docs/decisions/0026-sso-session.md): each
  * browser's SSO session (この端末 for this one) and each service's session, with a ログアウト for
- * each, confirmed first. Ending this very browser or session logs this browser out (lib/logout.ts).
+ * each, confirmed first, and when each browser's automatic login ends (SPEC.md section 9). Ending
+ * this very browser or session logs this browser out (lib/logout.ts), and so does すべての端末からログアウト,
+ * which ends every browser and service of the member at once.
  */
 export function SessionsPage() {
   const query = useSessionsQuery();
@@ -27,16 +30,18 @@ export function SessionsPage() {
   const navigate = useNavigate();
   const [message, setMessage] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [ending, setEnding] = useState<SessionFacts>();
+  /** What the confirmation is for: one browser or service, or every one ('all'). */
+  const [ending, setEnding] = useState<SessionFacts | 'all'>();
 
   const end = useCallback(async (): Promise<ActionOutcome> => {
     if (!ending) return;
     setMessage(undefined);
     setNotice(undefined);
     try {
-      await endMemberSession({ kind: ending.kind, id: ending.id });
+      if (ending === 'all') await endAllSessions();
+      else await endMemberSession({ kind: ending.kind, id: ending.id });
       setEnding(undefined);
-      if (ending.current) {
+      if (ending === 'all' || ending.current) {
         await logOut(navigate);
         return 'leaving';
       }
@@ -62,14 +67,32 @@ export function SessionsPage() {
         <>
           <SessionList heading={T.browsersHeading} id="browsers-heading" hint={T.browsersHint} empty={T.noBrowsers} entries={browsers} onEnd={setEnding} />
           <SessionList heading={T.servicesHeading} id="services-heading" empty={T.noServices} entries={services} onEnd={setEnding} />
+          <div className={page.actions}>
+            <Button type="button" variant="secondary" onClick={() => setEnding('all')}>
+              {T.endAll}
+            </Button>
+          </div>
         </>
       )}
       <div className={page.actions}>
         <BackToTop />
       </div>
-      <ConfirmDialog open={ending !== undefined} title={T.endTitle} confirmLabel={T.logout} pending={pending} onConfirm={() => void run()} onCancel={() => setEnding(undefined)}>
-        <p className={page.dialogText}>「{ending?.title}」</p>
-        {ending && endingText(ending).map((text) => <p key={text} className={page.dialogText}>{text}</p>)}
+      <ConfirmDialog
+        open={ending !== undefined}
+        title={ending === 'all' ? T.endAllTitle : T.endTitle}
+        confirmLabel={ending === 'all' ? T.endAll : T.logout}
+        pending={pending}
+        onConfirm={() => void run()}
+        onCancel={() => setEnding(undefined)}
+      >
+        {ending === 'all' ? (
+          <p className={page.dialogText}>{T.endAllText}</p>
+        ) : (
+          <>
+            <p className={page.dialogText}>「{ending?.title}」</p>
+            {ending && endingText(ending).map((text) => <p key={text} className={page.dialogText}>{text}</p>)}
+          </>
+        )}
       </ConfirmDialog>
     </>
   );
