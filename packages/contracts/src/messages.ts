@@ -230,6 +230,40 @@ export const LOGOUT_MESSAGES = {
   toWelcome: 'メンバーIDのトップへ',
 } as const;
 
+/**
+ * What a member reads for an OAuth error (RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1,
+ * OpenID Connect Core 1.0 section 3.1.2.6): never the server's English error_description, which is
+ * for partners. The spec's C99 texts where one fits; one table, read by every screen of the SPA.
+ */
+export const OAUTH_ERROR_MESSAGES = {
+  /** A used, expired or another client's code or refresh token: the member logs in again. */
+  invalid_grant: CLIENT_MESSAGES['C99-000500'],
+  invalid_token: CLIENT_MESSAGES['C99-000500'],
+  login_required: CLIENT_MESSAGES['C99-000500'],
+  consent_required: CLIENT_MESSAGES['C99-000500'],
+  interaction_required: CLIENT_MESSAGES['C99-000500'],
+  account_selection_required: CLIENT_MESSAGES['C99-000500'],
+  /** A malformed request or a link the server refuses: the link is at fault, so the URL is. */
+  invalid_request: CLIENT_MESSAGES['C99-000404'],
+  invalid_request_uri: CLIENT_MESSAGES['C99-000404'],
+  invalid_request_object: CLIENT_MESSAGES['C99-000404'],
+  /** The client's own set-up (not the member's doing). */
+  invalid_client: CLIENT_MESSAGES['C99-000999'],
+  unauthorized_client: CLIENT_MESSAGES['C99-000999'],
+  unsupported_grant_type: CLIENT_MESSAGES['C99-000999'],
+  unsupported_response_type: CLIENT_MESSAGES['C99-000999'],
+  invalid_scope: CLIENT_MESSAGES['C99-000999'],
+  insufficient_scope: CLIENT_MESSAGES['C99-000999'],
+  server_error: CLIENT_MESSAGES['C99-000999'],
+  access_denied: SERVER_MESSAGES.accessDenied,
+  temporarily_unavailable: SERVER_MESSAGES.outOfService,
+} as const satisfies Record<string, string>;
+
+/** The Japanese text of an OAuth error code; an unknown code gives the unexpected message (C99-000999). */
+export function oauthErrorMessage(error: string): string {
+  return Object.hasOwn(OAUTH_ERROR_MESSAGES, error) ? OAUTH_ERROR_MESSAGES[error as keyof typeof OAUTH_ERROR_MESSAGES] : CLIENT_MESSAGES['C99-000999'];
+}
+
 /** Other texts (SPEC.md section 8). */
 export const TEXTS = {
   loading: 'データを読み込んでいます...',
