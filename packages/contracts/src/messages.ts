@@ -74,6 +74,13 @@ export const VALIDATION_MESSAGES = {
   cardSelect: 'カードを選択してください',
 } as const;
 
+/**
+ * Over-length input (SPEC.md section 5 gives no words for it, so these are written in the style of its
+ * messages): a text field's bound in characters, a digits field's in digits.
+ */
+export const tooLong = (max: number) => `${max}文字以内で入力してください`;
+export const tooManyDigits = (max: number) => `${max}桁以内で入力してください`;
+
 /** Answers of the open sign-up, the password recovery and the account changes (SPEC.md section 8). */
 export const ACCOUNT_MESSAGES = {
   /** An address that cannot be the new login id: never says whose it is. */
