@@ -25,6 +25,25 @@ export const FRAME_TEXTS = {
   invalidLinkAdvice: 'お手数ですが、リンクを開いたサービスの提供元にお問い合わせください。',
 } as const;
 
+/**
+ * A password field's show-password toggle (WAI-ARIA toggle button: its name stays, aria-pressed says
+ * whether the password shows). The visible text is part of the name (WCAG 2.5.3).
+ */
+export const SECRET_TOGGLE = {
+  visible: '表示',
+  name: (fieldLabel: string) => `${fieldLabel}を${SECRET_TOGGLE.visible}`,
+} as const;
+
+/**
+ * Beside the lock message (203, kept word for word, SPEC.md section 8): for how long the account stays
+ * locked (LIMITS.loginLockMs, decisions 0003 and 0011) and that a password reset lifts it (decision 0011).
+ */
+export const LOGIN_LOCK_HELP = {
+  text: (minutes: number) =>
+    `ロックは${minutes}分たつと自動で解除されます。すぐにご利用になりたい場合は、パスワードを再設定するとロックが解除されます。`,
+  resetLink: 'パスワードを再設定する',
+} as const;
+
 /** Server-side result messages. The texts of 200/203 never say which of id or password was wrong. */
 export const SERVER_MESSAGES = {
   ok: '正常に処理しました。',

@@ -105,3 +105,28 @@ describe('keyboards and autofill', () => {
     }
   });
 });
+
+describe('a show-password toggle on every password field (one component, ui/secret-input.tsx)', () => {
+  const html = (label: string, id = 'user_pass') => renderToStaticMarkup(createElement(Field, { id, label, type: 'password', autoComplete: 'current-password' }));
+
+  it('puts beside a password input a button named in Japanese after its field, not pressed, that controls it', () => {
+    const out = html('パスワード');
+    expect(attrsOf(out, 'user_pass')).toMatchObject({ type: 'password', autocomplete: 'current-password' });
+    const button = /<button [^>]*>[^<]*<\/button>/.exec(out)?.[0] ?? '';
+    expect(button).toContain('type="button"');
+    expect(button).toContain('aria-pressed="false"');
+    expect(button).toContain('aria-controls="user_pass"');
+    expect(button).toContain('aria-label="パスワードを表示"');
+    // The visible text is part of the accessible name (WCAG 2.5.3, label in name).
+    expect(button).toMatch(/>表示<\/button>$/);
+  });
+
+  it('names each toggle after its own field, so that two on one form differ', () => {
+    expect(html('現在のパスワード', 'current_password')).toContain('aria-label="現在のパスワードを表示"');
+    expect(html('暗証番号', 'pin')).toContain('aria-label="暗証番号を表示"');
+  });
+
+  it('puts none beside any other input', () => {
+    expect(renderToStaticMarkup(createElement(Field, { id: 'user_mail', label: 'ID', type: 'text' }))).not.toContain('<button');
+  });
+});
