@@ -31,7 +31,8 @@ export const FRAME_TEXTS = {
  */
 export const SECRET_TOGGLE = {
   visible: '表示',
-  name: (fieldLabel: string) => `${fieldLabel}を${SECRET_TOGGLE.visible}`,
+  password: 'パスワードを表示',
+  pin: '暗証番号を表示',
 } as const;
 
 /**

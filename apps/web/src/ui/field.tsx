@@ -1,6 +1,6 @@
 import type { FocusEvent, InputHTMLAttributes, Ref } from 'react';
 import { FieldFrame } from './field-frame.tsx';
-import { SecretInput } from './secret-input.tsx';
+import { SecretInput, type SecretKind } from './secret-input.tsx';
 import { inputKindOf, normaliseInput } from '../lib/input-normalise.ts';
 import styles from './field.module.css';
 
@@ -10,6 +10,8 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   error?: string | undefined;
   hint?: string;
   ref?: Ref<HTMLInputElement>;
+  /** For type=password: what it holds, which names its show toggle (ui/secret-input.tsx). */
+  secret?: SecretKind;
 }
 
 /**
@@ -20,7 +22,7 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
  * e-mail input (a login id too) is not capitalised or corrected by phone keyboards. A password
  * input comes with its show-password toggle (ui/secret-input.tsx).
  */
-export function Field({ id, label, error, hint, ref, onBlur, ...input }: FieldProps) {
+export function Field({ id, label, error, hint, ref, secret, onBlur, ...input }: FieldProps) {
   const kind = inputKindOf(input.name, input.type);
   const normaliseThenBlur = (event: FocusEvent<HTMLInputElement>) => {
     const target = event.target;
@@ -34,7 +36,7 @@ export function Field({ id, label, error, hint, ref, onBlur, ...input }: FieldPr
     <FieldFrame id={id} label={label} hint={hint} error={error}>
       {(aria) =>
         input.type === 'password' ? (
-          <SecretInput id={id} label={label} ref={ref} className={styles.input} {...aria} {...input} onBlur={blur} />
+          <SecretInput id={id} secret={secret} ref={ref} className={styles.input} {...aria} {...input} onBlur={blur} />
         ) : (
           <input id={id} ref={ref} className={styles.input} {...aria} {...typedAsIs} {...input} onBlur={blur} />
         )

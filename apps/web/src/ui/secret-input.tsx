@@ -2,10 +2,12 @@ import { useState, type InputHTMLAttributes, type Ref } from 'react';
 import { SECRET_TOGGLE } from '@sso/contracts/messages';
 import styles from './field.module.css';
 
+export type SecretKind = 'password' | 'pin';
+
 interface SecretInputProps extends InputHTMLAttributes<HTMLInputElement> {
   id: string;
-  /** The field's label: the toggle is named after it, so that two toggles on one form differ. */
-  label: string;
+  /** What the field holds, which names the toggle: a password (the default) or a card's PIN. */
+  secret?: SecretKind | undefined;
   ref?: Ref<HTMLInputElement>;
 }
 
@@ -14,7 +16,7 @@ interface SecretInputProps extends InputHTMLAttributes<HTMLInputElement> {
  * button (WAI-ARIA) whose Japanese name stays and whose aria-pressed says whether the password shows
  * as text. It starts hidden; the value and the input element stay the same when it flips.
  */
-export function SecretInput({ label, ref, ...input }: SecretInputProps) {
+export function SecretInput({ secret = 'password', ref, ...input }: SecretInputProps) {
   const [shown, setShown] = useState(false);
   return (
     <div className={styles.secret}>
@@ -24,7 +26,7 @@ export function SecretInput({ label, ref, ...input }: SecretInputProps) {
         className={styles.reveal}
         aria-pressed={shown}
         aria-controls={input.id}
-        aria-label={SECRET_TOGGLE.name(label)}
+        aria-label={SECRET_TOGGLE[secret]}
         onClick={() => setShown((s) => !s)}
       >
         {SECRET_TOGGLE.visible}
