@@ -103,7 +103,6 @@ describe('member words and browser records in Chromium', () => {
     await expect.poll(() => page.getByText('ロックは15分たつと自動で解除されます。').count()).toBe(1);
     const reset = page.getByRole('link', { name: 'パスワードを再設定する' });
     expect(await reset.getAttribute('href')).toBe('/content/recover/mail');
-    await page.getByLabel('パスワード', { exact: true }).fill('');
     await documentScreen(page, 'login-locked');
     await reset.click();
     await page.waitForURL(/\/content\/recover\/mail$/);
