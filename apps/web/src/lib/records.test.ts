@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { stubBrowserGlobals } from './test-browser-globals.ts';
+import { stubBrowserGlobals, stubMemoryStorage } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
@@ -89,11 +89,7 @@ describe('one terminal id per browser (SPEC.md section 3)', () => {
   beforeEach(() => {
     store.clear();
     shared.clear();
-    vi.stubGlobal('localStorage', {
-      getItem: (k: string) => shared.get(k) ?? null,
-      setItem: (k: string, v: string) => void shared.set(k, v),
-      removeItem: (k: string) => void shared.delete(k),
-    });
+    stubMemoryStorage('localStorage', shared);
     resetStorageForTests();
   });
   afterEach(() => {

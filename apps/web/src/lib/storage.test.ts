@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readBrowserValue, readRecord, removeRecord, resetStorageForTests, writeBrowserValue, writeRecord } from './storage.ts';
+import { stubMemoryStorage } from './test-browser-globals.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -32,12 +33,7 @@ function cookieJar() {
 
 describe('storage fallback', () => {
   it('prefers session storage when it works', () => {
-    const saved = new Map<string, string>();
-    vi.stubGlobal('sessionStorage', {
-      getItem: (k: string) => saved.get(k) ?? null,
-      setItem: (k: string, v: string) => void saved.set(k, v),
-      removeItem: (k: string) => void saved.delete(k),
-    });
+    const saved = stubMemoryStorage('sessionStorage');
     const jar = cookieJar();
     writeRecord('session', { goesToTop: true });
     expect(jar.value).toBe('');
@@ -88,12 +84,7 @@ describe('storage fallback', () => {
 
 describe('the browser-wide store of a value made once per browser (SPEC.md section 3, terminalId)', () => {
   it('uses local storage, shared by the tabs, and never session storage', () => {
-    const local = new Map<string, string>();
-    vi.stubGlobal('localStorage', {
-      getItem: (k: string) => local.get(k) ?? null,
-      setItem: (k: string, v: string) => void local.set(k, v),
-      removeItem: (k: string) => void local.delete(k),
-    });
+    const local = stubMemoryStorage('localStorage');
     writeBrowserValue('terminalId', 'id-1');
     expect(local.get('sso.terminalId')).toBe('id-1');
     expect(readBrowserValue('terminalId')).toBe('id-1');
