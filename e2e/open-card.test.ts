@@ -90,13 +90,13 @@ describe('an open member adds a card and moves the open points to it, in Chromiu
     await j.page.getByRole('button', { name: '次へ' }).click();
     await j.page.waitForURL(/\/content\/open\/card\/pin$/);
     await documentScreen(j.page, 'open-card-pin');
-    await j.page.getByLabel('暗証番号').fill('0000');
+    await j.page.getByLabel('暗証番号', { exact: true }).fill('0000');
     await j.page.getByRole('button', { name: '認証する' }).click();
     await expect.poll(() => alertWith('暗証番号が正しくありません').count()).toBe(1);
-    expect(await j.page.getByLabel('暗証番号').inputValue()).toBe('');
+    expect(await j.page.getByLabel('暗証番号', { exact: true }).inputValue()).toBe('');
     // A reload keeps the held check (the history state); a check screen without one goes back to the card's first screen.
     await j.page.reload();
-    await expect.poll(() => j.page.getByLabel('暗証番号').count()).toBe(1);
+    await expect.poll(() => j.page.getByLabel('暗証番号', { exact: true }).count()).toBe(1);
     await j.page.goto('/content/open/card/otp');
     await j.page.waitForURL(/\/content\/open\/card$/);
     allowRefusals();

@@ -146,7 +146,7 @@ describe('card sign-up in Chromium', () => {
     await documentScreen(j.page, 'signup-pin');
     await j.page.getByRole('button', { name: '認証する' }).click();
     await expect.poll(() => j.page.getByRole('alert').filter({ hasText: '入力内容をご確認ください。' }).count()).toBe(1);
-    await j.page.getByLabel('暗証番号').fill('1234');
+    await j.page.getByLabel('暗証番号', { exact: true }).fill('1234');
     await j.page.getByLabel('口座番号（下4桁）').fill('5678');
     await j.page.getByRole('button', { name: '認証する' }).click();
     await confirmEmailAndFinish(email);
@@ -227,7 +227,7 @@ describe('card sign-up in Chromium', () => {
     await fillCardForm(email, { number: '3528000000000003', cvc: '123' });
     await j.page.getByRole('button', { name: '次へ' }).click();
     await j.page.waitForURL(/\/content\/signup\/pin$/);
-    await j.page.getByLabel('暗証番号').fill('1234');
+    await j.page.getByLabel('暗証番号', { exact: true }).fill('1234');
     // This card has no bank account check: on a local host the field is asked, and the server ignores it.
     await j.page.getByLabel('口座番号（下4桁）').fill('0000');
     await j.page.getByRole('button', { name: '認証する' }).click();

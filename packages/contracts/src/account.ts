@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
 import { fixedDigits, newPassword, newUserName, PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from './fields.ts';
 import { FULL_NAME_WHEN, fullNameRule } from './full-name.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
 import { openSignupFieldsSchema, telField } from './open-signup.ts';
 import { numberlessOtpRequestSchema } from './upgrade.ts';
 import { LIMITS } from './constants.ts';
@@ -39,7 +39,7 @@ export const telChangeOtpRequestSchema = numberlessOtpRequestSchema;
  */
 export const passwordChangeRequestSchema = z
   .object({
-    current_password: z.string().max(256).default(''),
+    current_password: z.string().max(256, { error: tooLong(256) }).default(''),
     credential: webauthnResponseSchema.optional(),
     password: newPassword('open'),
     password_check: z.string({ error: M.required }).min(1, { error: M.required }),
@@ -54,7 +54,7 @@ export const passwordChangeRequestSchema = z
  * keyboard; a right one makes the session fresh for LIMITS.freshProofMaxAgeMs (decision 0012).
  */
 export const reauthRequestSchema = z.object({
-  password: z.string({ error: M.required }).min(1, { error: M.required }).max(256),
+  password: z.string({ error: M.required }).min(1, { error: M.required }).max(256, { error: tooLong(256) }),
 });
 
 /** Profile field keys (SPEC.md section 3): what `readonly` and validation_errors name. */

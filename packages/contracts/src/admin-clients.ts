@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
 import { operatorSchema } from './operators.ts';
 
 /**
@@ -20,8 +20,8 @@ export const ADMIN_CLIENT_MESSAGES = {
 } as const;
 
 /** Why the operator acts (free text), and the ticket number of the support system if there is one. */
-export const auditReasonSchema = z.string({ error: M.required }).trim().min(1, { error: M.required }).max(500, { error: '500文字以内で入力してください' });
-export const auditTicketSchema = z.string().trim().max(64, { error: '64文字以内で入力してください' }).optional();
+export const auditReasonSchema = z.string({ error: M.required }).trim().min(1, { error: M.required }).max(500, { error: tooLong(500) });
+export const auditTicketSchema = z.string().trim().max(64, { error: tooLong(64) }).optional();
 const reasonFields = { reason: auditReasonSchema, ticket: auditTicketSchema };
 
 const clientIdSchema = z.string({ error: M.required }).min(1, { error: M.required }).max(64);

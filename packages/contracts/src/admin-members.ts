@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
 
 /**
  * The operator API's member support and audit (docs/decisions/0032-operator-identity.md; docs/
@@ -22,8 +22,8 @@ export const ADMIN_MEMBER_MESSAGES = {
   forbidden: 'この操作を行う権限がありません。',
   searchOne: '検索条件を1つ指定してください（カード番号下4桁は生年月日と組み合わせてください）。',
   invalidCursor: '一覧の続きを読み込めませんでした。最初から読み込み直してください。',
-  reasonTooLong: '1000文字以内で入力してください',
-  ticketTooLong: '100文字以内で入力してください',
+  reasonTooLong: tooLong(1000),
+  ticketTooLong: tooLong(100),
 } as const;
 
 /** The personal fields an operator may reveal one at a time (each reveal is audited); masked on the member's page. */
@@ -62,7 +62,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditActionName = (typeof AUDIT_ACTIONS)[number];
 
-const memberIdSchema = z.string({ error: M.required }).trim().min(1, { error: M.required }).max(100, { error: M.required });
+const memberIdSchema = z.string({ error: M.required }).trim().min(1, { error: M.required }).max(100, { error: tooLong(100) });
 const searchText = z.string().trim().max(254).optional();
 
 /**

@@ -4,7 +4,7 @@ import { baseResponseSchema } from './common.ts';
 import { LIMITS, SUBUSER_STATUSES } from './constants.ts';
 import { fixedDigits, requiredText } from './fields.ts';
 import { telField } from './open-signup.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
 import { cardSignupFieldsSchema, cvcRule } from './signup.ts';
 
 /** An id the server gave out (a sub-user id, an esid): bounded, so that no request carries megabytes. */
@@ -94,7 +94,7 @@ export const subuserDeleteRequestSchema = z.object({
 export const netAnswerAddRequestSchema = z.object({
   subuser_id: serverId,
   na_id: requiredText(64),
-  na_password: z.string({ error: M.required }).min(1, { error: M.required }).max(128, { error: M.required }),
+  na_password: z.string({ error: M.required }).min(1, { error: M.required }).max(128, { error: tooLong(128) }),
 });
 
 /** POST /api/subuser/open (Bearer): the member's open account as a sub-user, or null when there is none. */

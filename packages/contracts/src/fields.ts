@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import './zod-config.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong, tooManyDigits } from './messages.ts';
 
-/** A required text field answering "入力してください" when empty (SPEC.md section 5). */
+/** A required text field answering "入力してください" when empty and "N文字以内で…" when too long (SPEC.md section 5). */
 export const requiredText = (max = 256) =>
   z
     .string({ error: M.required })
     .trim()
     .min(1, { error: M.required })
-    .max(max, { error: M.required });
+    .max(max, { error: tooLong(max) });
 
 /** PKCE verifier and challenge alphabet (RFC 7636 section 4.1). */
 export const PKCE_VERIFIER_PATTERN = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -18,17 +18,20 @@ export const PKCE_CHALLENGE_PATTERN = /^[A-Za-z0-9\-_]{43}$/;
 export const toHalfWidth = (s: string) =>
   s.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
 
-/** Digits only (SPEC.md section 5: "すべて半角数字で入力してください"), required. */
-export const digitsText = (max: number) =>
+/**
+ * Digits only (SPEC.md section 5: "すべて半角数字で入力してください"), required; more than `max` is
+ * answered with the field's length message, by default "N桁以内で入力してください".
+ */
+export const digitsText = (max: number, overLength = tooManyDigits(max)) =>
   z
     .string({ error: M.required })
     .min(1, { error: M.required })
-    .max(max, { error: M.digits })
+    .max(max, { error: overLength })
     .regex(/^\d+$/, { error: M.digits });
 
-/** Exactly `length` digits, with a field-specific message for the wrong length. */
+/** Exactly `length` digits, with a field-specific message for the wrong length, too short or too long. */
 export const fixedDigits = (length: number, lengthMessage: string) =>
-  digitsText(length).refine((v) => v.length === length, { error: lengthMessage });
+  digitsText(length, lengthMessage).refine((v) => v.length === length, { error: lengthMessage });
 
 /** The new login id at sign-up: printable ASCII ("半角英数字で入力してください"), then an e-mail address. */
 export const newUserName = () =>

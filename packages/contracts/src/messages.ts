@@ -28,6 +28,26 @@ export const FRAME_TEXTS = {
   toTop: 'トップへ',
 } as const;
 
+/**
+ * A password field's show-password toggle (WAI-ARIA toggle button: its name stays, aria-pressed says
+ * whether the password shows). The visible text is part of the name (WCAG 2.5.3).
+ */
+export const SECRET_TOGGLE = {
+  visible: '表示',
+  password: 'パスワードを表示',
+  pin: '暗証番号を表示',
+} as const;
+
+/**
+ * Beside the lock message (203, kept word for word, SPEC.md section 8): for how long the account stays
+ * locked (LIMITS.loginLockMs, decisions 0003 and 0011) and that a password reset lifts it (decision 0011).
+ */
+export const LOGIN_LOCK_HELP = {
+  text: (minutes: number) =>
+    `ロックは${minutes}分たつと自動で解除されます。すぐにご利用になりたい場合は、パスワードを再設定するとロックが解除されます。`,
+  resetLink: 'パスワードを再設定する',
+} as const;
+
 /** Server-side result messages. The texts of 200/203 never say which of id or password was wrong. */
 export const SERVER_MESSAGES = {
   ok: '正常に処理しました。',
@@ -76,6 +96,13 @@ export const VALIDATION_MESSAGES = {
   activationKey: '認証キーを6桁の半角数字で入力してください',
   cardSelect: 'カードを選択してください',
 } as const;
+
+/**
+ * Over-length input (SPEC.md section 5 gives no words for it, so these are written in the style of its
+ * messages): a text field's bound in characters, a digits field's in digits.
+ */
+export const tooLong = (max: number) => `${max}文字以内で入力してください`;
+export const tooManyDigits = (max: number) => `${max}桁以内で入力してください`;
 
 /** Answers of the open sign-up, the password recovery and the account changes (SPEC.md section 8). */
 export const ACCOUNT_MESSAGES = {
@@ -232,6 +259,40 @@ export const LOGOUT_MESSAGES = {
   invalid: 'ログアウトの要求が正しくありません。ご利用のサービスからもう一度お試しください。',
   toWelcome: 'メンバーIDのトップへ',
 } as const;
+
+/**
+ * What a member reads for an OAuth error (RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1,
+ * OpenID Connect Core 1.0 section 3.1.2.6): never the server's English error_description, which is
+ * for partners. The spec's C99 texts where one fits; one table, read by every screen of the SPA.
+ */
+export const OAUTH_ERROR_MESSAGES = {
+  /** A used, expired or another client's code or refresh token: the member logs in again. */
+  invalid_grant: CLIENT_MESSAGES['C99-000500'],
+  invalid_token: CLIENT_MESSAGES['C99-000500'],
+  login_required: CLIENT_MESSAGES['C99-000500'],
+  consent_required: CLIENT_MESSAGES['C99-000500'],
+  interaction_required: CLIENT_MESSAGES['C99-000500'],
+  account_selection_required: CLIENT_MESSAGES['C99-000500'],
+  /** A malformed request or a link the server refuses: the link is at fault, so the URL is. */
+  invalid_request: CLIENT_MESSAGES['C99-000404'],
+  invalid_request_uri: CLIENT_MESSAGES['C99-000404'],
+  invalid_request_object: CLIENT_MESSAGES['C99-000404'],
+  /** The client's own set-up (not the member's doing). */
+  invalid_client: CLIENT_MESSAGES['C99-000999'],
+  unauthorized_client: CLIENT_MESSAGES['C99-000999'],
+  unsupported_grant_type: CLIENT_MESSAGES['C99-000999'],
+  unsupported_response_type: CLIENT_MESSAGES['C99-000999'],
+  invalid_scope: CLIENT_MESSAGES['C99-000999'],
+  insufficient_scope: CLIENT_MESSAGES['C99-000999'],
+  server_error: CLIENT_MESSAGES['C99-000999'],
+  access_denied: SERVER_MESSAGES.accessDenied,
+  temporarily_unavailable: SERVER_MESSAGES.outOfService,
+} as const satisfies Record<string, string>;
+
+/** The Japanese text of an OAuth error code; an unknown code gives the unexpected message (C99-000999). */
+export function oauthErrorMessage(error: string): string {
+  return Object.hasOwn(OAUTH_ERROR_MESSAGES, error) ? OAUTH_ERROR_MESSAGES[error as keyof typeof OAUTH_ERROR_MESSAGES] : CLIENT_MESSAGES['C99-000999'];
+}
 
 /** Other texts (SPEC.md section 8). */
 export const TEXTS = {

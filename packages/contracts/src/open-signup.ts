@@ -37,14 +37,14 @@ export function ageOn(birthday: string, today: string): number {
 /** Birthday (SPEC.md section 5): 8 digits, a real date, not in the future, age 12 or over on `today`. */
 export const birthdayField = (today: string) =>
   // The digits rule has no length of its own, so that a wrong length is answered with the length message.
-  digitsText(DIGITS_MAX)
+  digitsText(DIGITS_MAX, M.birthdayLength)
     .refine((v) => v.length === 8, { error: M.birthdayLength })
     .refine((v) => v.length !== 8 || (isRealDate(v) && v <= today), { error: M.birthdayDate })
     .refine((v) => v.length !== 8 || !isRealDate(v) || ageOn(v, today) >= LIMITS.minimumAge, { error: M.minimumAge });
 
 /** Tel: 10 to 11 digits, no hyphens. PostalCode: 7 digits, no hyphen (SPEC.md section 5). */
-export const telField = () => digitsText(DIGITS_MAX).refine((v) => v.length >= 10 && v.length <= 11, { error: M.tel });
-export const postalCodeField = () => digitsText(DIGITS_MAX).refine((v) => v.length === 7, { error: M.postalCode });
+export const telField = () => digitsText(DIGITS_MAX, M.tel).refine((v) => v.length >= 10 && v.length <= 11, { error: M.tel });
+export const postalCodeField = () => digitsText(DIGITS_MAX, M.postalCode).refine((v) => v.length === 7, { error: M.postalCode });
 
 /**
  * The fields of the open sign-up's input mode (SPEC.md sections 2, 3 and 5), for a given date in

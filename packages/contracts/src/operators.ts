@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
 import { passkeyNameSchema, webauthnResponseSchema } from './passkeys.ts';
 
 /**
@@ -45,7 +45,7 @@ export const operatorEmailSchema = z
   .min(1, { error: M.required })
   .max(254, { error: M.email })
   .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: M.email });
-export const operatorNameSchema = z.string({ error: M.required }).trim().min(1, { error: M.required }).max(64, { error: '64文字以内で入力してください' });
+export const operatorNameSchema = z.string({ error: M.required }).trim().min(1, { error: M.required }).max(64, { error: tooLong(64) });
 
 /** An operator as the console shows them. Times are epoch milliseconds. */
 export const operatorSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
 
 /**
  * Passkeys (WebAuthn Level 3, FIDO2; docs/decisions/0024-passkeys.md). The ceremonies' options and
@@ -28,7 +28,7 @@ export const passkeyNameSchema = z
   .string({ error: M.required })
   .trim()
   .min(1, { error: M.required })
-  .max(PASSKEY_NAME_MAX, { error: `${PASSKEY_NAME_MAX}文字以内で入力してください` });
+  .max(PASSKEY_NAME_MAX, { error: tooLong(PASSKEY_NAME_MAX) });
 
 /** The options of a ceremony, as the browser library takes them (`optionsJSON`). */
 export const ceremonyOptionsResponseSchema = baseResponseSchema.extend({ options: z.record(z.string(), z.unknown()) });

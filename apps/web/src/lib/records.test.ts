@@ -1,9 +1,10 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { stubBrowserGlobals } from './test-browser-globals.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubBrowserGlobals, stubMemoryStorage } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
 const records = await import('./records.ts');
+const { resetStorageForTests } = await import('./storage.ts');
 // The web client's scope (docs/decisions/0010-scopes-and-audience.md): what its pages call.
 const WEB_SCOPE = 'openid user:read account:write activity:read cards:read cards:write link:write points:read points:transfer direct_login profile email phone';
 const { challengeFor } = await import('./pkce.ts');
@@ -80,5 +81,58 @@ describe('browser-held records', () => {
     expect(records.takeWantedRoute()).toBeUndefined();
     records.saveWantedRoute('/\\evil.example/x');
     expect(records.takeWantedRoute()).toBeUndefined();
+  });
+});
+
+describe('one terminal id per browser (SPEC.md section 3)', () => {
+  const shared = new Map<string, string>();
+  beforeEach(() => {
+    store.clear();
+    shared.clear();
+    stubMemoryStorage('localStorage', shared);
+    resetStorageForTests();
+  });
+  afterEach(() => {
+    vi.stubGlobal('localStorage', undefined);
+    vi.stubGlobal('navigator', undefined);
+    resetStorageForTests();
+  });
+
+  it('gives a second tab (its own session storage) the terminal id of the first', () => {
+    const first = records.getTokenRecord().terminalId;
+    store.clear(); // another tab: its session storage starts empty, the browser's storage is the same
+    expect(records.getTokenRecord().terminalId).toBe(first);
+    records.saveTokens({ clientId: 'SIAP009', redirectUri: 'r', accessToken: 'a', refreshToken: 'b' });
+    expect(records.getTokenRecord().terminalId).toBe(first);
+  });
+
+  it('keeps the per-tab records in session storage: tokens stay the tab\'s', () => {
+    records.saveTokens({ clientId: 'SIAP009', redirectUri: 'r', accessToken: 'a', refreshToken: 'b' });
+    expect([...shared.values()].join()).not.toContain('"a"');
+    store.clear();
+    expect(records.isLoggedIn()).toBe(false);
+  });
+
+  it('adopts the id of a tab logged in before, whose refresh token is bound to it', () => {
+    store.set('sso.token', JSON.stringify({ terminalId: 'tab-made-id', accessToken: 'a', refreshToken: 'b' }));
+    expect(records.getTokenRecord().terminalId).toBe('tab-made-id');
+    store.clear();
+    expect(records.getTokenRecord().terminalId).toBe('tab-made-id');
+  });
+
+  it('falls back to the tab\'s record when the browser keeps nothing across tabs', () => {
+    vi.stubGlobal('localStorage', {
+      getItem: () => {
+        throw new Error('disabled');
+      },
+      setItem: () => {
+        throw new Error('disabled');
+      },
+      removeItem: () => undefined,
+    });
+    vi.stubGlobal('navigator', { cookieEnabled: false });
+    resetStorageForTests();
+    const first = records.getTokenRecord().terminalId;
+    expect(records.getTokenRecord().terminalId).toBe(first);
   });
 });

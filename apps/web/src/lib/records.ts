@@ -1,7 +1,7 @@
 import { CODE_CHALLENGE_METHOD, WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { newPkcePair, randomString } from './pkce.ts';
-import { readRecord, removeRecord, writeRecord } from './storage.ts';
+import { readBrowserValue, readRecord, removeRecord, writeBrowserValue, writeRecord } from './storage.ts';
 
 /** The browser-held records of SPEC.md section 3. */
 export interface OAuthClientRecord {
@@ -91,13 +91,22 @@ export function authorizeParams(c: OAuthClientRecord): URLSearchParams {
   });
 }
 
-/** The token record; its terminal id is a UUID made once per browser and kept when tokens are cleared. */
+/**
+ * The token record; its terminal id is a UUID made once per browser (SPEC.md section 3), so every tab
+ * of the browser sends the same one, and kept when tokens are cleared. The tab's tokens stay in its
+ * own record. A tab whose refresh token was issued to its own id keeps that id while the token lives
+ * (the server binds a refresh token to its terminal); the first id the browser meets becomes its id.
+ */
 export function getTokenRecord(): TokenRecord {
   const record = readRecord<TokenRecord>('token');
-  if (record?.terminalId) return record;
-  const fresh: TokenRecord = { terminalId: crypto.randomUUID() };
-  writeRecord('token', fresh);
-  return fresh;
+  const own = record?.terminalId;
+  const browser = readBrowserValue('terminalId');
+  const terminalId = own && (record?.refreshToken || !browser) ? own : (browser ?? crypto.randomUUID());
+  if (!browser) writeBrowserValue('terminalId', terminalId);
+  if (record && own === terminalId) return record;
+  const kept: TokenRecord = { ...record, terminalId };
+  writeRecord('token', kept);
+  return kept;
 }
 
 export function saveTokens(t: { clientId: string; redirectUri: string; accessToken: string; refreshToken: string }, now = Date.now()): void {

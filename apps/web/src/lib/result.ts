@@ -1,5 +1,5 @@
 import type { BaseResponse } from '@sso/contracts/common';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, oauthErrorMessage } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 
 /** A failed request turned into a result (SPEC.md section 8, "Turning a failed request into a result"). */
@@ -44,13 +44,14 @@ export const networkFailure = () =>
 export const unexpectedFailure = (status = 0) =>
   new ApiFailure({ result_code: UNEXPECTED_CODE, result_message: CLIENT_MESSAGES['C99-000999'] }, status);
 
-/** Maps an HTTP answer's body: a result body as is; an OAuth error by its description; else unexpected. */
+/** Maps an HTTP answer's body: a result body as is; an OAuth error by its code's Japanese text; else unexpected. */
 export function failureFromBody(status: number, body: unknown): ApiFailure {
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     if (typeof b.result_code === 'number' && typeof b.result_message === 'string') return new ApiFailure(b as BaseResponse, status);
     if (typeof b.error === 'string') {
-      const message = typeof b.error_description === 'string' && b.error_description ? b.error_description : CLIENT_MESSAGES['C99-000999'];
+      // The member reads the Japanese of the error code; error_description is English, for partners (SPEC.md introduction).
+      const message = oauthErrorMessage(b.error);
       const reference = typeof b.reference === 'string' ? { reference: b.reference } : {};
       return new ApiFailure({ result_code: UNEXPECTED_CODE, result_message: message, ...reference }, status);
     }

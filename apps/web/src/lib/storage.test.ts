@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readRecord, removeRecord, resetStorageForTests, writeRecord } from './storage.ts';
+import { readBrowserValue, readRecord, removeRecord, resetStorageForTests, writeBrowserValue, writeRecord } from './storage.ts';
+import { stubMemoryStorage } from './test-browser-globals.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -32,12 +33,7 @@ function cookieJar() {
 
 describe('storage fallback', () => {
   it('prefers session storage when it works', () => {
-    const saved = new Map<string, string>();
-    vi.stubGlobal('sessionStorage', {
-      getItem: (k: string) => saved.get(k) ?? null,
-      setItem: (k: string, v: string) => void saved.set(k, v),
-      removeItem: (k: string) => void saved.delete(k),
-    });
+    const saved = stubMemoryStorage('sessionStorage');
     const jar = cookieJar();
     writeRecord('session', { goesToTop: true });
     expect(jar.value).toBe('');
@@ -83,5 +79,28 @@ describe('storage fallback', () => {
     writeRecord('session', { goesToTop: true });
     expect(readRecord('session')).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the browser-wide store of a value made once per browser (SPEC.md section 3, terminalId)', () => {
+  it('uses local storage, shared by the tabs, and never session storage', () => {
+    const local = stubMemoryStorage('localStorage');
+    writeBrowserValue('terminalId', 'id-1');
+    expect(local.get('sso.terminalId')).toBe('id-1');
+    expect(readBrowserValue('terminalId')).toBe('id-1');
+  });
+
+  it('falls back to a lasting cookie when local storage is disabled, and to nothing without cookies', () => {
+    vi.stubGlobal('localStorage', brokenSessionStorage);
+    vi.stubGlobal('location', { protocol: 'https:' });
+    const jar = cookieJar();
+    writeBrowserValue('terminalId', 'id-2');
+    expect(jar.value).toMatch(/^sso\.terminalId=id-2; Path=\/content; SameSite=Strict; Secure; Max-Age=34560000$/);
+    jar.value = jar.value.split(';')[0]!;
+    expect(readBrowserValue('terminalId')).toBe('id-2');
+    resetStorageForTests();
+    vi.stubGlobal('navigator', { cookieEnabled: false });
+    writeBrowserValue('terminalId', 'id-3');
+    expect(readBrowserValue('terminalId')).toBeUndefined();
   });
 });

@@ -105,3 +105,29 @@ describe('keyboards and autofill', () => {
     }
   });
 });
+
+describe('a show-password toggle on every password field (one component, ui/secret-input.tsx)', () => {
+  const html = (label: string, id: string, secret?: 'pin') => renderToStaticMarkup(createElement(Field, { id, label, type: 'password', autoComplete: 'current-password', secret }));
+  const buttonOf = (out: string) => /<button [^>]*>[^<]*<\/button>/.exec(out)?.[0] ?? '';
+
+  it('puts beside a password input a button named in Japanese, not pressed, that controls it', () => {
+    const out = html('パスワード', 'user_pass');
+    expect(attrsOf(out, 'user_pass')).toMatchObject({ type: 'password', autocomplete: 'current-password' });
+    const button = buttonOf(out);
+    expect(button).toContain('type="button"');
+    expect(button).toContain('aria-pressed="false"');
+    expect(button).toContain('aria-controls="user_pass"');
+    expect(button).toContain('aria-label="パスワードを表示"');
+    // The visible text is part of the accessible name (WCAG 2.5.3, label in name).
+    expect(button).toMatch(/>表示<\/button>$/);
+  });
+
+  it('names a PIN\'s toggle after the PIN, and every password\'s after the password', () => {
+    expect(buttonOf(html('暗証番号', 'pin', 'pin'))).toContain('aria-label="暗証番号を表示"');
+    expect(buttonOf(html('現在のパスワード', 'current_password'))).toContain('aria-label="パスワードを表示"');
+  });
+
+  it('puts none beside any other input', () => {
+    expect(renderToStaticMarkup(createElement(Field, { id: 'user_mail', label: 'ID', type: 'text' }))).not.toContain('<button');
+  });
+});

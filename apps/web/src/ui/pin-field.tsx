@@ -10,6 +10,7 @@ export function PinField({ registration, error }: { registration: UseFormRegiste
       label="暗証番号"
       hint={`${LIMITS.pinLength}桁の半角数字を入力してください。`}
       type="password"
+      secret="pin"
       inputMode="numeric"
       autoComplete="off"
       error={error}

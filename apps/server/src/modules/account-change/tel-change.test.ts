@@ -151,6 +151,8 @@ describe.each(DIALECTS)('login mobile number: /api/auth/tel/change and /otp (%s)
       ['090-1234-5678', 'すべて半角数字で入力してください'],
       ['090123456', '10桁または11桁の半角数字で入力してください（ハイフン不要）'],
       [9012345678, '入力してください'],
+      // Over-length has its own message (SPEC.md section 5), the field's length message, never the digits one.
+      ['0'.repeat(65), '10桁または11桁の半角数字で入力してください（ハイフン不要）'],
     ];
     for (const [tel, message] of malformed) {
       const res = await request(t, member.access_token, tel);
@@ -159,6 +161,8 @@ describe.each(DIALECTS)('login mobile number: /api/auth/tel/change and /otp (%s)
     }
     const otp = await confirm(t, member.access_token, 'x', '12345');
     expect(otp.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'onetime_password' }] });
+    const longOtp = await confirm(t, member.access_token, 'x', '1234567');
+    expect(longOtp.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'onetime_password', message: 'ワンタイムパスワードを6桁の半角数字で入力してください' }] });
     expect((await request(t, member.access_token, member.tel)).json()).toEqual({ result_code: 902, result_message: '現在と同じ携帯電話番号です。' });
 
     const tel = freeTel();

@@ -66,6 +66,15 @@ describe.each(DIALECTS)('Net Answer link (%s)', (dialect) => {
         { key: 'na_password', message: '入力してください' },
       ],
     });
+    // Over-length has its own message (SPEC.md section 5), not "入力してください".
+    expect(await refused(t, NA_ADD, m.access_token, { subuser_id: m.subuserId, na_id: 'a'.repeat(65), na_password: 'a'.repeat(129) })).toEqual({
+      result_code: 901,
+      result_message: '入力内容をご確認ください。',
+      validation_errors: [
+        { key: 'na_id', message: '64文字以内で入力してください' },
+        { key: 'na_password', message: '128文字以内で入力してください' },
+      ],
+    });
     for (let i = 0; i < 4; i++) expect(await refused(t, NA_ADD, m.access_token, { ...right(m), na_password: `Wrong-${i}` })).toEqual(WRONG);
     await ok(t, NA_ADD, m.access_token, right(m), baseResponseSchema);
   });

@@ -7,10 +7,10 @@ import { ExternalLink } from '../../ui/external-link.tsx';
 import { getSession } from '../../lib/records.ts';
 import { useAuthorizeCheck } from '../../lib/authorize-check.ts';
 import { useAuthorizeParams } from '../../lib/use-authorize-params.ts';
-import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
 import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
+import { LoginAlert } from './login-alert.tsx';
 import { login } from './login-api.ts';
 import { continueLogin } from './login-continuation.ts';
 import { showLoginFailure } from './login-failure.ts';
@@ -115,7 +115,7 @@ export function LoginPage() {
       <h1>ログイン</h1>
       <p className={styles.lead}>{passkeyOnly ? PASSKEY_MESSAGES.loginPasskeyRequired : 'メンバーIDでログインしてください。'}</p>
       {passkeyOnly && !passkey.supported && <p className={styles.lead}>{PASSKEY_MESSAGES.unsupported}</p>}
-      <Alert message={message} />
+      <LoginAlert message={message} />
       {!passkeyOnly && (
         <form noValidate onSubmit={handleSubmit(run, showInvalid)}>
           <Field

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, oauthErrorMessage } from '@sso/contracts/messages';
 import { failLogin, goOnAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
 import { goToError } from '../../lib/navigation.ts';
 import { UNEXPECTED_CODE } from '../../lib/result.ts';
@@ -30,7 +30,8 @@ export function OAuthCallbackPage() {
       return;
     }
     if (!code || error || !client || search.get('state') !== client.state) {
-      goToError(UNEXPECTED_CODE, CLIENT_MESSAGES['C99-000999']);
+      // An authorize error (RFC 6749 section 4.1.2.1) in the member's words, never its English description.
+      goToError(UNEXPECTED_CODE, error ? oauthErrorMessage(error) : CLIENT_MESSAGES['C99-000999']);
       return;
     }
     markSent(code);

@@ -84,6 +84,7 @@ function PinStep({ held }: { held: HeldSignup }) {
           label="暗証番号"
           hint="4桁の半角数字を入力してください。"
           type="password"
+          secret="pin"
           inputMode="numeric"
           autoComplete="off"
           error={formState.errors.pin?.message}
