@@ -64,7 +64,7 @@ const MODULE_TIERS = [
   ['partner-demo', 'sessions', 'signup', 'upgrade'],
   ['passkeys'],
   ['account-change', 'recover'],
-  ['link', 'operators'],
+  ['link', 'not-me', 'operators'],
   ['support'],
 ];
 const ONE_CONTEXT = ['oauth', 'oidc'];

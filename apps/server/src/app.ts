@@ -28,6 +28,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { registerLoginRoutes } from './modules/login/routes.ts';
 import { registerAccountChangeRoutes } from './modules/account-change/routes.ts';
 import { registerActivityRoutes } from './modules/activity/routes.ts';
+import { registerNotMeRoutes } from './modules/not-me/routes.ts';
 import { registerPasskeyRoutes } from './modules/passkeys/routes.ts';
 import { registerFreshProofRoutes } from './modules/fresh-proof/routes.ts';
 import { registerProfileRoutes } from './modules/profile/routes.ts';
@@ -241,6 +242,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerSignupRoutes(app, deps);
   registerOpenSignupRoutes(app, deps);
   registerRecoverRoutes(app, deps);
+  registerNotMeRoutes(app, deps);
   registerCardRoutes(app, deps);
   registerDirectLoginRoutes(app, deps);
   registerPointRoutes(app, deps);

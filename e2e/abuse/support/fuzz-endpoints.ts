@@ -154,6 +154,7 @@ export const API_FUZZ: { [K in ApiKey]: ApiFuzz<K> } = {
   'POST /api/auth/passkey/login/options': { group: 'passkeys', expect: 'result', valid: () => [{ client_id: 'SIAP009' }, { client_id: 'SIAP004' }] },
   'POST /api/auth/passkey/login': { group: 'passkeys', expect: 'result', valid: () => [{ client_id: 'SIAP009', credential: assertion() }] },
   'POST /api/auth/passkey/revoke': { group: 'passkeys', expect: 'result', valid: () => [{ token: secret() }] },
+  'POST /api/auth/not-me': { group: 'passkeys', expect: 'result', valid: () => [{ token: secret() }] },
   'POST /api/auth/passkeys': { group: 'passkeys', expect: 'result', caller: 'card' },
   'POST /api/auth/passkey/register/options': { group: 'passkeys', expect: 'result', caller: 'card' },
   'POST /api/auth/passkey/register': { group: 'passkeys', expect: 'result', caller: 'card', valid: () => [{ name: 'ファズ', credential: registration() }] },

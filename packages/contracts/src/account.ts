@@ -57,6 +57,9 @@ export const reauthRequestSchema = z.object({
   password: z.string({ error: M.required }).min(1, { error: M.required }).max(256, { error: tooLong(256) }),
 });
 
+/** POST /api/auth/not-me (public): the token of a notice mail's "not me" link (docs/decisions/0033-not-me-link.md). */
+export const notMeRequestSchema = z.object({ token: z.string().min(1).max(256) });
+
 /** Profile field keys (SPEC.md section 3): what `readonly` and validation_errors name. */
 export const PROFILE_FIELD_KEYS = ['full_name', 'full_name_kana', 'sex', 'birthday', 'tel', 'postal_code', 'email_flg'] as const;
 export type ProfileFieldKey = (typeof PROFILE_FIELD_KEYS)[number];
@@ -166,6 +169,7 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   passkey_required: 'パスキーによる本人確認を必須に設定',
   passkey_optional: 'パスキーによる本人確認の必須を解除',
   login_new_device: '新しい端末からのログイン',
+  not_me_reported: 'お知らせメールのリンクによるすべての端末のログアウトとパスワード再設定のご案内',
   sso_session_ended: 'ブラウザのログイン状態の解除',
   sessions_ended_everywhere: 'すべての端末からのログアウト',
   support_unlocked: 'サポート窓口によるログインの一時ロックの解除',

@@ -82,6 +82,12 @@ export const LIMITS = {
   passkeyChallengeTtlMs: 5 * 60 * 1000,
   /** The link of the "passkey added" mail that removes the passkey again works this long (decision 0024). */
   passkeyRevokeLinkTtlMs: 30 * 24 * 60 * 60 * 1000,
+  /**
+   * The "not me" link of a notice mail (a sign-in from a new device, a changed password, e-mail,
+   * login mobile number, a passkey added or removed) works this long, once: it ends every session and
+   * mails a password reset link (docs/decisions/0033-not-me-link.md).
+   */
+  notMeLinkTtlMs: 30 * 24 * 60 * 60 * 1000,
   /** A passkey sign-in's ticket for the authorize step: long enough to read the additional terms (decision 0024). */
   passkeyLoginTicketTtlMs: 10 * 60 * 1000,
   /** Passkeys a member may hold. */

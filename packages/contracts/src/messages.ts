@@ -123,6 +123,10 @@ export const ACCOUNT_MESSAGES = {
   changeLocked: '入力回数の上限を超えたため、しばらくの間お手続きいただけません。時間をおいて再度お試しください。',
   /** A sensitive change asked without a fresh proof of presence (401 insufficient_user_authentication, RFC 9470). */
   freshProofNeeded: 'ご本人確認のため、現在のパスワードを入力してください。',
+  /** The e-mail change's and the withdrawal's screens, before the proof is asked (decision 0012): why, and what will be asked. */
+  freshProofWhy: '第三者による不正なお手続きを防ぐため、このお手続きの前にご本人確認をお願いしています。',
+  freshProofWhat:
+    'ご本人確認の画面が表示されたら、現在のパスワードを入力するか、パスキーで確認してください（パスキーを必須に設定している場合はパスキーのみ）。ログインまたはご本人確認から5分以内の場合は表示されません。',
 } as const;
 
 /** Answers of the card sign-up (decision 0004). 902 answers clear the OTP or PIN field (SPEC.md section 8). */
@@ -236,6 +240,9 @@ export const PASSKEY_MESSAGES = {
   requireNeedsPasskey: 'パスキーを登録してから設定してください。',
   /** The fresh-proof refusal of a member who chose to require a passkey (RFC 9470 challenge). */
   freshProofPasskeyNeeded: 'ご本人確認のため、パスキーで確認してください。',
+  /** The proof prompt of a member who requires a passkey, on a device without it (decision 0012: nobody is locked out). */
+  freshProofPasskeyAway:
+    'この端末にパスキーがない場合は、パスキーを保存した端末（スマートフォンなど）でお手続きください。パスキーを保存した端末をお持ちでない場合は、お問い合わせ窓口までご連絡ください。',
   /** The password change's current password, which the passkey's confirmation in the same request replaces. */
   currentPasswordHint: '（パスキーで本人確認する場合は入力不要）',
   /** The fresh-proof prompt of a member with a passkey who may still use the password. */

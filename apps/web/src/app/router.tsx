@@ -74,6 +74,8 @@ export const routes: RouteObject[] = [
           { path: '/recover/password/done', ...titled('パスワードの再設定完了'), ...screen(() => import('../features/recover/recover-password-done-page.tsx'), 'RecoverPasswordDonePage') },
           // The link of the "passkey added" mail (decision 0024): public, it works without a login.
           { path: '/passkey/revoke', ...titled('パスキーの無効化'), ...screen(() => import('../features/passkeys/passkey-revoke-page.tsx'), 'PasskeyRevokePage') },
+          // The "not me" link of every notice mail (docs/decisions/0033-not-me-link.md): public, it works without a login.
+          { path: '/not-me', ...titled('すべての端末からのログアウト'), ...screen(() => import('../features/not-me/not-me-page.tsx'), 'NotMePage') },
           {
             // The guard is lazy too: it brings the query cache of the protected screens.
             ...screen(() => import('./require-login.tsx'), 'RequireLogin'),

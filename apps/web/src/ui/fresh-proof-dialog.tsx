@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ACCOUNT_MESSAGES, CLIENT_MESSAGES, PASSKEY_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { LINKS } from '../lib/links.ts';
 import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';
+import { ExternalLink } from './external-link.tsx';
 import { Field } from './field.tsx';
 import { Modal } from './modal.tsx';
 import page from './page.module.css';
@@ -34,7 +36,8 @@ const leadOf = (passkey: boolean, passkeyRequired: boolean) => {
  * The proof prompt before a sensitive change (decision 0012): the shared modal with the current
  * password, its visible label tied to the input, and the buttons to confirm or cancel. A member with a
  * passkey is offered 「パスキーで確認する」 first, and a member who requires one gets no password field
- * (decision 0024). What it does with the proof is useFreshProof's (ui/use-fresh-proof.tsx).
+ * (decision 0024) but the way on without the device that holds it: that device, or the support desk.
+ * What it does with the proof is useFreshProof's (ui/use-fresh-proof.tsx).
  */
 export function FreshProofDialog({ open, message, pending, passkey = false, passkeyRequired = false, onSubmit, onPasskey, onCancel }: FreshProofDialogProps) {
   const id = useId();
@@ -77,6 +80,12 @@ export function FreshProofDialog({ open, message, pending, passkey = false, pass
               {PASSKEY_MESSAGES.reauthButton}
             </Button>
           </div>
+        )}
+        {passkeyRequired && (
+          // Without the device that holds the passkey, the way on (decision 0012: a proof never locks the member out).
+          <p className={page.dialogText}>
+            {PASSKEY_MESSAGES.freshProofPasskeyAway} <ExternalLink href={LINKS.support}>お問い合わせ</ExternalLink>
+          </p>
         )}
         {askPassword && (
           <Field

@@ -8,6 +8,7 @@ import { retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { notMeLink } from '../account/not-me-link.ts';
 import { emailInUse, setMemberEmail } from '../account/member-repo.ts';
 import { findActiveUserById, type UserRow } from '../account/user-repo.ts';
 import { memberFlowExpired, memberFlowLocked } from '../member-flows/member-flow-service.ts';
@@ -32,6 +33,8 @@ export interface AccountChangeDeps {
   db: Kysely<Database>;
   clock: Clock;
   notifier: Notifier;
+  /** PUBLIC_ORIGIN: the notice mail's "not me" link points at the SPA there (decision 0033). */
+  issuer: string;
 }
 
 /** What a logged change records besides the event: the device of the request (lib/device.ts). */
@@ -140,6 +143,6 @@ export async function confirmEmailChange(
       return user.email;
     }),
   );
-  await deps.notifier.send(emailChangedMail(oldEmail));
+  await deps.notifier.send(emailChangedMail(oldEmail, await notMeLink(deps, change.user_id, now)));
   return OK_RESPONSE;
 }

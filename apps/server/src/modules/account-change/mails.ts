@@ -1,6 +1,6 @@
 import { LIMITS } from '@sso/contracts/constants';
 import { PRODUCT_NAME } from '@sso/contracts/terms';
-import { composeMail } from '../notifications/compose-mail.ts';
+import { composeMail, type MailLink } from '../notifications/compose-mail.ts';
 import type { OutgoingMessage } from '../notifications/notifier.ts';
 
 const minutes = LIMITS.otpTtlMs / 60_000;
@@ -29,19 +29,21 @@ export function emailTakenMail(to: string): OutgoingMessage {
 }
 
 /** The notice to the OLD address once the change is done: no link, and not the new address. */
-export function emailChangedMail(to: string): OutgoingMessage {
+export function emailChangedMail(to: string, notMe: MailLink): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】ログイン用メールアドレス変更のお知らせ`, [
     `${PRODUCT_NAME}のログイン用メールアドレスが変更されました。今後、このメールアドレスではログインできません。`,
     'ご利用中のすべての端末でログアウトしました。新しいメールアドレスで再度ログインしてください。',
+    notMe,
     NOT_YOU,
   ]);
 }
 
 /** The notice that the password was changed (SPEC.md section 2, /user/password). */
-export function passwordChangedMail(to: string): OutgoingMessage {
+export function passwordChangedMail(to: string, notMe: MailLink): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】パスワード変更のお知らせ`, [
     `${PRODUCT_NAME}のパスワードが変更されました。`,
     'ご利用中のすべての端末でログアウトしました。新しいパスワードで再度ログインしてください。',
+    notMe,
     NOT_YOU,
   ]);
 }
@@ -61,9 +63,10 @@ export function telTakenSms(to: string): OutgoingMessage {
 }
 
 /** The notice to the member's address once a login mobile number is registered: not the number. */
-export function telChangedMail(to: string): OutgoingMessage {
+export function telChangedMail(to: string, notMe: MailLink): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】ログイン用携帯電話番号登録のお知らせ`, [
     `${PRODUCT_NAME}のログイン用携帯電話番号が登録されました。今後は登録した携帯電話番号でもログインできます。`,
+    notMe,
     NOT_YOU,
   ]);
 }

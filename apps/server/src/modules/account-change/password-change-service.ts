@@ -3,6 +3,7 @@ import type { passwordChangeRequestSchema } from '@sso/contracts/account';
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { ACCOUNT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { logActivity } from '../activity/activity-repo.ts';
+import { notMeLink } from '../account/not-me-link.ts';
 import { checkCurrentPassword } from '../account/current-password.ts';
 import { replacePasswordHash } from '../account/member-repo.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -49,6 +50,6 @@ export async function changePassword(
     await logActivity(trx, { userId: user.id, event: 'password_changed', device: context.device, at: now });
     securityEvent({ event: 'password.changed', memberId: user.id, reason: 'change' });
   });
-  await deps.notifier.send(passwordChangedMail(user.email));
+  await deps.notifier.send(passwordChangedMail(user.email, await notMeLink(deps, user.id, now)));
   return OK_RESPONSE;
 }

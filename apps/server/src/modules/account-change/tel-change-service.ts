@@ -3,6 +3,7 @@ import type { telChangeOtpRequestSchema, telChangeRequestSchema, TelChangeRespon
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
 import { logActivity } from '../activity/activity-repo.ts';
+import { notMeLink } from '../account/not-me-link.ts';
 import { setLoginTel, telInUse } from '../account/member-repo.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { maskTel } from '../../lib/mask.ts';
@@ -23,7 +24,7 @@ import { secretLocked } from '../verification/secret-check.ts';
 import { sendClaimMessage, writeUnlessTaken } from './identifier-claim.ts';
 import { telChangeCodeSms, telChangedMail, telTakenSms } from './mails.ts';
 
-export type TelChangeDeps = MemberFlowDeps & { notifier: Notifier };
+export type TelChangeDeps = MemberFlowDeps & { notifier: Notifier; issuer: string };
 
 /** What a login-number flow keeps: the number its code went to. */
 interface TelChangeData {
@@ -81,6 +82,6 @@ export async function confirmTelChange(
       await logActivity(trx, { userId: user.id, event: 'login_tel_changed', device: context.device, at: now });
     }),
   );
-  await deps.notifier.send(telChangedMail(user.email));
+  await deps.notifier.send(telChangedMail(user.email, await notMeLink(deps, user.id, now)));
   return OK_RESPONSE;
 }

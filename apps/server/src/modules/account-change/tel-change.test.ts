@@ -61,6 +61,8 @@ describe.each(DIALECTS)('login mobile number: /api/auth/tel/change and /otp (%s)
     const mail = (await readMailbox(t.app)).find((m) => m.kind === 'mail' && m.to === member.email);
     expect(mail?.subject).toBe('【メンバーID】ログイン用携帯電話番号登録のお知らせ');
     expect(mail?.text).not.toContain(tel.slice(-4));
+    // With the "not me" link of every notice mail (decision 0033).
+    expect(mail?.text).toMatch(/\/content\/not-me\?token=[A-Za-z0-9_-]{43}/);
     // The flow is done: its token and code are used up.
     expect((await confirm(t, member.access_token, res.json().register_token, await codeFor(t, tel))).json()).toEqual(EXPIRED);
   });

@@ -4,9 +4,10 @@ import type { Database } from '../../db/schema.ts';
 import { japanTime } from '../../lib/japan-time.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { composeMail } from '../notifications/compose-mail.ts';
+import { composeMail, type MailLink } from '../notifications/compose-mail.ts';
 import type { Notifier, OutgoingMessage } from '../notifications/notifier.ts';
 import { noteMemberDevice } from './device-repo.ts';
+import { notMeLink } from './not-me-link.ts';
 
 /**
  * The sign-in notice (decision 0024): a browser carries a random device cookie (DEVICE_COOKIE, HttpOnly,
@@ -20,11 +21,12 @@ export const DEVICE_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
 /** How `member_devices` knows a browser: a keyed digest of its device cookie. */
 export const deviceHashOf = (cookieValue: string) => lookupDigest(`device:${cookieValue}`);
 
-export function newDeviceLoginMail(to: string, p: { at: number; device: string | null; activitiesUrl: string }): OutgoingMessage {
+export function newDeviceLoginMail(to: string, p: { at: number; device: string | null; activitiesUrl: string; notMe: MailLink }): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】新しい端末からのログインのお知らせ`, [
     `${PRODUCT_NAME}に、これまでご利用のない端末からログインがありました。`,
     [`日時：${japanTime(p.at)}`, `端末：${p.device ?? '不明'}`].join('\n'),
     { label: 'ご利用履歴は次のURLからご確認いただけます。', url: p.activitiesUrl },
+    p.notMe,
     `お心当たりのない場合は、第三者がお客さまのパスワードを利用した可能性があります。パスワードを変更し、${PRODUCT_NAME}のお問い合わせ窓口までご連絡ください。`,
   ]);
 }
@@ -47,5 +49,6 @@ export async function noteSignIn(
   const isNew = p.deviceCookie === null || (await noteMemberDevice(deps.db, { userId: p.userId, deviceHash: deviceHashOf(p.deviceCookie), now: p.now }));
   if (!isNew) return;
   await logActivity(deps.db, { userId: p.userId, event: 'login_new_device', clientId: p.clientId, device: p.device, at: p.now });
-  await deps.notifier.send(newDeviceLoginMail(p.email, { at: p.now, device: p.device, activitiesUrl: `${deps.issuer}/content/user/activities` }));
+  const notMe = await notMeLink(deps, p.userId, p.now);
+  await deps.notifier.send(newDeviceLoginMail(p.email, { at: p.now, device: p.device, activitiesUrl: `${deps.issuer}/content/user/activities`, notMe }));
 }

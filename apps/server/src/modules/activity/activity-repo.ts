@@ -74,6 +74,8 @@ export type ActivityEvent =
   | 'passkeys_removed_after_reset'
   /** A sign-in from a browser the member had not signed in from before; the member was mailed (decision 0024). */
   | 'login_new_device'
+  /** The "not me" link of a notice mail was confirmed: every session ended and a reset link was mailed (decision 0033). */
+  | 'not_me_reported'
   /** A browser's SSO session ended: by the member from the list of signed-in browsers, or by a login as another member in that browser (decision 0026). */
   | 'sso_session_ended'
   /** The member logged out of every browser and service at once from the list (decision 0026, "Log out everywhere"). */

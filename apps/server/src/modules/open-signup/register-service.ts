@@ -17,6 +17,8 @@ import { newToken } from '../verification/codes.ts';
 import { startFlow } from '../verification/flow.ts';
 import { messageAllowed } from '../verification/message-limit.ts';
 import { activationMail, activationUrl, alreadyRegisteredMail } from './mails.ts';
+import { suspendedAccountMail } from '../notifications/account-state-mail.ts';
+import { findSignInUserByLoginId } from '../account/user-repo.ts';
 import { livePendingByEmail, replacePending, type PendingRow } from './pending-repo.ts';
 
 export interface OpenSignupDeps {
@@ -88,7 +90,9 @@ async function deliverRegistration(deps: OpenSignupDeps, pending: PendingRow): P
   const now = pending.created_at;
   if (!(await messageAllowed(deps.db, 'mail', pending.email, now))) return;
   if (await emailInUse(deps.db, pending.email)) {
-    await deps.notifier.send(alreadyRegisteredMail(pending.email, deps.issuer));
+    // A suspended member is told the suspension's message, as the login tells it, not invited to log in.
+    const suspended = (await findSignInUserByLoginId(deps.db, { email: pending.email }))?.status === 'suspended';
+    await deps.notifier.send(suspended ? suspendedAccountMail(pending.email, '新規登録') : alreadyRegisteredMail(pending.email, deps.issuer));
     return;
   }
   const { token, hash } = newToken();

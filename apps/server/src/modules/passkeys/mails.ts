@@ -2,7 +2,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import type { RecentPasskey } from '@sso/contracts/passkeys';
 import { PRODUCT_NAME } from '@sso/contracts/terms';
 import { japanTime } from '../../lib/japan-time.ts';
-import { composeMail } from '../notifications/compose-mail.ts';
+import { composeMail, type MailLink } from '../notifications/compose-mail.ts';
 import type { OutgoingMessage } from '../notifications/notifier.ts';
 
 const NOT_YOU = `お心当たりのない場合は、第三者がお客さまのアカウントを利用している可能性があります。パスワードを変更し、${PRODUCT_NAME}のお問い合わせ窓口までご連絡ください。`;
@@ -13,20 +13,22 @@ const deviceLine = (device: string | null) => `端末：${device ?? '不明'}`;
  * device: a member whose session was taken over can undo the attacker's passkey from the mailbox,
  * without signing in.
  */
-export function passkeyAddedMail(to: string, p: { name: string; at: number; device: string | null; revokeUrl: string }): OutgoingMessage {
+export function passkeyAddedMail(to: string, p: { name: string; at: number; device: string | null; revokeUrl: string; notMe: MailLink }): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】パスキー登録のお知らせ`, [
     `${PRODUCT_NAME}にパスキーが登録されました。今後はこのパスキーでログインできます。`,
     [`パスキーの名前：${p.name}`, `日時：${japanTime(p.at)}`, deviceLine(p.device)].join('\n'),
     { label: 'お心当たりのない場合は、次のURLからこのパスキーを無効にしてください。すべての端末でログアウトします。', url: p.revokeUrl },
+    p.notMe,
     NOT_YOU,
   ]);
 }
 
 /** The notice that a passkey was deleted or disabled (decision 0024). */
-export function passkeyRemovedMail(to: string, p: { name: string; at: number; device: string | null }): OutgoingMessage {
+export function passkeyRemovedMail(to: string, p: { name: string; at: number; device: string | null; notMe: MailLink }): OutgoingMessage {
   return composeMail(to, `【${PRODUCT_NAME}】パスキー削除のお知らせ`, [
     `${PRODUCT_NAME}からパスキーが削除されました。このパスキーではログインできなくなりました。`,
     [`パスキーの名前：${p.name}`, `日時：${japanTime(p.at)}`, deviceLine(p.device)].join('\n'),
+    p.notMe,
     NOT_YOU,
   ]);
 }

@@ -15,6 +15,7 @@ import { setRequirePasskey } from '../account/member-repo.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
 import { lockMember } from '../account/member-hold-repo.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { notMeLink } from '../account/not-me-link.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { endPurposeSecrets, endSecrets, redeemToken } from '../verification/one-time-secret.ts';
 import { passkeyRemovedMail } from './mails.ts';
@@ -69,7 +70,7 @@ export async function deleteMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.
     return true;
   });
   if (!removed) throw notFound();
-  await deps.notifier.send(passkeyRemovedMail(call.user.email, { name: passkey.name, at: now, device: call.device }));
+  await deps.notifier.send(passkeyRemovedMail(call.user.email, { name: passkey.name, at: now, device: call.device, notMe: await notMeLink(deps, call.user.id, now) }));
   return OK_RESPONSE;
 }
 
@@ -106,6 +107,6 @@ export async function revokePasskeyByLink(
     await logActivity(trx, { userId: user.id, event: 'passkey_revoked', device: context.device, at: now });
     securityEvent({ event: 'passkey.removed', memberId: user.id, reason: 'mail_link' });
   });
-  await deps.notifier.send(passkeyRemovedMail(user.email, { name: passkey.name, at: now, device: context.device }));
+  await deps.notifier.send(passkeyRemovedMail(user.email, { name: passkey.name, at: now, device: context.device, notMe: await notMeLink(deps, user.id, now) }));
   return OK_RESPONSE;
 }

@@ -8,6 +8,7 @@ import { retryable } from '../../lib/app-error.ts';
 import { newId } from '../../lib/secrets.ts';
 import type { MemberCall } from '../oauth/member-post.ts';
 import { logActivity } from '../activity/activity-repo.ts';
+import { notMeLink } from '../account/not-me-link.ts';
 import { issueToken } from '../verification/one-time-secret.ts';
 import { keepChallenge, takeChallenge } from './ceremony.ts';
 import { creationOptions, verifyCreation } from './creation.ts';
@@ -71,6 +72,6 @@ export async function registerPasskey(
     throw err;
   }
   const revokeUrl = `${deps.issuer}/content/passkey/revoke?token=${encodeURIComponent(revokeToken)}`;
-  await deps.notifier.send(passkeyAddedMail(call.user.email, { name: row.name, at: now, device: call.device, revokeUrl }));
+  await deps.notifier.send(passkeyAddedMail(call.user.email, { name: row.name, at: now, device: call.device, revokeUrl, notMe: await notMeLink(deps, call.user.id, now) }));
   return { ...OK_RESPONSE, passkey: passkeyView(row) };
 }

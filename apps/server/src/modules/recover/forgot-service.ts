@@ -7,7 +7,8 @@ import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { lookupDigest } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
-import { findActiveUserByLoginId } from '../account/user-repo.ts';
+import { suspendedAccountMail } from '../notifications/account-state-mail.ts';
+import { findSignInUserByLoginId } from '../account/user-repo.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { messageAllowed } from '../verification/message-limit.ts';
 import { issueToken } from '../verification/one-time-secret.ts';
@@ -40,15 +41,20 @@ export function requestPasswordReset(deps: RecoverDeps, input: z.infer<typeof fo
 }
 
 /**
- * Mails an active member a reset link (a 256-bit token, stored as its SHA-256, single use, valid
+ * Mails an active member a reset link (a suspended one the suspension's message instead) (a 256-bit token, stored as its SHA-256, single use, valid
  * LIMITS.passwordResetValidMinutes), bound to the address it goes to. A new link kills the member's older live ones. Unknown
  * addresses get nothing; mails per address are limited, and beyond the limit nothing changes.
  * Whether a link was mailed (the operators' "send a password reset" says so; modules/support/).
  */
 export async function mailResetLink(deps: Pick<RecoverDeps, 'db' | 'issuer' | 'notifier'>, email: string, now: number): Promise<boolean> {
-  const user = await findActiveUserByLoginId(deps.db, { email });
+  const user = await findSignInUserByLoginId(deps.db, { email });
   if (!user) return false;
   if (!(await messageAllowed(deps.db, 'mail', email, now))) return false;
+  // A suspended member gets no link: the suspension's message, as the login gives it.
+  if (user.status === 'suspended') {
+    await deps.notifier.send(suspendedAccountMail(email, 'パスワード再設定'));
+    return false;
+  }
   const token = await deps.db.transaction().execute(async (trx) => {
     // A new link kills the member's older live ones (verification/purposes.ts).
     const issued = await issueToken(trx, { purpose: 'password_reset', subject: user.id, now, binding: resetLinkBinding(user.email) });

@@ -70,6 +70,8 @@ export const PURPOSES: { readonly [P in VerificationPurpose]: PurposeRule } = {
   passkey_reauth: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },
   passkey_ticket: { secret: 'single-use token', ttlMs: LIMITS.passkeyLoginTicketTtlMs, onePerSubject: false },
   passkey_revoke: { secret: 'single-use token', ttlMs: LIMITS.passkeyRevokeLinkTtlMs, onePerSubject: false },
+  // Each notice mail has its own link: the member may act on any of them.
+  not_me: { secret: 'single-use token', ttlMs: LIMITS.notMeLinkTtlMs, onePerSubject: false },
   // The mail's; the finish page's ends sooner (`endsBy`).
   passkey_reset_review: { secret: 'single-use token', ttlMs: LIMITS.passkeyReviewLinkTtlMs, onePerSubject: false },
   operator_enrol: { secret: 'single-use token', ttlMs: LIMITS.passkeyChallengeTtlMs, onePerSubject: false },

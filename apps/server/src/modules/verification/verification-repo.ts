@@ -43,6 +43,8 @@ export type VerificationPurpose =
   | 'passkey_ticket'
   /** The link of the "passkey added" mail that removes that passkey (subject the passkey's id). */
   | 'passkey_revoke'
+  /** The "not me" link of every notice mail (subject the member; decision 0033). */
+  | 'not_me'
   /**
    * After a password reset, the finish page's and the confirmation mail's secret that lists and removes
    * the passkeys added in the 30 days before the reset (subject the member; decision 0024).

@@ -7,6 +7,7 @@ import { Alert } from '../../ui/alert.tsx';
 import { BackToTop } from '../../ui/back-to-top.tsx';
 import { Button } from '../../ui/button.tsx';
 import { Field } from '../../ui/field.tsx';
+import { FreshProofNotice } from '../../ui/fresh-proof-notice.tsx';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 import page from '../../ui/page.module.css';
@@ -49,6 +50,7 @@ export function EmailChangePage() {
       <p className={page.lead}>
         新しいメールアドレスを入力し、「送信する」を押してください。新しいメールアドレス宛てに、ワンタイムパスワードをお送りします。
       </p>
+      <FreshProofNotice />
       <form noValidate onSubmit={onSubmit}>
         <Field
           id="email"

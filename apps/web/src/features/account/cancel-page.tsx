@@ -11,6 +11,7 @@ import { Button } from '../../ui/button.tsx';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';
 import page from '../../ui/page.module.css';
+import { FreshProofNotice } from '../../ui/fresh-proof-notice.tsx';
 import { useFreshProof } from '../../ui/use-fresh-proof.tsx';
 import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { cancelMembership } from './cancel-api.ts';
@@ -66,6 +67,7 @@ export function CancelPage() {
           <p className={page.lead}>退会後は、同じメールアドレスや電話番号で新たに登録できます。</p>
           <p className={page.lead}>ご利用履歴は、不正利用の調査のため退会後1年間保管し、その後削除します。</p>
           <PointLossWarning isOpenMember={query.data.attribute.is_user_open} />
+          <FreshProofNotice />
           <div className={page.actions}>
             <Button type="button" pending={pending} onClick={() => setConfirming(true)}>
               退会する
