@@ -37,7 +37,7 @@ function TopContent({ email, attribute }: { email: string; attribute: UserAttrib
             <Link to="/user">登録情報</Link>
           </li>
           <li>
-            <Link to="/user/activities">ご利用履歴</Link>
+            <Link to="/user/activities">ログイン・操作履歴</Link>
           </li>
         </ul>
       </section>
