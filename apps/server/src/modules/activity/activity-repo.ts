@@ -129,6 +129,22 @@ export const addressOf = (detail: string | null): string | null => detailField(d
 export const passkeyAdditionsSince = (db: Kysely<Database>, userId: string, since: number) =>
   db.selectFrom('activity_log').select(['detail', 'created_at']).where('user_id', '=', userId).where('event', '=', 'passkey_added').where('created_at', '>=', since).execute();
 
+/**
+ * The member's login before the newest one (the newest began the visit under way): when and from
+ * which device, for Top's 前回ログイン日時 (SPEC.md section 2, Top); undefined before a second login.
+ */
+export const previousLogin = (db: Kysely<Database>, userId: string) =>
+  db
+    .selectFrom('activity_log')
+    .select(['detail', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('event', '=', 'login')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(1)
+    .limit(1)
+    .executeTakeFirst();
+
 /** One page of the member's log, newest first; the id makes the order total, so that pages neither repeat nor skip rows of the same millisecond. */
 export const listActivities = (db: Kysely<Database>, userId: string, offset: number, limit: number) =>
   db
