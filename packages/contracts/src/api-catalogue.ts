@@ -17,6 +17,7 @@ import * as points from './points.ts';
 import { SCOPES } from './scopes.ts';
 import * as sessions from './sessions.ts';
 import * as signup from './signup.ts';
+import * as top from './top.ts';
 import * as upgrade from './upgrade.ts';
 import * as user from './user.ts';
 
@@ -78,7 +79,7 @@ const ENTRIES = {
   // The member's account
   'POST /api/user': { tag: 'account', bearer: SCOPES.userRead, answer: user.userResponseSchema, summary: "The member: e-mail, id, masked login mobile number, an open member's profile", ja: '会員情報' },
   'POST /api/user/attribute': { tag: 'account', bearer: SCOPES.userRead, answer: user.userAttributeResponseSchema, summary: "The member's kind and service links", ja: '会員属性' },
-  'POST /api/user/top': { tag: 'account', bearer: SCOPES.accountWrite, answer: user.topSummaryResponseSchema, summary: "Top's summary: the member's name, cards, points (or that the ledger could not be read) and previous login with its device", ja: 'トップの表示内容' },
+  'POST /api/user/top': { tag: 'account', bearer: SCOPES.accountWrite, answer: top.topSummaryResponseSchema, summary: "Top's summary: the member's name, cards, points (or that the ledger could not be read) and previous login with its device", ja: 'トップの表示内容' },
   'POST /api/user/sessions': { tag: 'account', bearer: SCOPES.accountWrite, answer: sessions.sessionsResponseSchema, summary: "The member's signed-in browsers (SSO sessions) and services (decision 0026)", ja: 'ログイン中の端末とサービス' },
   'POST /api/user/sessions/end': { tag: 'account', bearer: SCOPES.accountWrite, json: sessions.endSessionRequestSchema, answer: ok, summary: "Ends one browser's SSO session with its tokens, or one service's session", ja: '端末・サービスからログアウト' },
   'POST /api/user/profile': { tag: 'account', bearer: SCOPES.userRead, answer: account.profileResponseSchema, summary: "An open member's profile and its read-only fields (a card member: 300)", ja: 'プロフィール' },

@@ -29,39 +29,6 @@ export const userResponseSchema = baseResponseSchema.extend({
 });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
-/** A registered card as Top lists it (SPEC.md section 3, Sub-user: the fields a member recognises it by). */
-export const topCardSchema = z.object({
-  subuser_id: z.string(),
-  card_name: z.string(),
-  card_brand: z.string(),
-  card_number_mask: z.string(),
-  status: z.string(),
-});
-
-/**
- * Top's points: the open and card balances the point ledger holds (null: the member has no such
- * account), or `unavailable` when the ledger did not answer in time (LIMITS.topPointsWaitMs) or failed.
- */
-export const topPointsSchema = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('read'), open: z.number().nullable(), card: z.number().nullable() }),
-  z.object({ state: z.literal('unavailable') }),
-]);
-export type TopPoints = z.infer<typeof topPointsSchema>;
-
-/**
- * POST /api/user/top (Bearer): what a member comes to Top for (SPEC.md section 2, Top), in Top's one
- * request: the name Top greets them by (an open member's profile name, a card member's cardholder name
- * at the card master; null when neither is known), the registered cards, the points, and the previous
- * login with its device (null on the first).
- */
-export const topSummaryResponseSchema = baseResponseSchema.extend({
-  name: z.string().nullable(),
-  cards: z.array(topCardSchema),
-  points: topPointsSchema,
-  previous_login: z.object({ at: z.number(), device: z.string().nullable() }).nullable(),
-});
-export type TopSummaryResponse = z.infer<typeof topSummaryResponseSchema>;
-
 /** POST /api/user/attribute (Bearer). */
 export const userAttributeResponseSchema = baseResponseSchema.extend({
   is_user_open: z.boolean(),

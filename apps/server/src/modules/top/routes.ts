@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { OK_RESPONSE } from '@sso/contracts/common';
-import type { TopSummaryResponse } from '@sso/contracts/user';
+import type { TopSummaryResponse } from '@sso/contracts/top';
 import type { Clock } from '../../lib/clock.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
 import { memberPost } from '../oauth/member-post.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
-import type { TopPoints, TopSummaryResponse } from '@sso/contracts/user';
+import type { TopPoints, TopSummaryResponse } from '@sso/contracts/top';
 import type { Database } from '../../db/schema.ts';
 import { settleWithin, type Settled } from '../../lib/settle-within.ts';
 import type { CardMaster } from '../../ports/card-master.ts';
@@ -8,6 +8,7 @@ import type { PointBalances, PointLedger } from '../../ports/point-ledger.ts';
 import type { UserRow } from '../account/user-repo.ts';
 import { deviceOf, previousLogin } from '../activity/activity-repo.ts';
 import { listMemberCards, type CardRow } from '../cards/card-repo.ts';
+import { subuserOf } from '../cards/card-view.ts';
 
 export interface TopDeps {
   db: Kysely<Database>;
@@ -33,7 +34,10 @@ export async function topSummary(deps: TopDeps, user: UserRow): Promise<{ summar
   const points: TopPoints = ledger.ok ? { state: 'read', open: ledger.value.open, card: ledger.value.card } : { state: 'unavailable' };
   const summary: TopSummary = {
     name: await greetingName(deps.cardMaster, user, cards),
-    cards: cards.map((c) => ({ subuser_id: c.id, card_name: c.card_name, card_brand: c.card_brand, card_number_mask: c.card_number_mask, status: c.status })),
+    cards: cards.map((row) => {
+      const { subuser_id, card_name, card_image_url, card_number_mask, status } = subuserOf(row);
+      return { subuser_id, card_name, card_image_url, card_number_mask, status };
+    }),
     points,
     previous_login: previous ? { at: Number(previous.created_at), device: deviceOf(previous.detail) } : null,
   };

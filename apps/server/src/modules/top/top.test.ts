@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { topSummaryResponseSchema } from '@sso/contracts/user';
+import { topSummaryResponseSchema } from '@sso/contracts/top';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
@@ -48,7 +48,7 @@ describe.each(DIALECTS)('POST /api/user/top (%s)', (dialect) => {
     expect(body).toMatchObject({ result_code: 0, name: '佐藤 太郎' });
     // The demo card member's seeded card (docs/demo.md), as the card list shows it.
     expect(body.cards).toEqual([
-      { subuser_id: expect.any(String), card_name: expect.any(String), card_brand: expect.any(String), card_number_mask: '4541-****-****-0101', status: 'active' },
+      { subuser_id: expect.any(String), card_name: expect.any(String), card_image_url: expect.stringMatching(/^\/content\/cards\//), card_number_mask: '4541-****-****-0101', status: 'active' },
     ]);
     expect(body.points).toEqual({ state: 'read', open: null, card: null });
     // The login before this one, not this one.
