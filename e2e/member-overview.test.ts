@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { POINT_MESSAGES } from '@sso/contracts/messages';
 import { documentScreen } from './support/browser.ts';
 import { logInAt, openPage, withSystem, type JourneyPage } from './support/journey.ts';
 
@@ -46,6 +47,22 @@ describe('the member overview in Chromium', () => {
     await expect.poll(() => points.getByText('1,200ポイント', { exact: true }).count()).toBe(1);
     expect(await j.page.getByRole('region', { name: 'カード' }).getByText('登録されているカードはありません。').count()).toBe(1);
     await documentScreen(j.page, 'top-open-member');
+  });
+
+  it('says in Japanese that the points could not be read when the point ledger is down, and shows the rest of Top', async () => {
+    j = await openPage(env);
+    // The summary as the server answers it with the ledger down (apps/server/src/modules/top/top.test.ts shows the server's side).
+    await j.page.route('**/api/user/top', async (route) => {
+      const answer = await route.fetch();
+      await route.fulfill({ response: answer, json: { ...(await answer.json()), points: { state: 'unavailable' } } });
+    });
+    await logInAt(j.page, '/top', 'demo.open@example.com', 'Demo1234');
+    await j.page.getByText('山田 花子様', { exact: true }).waitFor();
+    const points = j.page.getByRole('region', { name: 'ポイント' });
+    await expect.poll(() => points.getByRole('status').textContent()).toBe(POINT_MESSAGES.balanceUnavailable);
+    expect(await points.getByText('ポイント', { exact: false }).filter({ hasText: /\d+ポイント/ }).count()).toBe(0);
+    expect(await j.page.getByRole('link', { name: 'ログイン・操作履歴' }).count()).toBe(1);
+    await documentScreen(j.page, 'top-points-unavailable');
   });
 
   it('names LINE and the address in the login and account-change history after a login from LINE\'s in-app browser', async () => {
