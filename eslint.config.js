@@ -61,7 +61,7 @@ const MODULE_TIERS = [
   ['account', 'client-admin', 'member-flows', 'open-signup'],
   ['oauth', 'oidc'],
   ['activity', 'cards', 'direct-login', 'fresh-proof', 'login', 'points', 'profile', 'sso'],
-  ['partner-demo', 'sessions', 'signup', 'upgrade'],
+  ['partner-demo', 'sessions', 'signup', 'top', 'upgrade'],
   ['passkeys'],
   ['account-change', 'recover'],
   ['link', 'not-me', 'operators'],

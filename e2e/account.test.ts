@@ -232,7 +232,7 @@ describe('member self-service in Chromium', () => {
 
   it('lists the member\'s own events in the activity log, newest first', async () => {
     await logInToTop(OPEN, NEW_OPEN_PASSWORD);
-    await j.page.getByRole('link', { name: 'ご利用履歴' }).click();
+    await j.page.getByRole('link', { name: 'ログイン・操作履歴' }).click();
     await j.page.waitForURL(/\/content\/user\/activities$/);
     for (const label of ['ログイン用携帯電話番号の登録', 'プロフィール変更', 'パスワード変更', 'ログイン失敗', 'ログイン']) {
       await expect.poll(() => j.page.getByText(label, { exact: true }).count(), { message: label }).toBeGreaterThan(0);

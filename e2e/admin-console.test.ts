@@ -186,7 +186,7 @@ describe('the operator console in Chromium', () => {
     await member.context.close();
     expect(member.consoleErrors).toEqual([]);
     await memberPage(support.page);
-    const activity = support.page.getByRole('region', { name: '利用履歴' });
+    const activity = support.page.getByRole('region', { name: 'ログイン・操作履歴' });
     await expect.poll(() => activity.getByRole('row').filter({ hasText: 'ログイン' }).count()).toBeGreaterThan(0);
 
     // Ten wrong passwords at the member login, from another browser: the eleventh try, right, is refused as locked.

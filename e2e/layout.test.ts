@@ -75,7 +75,7 @@ describe('where am I, in Chromium', () => {
     for (const [link, path, heading] of [
       ['登録情報', /\/content\/user$/, '登録情報'],
       ['メンバーID', /\/content\/top$/, 'トップ'],
-      ['ご利用履歴', /\/content\/user\/activities$/, 'ご利用履歴'],
+      ['ログイン・操作履歴', /\/content\/user\/activities$/, 'ログイン・操作履歴'],
     ] as const) {
       await j.page.getByRole('link', { name: link, exact: true }).first().click();
       await j.page.waitForURL(path);
@@ -84,7 +84,7 @@ describe('where am I, in Chromium', () => {
       expect(await j.page.getByRole('heading', { level: 1 }).getAttribute('tabindex')).toBe('-1');
       seen.add(await j.page.title());
     }
-    expect([...seen]).toEqual(['トップ | メンバーID', '登録情報 | メンバーID', 'ご利用履歴 | メンバーID']);
+    expect([...seen]).toEqual(['トップ | メンバーID', '登録情報 | メンバーID', 'ログイン・操作履歴 | メンバーID']);
     // Back in history is a route change too.
     await j.page.goBack();
     await j.page.waitForURL(/\/content\/top$/);

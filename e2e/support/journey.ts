@@ -24,12 +24,16 @@ export interface JourneyPage {
   consoleErrors: string[];
 }
 
-/** A fresh browser context on the running system, Japanese, PC-sized unless told otherwise. */
+/**
+ * A fresh browser context on the running system, Japanese, PC-sized unless told otherwise, with
+ * Chromium's own User-Agent unless another is given (an in-app browser's, for example).
+ */
 export async function openPage(
   env: { system: RunningSystem; browser: Browser },
   viewport = { width: 1280, height: 900 },
+  userAgent?: string,
 ): Promise<JourneyPage> {
-  const context = await env.browser.newContext({ baseURL: env.system.origin, locale: 'ja-JP', viewport });
+  const context = await env.browser.newContext({ baseURL: env.system.origin, locale: 'ja-JP', viewport, ...(userAgent ? { userAgent } : {}) });
   await reportCspViolations(context);
   const page = await context.newPage();
   return { context, page, consoleErrors: watchConsole(page) };

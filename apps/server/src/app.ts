@@ -32,6 +32,7 @@ import { registerNotMeRoutes } from './modules/not-me/routes.ts';
 import { registerPasskeyRoutes } from './modules/passkeys/routes.ts';
 import { registerFreshProofRoutes } from './modules/fresh-proof/routes.ts';
 import { registerProfileRoutes } from './modules/profile/routes.ts';
+import { registerTopRoutes } from './modules/top/routes.ts';
 import { loadClientsFile } from './modules/clients/clients.ts';
 import { clientsFileDiffers, clientsWithDemoSecrets, importClientsIfEmpty, openClientStore } from './modules/clients/client-store.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
@@ -239,6 +240,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerPasskeyRoutes(app, deps);
   registerProfileRoutes(app, deps);
   registerActivityRoutes(app, deps);
+  registerTopRoutes(app, deps);
   registerSignupRoutes(app, deps);
   registerOpenSignupRoutes(app, deps);
   registerRecoverRoutes(app, deps);

@@ -58,6 +58,7 @@ type TableKey = Exclude<BearerKey, (typeof NO_INPUT)[number]>;
 export const CROSS_MEMBER: { [K in TableKey as (typeof API)[K]['path']]: Case } = {
   '/api/user': ownData,
   '/api/user/attribute': ownData,
+  '/api/user/top': ownData,
   '/api/user/aqf': ownData,
   '/api/user/profile': ownData,
   '/api/user/profile/change': { own: true, bodies: (v) => [{ ...extra(v), dry_run: 1 }] },

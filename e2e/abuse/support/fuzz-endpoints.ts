@@ -129,6 +129,7 @@ export const API_FUZZ: { [K in ApiKey]: ApiFuzz<K> } = {
   // Member reads and account changes (Bearer).
   'POST /api/user': { group: 'account', expect: 'result', caller: 'card' },
   'POST /api/user/attribute': { group: 'account', expect: 'result', caller: 'open' },
+  'POST /api/user/top': { group: 'account', expect: 'result', caller: 'card' },
   'POST /api/user/profile': { group: 'account', expect: 'result', caller: 'open' },
   'POST /api/user/profile/change': { group: 'account', expect: 'result', caller: 'open', valid: () => [{ ...profile, dry_run: 1 }, { ...profile, dry_run: 0 }] },
   'POST /api/user/activities': { group: 'account', expect: 'result', caller: 'card', valid: () => [{ page: 1 }, { page: 3 }] },

@@ -98,7 +98,7 @@ export const profileChangeRequestSchema = (today: string) =>
 /** The profile form's rules (the SPA): the fields and the whole-name lengths, keyed full_name and full_name_kana. */
 export const profileFormSchema = (today: string) => profileFieldsSchema(today).superRefine(fullNameRule, FULL_NAME_WHEN);
 
-/** One entry of the activity log (SPEC.md section 1): what happened, when, from which client and device. */
+/** One entry of the activity log (SPEC.md section 1): what happened, when, from which client, device and address. */
 export const activitySchema = z.object({
   /** The event key; ACTIVITY_LABELS gives its Japanese text. */
   event: z.string(),
@@ -109,6 +109,8 @@ export const activitySchema = z.object({
   client_name: z.string().nullable(),
   /** A coarse description of the device, such as "Chrome / Windows", or null. */
   device: z.string().nullable(),
+  /** The network address the request came from, so that the member recognises their own logins; null when none was recorded or the company's support desk acted. */
+  address: z.string().nullable(),
 });
 export type Activity = z.infer<typeof activitySchema>;
 

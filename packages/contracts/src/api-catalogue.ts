@@ -17,6 +17,7 @@ import * as points from './points.ts';
 import { SCOPES } from './scopes.ts';
 import * as sessions from './sessions.ts';
 import * as signup from './signup.ts';
+import * as top from './top.ts';
 import * as upgrade from './upgrade.ts';
 import * as user from './user.ts';
 
@@ -79,12 +80,13 @@ const ENTRIES = {
   // The member's account
   'POST /api/user': { tag: 'account', bearer: SCOPES.userRead, answer: user.userResponseSchema, summary: "The member: e-mail, id, masked login mobile number, an open member's profile", ja: '会員情報' },
   'POST /api/user/attribute': { tag: 'account', bearer: SCOPES.userRead, answer: user.userAttributeResponseSchema, summary: "The member's kind and service links", ja: '会員属性' },
+  'POST /api/user/top': { tag: 'account', bearer: SCOPES.accountWrite, answer: top.topSummaryResponseSchema, summary: "Top's summary: the member's name, cards, points (or that the ledger could not be read) and previous login with its device", ja: 'トップの表示内容' },
   'POST /api/user/sessions': { tag: 'account', bearer: SCOPES.accountWrite, answer: sessions.sessionsResponseSchema, summary: "The member's signed-in browsers (SSO sessions) and services (decision 0026)", ja: 'ログイン中の端末とサービス' },
   'POST /api/user/sessions/end': { tag: 'account', bearer: SCOPES.accountWrite, json: sessions.endSessionRequestSchema, answer: ok, summary: "Ends one browser's SSO session with its tokens, or one service's session", ja: '端末・サービスからログアウト' },
   'POST /api/user/sessions/end_all': { tag: 'account', bearer: SCOPES.accountWrite, answer: ok, summary: "Ends every browser's SSO session and every service's session of the member, the caller's too", ja: 'すべての端末からログアウト' },
   'POST /api/user/profile': { tag: 'account', bearer: SCOPES.userRead, answer: account.profileResponseSchema, summary: "An open member's profile and its read-only fields (a card member: 300)", ja: 'プロフィール' },
   'POST /api/user/profile/change': { tag: 'account', bearer: SCOPES.accountWrite, json: account.profileChangeRequestSchema(TODAY), answer: ok, summary: "Changes an open member's profile; dry_run 1 checks only", ja: 'プロフィール変更' },
-  'POST /api/user/activities': { tag: 'account', bearer: SCOPES.activityRead, json: account.activitiesRequestSchema, answer: account.activitiesResponseSchema, summary: "The member's activity log, newest first, 20 a page", ja: '利用履歴' },
+  'POST /api/user/activities': { tag: 'account', bearer: SCOPES.activityRead, json: account.activitiesRequestSchema, answer: account.activitiesResponseSchema, summary: "The member's activity log, newest first, 20 a page", ja: 'ログイン・操作履歴' },
   'POST /api/auth/email/change': { tag: 'account', bearer: SCOPES.accountWrite, json: account.emailChangeRequestSchema, answer: account.emailChangeResponseSchema, summary: 'E-mail change: sends a code to the new address', ja: 'メールアドレス変更', note: FRESH },
   'POST /api/auth/email/change/otp': { tag: 'account', bearer: SCOPES.accountWrite, json: account.emailChangeOtpRequestSchema, answer: ok, summary: 'E-mail change: the code; every session ends', ja: 'メールアドレス変更（確認コード）' },
   'POST /api/auth/tel/change': { tag: 'account', bearer: SCOPES.accountWrite, json: account.telChangeRequestSchema, answer: account.telChangeResponseSchema, summary: 'Login mobile number: sends an SMS code (decision 0014)', ja: 'ログイン用携帯電話番号の登録', note: FRESH },

@@ -39,6 +39,11 @@ export const LIMITS = {
   queryStaleMs: 3000,
   cardListRefreshMs: 3000,
   topRequestTimeoutMs: 5000,
+  /**
+   * How long Top's summary waits for the point ledger before it answers without the points (SPEC.md
+   * section 2, Top: its request is aborted after 5 s): the rest of Top is never held up by it.
+   */
+  topPointsWaitMs: 1500,
   analyticsOutboundMs: 250,
   openSignupValidMinutes: 60,
   /** A password reset link lives 30 minutes and is single use (the spec gives no figure). */

@@ -5,8 +5,15 @@
  * header: enough for a member to recognise a device, and nothing that fingerprints them.
  */
 
-/** Order matters: Edge, Opera and Samsung Internet also say "Chrome", Chrome also says "Safari". */
+/**
+ * Order matters: the in-app browsers first (LINE's and the Yahoo! JAPAN app's, which most Japanese
+ * members open links in: their headers also say "Safari" or "Chrome"; LINE adds "Line/<version>",
+ * the Yahoo! JAPAN app "YJApp-IOS" or "YJApp-ANDROID"), then Edge, Opera and Samsung Internet, which
+ * also say "Chrome", and Chrome, which also says "Safari".
+ */
 const BROWSERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bLine\/\d/, 'LINE'],
+  [/\bYJApp-(IOS|ANDROID)\b/, 'Yahoo! JAPAN'],
   [/\bEdg(e|A|iOS)?\//, 'Edge'],
   [/\bOPR\/|\bOpera\b/, 'Opera'],
   [/\bSamsungBrowser\//, 'Samsung Internet'],

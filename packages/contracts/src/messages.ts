@@ -198,6 +198,8 @@ export const OPEN_MEMBER_CONDITIONS = {
 /** The three refusals of the point merge screens (SPEC.md section 2), and the transfer's answers (decision 0006). */
 export const POINT_MESSAGES = {
   openInfoUnavailable: 'オープン会員の情報を取得できませんでした。',
+  /** Top's points part when the point ledger was slow or down: the rest of Top is shown (SPEC.md section 2, Top). */
+  balanceUnavailable: 'ただいまポイント残高を表示できません。時間をおいて再度お試しください。',
   noEligibleCard: 'ポイントを移行できるカードが登録されていません。',
   zeroBalance: 'オープン会員のポイント残高が0のため、ポイントの移行は不要です。',
   transferExpired: 'お手続きの有効期限が切れたか、既に完了しています。お手数ですが、最初からやり直してください。',

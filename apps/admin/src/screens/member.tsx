@@ -196,8 +196,8 @@ export function Member() {
             rows={member.partner_sessions.map((s) => [s.client_id, s.device ?? '—', s.address ?? '—', japanTime(s.created_at), japanTime(s.last_used_at)])}
           />
           <Listing
-            title="利用履歴"
-            empty="利用履歴はありません。"
+            title="ログイン・操作履歴"
+            empty="ログイン・操作履歴はありません。"
             head={['日時', 'できごと', 'サービス', '端末', 'IPアドレス']}
             rows={member.activities.map((a) => [japanTime(a.created_at), activityLabel(a.event), a.client_id ?? '—', a.device ?? '—', a.address ?? '—'])}
           />

@@ -127,6 +127,14 @@ describe('card master simulator: activation and enabling', () => {
     expect(await m.enable('ES-unknown')).toBe(false);
   });
 
+  it("gives the holder's name where the card master holds one (Top greets the member by it), and none where it holds none", async () => {
+    expect((await master.byEsid('ES0000000001'))?.holderName).toBe('佐藤 太郎');
+    const base = { number: '4541000000009999', cc_month: '12', cc_year: '2030', cvc: '123', answer: 'card', esid: 'E9', holder_id: 'H9', brand: 'VISA', card_name: 'x', card_image_url: '/content/cards/x.svg', member_div_code: '01', number_mask: 'm', check: 'OtpEmail' };
+    const nameless = cardMasterFromList({ cards: [base] });
+    expect(await nameless.byEsid('E9')).not.toHaveProperty('holderName');
+    expect(() => cardMasterFromList({ cards: [{ ...base, holder_name: '' }] })).toThrow(/holder_name/);
+  });
+
   it('needs the data each variant checks against', () => {
     const base = { number: '4541000000009999', cc_month: '12', cc_year: '2030', cvc: '123', answer: 'card', esid: 'E9', holder_id: 'H9', brand: 'VISA', card_name: 'x', card_image_url: '/content/cards/x.svg', member_div_code: '01', number_mask: 'm', check: 'Pin', pin: '1234' };
     expect(() => cardMasterFromList({ cards: [{ ...base, status: 'unactivated4Z' }] })).toThrow(/inquiry_number/);

@@ -20,6 +20,7 @@ const foundCard = z.object({
   answer: z.literal('card'),
   esid: z.string().min(1).max(64),
   holder_id: z.string().min(1).max(64),
+  holder_name: z.string().min(1).max(40).optional(),
   status: z.enum(SUBUSER_STATUSES).default('active'),
   point_capable: z.boolean().default(true),
   numberless: z.boolean().default(false),
@@ -60,6 +61,7 @@ type DemoCard = Extract<z.infer<typeof fileSchema>['cards'][number], { answer: '
 const toRecord = (c: DemoCard, status: SubuserStatus): CardRecord => ({
   esid: c.esid,
   holderId: c.holder_id,
+  ...(c.holder_name ? { holderName: c.holder_name } : {}),
   status,
   pointCapable: c.point_capable,
   numberless: c.numberless,

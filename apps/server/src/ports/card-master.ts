@@ -18,6 +18,8 @@ export interface CardRecord {
   esid: string;
   /** The card master's cardholder id: a holder's other cards wait to be added (SPEC.md section 2). */
   holderId: string;
+  /** The cardholder's name as the card master holds it (family name, a space, given name), which Top greets the member by (〇〇様); absent when it holds none. */
+  holderName?: string;
   /** The card's status at the card master (SPEC.md section 3, second reading). */
   status: SubuserStatus;
   /** Whether the card carries points (a point transfer may go to it). */

@@ -82,7 +82,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: '/top', ...titled('トップ'), ...screen(() => import('../features/account/top-page.tsx'), 'TopPage') },
               { path: '/user', ...titled('登録情報'), ...screen(() => import('../features/account/user-page.tsx'), 'UserPage') },
-              { path: '/user/activities', ...titled('ご利用履歴'), ...screen(() => import('../features/account/activities-page.tsx'), 'ActivitiesPage') },
+              { path: '/user/activities', ...titled('ログイン・操作履歴'), ...screen(() => import('../features/account/activities-page.tsx'), 'ActivitiesPage') },
               { path: '/user/cancel', ...titled('退会'), ...screen(() => import('../features/account/cancel-page.tsx'), 'CancelPage') },
               { path: '/user/email', ...titled('メールアドレス変更'), ...screen(() => import('../features/account-change/email-change-page.tsx'), 'EmailChangePage') },
               { path: '/user/email/otp', ...titled('メールアドレス変更 確認コードの入力'), ...screen(() => import('../features/account-change/email-change-otp-page.tsx'), 'EmailChangeOtpPage') },

@@ -25,7 +25,7 @@ export function newDeviceLoginMail(to: string, p: { at: number; device: string |
   return composeMail(to, `【${PRODUCT_NAME}】新しい端末からのログインのお知らせ`, [
     `${PRODUCT_NAME}に、これまでご利用のない端末からログインがありました。`,
     [`日時：${japanTime(p.at)}`, `端末：${p.device ?? '不明'}`].join('\n'),
-    { label: 'ご利用履歴は次のURLからご確認いただけます。', url: p.activitiesUrl },
+    { label: 'ログイン・操作履歴は次のURLからご確認いただけます。', url: p.activitiesUrl },
     p.notMe,
     `お心当たりのない場合は、第三者がお客さまのパスワードを利用した可能性があります。パスワードを変更し、${PRODUCT_NAME}のお問い合わせ窓口までご連絡ください。`,
   ]);

@@ -52,7 +52,7 @@ describe.each(DIALECTS)('POST /api/user/activities (%s)', (dialect) => {
     }
   });
 
-  it('shows the client name and the device of a login, a failed login and a logout done from a browser', async () => {
+  it('shows the client name, the device and the address of a login, a failed login and a logout done from a browser', async () => {
     t.clock.advance(1000);
     expect((await loginFrom(SAFARI_IPHONE, DEMO.card.email, 'Wrong-pass1')).statusCode).toBe(303);
     t.clock.advance(1000);
@@ -77,7 +77,8 @@ describe.each(DIALECTS)('POST /api/user/activities (%s)', (dialect) => {
     expect(logout).toMatchObject({ event: 'logout', client_id: 'SIAP009', client_name: expect.any(String), device: 'Safari / iPhone' });
     // Fastify's inject sends its own User-Agent, which is no browser.
     expect(lastLogin).toMatchObject({ event: 'login', device: 'その他' });
-    expect(chromeLogin).toEqual({ event: 'login', client_id: 'SIAP009', client_name: logout!.client_name, device: 'Chrome / Windows', created_at: t.clock.now() - 2000 });
+    // The address the member's browser came from (SPEC.md section 1: the member recognises their own logins by it).
+    expect(chromeLogin).toEqual({ event: 'login', client_id: 'SIAP009', client_name: logout!.client_name, device: 'Chrome / Windows', address: '127.0.0.1', created_at: t.clock.now() - 2000 });
     expect(failed).toMatchObject({ event: 'login_failed', client_id: 'SIAP009', device: 'Safari / iPhone', created_at: t.clock.now() - 3000 });
     expect(logout!.client_name).not.toBe('');
   });
@@ -107,7 +108,7 @@ describe.each(DIALECTS)('POST /api/user/activities (%s)', (dialect) => {
     expect((await postSignupAuthorize(t, token)).statusCode).toBe(303);
     const user = await db().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
     const rows = await db().selectFrom('activity_log').select(['event', 'detail']).where('user_id', '=', user.id).orderBy('event').execute();
-    // With the request's address, for the support desk (activity-repo.ts; never in the member's answer).
+    // With the request's address, for the support desk and the member's own log (activity-repo.ts).
     expect(rows).toEqual([
       { event: 'login', detail: JSON.stringify({ device: 'その他', address: '127.0.0.1' }) },
       { event: 'signup', detail: JSON.stringify({ device: 'Chrome / Windows', address: '127.0.0.1' }) },
@@ -165,7 +166,7 @@ describe.each(DIALECTS)('POST /api/user/activities (%s)', (dialect) => {
     await logActivity(db(), { userId: DEMO.open.id, event: 'logout', at: at - 1 });
     expect((await activities(access_token)).json().has_next).toBe(true);
     const second = activitiesResponseSchema.parse((await activities(access_token, { page: 2 })).json());
-    expect(second.activities).toEqual([{ event: 'logout', created_at: at - 1, client_id: null, client_name: null, device: null }]);
+    expect(second.activities).toEqual([{ event: 'logout', created_at: at - 1, client_id: null, client_name: null, device: null, address: null }]);
     expect(second.has_next).toBe(false);
   });
 });

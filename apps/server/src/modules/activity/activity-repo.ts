@@ -6,8 +6,8 @@ import { requestAddress } from '../../lib/request-context.ts';
 
 /**
  * Security events of the member's activity log (SPEC.md sections 1 and 2: the member reads it at
- * /user/activities). `detail` holds JSON {"device"}: a coarse description of the device
- * (lib/device.ts), never a secret.
+ * /user/activities). `detail` holds JSON {"device", "address"}: a coarse description of the device
+ * (lib/device.ts) and the request's network address, never a secret.
  */
 export type ActivityEvent =
   | 'login'
@@ -96,9 +96,9 @@ export async function logActivity(
   db: Kysely<Database>,
   entry: { userId: string; event: ActivityEvent; clientId?: string | null; device?: string | null; address?: string | null; at: number },
 ): Promise<void> {
-  // The address is for the company's support desk (modules/support/), never answered to the member's API (deviceOf):
+  // The address is for the company's support desk (modules/support/) and the member's own log (activity-service.ts):
   // the caller's, else the request's under way (lib/request-context.ts), so that every row written for a request has it;
-  // null says the request's address is not the member's (an operator's action, modules/support/).
+  // null says the request's address is not the member's (an operator's action, modules/support/), so it is never shown to them.
   const address = entry.address === undefined ? requestAddress() : entry.address;
   const detail = { ...(entry.device ? { device: entry.device } : {}), ...(address ? { address } : {}) };
   await rowInsert(db, {
@@ -126,12 +126,28 @@ function detailField(detail: string | null, field: 'device' | 'address'): string
 /** The device of a log row, from its JSON detail; null for rows without one. */
 export const deviceOf = (detail: string | null): string | null => detailField(detail, 'device');
 
-/** The network address of a log row (every row written during a request records it; migration 0022), for the support desk only. */
+/** The network address of a log row (every row written during a request records it; migration 0022), for the support desk and the member's own log. */
 export const addressOf = (detail: string | null): string | null => detailField(detail, 'address');
 
 /** When the member added passkeys since `since`, and from which device: the `passkey_added` rows (decision 0024). */
 export const passkeyAdditionsSince = (db: Kysely<Database>, userId: string, since: number) =>
   db.selectFrom('activity_log').select(['detail', 'created_at']).where('user_id', '=', userId).where('event', '=', 'passkey_added').where('created_at', '>=', since).execute();
+
+/**
+ * The member's login before the newest one (the newest began the visit under way): when and from
+ * which device, for Top's 前回ログイン日時 (SPEC.md section 2, Top); undefined before a second login.
+ */
+export const previousLogin = (db: Kysely<Database>, userId: string) =>
+  db
+    .selectFrom('activity_log')
+    .select(['detail', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('event', '=', 'login')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(1)
+    .limit(1)
+    .executeTakeFirst();
 
 /** One page of the member's log, newest first; the id makes the order total, so that pages neither repeat nor skip rows of the same millisecond. */
 export const listActivities = (db: Kysely<Database>, userId: string, offset: number, limit: number) =>

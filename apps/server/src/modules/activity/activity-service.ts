@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { ACTIVITY_PAGE_SIZE, type Activity } from '@sso/contracts/account';
 import type { Database } from '../../db/schema.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
-import { deviceOf, listActivities } from './activity-repo.ts';
+import { addressOf, deviceOf, listActivities } from './activity-repo.ts';
 
 /**
  * One page of the member's own activity log, newest first (SPEC.md section 1, "view an
@@ -21,6 +21,7 @@ export async function activityPage(
     client_id: r.client_id,
     client_name: r.client_id ? (deps.clients.get(r.client_id)?.name ?? null) : null,
     device: deviceOf(r.detail),
+    address: addressOf(r.detail),
   }));
   return { activities, page, has_next: rows.length > ACTIVITY_PAGE_SIZE };
 }

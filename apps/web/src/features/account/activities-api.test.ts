@@ -23,7 +23,7 @@ describe('account calls', () => {
       result_message: 'ok',
       page: 2,
       has_next: false,
-      activities: [{ event: 'login', created_at: 1, client_id: 'SIAP009', client_name: 'メンバーID', device: 'Chrome / Windows' }],
+      activities: [{ event: 'login', created_at: 1, client_id: 'SIAP009', client_name: 'メンバーID', device: 'Chrome / Windows', address: '203.0.113.7' }],
     };
     const fetchMock = vi.fn(async () => json(200, answer));
     vi.stubGlobal('fetch', fetchMock);

@@ -9,9 +9,10 @@ import { LoadStatus } from '../../ui/load-status.tsx';
 import styles from './activities.module.css';
 
 /**
- * The activity log (SPEC.md sections 1 and 2, /user/activities): the member's own security events,
- * newest first, in Japanese, with the time in Japan time, the client and a coarse device; 前へ / 次へ
- * page it.
+ * The login and account-change history (SPEC.md sections 1 and 2, /user/activities): the member's
+ * own security events, newest first, in Japanese, with the time in Japan time, the client, a coarse
+ * device (in-app browsers such as LINE's by name) and the address it came from; 前へ / 次へ page it.
+ * Named ログイン・操作履歴, not ご利用履歴, which on card sites means card spending.
  */
 export function ActivitiesPage() {
   const [search, setSearch] = useSearchParams();
@@ -23,11 +24,11 @@ export function ActivitiesPage() {
   const goTo = (p: number) => setSearch(p === 1 ? {} : { page: String(p) });
   return (
     <>
-      <h1>ご利用履歴</h1>
+      <h1>ログイン・操作履歴</h1>
       <LoadStatus loading={loading} error={query.error} />
       {query.data &&
         (query.data.activities.length === 0 ? (
-          <p className={page.lead}>ご利用履歴はありません。</p>
+          <p className={page.lead}>ログイン・操作履歴はありません。</p>
         ) : (
           <ol className={styles.list} aria-busy={loading || undefined}>
             {query.data.activities.map((a, i) => (
@@ -62,6 +63,8 @@ function ActivityItem({ activity }: { activity: Activity }) {
         <dd>{activity.client_name ?? '－'}</dd>
         <dt>端末</dt>
         <dd>{activity.device ?? '－'}</dd>
+        <dt>IPアドレス</dt>
+        <dd>{activity.address ?? '－'}</dd>
       </dl>
     </li>
   );

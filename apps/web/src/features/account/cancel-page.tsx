@@ -65,7 +65,7 @@ export function CancelPage() {
         <>
           <p className={page.lead}>退会すると、{PRODUCT_NAME}でログインできなくなり、登録されているカードとの連携はすべて解除されます。</p>
           <p className={page.lead}>退会後は、同じメールアドレスや電話番号で新たに登録できます。</p>
-          <p className={page.lead}>ご利用履歴は、不正利用の調査のため退会後1年間保管し、その後削除します。</p>
+          <p className={page.lead}>ログイン・操作履歴は、不正利用の調査のため退会後1年間保管し、その後削除します。</p>
           <PointLossWarning isOpenMember={query.data.attribute.is_user_open} />
           <FreshProofNotice />
           <div className={page.actions}>
