@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentScreen, expectAccessible } from './support/browser.ts';
-import { logIn, pagePerTest, partnerAuthorizePath, withSystem } from './support/journey.ts';
+import { logIn, logInAt, pagePerTest, partnerAuthorizePath, withSystem } from './support/journey.ts';
 import { waitForLink } from './support/mailbox.ts';
 
 const REFUSED = 'LINE公式アカウントサービスは、当社のクレジットカードをお持ちの方のみご利用いただけます。';
@@ -41,6 +41,25 @@ describe('the line answer is for cardholders only, in Chromium', () => {
     await expectAccessible(j.page);
     await j.page.getByRole('link', { name: 'トップへ' }).click();
     await j.page.waitForURL(/\/content\/top$/);
+    expect400s();
+  });
+
+  it('refuses the open member who follows the line answer\'s link with a live single sign-on session, before any terms', async () => {
+    // Logged in to the ID first: the browser holds an SSO session (decision 0026).
+    await logInAt(j.page, '/top', 'demo.open@example.com', 'Demo1234');
+    await j.page.waitForURL(/\/content\/top$/);
+    const termsShown: string[] = [];
+    j.page.on('framenavigated', (frame) => {
+      if (frame === j.page.mainFrame() && new URL(frame.url()).pathname.includes('terms')) termsShown.push(frame.url());
+    });
+    // The partner's link, as the line answer sends the member: the session answers it without a form,
+    // and a member without a card is refused before the service's terms (SPEC.md sections 4 and 6).
+    await j.page.goto(lineAuthorize());
+    await j.page.waitForURL(/\/content\/problem\/cardholders$/);
+    await expect.poll(() => j.page.getByRole('alert').filter({ hasText: REFUSED }).count()).toBe(1);
+    expect(await j.page.getByRole('heading', { name: '利用規約' }).count()).toBe(0);
+    expect(termsShown).toEqual([]);
+    expect(new URL(j.page.url()).pathname.startsWith('/dev/partner/')).toBe(false);
     expect400s();
   });
 

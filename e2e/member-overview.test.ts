@@ -7,6 +7,10 @@ import { logInAt, openPage, withSystem, type JourneyPage } from './support/journ
 const LINE_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/14.9.0';
 
+/** The Yahoo! JAPAN app's in-app browser on Android, as the app sends it. */
+const YAHOO_ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; SC-53C Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.230 Mobile Safari/537.36 YJApp-ANDROID jp.co.yahoo.android.yjtop/4.10.0';
+
 /**
  * What a member comes to their account for (SPEC.md sections 1 and 2): Top greets them by name and
  * shows their cards, points and previous login with its device; the login and account-change history
@@ -65,16 +69,20 @@ describe('the member overview in Chromium', () => {
     await documentScreen(j.page, 'top-points-unavailable');
   });
 
-  it('names LINE and the address in the login and account-change history after a login from LINE\'s in-app browser', async () => {
-    j = await openPage(env, { width: 375, height: 800 }, LINE_IPHONE);
+  // The two in-app browsers most Japanese members open links in, each named in the history.
+  it.each([
+    { app: 'LINE', userAgent: LINE_IPHONE, device: 'LINE / iPhone', screen: 'user-activities-line' },
+    { app: 'the Yahoo! JAPAN app', userAgent: YAHOO_ANDROID, device: 'Yahoo! JAPAN / Android', screen: undefined },
+  ])('names $app and the address in the login and account-change history after a login from its in-app browser', async ({ userAgent, device, screen }) => {
+    j = await openPage(env, { width: 375, height: 800 }, userAgent);
     await logInAt(j.page, '/top', 'demo.card@example.com', 'Demo1234');
     await j.page.getByRole('link', { name: 'ログイン・操作履歴' }).click();
     await j.page.waitForURL(/\/content\/user\/activities$/);
     await j.page.getByRole('heading', { level: 1, name: 'ログイン・操作履歴' }).waitFor();
     await expect.poll(() => j!.page.title()).toBe('ログイン・操作履歴 | メンバーID');
     const newest = j.page.getByRole('listitem').first();
-    await expect.poll(() => newest.textContent()).toContain('LINE / iPhone');
+    await expect.poll(() => newest.textContent()).toContain(device);
     expect(await newest.textContent()).toMatch(/IPアドレス(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)/);
-    await documentScreen(j.page, 'user-activities-line');
+    if (screen) await documentScreen(j.page, screen);
   });
 });
