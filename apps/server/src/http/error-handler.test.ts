@@ -13,11 +13,12 @@ async function appThrowing(): Promise<ReturnType<typeof Fastify>> {
   app.post('/api/member/bug', async () => Promise.reject(new Error('SELECT * FROM users failed at /srv/app.ts:1')));
   app.post('/api/auth/token', { config: { oauth: true } }, async () => Promise.reject(new Error('Connection terminated unexpectedly')));
   app.post('/api/auth/revoke', { config: { oauth: true } }, async () => Promise.reject(new Error('bug')));
-  // The doors a browser navigates through (SPEC.md section 7 "Redirects (GET)", the authorize and OIDC logout endpoints).
-  app.get('/api/auth/authorize', { config: { oauth: true } }, async () => Promise.reject(refused()));
-  app.post('/api/auth/authorize', { config: { oauth: true } }, async () => Promise.reject(busy()));
-  app.get('/api/auth/end_session', async () => Promise.reject(refused()));
-  app.get('/api/redirect/resume_app', async () => Promise.reject(busy()));
+  // The doors a browser navigates through (SPEC.md section 7 "Redirects (GET)", the authorize and OIDC
+  // logout endpoints), marked as http/route.ts marks the catalogue's redirect answers.
+  app.get('/api/auth/authorize', { config: { oauth: true, navigable: true } }, async () => Promise.reject(refused()));
+  app.post('/api/auth/authorize', { config: { oauth: true, navigable: true } }, async () => Promise.reject(busy()));
+  app.get('/api/auth/end_session', { config: { navigable: true } }, async () => Promise.reject(refused()));
+  app.get('/api/redirect/resume_app', { config: { navigable: true } }, async () => Promise.reject(busy()));
   app.get('/api/member/bug', async () => Promise.reject(new Error('bug')));
   await app.ready();
   return app;
@@ -57,6 +58,9 @@ describe('error handler: a database that is out answers as the out-of-service mo
     }
     // A failure that is not the database stays the failure it is.
     expect((await app.inject({ method: 'GET', url: '/api/member/bug', headers: { 'sec-fetch-mode': 'navigate' } })).statusCode).toBe(500);
+    // A partner server's token request asking for text/html first (Java's default Accept) is no navigation.
+    const token = await app.inject({ method: 'POST', url: '/api/auth/token', headers: { accept: 'text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2' } });
+    expect([token.statusCode, token.json().error]).toEqual([503, 'temporarily_unavailable']);
     await app.close();
   });
 

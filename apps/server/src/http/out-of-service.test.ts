@@ -75,6 +75,24 @@ describe.each(DIALECTS)('out of service on %s', (dialect) => {
     }
   });
 
+  it("answers a partner server's call JSON even when it asks for text/html first, as Java's HttpURLConnection does", async () => {
+    const java = { accept: 'text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2' };
+    const basic = { authorization: `Basic ${Buffer.from('SIAP004:secret').toString('base64')}` };
+    const calls = [
+      ['POST', '/api/auth/token', { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'SIAP009' }, {}],
+      ['POST', '/api/auth/revoke', { token: 'x', client_id: 'SIAP009' }, {}],
+      ['POST', '/api/subuser/introspect', { token: 'x' }, basic],
+      ['GET', '/api/auth/userinfo', undefined, { authorization: 'Bearer x' }],
+    ] as const;
+    for (const [method, url, payload, auth] of calls) {
+      const res = await stopped.app.inject({ method, url, headers: { ...java, ...auth }, ...(payload ? { payload } : {}) });
+      expect([res.statusCode, res.headers['content-type']], `${method} ${url}`).toEqual([503, expect.stringMatching(/^application\/json/)]);
+    }
+    // The same Accept at a door a browser opens is still a navigation.
+    const door = await stopped.app.inject({ method: 'GET', url: '/api/auth/authorize?client_id=SIAP009', headers: java });
+    expect([door.statusCode, door.headers.location]).toEqual([303, '/content/503']);
+  });
+
   it('is off by default', async () => {
     const res = await running.app.inject({ method: 'POST', url: '/api/auth/login', payload: login });
     expect([res.statusCode, res.json().result_code]).toEqual([200, 0]);

@@ -13,6 +13,8 @@ declare module 'fastify' {
      * declared in the route's line of the API catalogue (`role`) and set here.
      */
     role?: NonNullable<ApiRoute['role']>;
+    /** A door a browser opens itself (the catalogue's `answer: 'redirect'`): out of service, its navigation goes to /503 (navigation.ts). */
+    navigable?: boolean;
   }
 }
 
@@ -59,7 +61,7 @@ export function route<K extends ApiKey, I = DefaultBody<K>>(app: FastifyInstance
   app.route({
     method: entry.method,
     url: entry.path,
-    config: { ...(entry.bearer ? { scope: entry.bearer } : {}), ...(entry.role ? { role: entry.role } : {}), ...(entry.oauth ? { oauth: true } : {}) },
+    config: { ...(entry.bearer ? { scope: entry.bearer } : {}), ...(entry.role ? { role: entry.role } : {}), ...(entry.oauth ? { oauth: true } : {}), ...(entry.answer === 'redirect' ? { navigable: true } : {}) },
     ...(extra.exposeHeadRoute === false ? { exposeHeadRoute: false } : {}),
     handler: async (request, reply) => handler(request, reply, read(request.body)),
   });
