@@ -81,6 +81,21 @@ describe.each(DIALECTS)('automatic login: 90 days from the last access (%s)', (d
     expect(LIMITS.ssoCookieMaxAgeMs).toBe(400 * DAY);
   });
 
+  it('the device cookie the session is bound to is given again, the same, at every sign-in and every use of the session', async () => {
+    const { member, browser } = await signedIn();
+    const device = browser.cookies.get('sso_device');
+    expect(device).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const deviceLine = (lines: string[]) => lines.find((l) => l.startsWith('sso_device='));
+    const given = (lines: string[]) => [deviceLine(lines)?.split(';')[0], deviceLine(lines)?.match(/max-age=(\d+)/i)?.[1]];
+    // A use of the session, a day later: the same cookie for 400 days from now.
+    t.clock.advance(DAY);
+    expect(given(browser.keep(await browser.authorize(t, requestQuery(PARTNER))))).toEqual([`sso_device=${device}`, String(400 * 24 * 60 * 60)]);
+    // A sign-in from the same browser, 300 days after the first: the cookie it holds, again for 400 days.
+    t.clock.advance(299 * DAY);
+    const login = await browser.login(t, member);
+    expect(given([login.headers['set-cookie'] ?? []].flat().map(String))).toEqual([`sso_device=${device}`, String(400 * 24 * 60 * 60)]);
+  });
+
   it('the list of browsers says when each one\'s automatic login ends, moved on by a refresh', async () => {
     const { tokens } = await signedIn();
     const expiry = async (access: string) => sessionsResponseSchema.parse((await call(t, '/api/user/sessions', access)).json()).browsers[0]!.expires_at;

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '@sso/contracts/constants';
-import { heldRandomCookie, randomCookie, readCookie, setCookie } from '../../http/cookies.ts';
+import { heldRandomCookie, readCookie, setCookie } from '../../http/cookies.ts';
+import { randomToken } from '../../lib/secrets.ts';
 import { postedFromOwnOrigin } from '../../http/own-origin-post.ts';
 import { describeDevice } from '../../lib/device.ts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from '../account/new-device-notice.ts';
@@ -59,8 +60,18 @@ export function signInBrowserOf(request: FastifyRequest, reply: FastifyReply, is
   const held = browserOf(request);
   if (!postedFromOwnOrigin(request, issuer)) return { ...held, deviceCookie: null };
   const secure = issuer.startsWith('https:');
-  const deviceCookie = randomCookie(request, reply, DEVICE_COOKIE, { path: PATH, sameSite: 'lax', secure, maxAge: DEVICE_COOKIE_MAX_AGE_S });
+  const deviceCookie = held.deviceCookie ?? randomToken(32);
+  giveDeviceCookie(reply, deviceCookie, secure);
   return { ...held, deviceCookie };
+}
+
+/**
+ * Gives the browser its device cookie (a new one, or the one it holds, for 400 days again): a session
+ * is bound to it, so it is given again at every sign-in and every use of the session, and a session
+ * that slides on (SPEC.md section 9) never outlives the cookie of an older sign-in.
+ */
+function giveDeviceCookie(reply: FastifyReply, value: string, secure: boolean): void {
+  setCookie(reply, DEVICE_COOKIE, value, { path: PATH, sameSite: 'lax', secure, httpOnly: true, maxAge: DEVICE_COOKIE_MAX_AGE_S });
 }
 
 /** Gives the browser its session's cookie. */
@@ -69,11 +80,14 @@ export function setSsoCookie(reply: FastifyReply, value: string, secure: boolean
 }
 
 /**
- * Gives the browser its session's cookie again, as it holds it, when a code came from the session: a
- * session in use never outlives its cookie, however long it slides on (SPEC.md section 9).
+ * Gives the browser its session's cookie and its device cookie again, as it holds them, when a code
+ * came from the session: a session in use never outlives them, however long it slides on (SPEC.md
+ * section 9).
  */
 export function renewSsoCookie(reply: FastifyReply, browser: Browser, secure: boolean): void {
-  if (browser.session) setSsoCookie(reply, ssoCookieValue(browser.session.id, browser.session.secret), secure);
+  if (!browser.session) return;
+  setSsoCookie(reply, ssoCookieValue(browser.session.id, browser.session.secret), secure);
+  if (browser.deviceCookie) giveDeviceCookie(reply, browser.deviceCookie, secure);
 }
 
 /** Takes the session's cookie away (a logout). */
