@@ -59,6 +59,9 @@ export const reauthRequestSchema = z.object({
 
 /** POST /api/auth/not-me (public): the token of a notice mail's "not me" link (docs/decisions/0033-not-me-link.md). */
 export const notMeRequestSchema = z.object({ token: z.string().min(1).max(256) });
+/** The answer of a confirmed "not me" link: whether a password reset link was mailed (not after an e-mail change: decision 0033). */
+export const notMeResponseSchema = baseResponseSchema.extend({ reset_mailed: z.boolean() });
+export type NotMeResponse = z.infer<typeof notMeResponseSchema>;
 
 /** Profile field keys (SPEC.md section 3): what `readonly` and validation_errors name. */
 export const PROFILE_FIELD_KEYS = ['full_name', 'full_name_kana', 'sex', 'birthday', 'tel', 'postal_code', 'email_flg'] as const;

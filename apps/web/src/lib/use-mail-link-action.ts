@@ -11,17 +11,18 @@ import { usePendingAction, type ActionOutcome } from './use-pending-action.ts';
  * from its query, posted once the member confirms. Done, the tokens this browser holds are dead and
  * are cleared; a link that expired or was used (902) gives the server's message as `linkInvalid`.
  */
-export function useMailLinkAction(post: (token: string) => Promise<unknown>) {
+export function useMailLinkAction<A>(post: (token: string) => Promise<A>) {
   const [search] = useSearchParams();
   const token = search.get('token');
   const [result, setResult] = useState<'done' | 'linkInvalid'>();
   const [message, setMessage] = useState<string>();
+  const [answer, setAnswer] = useState<A>();
 
   const act = useCallback(async (): Promise<ActionOutcome> => {
     if (!token) return;
     setMessage(undefined);
     try {
-      await post(token);
+      setAnswer(await post(token));
     } catch (e) {
       if (showFailure(e, { setMessage }).result_code === RESULT.RETRYABLE) setResult('linkInvalid');
       return;
@@ -31,5 +32,5 @@ export function useMailLinkAction(post: (token: string) => Promise<unknown>) {
     setResult('done');
   }, [token, post]);
   const { pending, run } = usePendingAction(act);
-  return { token, result, message, pending, run };
+  return { token, result, answer, message, pending, run };
 }

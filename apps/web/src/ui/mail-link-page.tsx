@@ -5,15 +5,15 @@ import { Alert } from './alert.tsx';
 import { Button, buttonClass } from './button.tsx';
 import page from './page.module.css';
 
-export interface MailLinkPageProps {
+export interface MailLinkPageProps<A> {
   title: string;
   /** Posts the link's token (public): the server ends every session of the member. */
-  post: (token: string) => Promise<unknown>;
+  post: (token: string) => Promise<A>;
   /** What the page says before anything is done. */
   children: ReactNode;
   button: string;
-  /** What it says once done. */
-  done: string;
+  /** What it says once done, or what it says of the server's answer. */
+  done: string | ((answer: A) => string);
   /** The way on, to Welcome, once done or refused. */
   onward: string;
 }
@@ -25,8 +25,8 @@ export interface MailLinkPageProps {
  * the way on, and nothing of the member. Without a token it goes to Welcome, as /recover/password
  * does (SPEC.md section 2).
  */
-export function MailLinkPage({ title, post, children, button, done, onward }: MailLinkPageProps) {
-  const { token, result, message, pending, run } = useMailLinkAction(post);
+export function MailLinkPage<A>({ title, post, children, button, done, onward }: MailLinkPageProps<A>) {
+  const { token, result, answer, message, pending, run } = useMailLinkAction(post);
   if (!token) return <Navigate to="/" replace />;
   const onwardLink = (
     <Link to="/" className={buttonClass()}>
@@ -39,7 +39,7 @@ export function MailLinkPage({ title, post, children, button, done, onward }: Ma
       {result === 'done' ? (
         <>
           <p role="status" className={page.lead}>
-            {done}
+            {typeof done === 'string' ? done : done(answer as A)}
           </p>
           {onwardLink}
         </>

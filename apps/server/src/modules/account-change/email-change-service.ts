@@ -143,6 +143,6 @@ export async function confirmEmailChange(
       return user.email;
     }),
   );
-  await deps.notifier.send(emailChangedMail(oldEmail, await notMeLink(deps, change.user_id, now)));
+  await deps.notifier.send(emailChangedMail(oldEmail, await notMeLink(deps, change.user_id, { address: oldEmail, former: true }, now)));
   return OK_RESPONSE;
 }

@@ -50,6 +50,6 @@ export async function changePassword(
     await logActivity(trx, { userId: user.id, event: 'password_changed', device: context.device, at: now });
     securityEvent({ event: 'password.changed', memberId: user.id, reason: 'change' });
   });
-  await deps.notifier.send(passwordChangedMail(user.email, await notMeLink(deps, user.id, now)));
+  await deps.notifier.send(passwordChangedMail(user.email, await notMeLink(deps, user.id, { address: user.email }, now)));
   return OK_RESPONSE;
 }

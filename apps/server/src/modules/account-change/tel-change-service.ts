@@ -82,6 +82,6 @@ export async function confirmTelChange(
       await logActivity(trx, { userId: user.id, event: 'login_tel_changed', device: context.device, at: now });
     }),
   );
-  await deps.notifier.send(telChangedMail(user.email, await notMeLink(deps, user.id, now)));
+  await deps.notifier.send(telChangedMail(user.email, await notMeLink(deps, user.id, { address: user.email }, now)));
   return OK_RESPONSE;
 }

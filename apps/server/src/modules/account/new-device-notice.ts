@@ -49,6 +49,6 @@ export async function noteSignIn(
   const isNew = p.deviceCookie === null || (await noteMemberDevice(deps.db, { userId: p.userId, deviceHash: deviceHashOf(p.deviceCookie), now: p.now }));
   if (!isNew) return;
   await logActivity(deps.db, { userId: p.userId, event: 'login_new_device', clientId: p.clientId, device: p.device, at: p.now });
-  const notMe = await notMeLink(deps, p.userId, p.now);
+  const notMe = await notMeLink(deps, p.userId, { address: p.email }, p.now);
   await deps.notifier.send(newDeviceLoginMail(p.email, { at: p.now, device: p.device, activitiesUrl: `${deps.issuer}/content/user/activities`, notMe }));
 }

@@ -48,7 +48,7 @@ describe.each(DIALECTS)('"not me" link of the notice mails (%s)', (dialect) => {
   it('ends every session and SSO session, logs it, mails a reset link that works, and works once', async () => {
     const { member, token, session, browser } = await memberAfterPasswordChange(t);
     const mailsBefore = (await mailsTo(t.app, member.email)).length;
-    expect((await notMe(t, token)).json()).toEqual({ result_code: 0, result_message: '正常に処理しました。' });
+    expect((await notMe(t, token)).json()).toEqual({ result_code: 0, result_message: '正常に処理しました。', reset_mailed: true });
     await expectSessionDead(t, session);
     // The browser's SSO session no longer completes a partner's request: the login page is asked for.
     expect(new URL(String((await browser.authorize(t, requestQuery(PARTNER))).headers.location)).pathname).toBe('/content/authorize');
@@ -94,10 +94,17 @@ describe.each(DIALECTS)('"not me" link of the notice mails (%s)', (dialect) => {
     const confirmed = await call(t, '/api/auth/email/change/otp', member.access_token, { register_token: change.json().register_token, otp_email: otp });
     expect(confirmed.json().result_code, confirmed.body).toBe(0);
     await waitForMails(t.app, member.email, 3);
-    // The old address's link acts for the member: their sessions end.
+    // The old address's link acts for the member: their sessions end. Its mail promises no reset, and
+    // none is mailed to the new address, which may be an intruder's (decision 0033).
+    const changedMail = (await mailsTo(t.app, member.email)).find((m) => m.subject?.includes('ログイン用メールアドレス変更のお知らせ'));
+    expect(changedMail?.text).toContain('すべての端末でログアウトし、お問い合わせ窓口までご連絡ください');
+    expect(changedMail?.text).not.toContain('パスワードを再設定してください');
     const session = await loginTokens(t.app, { user: newEmail, password: member.password });
-    expect((await notMe(t, await notMeToken(t, member.email, 'ログイン用メールアドレス変更のお知らせ'))).json().result_code).toBe(0);
+    const toNew = (await mailsTo(t.app, newEmail)).length;
+    expect((await notMe(t, await notMeToken(t, member.email, 'ログイン用メールアドレス変更のお知らせ'))).json()).toEqual({ result_code: 0, result_message: '正常に処理しました。', reset_mailed: false });
     await expectSessionDead(t, session);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await mailsTo(t.app, newEmail)).toHaveLength(toNew);
   });
 });
 

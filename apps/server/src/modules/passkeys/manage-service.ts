@@ -70,7 +70,7 @@ export async function deleteMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.
     return true;
   });
   if (!removed) throw notFound();
-  await deps.notifier.send(passkeyRemovedMail(call.user.email, { name: passkey.name, at: now, device: call.device, notMe: await notMeLink(deps, call.user.id, now) }));
+  await deps.notifier.send(passkeyRemovedMail(call.user.email, { name: passkey.name, at: now, device: call.device, notMe: await notMeLink(deps, call.user.id, { address: call.user.email }, now) }));
   return OK_RESPONSE;
 }
 
@@ -107,6 +107,6 @@ export async function revokePasskeyByLink(
     await logActivity(trx, { userId: user.id, event: 'passkey_revoked', device: context.device, at: now });
     securityEvent({ event: 'passkey.removed', memberId: user.id, reason: 'mail_link' });
   });
-  await deps.notifier.send(passkeyRemovedMail(user.email, { name: passkey.name, at: now, device: context.device, notMe: await notMeLink(deps, user.id, now) }));
+  await deps.notifier.send(passkeyRemovedMail(user.email, { name: passkey.name, at: now, device: context.device, notMe: await notMeLink(deps, user.id, { address: user.email }, now) }));
   return OK_RESPONSE;
 }

@@ -72,6 +72,6 @@ export async function registerPasskey(
     throw err;
   }
   const revokeUrl = `${deps.issuer}/content/passkey/revoke?token=${encodeURIComponent(revokeToken)}`;
-  await deps.notifier.send(passkeyAddedMail(call.user.email, { name: row.name, at: now, device: call.device, revokeUrl, notMe: await notMeLink(deps, call.user.id, now) }));
+  await deps.notifier.send(passkeyAddedMail(call.user.email, { name: row.name, at: now, device: call.device, revokeUrl, notMe: await notMeLink(deps, call.user.id, { address: call.user.email }, now) }));
   return { ...OK_RESPONSE, passkey: passkeyView(row) };
 }

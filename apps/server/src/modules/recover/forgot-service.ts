@@ -5,9 +5,9 @@ import type { forgotPasswordRequestSchema } from '@sso/contracts/open-signup';
 import type { Database } from '../../db/schema.ts';
 import type { Background } from '../../lib/background.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { lookupDigest } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { suspendedAccountMail } from '../notifications/account-state-mail.ts';
+import { addressBinding } from '../account/address-binding.ts';
 import { findSignInUserByLoginId } from '../account/user-repo.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { messageAllowed } from '../verification/message-limit.ts';
@@ -22,9 +22,6 @@ export interface RecoverDeps {
   notifier: Notifier;
   background: Background;
 }
-
-/** What a reset link is bound to: a keyed digest of the address it is mailed to (decision 0011). */
-export const resetLinkBinding = (email: string) => lookupDigest(`reset-to:${email.toLowerCase()}`);
 
 /**
  * POST /api/auth/password/forgot (SPEC.md sections 3 and 7; decision 0005). Answers at once and the
@@ -57,7 +54,7 @@ export async function mailResetLink(deps: Pick<RecoverDeps, 'db' | 'issuer' | 'n
   }
   const token = await deps.db.transaction().execute(async (trx) => {
     // A new link kills the member's older live ones (verification/purposes.ts).
-    const issued = await issueToken(trx, { purpose: 'password_reset', subject: user.id, now, binding: resetLinkBinding(user.email) });
+    const issued = await issueToken(trx, { purpose: 'password_reset', subject: user.id, now, binding: addressBinding(user.email) });
     await logActivity(trx, { userId: user.id, event: 'password_reset_requested', at: now });
     return issued;
   });

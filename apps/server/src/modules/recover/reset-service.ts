@@ -12,7 +12,8 @@ import { findActiveUserById } from '../account/user-repo.ts';
 import { issueResetReview, resetReviewUrl } from '../passkeys/reset-review-service.ts';
 import { endMemberSessions } from '../sessions/end-sessions.ts';
 import { liveTokenSubject, redeemToken } from '../verification/one-time-secret.ts';
-import { resetLinkBinding, type RecoverDeps } from './forgot-service.ts';
+import { addressBinding } from '../account/address-binding.ts';
+import type { RecoverDeps } from './forgot-service.ts';
 import { resetDoneMail } from './reset-mail.ts';
 import { securityEvent } from '../../lib/security-events.ts';
 
@@ -40,7 +41,7 @@ export async function resetPassword(
     const link = await redeemToken(trx, 'password_reset', secretHash, now);
     const user = link ? await findActiveUserById(trx, link.subject) : undefined;
     // The link proves control of the mailbox it was sent to, and of no other (decision 0011).
-    if (!user || link?.binding !== resetLinkBinding(user.email)) throw linkInvalidError();
+    if (!user || link?.binding !== addressBinding(user.email)) throw linkInvalidError();
     await setPasswordHash(trx, user.id, passwordHash, now);
     await endMemberSessions(trx, user.id, now);
     // The owner of the mailbox has proved who they are: a lock from guesses at the old password goes.

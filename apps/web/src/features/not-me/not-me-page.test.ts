@@ -25,9 +25,9 @@ describe('the "not me" link\'s page (decision 0033)', () => {
   });
 
   it('posts the link\'s token publicly, and gives a used or expired link as the server\'s 902', async () => {
-    const fetchMock = vi.fn(async () => json(200, { result_code: 0, result_message: 'ok' }));
+    const fetchMock = vi.fn(async () => json(200, { result_code: 0, result_message: 'ok', reset_mailed: false }));
     vi.stubGlobal('fetch', fetchMock);
-    await reportNotMe('t-1');
+    expect((await reportNotMe('t-1')).reset_mailed).toBe(false);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toMatch(/\/api\/auth\/not-me$/);
     expect(JSON.parse(init.body as string)).toEqual({ token: 't-1' });
