@@ -134,15 +134,18 @@ export const passkeyAdditionsSince = (db: Kysely<Database>, userId: string, sinc
   db.selectFrom('activity_log').select(['detail', 'created_at']).where('user_id', '=', userId).where('event', '=', 'passkey_added').where('created_at', '>=', since).execute();
 
 /**
- * The member's login before the newest one (the newest began the visit under way): when and from
- * which device, for Top's 前回ログイン日時 (SPEC.md section 2, Top); undefined before a second login.
+ * The member's login to `clientId` before the newest one (the newest began the visit under way):
+ * when and from which device, for Top's 前回ログイン日時 (SPEC.md section 2, Top); undefined before a
+ * second login. Top asks for the ID's own web client: a code its SSO session issues to a partner a
+ * moment ago logs a login too, and is no visit of the member to their account.
  */
-export const previousLogin = (db: Kysely<Database>, userId: string) =>
+export const previousLogin = (db: Kysely<Database>, userId: string, clientId: string) =>
   db
     .selectFrom('activity_log')
     .select(['detail', 'created_at'])
     .where('user_id', '=', userId)
     .where('event', '=', 'login')
+    .where('client_id', '=', clientId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .offset(1)

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { LIMITS } from '@sso/contracts/constants';
+import { LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
 import type { TopPoints, TopSummaryResponse } from '@sso/contracts/top';
 import type { Database } from '../../db/schema.ts';
 import { settleWithin, type Settled } from '../../lib/settle-within.ts';
@@ -29,7 +29,7 @@ export async function topSummary(deps: TopDeps, user: UserRow): Promise<{ summar
   const [cards, ledger, previous] = await Promise.all([
     listMemberCards(deps.db, user.id),
     settleWithin(() => deps.pointLedger.balances(user.id), LIMITS.topPointsWaitMs),
-    previousLogin(deps.db, user.id),
+    previousLogin(deps.db, user.id, WEB_CLIENT_ID),
   ]);
   const points: TopPoints = ledger.ok ? { state: 'read', open: ledger.value.open, card: ledger.value.card } : { state: 'unavailable' };
   const summary: TopSummary = {

@@ -3,6 +3,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { topSummaryResponseSchema } from '@sso/contracts/top';
 import type { PointLedger } from '../../ports/point-ledger.ts';
 import { DEMO } from '../../seed.ts';
+import { logActivity } from '../activity/activity-repo.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { authorizeQuery, bearer, exchange, form, loginTokens, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 
@@ -40,6 +41,9 @@ describe.each(DIALECTS)('POST /api/user/top (%s)', (dialect) => {
     const previousAt = t.clock.now();
     t.clock.advance(60_000);
     const { access_token } = await loginFrom(t, LINE_ANDROID, DEMO.card.email, DEMO.card.password);
+    // A code the session then issued to a partner logs a login too, which is no visit to the ID.
+    t.clock.advance(1000);
+    await logActivity(t.testDb.db.kysely, { userId: DEMO.card.id, event: 'login', clientId: 'SIAP001', device: 'Safari / iPhone', at: t.clock.now() });
 
     const res = await topOf(t, access_token);
     expect(res.statusCode).toBe(200);
