@@ -43,11 +43,11 @@ interface Finding {
 const describeRequest = (r: FuzzRequest) =>
   `${r.method} ${r.path.slice(0, 300)} ${JSON.stringify(r.headers).slice(0, 300)} body(${r.body?.length ?? 0})=${JSON.stringify(r.body?.toString('utf8').slice(0, 300) ?? '')}`;
 
-/** A fresh open member (open sign-up, activation link from the dev mailbox): the one whose token /api/auth/cancel may use up. */
-async function withdrawableMember(origin: string): Promise<string> {
-  const email = `fuzz.victim.${Date.now()}@example.com`;
+/** A fresh open member (open sign-up, activation link from the dev mailbox): one whose token an endpoint that ends it (withdrawal, log out everywhere) may use up. */
+async function withdrawableMember(origin: string, who: string, tel: string): Promise<string> {
+  const email = `fuzz.${who}.${Date.now()}@example.com`;
   const password = 'Victim-pass1';
-  const body = { email, last_name: '山田', first_name: '次郎', last_name_kana: 'ヤマダ', first_name_kana: 'ジロウ', sex: '1', birthday: '19950505', postal_code: '1700013', tel: '08011112222', password, password_check: password, email_flg: false, check: true, dry_run: 0, client_id: 'SIAP009' };
+  const body = { email, last_name: '山田', first_name: '次郎', last_name_kana: 'ヤマダ', first_name_kana: 'ジロウ', sex: '1', birthday: '19950505', postal_code: '1700013', tel, password, password_check: password, email_flg: false, check: true, dry_run: 0, client_id: 'SIAP009' };
   expect((await post(origin, '/api/signup/open', { json: body })).status).toBe(200);
   let token: string | undefined;
   for (let tries = 0; !token && tries < 100; tries++) {
@@ -71,8 +71,9 @@ describe('bad input: property-based fuzzing of every endpoint', () => {
   beforeAll(async () => {
     server = await startFuzzServer();
     const origin = server.origin;
-    const [card, open, victim] = [await login(origin, DEMO_CARD.user, DEMO_CARD.password), await login(origin, DEMO_OPEN.user, DEMO_OPEN.password), await withdrawableMember(origin)];
-    ctx = { origin, tokens: { card: card.access_token, open: open.access_token, victim } };
+    const [card, open] = [await login(origin, DEMO_CARD.user, DEMO_CARD.password), await login(origin, DEMO_OPEN.user, DEMO_OPEN.password)];
+    const [victim, leaver] = [await withdrawableMember(origin, 'victim', '08011112222'), await withdrawableMember(origin, 'leaver', '08011113333')];
+    ctx = { origin, tokens: { card: card.access_token, open: open.access_token, victim, leaver } };
   });
   afterAll(async () => server?.stop());
 

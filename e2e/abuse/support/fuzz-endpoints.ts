@@ -13,7 +13,8 @@ import { nastyText } from './fuzz-values.ts';
  * that a route cannot be catalogued without being fuzzed; each has the valid request of its contract
  * in packages/contracts/src (or of its route file where the contract is local) that the fuzzer bends.
  * Valid requests never change what the other entries depend on: wrong current passwords, ids that
- * are not the demo card's for removals, dry runs; the withdrawal has a member of its own.
+ * are not the demo card's for removals, dry runs; the withdrawal and the log out everywhere each
+ * have a member of their own.
  */
 
 const secret = () => randomBytes(32).toString('base64url');
@@ -143,8 +144,8 @@ export const API_FUZZ: { [K in ApiKey]: ApiFuzz<K> } = {
   'POST /api/auth/tel/change': { group: 'account', expect: 'result', caller: 'open', valid: () => [{ tel: '08012349999' }, { tel: '09000000001' }] },
   'POST /api/auth/tel/change/otp': { group: 'account', expect: 'result', caller: 'open', valid: () => [otp()] },
   'POST /api/auth/password/change': { group: 'account', expect: 'result', caller: 'card', argon2: true, valid: () => [{ current_password: 'Wrong-pass1', ...newPassword }] },
-  // Both end the caller's sessions: the member made to be used up.
-  'POST /api/user/sessions/end_all': { group: 'account', expect: 'result', caller: 'victim' },
+  // Both end the caller's sessions: each a member of its own made to be used up, so that neither leaves the other only 401s.
+  'POST /api/user/sessions/end_all': { group: 'account', expect: 'result', caller: 'leaver' },
   'POST /api/auth/cancel': { group: 'account', expect: 'result', caller: 'victim' },
   'POST /api/auth/password/forgot': { group: 'account', expect: 'result', valid: () => [{ email: 'demo.card@example.com' }, { email: 'fuzz.nobody@example.com' }] },
   'POST /api/auth/password/reset': { group: 'account', expect: 'result', argon2: true, valid: () => [{ onetime_token: secret(), ...newPassword }] },

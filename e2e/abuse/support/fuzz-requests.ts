@@ -15,8 +15,8 @@ export type Fields = Record<string, unknown>;
 
 export interface FuzzContext {
   origin: string;
-  /** Access tokens of the demo card member, the demo open member and a member who may withdraw. */
-  tokens: { card: string; open: string; victim: string };
+  /** Access tokens of the demo card member, the demo open member, a member who may withdraw, and one who may log out everywhere. */
+  tokens: { card: string; open: string; victim: string; leaver: string };
 }
 
 export type Caller = keyof FuzzContext['tokens'] | 'client' | 'none';
@@ -186,7 +186,7 @@ const b64 = (s: string) => Buffer.from(s, 'latin1').toString('base64');
 
 /** The Authorization header: the right credentials most of the time where the endpoint needs them, otherwise none or garbage. */
 function authArbitrary(e: Endpoint, c: FuzzContext): fc.Arbitrary<string | undefined> {
-  const token = c.tokens[e.caller === 'open' || e.caller === 'victim' ? e.caller : 'card'];
+  const token = c.tokens[e.caller === 'open' || e.caller === 'victim' || e.caller === 'leaver' ? e.caller : 'card'];
   const bearerGarbage = fc.oneof(
     fc.constantFrom('Bearer', 'Bearer ', `bearer ${token}`, `Bearer  ${token}`, `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `Bearer ${token} ${token}`, `Token ${token}`, `Basic ${token}`),
     headerText(120).map((s) => `Bearer ${s}`),
