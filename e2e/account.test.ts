@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '@sso/contracts/constants';
 import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
 import { documentScreen } from './support/browser.ts';
 import { logIn, pagePerTest, withSystem } from './support/journey.ts';
@@ -100,7 +101,7 @@ describe('member self-service in Chromium', () => {
     await j.page.goto('/content/user/email');
     // Why the proof is asked, and what will be asked, before it is (decision 0012).
     await expect.poll(() => j.page.getByText(ACCOUNT_MESSAGES.freshProofWhy).count()).toBe(1);
-    await expect.poll(() => j.page.getByText(ACCOUNT_MESSAGES.freshProofWhat).count()).toBe(1);
+    await expect.poll(() => j.page.getByText(ACCOUNT_MESSAGES.freshProofWhat(LIMITS.freshProofMaxAgeMs / 60_000)).count()).toBe(1);
     let changeRequests = 0;
     j.page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/auth/email/change') changeRequests++;
@@ -247,7 +248,7 @@ describe('member self-service in Chromium', () => {
     await j.page.waitForURL(/\/content\/user\/cancel$/);
     await expect.poll(() => j.page.getByText('保有しているポイントは失効します', { exact: false }).count()).toBeGreaterThan(0);
     await expect.poll(() => j.page.getByText(ACCOUNT_MESSAGES.freshProofWhy).count()).toBe(1);
-    await expect.poll(() => j.page.getByText(ACCOUNT_MESSAGES.freshProofWhat).count()).toBe(1);
+    await expect.poll(() => j.page.getByText(ACCOUNT_MESSAGES.freshProofWhat(LIMITS.freshProofMaxAgeMs / 60_000)).count()).toBe(1);
     await documentScreen(j.page, 'user-cancel');
     await j.page.getByRole('button', { name: '退会する' }).click();
     const dialog = j.page.getByRole('dialog', { name: '退会しますか？' });

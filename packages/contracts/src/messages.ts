@@ -125,8 +125,9 @@ export const ACCOUNT_MESSAGES = {
   freshProofNeeded: 'ご本人確認のため、現在のパスワードを入力してください。',
   /** The e-mail change's and the withdrawal's screens, before the proof is asked (decision 0012): why, and what will be asked. */
   freshProofWhy: '第三者による不正なお手続きを防ぐため、このお手続きの前にご本人確認をお願いしています。',
-  freshProofWhat:
-    'ご本人確認の画面が表示されたら、現在のパスワードを入力するか、パスキーで確認してください（パスキーを必須に設定している場合はパスキーのみ）。ログインまたはご本人確認から5分以内の場合は表示されません。',
+  /** `minutes`: LIMITS.freshProofMaxAgeMs. A silent login from the SSO session proves nothing (decision 0026): only a password or passkey counts. */
+  freshProofWhat: (minutes: number) =>
+    `ご本人確認の画面が表示されたら、現在のパスワードを入力するか、パスキーで確認してください（パスキーを必須に設定している場合はパスキーのみ）。パスワードまたはパスキーでのログインやご本人確認から${minutes}分以内の場合は表示されません。`,
 } as const;
 
 /** Answers of the card sign-up (decision 0004). 902 answers clear the OTP or PIN field (SPEC.md section 8). */

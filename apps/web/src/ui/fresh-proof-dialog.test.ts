@@ -35,7 +35,7 @@ describe('the fresh-proof prompt and its screens', () => {
   it('explains the proof on the e-mail change screen before its button', () => {
     const html = renderToStaticMarkup(createElement(MemoryRouter, null, createElement(EmailChangePage)));
     const button = html.indexOf('送信する</button>');
-    for (const text of [ACCOUNT_MESSAGES.freshProofWhy, ACCOUNT_MESSAGES.freshProofWhat]) {
+    for (const text of [ACCOUNT_MESSAGES.freshProofWhy, ACCOUNT_MESSAGES.freshProofWhat(5)]) {
       expect(html.indexOf(text)).toBeGreaterThan(0);
       expect(html.indexOf(text)).toBeLessThan(button);
     }

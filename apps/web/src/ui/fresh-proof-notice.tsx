@@ -1,3 +1,4 @@
+import { LIMITS } from '@sso/contracts/constants';
 import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
 import page from './page.module.css';
 
@@ -9,7 +10,7 @@ export function FreshProofNotice() {
   return (
     <>
       <p className={page.lead}>{ACCOUNT_MESSAGES.freshProofWhy}</p>
-      <p className={page.lead}>{ACCOUNT_MESSAGES.freshProofWhat}</p>
+      <p className={page.lead}>{ACCOUNT_MESSAGES.freshProofWhat(LIMITS.freshProofMaxAgeMs / 60_000)}</p>
     </>
   );
 }
