@@ -303,7 +303,7 @@ describe('the operator console in Chromium', () => {
       const refusedLink = oidc.buildAuthorizationUrl(second, { redirect_uri: redirectUri, scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256', state: 'after-disable' });
       // The authorization endpoint itself answers its error page, never the partner's URI (RFC 6749 section 4.1.2.1) ...
       expect((await browser.page.goto(refusedLink.href))?.status()).toBe(400);
-      await expect.poll(() => browser.page.getByRole('heading', { level: 1 }).textContent()).toBe('エラー');
+      await expect.poll(() => browser.page.getByRole('heading', { level: 1 }).textContent()).toBe('リンクが無効です');
       expect(new URL(browser.page.url()).origin).toBe(env.system.origin);
       // ... and the member login page, with the same request, says the link is void before any password.
       await browser.page.goto(`/content/authorize${refusedLink.search}`);
