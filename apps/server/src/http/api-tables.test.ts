@@ -24,7 +24,7 @@ describe("the abuse suite's tables are the API catalogue's", () => {
       if (fuzzed.length !== 1) wrong.push(`${key}: ${fuzzed.length} fuzz entries`);
       const e = fuzzed[0];
       if (!e) continue;
-      const caller = bearer ? ['card', 'open', 'victim'].includes(e.caller) : e.caller === (client === 'confidential' ? 'client' : 'none');
+      const caller = bearer ? ['card', 'open', 'victim', 'leaver'].includes(e.caller) : e.caller === (client === 'confidential' ? 'client' : 'none');
       if (!caller) wrong.push(`${key}: called as ${e.caller}`);
       if ((form && e.body !== 'form') || (json && e.body !== 'json')) wrong.push(`${key}: a ${form ? 'form' : 'JSON'} body fuzzed as ${e.body}`);
     }
