@@ -26,14 +26,17 @@ export type TopSummary = Omit<TopSummaryResponse, 'result_code' | 'result_messag
  * the rest. `ledger` reports why the points are missing, for the operators' log.
  */
 export async function topSummary(deps: TopDeps, user: UserRow): Promise<{ summary: TopSummary; ledger: Settled<PointBalances> }> {
-  const [cards, ledger, previous] = await Promise.all([
-    listMemberCards(deps.db, user.id),
+  // The card master's name is asked while the ledger is waited for, not after it: the two waits overlap.
+  const reading = listMemberCards(deps.db, user.id);
+  const [cards, name, ledger, previous] = await Promise.all([
+    reading,
+    reading.then((rows) => greetingName(deps.cardMaster, user, rows)),
     settleWithin(() => deps.pointLedger.balances(user.id), LIMITS.topPointsWaitMs),
     previousLogin(deps.db, user.id, WEB_CLIENT_ID),
   ]);
   const points: TopPoints = ledger.ok ? { state: 'read', open: ledger.value.open, card: ledger.value.card } : { state: 'unavailable' };
   const summary: TopSummary = {
-    name: await greetingName(deps.cardMaster, user, cards),
+    name,
     cards: cards.map((row) => {
       const { subuser_id, card_name, card_image_url, card_number_mask, status } = subuserOf(row);
       return { subuser_id, card_name, card_image_url, card_number_mask, status };
