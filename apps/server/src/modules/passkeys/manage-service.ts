@@ -97,16 +97,21 @@ export async function revokePasskeyByLink(
   context: { device: string | null },
 ): Promise<BaseResponse> {
   const now = deps.clock.now();
-  const link = await redeemToken(deps.db, 'passkey_revoke', sha256(input.token), now);
-  const passkey = link && (await passkeyById(deps.db, link.subject));
-  const user = passkey && (await findActiveUserById(deps.db, passkey.user_id));
-  if (!passkey || !user) throw linkInvalidError();
-  await deps.db.transaction().execute(async (trx) => {
+  // The secret is used up in the transaction that acts on it (a failed one leaves the link usable), and
+  // the security event follows the commit, as the "not me" link's (not-me-service.ts).
+  const revoked = await deps.db.transaction().execute(async (trx) => {
+    const link = await redeemToken(trx, 'passkey_revoke', sha256(input.token), now);
+    const passkey = link && (await passkeyById(trx, link.subject));
+    const user = passkey && (await findActiveUserById(trx, passkey.user_id));
+    if (!passkey || !user) return undefined;
     await removePasskey(trx, user.id, passkey.id, now);
     await endMemberSessions(trx, user.id, now);
     await logActivity(trx, { userId: user.id, event: 'passkey_revoked', device: context.device, at: now });
-    securityEvent({ event: 'passkey.removed', memberId: user.id, reason: 'mail_link' });
+    return { passkey, user };
   });
+  if (!revoked) throw linkInvalidError();
+  const { passkey, user } = revoked;
+  securityEvent({ event: 'passkey.removed', memberId: user.id, reason: 'mail_link' });
   await deps.notifier.send(passkeyRemovedMail(user.email, { name: passkey.name, at: now, device: context.device, notMe: await notMeLink(deps, user.id, { address: user.email }, now) }));
   return OK_RESPONSE;
 }
