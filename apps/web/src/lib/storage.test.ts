@@ -90,6 +90,23 @@ describe('the browser-wide store of a value made once per browser (SPEC.md secti
     expect(readBrowserValue('terminalId')).toBe('id-1');
   });
 
+  it('falls back to a lasting cookie where the browser blocks storage, whose very property then throws', () => {
+    Object.defineProperty(globalThis, 'localStorage', {
+      configurable: true,
+      get: () => {
+        throw new Error('SecurityError: The operation is insecure.');
+      },
+    });
+    try {
+      vi.stubGlobal('location', { protocol: 'https:' });
+      const jar = cookieJar();
+      writeBrowserValue('terminalId', 'id-4');
+      expect(jar.value).toMatch(/^sso\.terminalId=id-4;/);
+    } finally {
+      Reflect.deleteProperty(globalThis, 'localStorage');
+    }
+  });
+
   it('falls back to a lasting cookie when local storage is disabled, and to nothing without cookies', () => {
     vi.stubGlobal('localStorage', brokenSessionStorage);
     vi.stubGlobal('location', { protocol: 'https:' });

@@ -6,8 +6,10 @@ type Backend = { get(key: string): string | null; set(key: string, value: string
 
 const PREFIX = 'sso.';
 
-function webStorageBackend(s: Storage | undefined): Backend | undefined {
+/** `storage` is read inside the guard: where the browser blocks storage, reading the property itself throws (SecurityError). */
+function webStorageBackend(storage: () => Storage | undefined): Backend | undefined {
   try {
+    const s = storage();
     if (!s) return undefined;
     const probe = `${PREFIX}probe`;
     s.setItem(probe, '1');
@@ -50,7 +52,7 @@ let browserBackend: Backend | null | undefined;
 
 function current(): Backend | null {
   if (backend !== undefined) return backend;
-  backend = webStorageBackend(globalThis.sessionStorage) ?? cookieBackend() ?? null;
+  backend = webStorageBackend(() => globalThis.sessionStorage) ?? cookieBackend() ?? null;
   if (!backend) console.warn('storage is disabled: nothing will be kept across page loads');
   return backend;
 }
@@ -61,7 +63,7 @@ function current(): Backend | null {
  * tab's own). Session storage is the tab's, so it cannot be this store.
  */
 function browserWide(): Backend | null {
-  browserBackend ??= webStorageBackend(globalThis.localStorage) ?? cookieBackend(LASTING) ?? null;
+  browserBackend ??= webStorageBackend(() => globalThis.localStorage) ?? cookieBackend(LASTING) ?? null;
   return browserBackend;
 }
 
