@@ -93,6 +93,8 @@ export async function purgeExpired(db: Kysely<Database>, now: number, options: P
   await b.delete('open_signups', 'id', (eb) => eb('expires_at', '<', now));
   await b.delete('verifications', 'id', (eb) => eb('expires_at', '<', now));
   await b.delete('rate_limits', 'key', (eb) => eb('window_start', '<', now - MAX_RATE_WINDOW_MS));
+  // A one-time proof's identifier once the proof itself could no longer be accepted.
+  await b.delete('used_jtis', 'digest', (eb) => eb('expires_at', '<', now));
   // Delivered messages are kept a day and given-up ones a week, for support to look into.
   await b.delete('outbox', 'id', (eb) => eb.or([eb('sent_at', '<', now - DAY), eb('failed_at', '<', now - 7 * DAY)]));
   await b.delete('email_changes', 'id', (eb) => eb('expires_at', '<', now));

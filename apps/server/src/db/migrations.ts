@@ -21,6 +21,7 @@ import * as directLoginAuthTime from './migrations/0019-direct-login-auth-time.t
 import * as oauthClients from './migrations/0020-oauth-clients.ts';
 import * as operators from './migrations/0021-operators.ts';
 import * as audit from './migrations/0022-audit.ts';
+import * as usedJtis from './migrations/0023-used-jtis.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-oauth-clients': oauthClients,
   '0021-operators': operators,
   '0022-audit': audit,
+  '0023-used-jtis': usedJtis,
 };
 
 /**

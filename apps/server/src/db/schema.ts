@@ -287,6 +287,13 @@ export interface PointTransfersTable {
 }
 
 /** Fixed-window counters, such as messages per recipient. */
+/** Signed one-time proofs' identifiers already accepted (db/used-jti-repo.ts), kept until the proof would have expired. */
+export interface UsedJtisTable {
+  purpose: string;
+  digest: string;
+  expires_at: number;
+}
+
 export interface RateLimitsTable {
   key: string;
   window_start: number;
@@ -500,6 +507,7 @@ export interface Database {
   signup_flows: SignupFlowsTable;
   verifications: VerificationsTable;
   rate_limits: RateLimitsTable;
+  used_jtis: UsedJtisTable;
   outbox: OutboxTable;
   open_signups: OpenSignupsTable;
   email_changes: EmailChangesTable;
