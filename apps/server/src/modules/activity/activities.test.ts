@@ -3,7 +3,10 @@ import { ACTIVITY_PAGE_SIZE, activitiesResponseSchema } from '@sso/contracts/acc
 import { LIMITS } from '@sso/contracts/constants';
 import { DEMO } from '../../seed.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { authorizeQuery, bearer, exchange, form, loginTokens, withTestApp } from '../../test-support/test-app.ts';
+import { NET_ANSWER, VERIFIER, authorizeQuery, bearer, exchange, form, getCode, loginTokens, tokenRequest, withTestApp } from '../../test-support/test-app.ts';
+import { codeGrant } from '../../test-support/oauth-client.ts';
+import { NET_ANSWER_CLIENT } from '../../test-support/sso-kit.ts';
+import { PARTNER_TERMS } from '../../test-support/direct-login-kit.ts';
 import { CARDS, codeFor, newEmail, post, postSignupAuthorize, startSignup } from '../../test-support/signup-kit.ts';
 import { OPEN_PASSWORD, newOpenEmail, registerForToken } from '../../test-support/open-signup-kit.ts';
 import { logActivity } from './activity-repo.ts';
@@ -81,6 +84,27 @@ describe.each(DIALECTS)('POST /api/user/activities (%s)', (dialect) => {
     expect(chromeLogin).toEqual({ event: 'login', client_id: 'SIAP009', client_name: logout!.client_name, device: 'Chrome / Windows', address: '127.0.0.1', created_at: t.clock.now() - 2000 });
     expect(failed).toMatchObject({ event: 'login_failed', client_id: 'SIAP009', device: 'Safari / iPhone', created_at: t.clock.now() - 3000 });
     expect(logout!.client_name).not.toBe('');
+  });
+
+  it("records no address nor device for what a partner's server does: its code replay and its revocation come from the partner, not the member", async () => {
+    const JAVA = 'Java/17.0.15';
+    const code = await getCode(t.app, { ...NET_ANSWER_CLIENT, scope: 'user:read', terms: PARTNER_TERMS.SIAP004 });
+    const grant = codeGrant({ code, clientId: NET_ANSWER_CLIENT.clientId, redirectUri: NET_ANSWER_CLIENT.redirectUri, verifier: VERIFIER });
+    const partner = { ...NET_ANSWER, 'user-agent': JAVA };
+    const tokens = (await tokenRequest(t.app, grant, partner)).json() as { refresh_token: string };
+    t.clock.advance(1000);
+    expect((await tokenRequest(t.app, grant, partner)).statusCode).toBe(400);
+    const another = await getCode(t.app, { ...NET_ANSWER_CLIENT, scope: 'user:read' });
+    const second = (await tokenRequest(t.app, { ...grant, code: another }, partner)).json() as { refresh_token: string };
+    t.clock.advance(1000);
+    const revoke = await t.app.inject({ method: 'POST', url: '/api/auth/revoke', ...form({ token: second.refresh_token }, partner) });
+    expect(revoke.statusCode).toBe(200);
+    expect(tokens.refresh_token).toBeTruthy();
+
+    const body = activitiesResponseSchema.parse((await activities((await loginTokens(t.app)).access_token)).json());
+    const partnerRows = body.activities.filter((a) => a.client_id === 'SIAP004' && ['code_reuse', 'logout'].includes(a.event));
+    expect(partnerRows.map((a) => a.event).sort()).toEqual(['code_reuse', 'logout']);
+    for (const row of partnerRows) expect(row, row.event).toMatchObject({ device: null, address: null });
   });
 
   it('shows the device of the browser that completed an open sign-up', async () => {

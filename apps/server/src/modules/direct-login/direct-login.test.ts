@@ -108,8 +108,11 @@ describe.each(DIALECTS)('direct-login one-time tokens (%s)', (dialect) => {
     expect(unauthenticated.json().error).toBe('invalid_client');
     const wrongSecret = await redeem(t, token, { client_id: 'SIAP002' }, PARTNER_SECRET('SIAP004'));
     expect(wrongSecret.json().error).toBe('invalid_client');
-    const ok = await redeem(t, token, { client_id: 'SIAP002' }, PARTNER_SECRET('SIAP002'));
+    const ok = await redeem(t, token, { client_id: 'SIAP002' }, { ...PARTNER_SECRET('SIAP002'), 'user-agent': 'Java/17.0.15' });
     expect(ok.statusCode, ok.body).toBe(200);
+    // The partner's server redeemed it: its address and user agent are not the member's (oauth/caller-seen.ts).
+    const row = await db().selectFrom('activity_log').select('detail').where('event', '=', 'direct_login').where('client_id', '=', 'SIAP002').executeTakeFirstOrThrow();
+    expect(row.detail).toBeNull();
   });
 
   it('gives a withdrawn member nothing for a token issued before the withdrawal', async () => {

@@ -10,6 +10,7 @@ import { refusesMember } from '../oauth/cardholders-only.ts';
 import { hasCards } from '../cards/card-repo.ts';
 import { audienceOf } from '../oauth/audience.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
+import { callerSeen } from '../oauth/caller-seen.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import { insertFamily } from '../oauth/token-repo.ts';
 import { subjectFor } from '../oidc/subject.ts';
@@ -78,7 +79,7 @@ export async function redeemDirectLogin(
     // A cardholders-only client and a member who no longer holds a card (SPEC.md section 6): refused as any other bad grant.
     if (!proofHolds(grant.code_challenge, p.codeVerifier, p.client) || (await refusesMember(trx, userId, p.client.client_id))) {
       // The token is used up all the same (committed with this row): an interceptor gets one try, and nothing.
-      await logActivity(trx, { userId, event: 'direct_login_refused', clientId: p.client.client_id, device: p.device, at: now });
+      await logActivity(trx, { userId, event: 'direct_login_refused', clientId: p.client.client_id, ...callerSeen(p.client, p.device), at: now });
       securityEvent({ event: 'direct_login.refused', memberId: userId, clientId: p.client.client_id });
       return undefined;
     }
@@ -106,7 +107,7 @@ export async function redeemDirectLogin(
     });
     const tokens = await issuePair(trx, familyId, null, scope, now);
     const memberType = (await hasCards(trx, userId)) ? ('na' as const) : ('open' as const);
-    await logActivity(trx, { userId, event: 'direct_login', clientId: p.client.client_id, device: p.device, at: now });
+    await logActivity(trx, { userId, event: 'direct_login', clientId: p.client.client_id, ...callerSeen(p.client, p.device), at: now });
     return { ...tokens, member_type: memberType };
   });
   if (!outcome) throw invalidGrant();

@@ -13,6 +13,7 @@ import { audienceOf, mayIntrospect } from './audience.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { isClientEnabled } from '../clients/client-repo.ts';
 import { consumeCode, findCode } from './code-repo.ts';
+import { callerSeen } from './caller-seen.ts';
 import { verifyPkce } from './pkce.ts';
 import { findGrant, insertFamily, lockGrant, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
 import { findToken, issuePair, rotatePair, type TokenKind } from './tokens.ts';
@@ -98,7 +99,7 @@ export async function exchangeCode(
     const code = outcome.code;
     if (code?.family_id) {
       await revokeFamily(deps.db, code.family_id, now);
-      await logActivity(deps.db, { userId: code.user_id, event: 'code_reuse', clientId: code.client_id, at: now });
+      await logActivity(deps.db, { userId: code.user_id, event: 'code_reuse', clientId: code.client_id, ...callerSeen(p.client), at: now });
     }
     // A code this service issued, presented again (an unknown code is no replay).
     if (code) securityEvent({ event: 'code.replay', memberId: code.user_id, clientId: code.client_id });
@@ -158,7 +159,7 @@ export async function refreshTokens(
     return { ...outcome, id_token: idToken };
   }
   await revokeFamily(deps.db, grant.family_id, now);
-  await logActivity(deps.db, { userId: grant.user_id, event: 'token_replay', clientId: grant.client_id, at: now });
+  await logActivity(deps.db, { userId: grant.user_id, event: 'token_replay', clientId: grant.client_id, ...callerSeen(p.client), at: now });
   securityEvent({ event: 'token.refresh_reuse', memberId: grant.user_id, clientId: grant.client_id });
   throw invalidGrant('refresh token was already used; the session has been revoked');
 }
@@ -192,7 +193,7 @@ export async function revokeToken(
   const now = deps.clock.now();
   if (found.grant.family_revoked_at === null) {
     await revokeFamily(deps.db, found.grant.family_id, now);
-    await logActivity(deps.db, { userId: found.grant.user_id, event: 'logout', clientId: found.grant.client_id, device: p.device, at: now });
+    await logActivity(deps.db, { userId: found.grant.user_id, event: 'logout', clientId: found.grant.client_id, ...callerSeen(p.client, p.device), at: now });
   }
 }
 
