@@ -216,8 +216,8 @@ describe('Top page timing', () => {
     const { context, page } = await openPage(env);
     await page.goto('/content/');
     await fillLogin(page, 'demo.open@example.com', 'Demo1234');
-    // From now on the account API hangs for 8 s.
-    await page.route('**/api/user', async (route) => {
+    // From now on Top's one request hangs for 8 s.
+    await page.route('**/api/user/top', async (route) => {
       await new Promise((r) => setTimeout(r, 8000));
       await route.continue().catch(() => undefined);
     });

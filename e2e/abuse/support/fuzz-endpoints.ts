@@ -61,7 +61,7 @@ const partnerPage = (page: string) =>
 /** What the fuzzer adds to a catalogue entry; the method, path, body encoding and caller come from the entry. */
 type ApiFuzz<K extends ApiKey> = Pick<Endpoint, 'group' | 'expect' | 'valid' | 'query' | 'argon2'> &
   // A Bearer endpoint names the member whose token it is called with; other callers follow from the entry.
-  ((typeof API)[K] extends { bearer: string } ? { caller: Member } : { caller?: never }) &
+  ((typeof API)[K] extends { bearer: string | readonly string[] } ? { caller: Member } : { caller?: never }) &
   // A route without a body in the catalogue may be sent one anyway, in the encoding named here.
   ((typeof API)[K] extends { json: unknown } | { form: unknown } ? { body?: never } : { body?: 'form' });
 

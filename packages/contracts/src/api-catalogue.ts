@@ -80,7 +80,7 @@ const ENTRIES = {
   // The member's account
   'POST /api/user': { tag: 'account', bearer: SCOPES.userRead, answer: user.userResponseSchema, summary: "The member: e-mail, id, masked login mobile number, an open member's profile", ja: '会員情報' },
   'POST /api/user/attribute': { tag: 'account', bearer: SCOPES.userRead, answer: user.userAttributeResponseSchema, summary: "The member's kind and service links", ja: '会員属性' },
-  'POST /api/user/top': { tag: 'account', bearer: SCOPES.accountWrite, answer: top.topSummaryResponseSchema, summary: "Top's summary: the member's name, cards, points (or that the ledger could not be read) and previous login with its device", ja: 'トップの表示内容' },
+  'POST /api/user/top': { tag: 'account', bearer: [SCOPES.userRead, SCOPES.cardsRead, SCOPES.pointsRead, SCOPES.activityRead], answer: top.topSummaryResponseSchema, summary: "Top's summary: the member's name, cards, points (or that the ledger could not be read) and previous login with its device", ja: 'トップの表示内容' },
   'POST /api/user/sessions': { tag: 'account', bearer: SCOPES.accountWrite, answer: sessions.sessionsResponseSchema, summary: "The member's signed-in browsers (SSO sessions) and services (decision 0026)", ja: 'ログイン中の端末とサービス' },
   'POST /api/user/sessions/end': { tag: 'account', bearer: SCOPES.accountWrite, json: sessions.endSessionRequestSchema, answer: ok, summary: "Ends one browser's SSO session with its tokens, or one service's session", ja: '端末・サービスからログアウト' },
   'POST /api/user/sessions/end_all': { tag: 'account', bearer: SCOPES.accountWrite, answer: ok, summary: "Ends every browser's SSO session and every service's session of the member, the caller's too", ja: 'すべての端末からログアウト' },
@@ -204,7 +204,7 @@ export type ApiEntryOf<K extends ApiKey> = (typeof ENTRIES)[K] & {
 };
 
 /** The keys of the Bearer endpoints (decision 0010): a member's token with the entry's scope, checked before the body is read. */
-export type BearerKey = { [K in ApiKey]: (typeof ENTRIES)[K] extends { bearer: string } ? K : never }[ApiKey];
+export type BearerKey = { [K in ApiKey]: (typeof ENTRIES)[K] extends { bearer: string | readonly string[] } ? K : never }[ApiKey];
 
 /** The keys of the operator API that need an operator token (decision 0032): every entry with a role but `public`. */
 export type OperatorKey = { [K in ApiKey]: (typeof ENTRIES)[K] extends { role: 'support' | 'security' | 'admin' } ? K : never }[ApiKey];

@@ -35,8 +35,11 @@ export interface ApiRoute {
   ja?: string;
   /** More for the caller: a condition, a decision record. */
   note?: string;
-  /** A member's access token holding this scope (RFC 6750; decision 0010): the route's `config.scope`, set from here. */
-  bearer?: Scope;
+  /**
+   * A member's access token holding this scope, or every one of these scopes where the answer shows
+   * what several scopes guard (RFC 6750; decision 0010): the route's `config.scope`, set from here.
+   */
+  bearer?: Scope | readonly Scope[];
   /**
    * An operator API (decision 0032): the least role whose operator token may call it (the role order
    * is operators.ts's), or `public` for the enrolment and sign-in ceremonies. The route's

@@ -37,3 +37,10 @@ export const userAttributeResponseSchema = baseResponseSchema.extend({
   service_links: z.array(serviceLinkSchema),
 });
 export type UserAttributeResponse = z.infer<typeof userAttributeResponseSchema>;
+
+/** The member's record without the result fields: /api/user's answer as Top's one request carries it. */
+export const memberRecordSchema = userResponseSchema.pick({ email: true, user_id: true, user_profile: true, login_tel: true });
+export type MemberRecord = z.infer<typeof memberRecordSchema>;
+/** The member's attributes without the result fields: /api/user/attribute's answer as Top's one request carries it. */
+export const memberAttributesSchema = userAttributeResponseSchema.pick({ is_user_open: true, is_user_saison_card: true, is_user_saison_aqf: true, service_links: true });
+export type MemberAttributes = z.infer<typeof memberAttributesSchema>;

@@ -59,7 +59,8 @@ describe('the OpenAPI document', () => {
     const wrong: string[] = [];
     for (const [key, op] of operationsOf(doc)) {
       const declared = registered.get(key);
-      if (bearerScopeOf(op) !== declared?.scope) wrong.push(`${key}: the document says scope ${bearerScopeOf(op)}, the route declares ${declared?.scope}`);
+      const scope = declared?.scope === undefined ? undefined : [declared.scope].flat().join(' ');
+      if (bearerScopeOf(op) !== scope) wrong.push(`${key}: the document says scope ${bearerScopeOf(op)}, the route declares ${scope}`);
       const oauthBodies = JSON.stringify(op.responses).includes('#/components/schemas/OAuthError');
       if (oauthBodies !== (declared?.oauth === true)) wrong.push(`${key}: the document says ${oauthBodies ? 'RFC 6749' : 'result-code'} errors, the route's config.oauth is ${declared?.oauth}`);
     }

@@ -99,7 +99,7 @@ function requestBody(route: ApiRoute): Json | undefined {
 }
 
 function security(route: ApiRoute): Json[] | undefined {
-  if (route.bearer) return [{ memberToken: [route.bearer] }];
+  if (route.bearer) return [{ memberToken: [route.bearer].flat() }];
   // OpenAPI 3.1 section 4.8.30: for a scheme other than OAuth 2.0, the list names the roles required.
   if (route.role && route.role !== 'public') return [{ operatorToken: [route.role] }];
   if (route.client === 'confidential') return [{ clientBasic: [] }];

@@ -28,8 +28,11 @@ export async function servedDocument(app: FastifyInstance): Promise<OpenApiDocum
 export const operationsOf = (doc: OpenApiDocument): [string, Operation][] =>
   Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]));
 
-/** The scope an operation's Bearer requirement names (the `memberToken` OAuth scheme), or undefined for one without a member's token. */
-export const bearerScopeOf = (op: Operation): string | undefined => op.security?.find((s) => 'memberToken' in s)?.memberToken?.[0];
+/**
+ * The scopes an operation's Bearer requirement names (the `memberToken` OAuth scheme), all needed, as
+ * an RFC 6750 challenge lists them (space-separated), or undefined for one without a member's token.
+ */
+export const bearerScopeOf = (op: Operation): string | undefined => op.security?.find((s) => 'memberToken' in s)?.memberToken?.join(' ');
 
 /** The role an operation's operator token needs (the `operatorToken` scheme's list: OpenAPI 3.1 section 4.8.30), or undefined. */
 export const operatorRoleOf = (op: Operation): string | undefined => op.security?.find((s) => 'operatorToken' in s)?.operatorToken?.[0];

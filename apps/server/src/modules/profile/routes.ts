@@ -10,13 +10,10 @@ import { parseOr901 } from '../../http/parse.ts';
 import { route } from '../../http/route.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { describeDevice } from '../../lib/device.ts';
-import { maskTel } from '../../lib/mask.ts';
-import { findPoints } from '../../ports/point-ledger-repo.ts';
-import { hasCards } from '../cards/card-repo.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
 import { currentUser } from '../oauth/current-user.ts';
-import { usedClientIds } from '../oauth/token-repo.ts';
-import { changeProfile, profileOf, requireOpenProfile } from './profile-service.ts';
+import { memberAttributes, memberRecord } from './member-view.ts';
+import { changeProfile, requireOpenProfile } from './profile-service.ts';
 
 export interface ProfileDeps {
   db: Kysely<Database>;
@@ -32,33 +29,11 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
   // Bearer routes written by hand: route() declares the entry's scope in the route's config, as memberPost does (oauth/bearer.ts).
   route(app, 'POST /api/user', async (request, reply): Promise<UserResponse> => {
     const user = await currentUser(deps, request);
-    // Open members' answers carry their profile (SPEC.md section 3, "User: ... optional user_profile"): personal data, never cached.
-    const profile = profileOf(user);
     reply.header('Cache-Control', 'no-store');
-    const login_tel = user.tel === null ? null : maskTel(user.tel);
-    return { ...ok, email: user.email, user_id: user.id, ...(profile ? { user_profile: profile } : {}), login_tel };
+    return { ...ok, ...memberRecord(user) };
   });
 
-  route(app, 'POST /api/user/attribute', async (request): Promise<UserAttributeResponse> => {
-    const user = await currentUser(deps, request);
-    const [cards, openPoints, used] = await Promise.all([
-      hasCards(deps.db, user.id),
-      findPoints(deps.db, user.id, 'open').then((points) => points ?? 0),
-      usedClientIds(deps.db, user.id),
-    ]);
-    const serviceLinks = used
-      .map((id) => deps.clients.get(id))
-      .filter((c) => c?.service_link)
-      .map((c) => ({ name: c!.name, client_id: c!.client_id }));
-    return {
-      ...ok,
-      // Two facts, both true for an open member who has added a card (docs/decisions/0016).
-      is_user_open: user.member_type === 'open',
-      is_user_saison_card: cards,
-      is_user_saison_aqf: openPoints > 0 || cards,
-      service_links: serviceLinks,
-    };
-  });
+  route(app, 'POST /api/user/attribute', async (request): Promise<UserAttributeResponse> => ({ ...ok, ...(await memberAttributes(deps, await currentUser(deps, request))) }));
 
   memberPost(app, deps, 'POST /api/user/profile', async ({ user }): Promise<ProfileResponse> => ({ ...ok, ...requireOpenProfile(user) }));
 

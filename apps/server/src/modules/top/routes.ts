@@ -2,16 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { OK_RESPONSE } from '@sso/contracts/common';
 import type { TopSummaryResponse } from '@sso/contracts/top';
 import type { Clock } from '../../lib/clock.ts';
-import type { ClientRegistry } from '../clients/clients.ts';
 import { memberPost } from '../oauth/member-post.ts';
 import { topSummary, type TopDeps } from './top-service.ts';
 
 export interface TopRouteDeps extends TopDeps {
   clock: Clock;
-  clients: ClientRegistry;
 }
 
-/** POST /api/user/top (Bearer; SPEC.md section 2, Top): the member's name, cards, points and previous login. */
+/** POST /api/user/top (Bearer; SPEC.md section 2, Top): Top's one request, the member's record and attributes, name, cards, points and previous login. */
 export function registerTopRoutes(app: FastifyInstance, deps: TopRouteDeps): void {
   memberPost(app, deps, 'POST /api/user/top', async ({ user }): Promise<TopSummaryResponse> => {
     const { summary, ledger } = await topSummary(deps, user);

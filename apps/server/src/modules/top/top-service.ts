@@ -9,9 +9,12 @@ import type { UserRow } from '../account/user-repo.ts';
 import { deviceOf, previousLogin } from '../activity/activity-repo.ts';
 import { listMemberCards, type CardRow } from '../cards/card-repo.ts';
 import { subuserOf } from '../cards/card-view.ts';
+import type { ClientRegistry } from '../clients/clients.ts';
+import { memberAttributes, memberRecord } from '../profile/member-view.ts';
 
 export interface TopDeps {
   db: Kysely<Database>;
+  clients: ClientRegistry;
   cardMaster: CardMaster;
   pointLedger: PointLedger;
 }
@@ -19,8 +22,8 @@ export interface TopDeps {
 export type TopSummary = Omit<TopSummaryResponse, 'result_code' | 'result_message'>;
 
 /**
- * What a member comes to Top for (SPEC.md section 2, Top), for its one request: the name to greet
- * them by, their cards, their points and their previous login. The point ledger and the card master
+ * What a member comes to Top for (SPEC.md section 2, Top), for its one request: the member's record
+ * and attributes (as /api/user and /api/user/attribute answer them), the name to greet them by, their cards, their points and their previous login. The point ledger and the card master
  * are other systems: each is waited for at most LIMITS.topPointsWaitMs, well within Top's 5 s abort,
  * so that a slow or failed one costs only its own part (the points said unavailable, no name), never
  * the rest. `ledger` reports why the points are missing, for the operators' log.
@@ -28,7 +31,8 @@ export type TopSummary = Omit<TopSummaryResponse, 'result_code' | 'result_messag
 export async function topSummary(deps: TopDeps, user: UserRow): Promise<{ summary: TopSummary; ledger: Settled<PointBalances> }> {
   // The card master's name is asked while the ledger is waited for, not after it: the two waits overlap.
   const reading = listMemberCards(deps.db, user.id);
-  const [cards, name, ledger, previous] = await Promise.all([
+  const [attribute, cards, name, ledger, previous] = await Promise.all([
+    memberAttributes(deps, user),
     reading,
     reading.then((rows) => greetingName(deps.cardMaster, user, rows)),
     settleWithin(() => deps.pointLedger.balances(user.id), LIMITS.topPointsWaitMs),
@@ -36,6 +40,8 @@ export async function topSummary(deps: TopDeps, user: UserRow): Promise<{ summar
   ]);
   const points: TopPoints = ledger.ok ? { state: 'read', open: ledger.value.open, card: ledger.value.card } : { state: 'unavailable' };
   const summary: TopSummary = {
+    user: memberRecord(user),
+    attribute,
     name,
     cards: cards.map((row) => {
       const { subuser_id, card_name, card_image_url, card_number_mask, status } = subuserOf(row);

@@ -67,6 +67,36 @@ describe.each(DIALECTS)('POST /api/user/top (%s)', (dialect) => {
     expect(body).toMatchObject({ name: '山田 花子', cards: [], points: { state: 'read', open: 1200, card: null }, previous_login: null });
   });
 
+  it('answers, in the same one request, the member as /api/user does and their attributes as /api/user/attribute does', async () => {
+    for (const user of [DEMO.card.email, DEMO.open.email]) {
+      const { access_token } = await loginTokens(t.app, { user });
+      const base = { result_code: 0, result_message: expect.any(String) };
+      const [record, attribute] = await Promise.all(
+        ['/api/user', '/api/user/attribute'].map(async (url) => {
+          const { result_code, result_message, ...rest } = (await t.app.inject({ method: 'POST', url, payload: {}, headers: bearer(access_token) })).json();
+          expect({ result_code, result_message }, url).toEqual(base);
+          return rest as Record<string, unknown>;
+        }),
+      );
+      const body = topSummaryResponseSchema.parse((await topOf(t, access_token)).json());
+      expect(body.user, user).toEqual(record);
+      expect(body.attribute, user).toEqual(attribute);
+    }
+  });
+
+  it('shows only a token holding every scope of what it shows: the member, the cards, the points and the login history', async () => {
+    const all = 'user:read cards:read points:read activity:read';
+    const granted = await loginTokens(t.app, { scope: all });
+    expect((await topOf(t, granted.access_token)).statusCode).toBe(200);
+    for (const scope of ['user:read cards:read points:read', 'account:write', 'openid user:read activity:read']) {
+      const { access_token } = await loginTokens(t.app, { scope });
+      const res = await topOf(t, access_token);
+      expect(res.statusCode, scope).toBe(403);
+      expect(res.headers['www-authenticate'], scope).toBe(`Bearer error="insufficient_scope", scope="${all}"`);
+      expect(res.json().result_code).toBe(300);
+    }
+  });
+
   it('names no one for a card member whose card the card master has no holder name for', async () => {
     const db = t.testDb.db.kysely;
     // A card the card master does not know (removed there since it was added): nothing to greet by.

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { SESSION_SCREEN_TEXTS } from '@sso/contracts/session-screens';
 import type { TopSummaryResponse } from '@sso/contracts/top';
-import type { UserAttributeResponse } from '@sso/contracts/user';
+import type { MemberAttributes } from '@sso/contracts/user';
 import { formatJapanTime, japanIsoTime } from '../../lib/japan-time.ts';
 import { saveSession } from '../../lib/records.ts';
 import { CardList } from '../../ui/card-face.tsx';
@@ -27,7 +27,7 @@ export function TopPage() {
   );
 }
 
-function TopContent({ email, attribute, summary }: { email: string; attribute: UserAttributeResponse; summary: TopSummaryResponse }) {
+function TopContent({ email, attribute, summary }: { email: string; attribute: MemberAttributes; summary: Omit<TopSummaryResponse, 'user' | 'attribute'> }) {
   const { netAnswer, services: links } = serviceEntries(attribute);
   const previous = summary.previous_login;
   return (

@@ -14,8 +14,8 @@ import styles from './top.module.css';
  * User (SPEC.md section 2, /user): the current e-mail, the login mobile number (decision 0014), a
  * masked password, the change buttons
  * (profile change for open members only) and the registered cards (/api/subuser/cards). The
- * account part reads the same answers as Top (/api/user and /api/user/attribute), so a visit from
- * Top reuses them.
+ * account part reads the same answer as Top (its one request, /api/user/top), so a visit from
+ * Top reuses it.
  */
 export function UserPage() {
   const query = useTopQuery();
