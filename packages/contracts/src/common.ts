@@ -31,6 +31,8 @@ export const failureResponseSchema = baseResponseSchema.extend({
   terms: z.array(z.string()).optional(),
   passkey: z.boolean().optional(),
   passkey_required: z.boolean().optional(),
+  /** A lock's 203 refused by the network address's failures (decision 0007), which a password reset does not lift. */
+  lock: z.literal('address').optional(),
 });
 
 /** RFC 6749 section 5.2 error body, used by the OAuth endpoints. */

@@ -46,6 +46,12 @@ export const LOGIN_LOCK_HELP = {
   text: (minutes: number) =>
     `ロックは${minutes}分たつと自動で解除されます。すぐにご利用になりたい場合は、パスワードを再設定するとロックが解除されます。`,
   resetLink: 'パスワードを再設定する',
+  /**
+   * The same 203 when the network address's failures refused it (decision 0007; the answer's
+   * `lock: "address"`): only time lifts that, so no reset is offered.
+   */
+  byAddress: (minutes: number) =>
+    `ご利用の接続元からのログインの失敗が多いため、一時的にログインを制限しています。${minutes}分ほど時間をおいてから、もう一度お試しください。`,
 } as const;
 
 /** Server-side result messages. The texts of 200/203 never say which of id or password was wrong. */

@@ -35,7 +35,13 @@ export class AppError extends Error {
 }
 
 export const credentialsError = () => new AppError(RESULT.CREDENTIALS, SERVER_MESSAGES.credentials, 400);
-export const lockedError = () => new AppError(RESULT.LOCKED, SERVER_MESSAGES.locked, 400);
+/**
+ * The lock (203, its message word for word). `byAddress`: the network address's failures refused it
+ * (decision 0007), which a password reset does not lift; the body says `lock: "address"` so that the
+ * login page offers no reset. It tells nothing of any account: every id from that address gets it.
+ */
+export const lockedError = (byAddress = false) =>
+  new AppError(RESULT.LOCKED, SERVER_MESSAGES.locked, 400, undefined, byAddress ? { details: { lock: 'address' } } : {});
 /**
  * A suspended member's right password (migration 0022): 203 as a locked account, whose message the
  * product shows as it is (SPEC.md section 8), saying whom to contact (not in SPEC.md).

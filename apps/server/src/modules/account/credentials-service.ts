@@ -17,9 +17,12 @@ import { verifyPassword } from '../../lib/passwords.ts';
 import { acceptedTermVersions, findSignInUserByLoginId, type UserRow } from './user-repo.ts';
 
 /** 'suspended': the right password of a member an operator suspended (migration 0022); the login says whom to contact. */
-export type CredentialCheck = { ok: true; user: UserRow } | { ok: false; reason: 'credentials' | 'locked' | 'suspended' };
+export type CredentialCheck =
+  | { ok: true; user: UserRow }
+  | { ok: false; reason: 'credentials' | 'locked' | 'suspended'; /** The address's failures refused it (decision 0007), not the id's lock. */ byAddress?: true };
 
 const LOCKED: CredentialCheck = { ok: false, reason: 'locked' };
+const ADDRESS_LIMITED: CredentialCheck = { ok: false, reason: 'locked', byAddress: true };
 const SUSPENDED: CredentialCheck = { ok: false, reason: 'suspended' };
 
 /** Where a login attempt came from. */
@@ -63,7 +66,7 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   // a success takes its count back, so the address's count is its failures and those in flight.
   const counted = addressLimit > 0;
   const bucket = addressKey(origin.address);
-  if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return loginRefused(clientId, null, 'address_limited', LOCKED);
+  if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return loginRefused(clientId, null, 'address_limited', ADDRESS_LIMITED);
   // The id is looked up for every attempt, a member's or not, to find the lock it counts on.
   // A suspended member is looked up, counted and hashed as an active one: only the right password tells.
   const user = await findSignInUserByLoginId(db, id);

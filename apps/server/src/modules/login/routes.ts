@@ -25,7 +25,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void
     if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaRefused('login', client.client_id, recaptchaError());
     const device = describeDevice(request.headers['user-agent']);
     const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' });
-    if (!check.ok) throw check.reason === 'locked' ? lockedError() : check.reason === 'suspended' ? suspendedError() : credentialsError();
+    if (!check.ok) throw check.reason === 'locked' ? lockedError(check.byAddress) : check.reason === 'suspended' ? suspendedError() : credentialsError();
     // Before the terms and the ticket: a service the member may not use is said at once, on the login page (SPEC.md section 6).
     await requireCardholder(deps.db, check.user.id, client.client_id);
     const login_ticket = await issueLoginTicket(deps.db, check.user, client.client_id, deps.clock.now());

@@ -95,7 +95,7 @@ export async function passkeyLogin(
   const now = deps.clock.now();
   const limit = deps.loginAddressFailures ?? LIMITS.loginFailuresPerAddress;
   const bucket = addressKey(origin.address);
-  if (limit > 0 && (await rateLimitCount(deps.db, bucket, now, LIMITS.loginLockMs)) >= limit) throw loginRefused(client.client_id, null, 'address_limited', lockedError());
+  if (limit > 0 && (await rateLimitCount(deps.db, bucket, now, LIMITS.loginLockMs)) >= limit) throw loginRefused(client.client_id, null, 'address_limited', lockedError(true));
   const answer = input.credential as unknown as AuthenticationResponseJSON;
   const asserted = origin.browserCookie ? await assertedMember(deps, { clientId: client.client_id, browserCookie: origin.browserCookie, answer, now }) : undefined;
   if (!asserted) {

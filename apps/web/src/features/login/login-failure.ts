@@ -7,8 +7,12 @@ import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 /** Answers shown on the login page itself (SPEC.md section 8); others go to the error routes. */
 const SHOWN_HERE: number[] = [RESULT.CREDENTIALS, RESULT.LOCKED, RESULT.RECAPTCHA, RESULT.CLIENT_SPECIAL];
 
+/** What the login page shows beside a lock's message (login-alert.tsx): the id's lock, or the address's (decision 0007). */
+export type LockKind = 'account' | 'address';
+
 export interface LoginFailureView {
-  setMessage: (message: string | undefined) => void;
+  /** The message; for the lock (203), also whose lock it is, which decides the help beside it. */
+  setMessage: (message: string | undefined, lock?: LockKind) => void;
   /** Shows a server validation error (901) on the login field it names, if the form has one. */
   setFieldError?: (key: string, message: string) => void;
 }
@@ -20,10 +24,14 @@ export interface LoginFailureView {
  * may not use (SPEC.md section 6, cardholders only), whose page says so; anything else the error routes.
  */
 export function showLoginFailure(e: unknown, view: LoginFailureView): ActionOutcome {
-  const { result_code, result_message, validation_errors, reference } = toResult(e);
+  const result = toResult(e);
+  const { result_code, result_message, validation_errors, reference } = result;
   if (result_code === RESULT.VALIDATION) {
     for (const v of validation_errors ?? []) view.setFieldError?.(v.key, v.message);
     view.setMessage(CLIENT_MESSAGES['C99-000400']);
+  } else if (result_code === RESULT.LOCKED) {
+    // The server says when the address's failures, not the id's, refused it (its `lock`).
+    view.setMessage(result_message, (result as { lock?: unknown }).lock === 'address' ? 'address' : 'account');
   } else if (SHOWN_HERE.includes(result_code)) {
     view.setMessage(result_message);
   } else if (result_code === RESULT.ACCESS_DENIED) {

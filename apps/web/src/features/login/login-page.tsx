@@ -13,7 +13,7 @@ import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-acti
 import { LoginAlert } from './login-alert.tsx';
 import { login } from './login-api.ts';
 import { continueLogin } from './login-continuation.ts';
-import { showLoginFailure } from './login-failure.ts';
+import { showLoginFailure, type LockKind } from './login-failure.ts';
 import { useLoginForm, type LoginForm } from './login-form.ts';
 import { usePasskeyLogin } from './use-passkey-login.ts';
 import styles from './login.module.css';
@@ -46,7 +46,8 @@ export function LoginPage() {
   const [search] = useSearchParams();
   const authorize = useAuthorizeParams();
   const verdict = useAuthorizeCheck(authorize);
-  const [message, setMessage] = useState<string>();
+  const [alert, setAlert] = useState<{ message: string; lock: LockKind | undefined }>();
+  const setMessage = useCallback((message: string | undefined, lock?: LockKind) => setAlert(message === undefined ? undefined : { message, lock }), []);
   const { field, handleSubmit, setError } = useLoginForm();
 
   const submit = useCallback(
@@ -68,7 +69,7 @@ export function LoginPage() {
         });
       }
     },
-    [authorize, navigate, setError],
+    [authorize, navigate, setError, setMessage],
   );
   const { pending, run } = usePendingAction(submit);
   // The browser's SSO session completes the request (decision 0026): the hand-off without the form, once;
@@ -88,7 +89,7 @@ export function LoginPage() {
     if (!confirm) continueSession(false);
   }, [confirm, continueSession]);
   // The fields are invalid here (SPEC.md section 8, C99-000400), as on every other form.
-  const showInvalid = useCallback(() => setMessage(CLIENT_MESSAGES['C99-000400']), []);
+  const showInvalid = useCallback(() => setMessage(CLIENT_MESSAGES['C99-000400']), [setMessage]);
   // Offered once the page offers the login: not while a partner's link is being checked.
   const passkey = usePasskeyLogin(verdict === 'ok' ? authorize : undefined, setMessage);
 
@@ -115,7 +116,7 @@ export function LoginPage() {
       <h1>ログイン</h1>
       <p className={styles.lead}>{passkeyOnly ? PASSKEY_MESSAGES.loginPasskeyRequired : 'メンバーIDでログインしてください。'}</p>
       {passkeyOnly && !passkey.supported && <p className={styles.lead}>{PASSKEY_MESSAGES.unsupported}</p>}
-      <LoginAlert message={message} />
+      <LoginAlert message={alert?.message} lock={alert?.lock} />
       {!passkeyOnly && (
         <form noValidate onSubmit={handleSubmit(run, showInvalid)}>
           <Field

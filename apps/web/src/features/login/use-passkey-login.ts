@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-action.ts';
 import { continueLogin } from './login-continuation.ts';
-import { showLoginFailure } from './login-failure.ts';
+import { showLoginFailure, type LoginFailureView } from './login-failure.ts';
 
 /** The sign-in's steps and the WebAuthn library, loaded on demand (passkey-sign-in.ts). */
 const steps = () => import('./passkey-sign-in.ts');
@@ -25,7 +25,7 @@ const hasWebAuthn = () => typeof globalThis.PublicKeyCredential === 'function';
  * autofill (the member asked for nothing); a refused passkey shows the server's message as a wrong
  * password does (login-failure.ts). Once an attempt ends without leaving, the autofill waits again.
  */
-export function usePasskeyLogin(authorize: URLSearchParams | undefined, setMessage: (message: string | undefined) => void) {
+export function usePasskeyLogin(authorize: URLSearchParams | undefined, setMessage: LoginFailureView['setMessage']) {
   const navigate = useNavigate();
   const [supported] = useState(hasWebAuthn);
   const [autofill, setAutofill] = useState(false);

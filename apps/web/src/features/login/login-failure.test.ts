@@ -1,0 +1,28 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { RESULT } from '@sso/contracts/result-codes';
+import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+
+stubBrowserGlobals();
+const { ApiFailure } = await import('../../lib/result.ts');
+const { showLoginFailure } = await import('./login-failure.ts');
+
+/** The lock's 203 is shown on the login page with whose lock it is (login-alert.tsx; decisions 0003 and 0007). */
+describe('a failed login step on the login page', () => {
+  it("shows the lock's message with whose lock it is: the address's when the server says so, else the id's", () => {
+    const shown = (body: object) => {
+      const setMessage = vi.fn();
+      expect(showLoginFailure(new ApiFailure({ result_code: RESULT.LOCKED, result_message: SERVER_MESSAGES.locked, ...body }, 400), { setMessage })).toBeUndefined();
+      return setMessage.mock.calls;
+    };
+    expect(shown({ lock: 'address' })).toEqual([[SERVER_MESSAGES.locked, 'address']]);
+    expect(shown({})).toEqual([[SERVER_MESSAGES.locked, 'account']]);
+    expect(shown({ lock: 'something else' })).toEqual([[SERVER_MESSAGES.locked, 'account']]);
+  });
+
+  it('shows the wrong credentials without any lock', () => {
+    const setMessage = vi.fn();
+    showLoginFailure(new ApiFailure({ result_code: RESULT.CREDENTIALS, result_message: SERVER_MESSAGES.credentials }, 400), { setMessage });
+    expect(setMessage.mock.calls).toEqual([[SERVER_MESSAGES.credentials]]);
+  });
+});
