@@ -84,11 +84,11 @@ afterAll(async () => {
 
 describe('account enumeration over a listening server', () => {
   it('login by the authorize form: a member with a wrong password and an unknown id alike', async () => {
-    // The answer is the redirect back to the client with access_denied; state and iss are the same for both.
+    // The answer is the login page again, saying the credentials failed; the same for both.
     const check = sameAnswers('authorize', (a) => visible(a));
     const c = await compareTimings('authorize form post (wrong password)', PER_SIDE, async (side, i) => {
       const a = await authorize(system.origin, { user: address(side, 'authorize', i), password: WRONG });
-      expect(new URL(a.headers.get('location') ?? 'http://x/').searchParams.get('error_description')).toBe('login failed');
+      expect(new URL(a.headers.get('location') ?? 'http://x/').searchParams.get('login_result')).toBe('credentials');
       check(a, side, i);
     });
     expectWithinNoise(c);

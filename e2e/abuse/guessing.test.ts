@@ -82,8 +82,8 @@ describe.each(['sqlite', 'postgres'] as const)('guessing bounds under 50 paralle
         : call('/api/auth/login', { id: user, password, recaptcha_token: 'guess', client_id: 'SIAP009' }),
     );
     const counts = tally(answers);
-    const failed = (counts['authorize: login failed'] ?? 0) + (counts[msg(200, SERVER_MESSAGES.credentials)] ?? 0);
-    const locked = (counts['authorize: account locked'] ?? 0) + (counts[msg(203, SERVER_MESSAGES.locked)] ?? 0);
+    const failed = (counts['authorize: credentials'] ?? 0) + (counts[msg(200, SERVER_MESSAGES.credentials)] ?? 0);
+    const locked = (counts['authorize: locked'] ?? 0) + (counts[msg(203, SERVER_MESSAGES.locked)] ?? 0);
     expect([failed, locked], JSON.stringify(counts)).toEqual([LIMITS.loginFailuresBeforeLock - 1, BURST - LIMITS.loginFailuresBeforeLock + 1]);
     // Every guess was counted before its check; 10 were compared (each logs login_failed), and the lock once.
     await expectLockRow(accountLockKey(DEMO.open.id), BURST);
@@ -92,7 +92,7 @@ describe.each(['sqlite', 'postgres'] as const)('guessing bounds under 50 paralle
     await expect.poll(() => eventCount(db, DEMO.open.id, 'login_locked')).toBe(1);
 
     const right = await authorize(system.origin, { user, password: DEMO_OPEN.password });
-    expect(new URL(right.headers.get('location')!).searchParams.get('error_description')).toBe('account locked');
+    expect(new URL(right.headers.get('location')!).searchParams.get('login_result')).toBe('locked');
     expect((await call('/api/auth/login', { id: user, password: DEMO_OPEN.password, recaptcha_token: 'g', client_id: 'SIAP009' })).json?.result_code).toBe(203);
   });
 

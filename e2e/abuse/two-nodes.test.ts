@@ -75,10 +75,10 @@ const redirectParams = (a: Answer) => new URL(a.headers.get('location') ?? 'http
 const loginForm = (node: string, user: string, password: string, p: Pkce = pkce()) =>
   authorize(node, { user, password, pkce: p, redirectUri: spaRedirect() });
 
-/** What a login attempt on `node` came to: 'code', or the error description ('login failed', 'account locked'). */
+/** What a login attempt on `node` came to: 'code', or why the login page was shown again ('credentials', 'locked'). */
 async function attempt(node: string, user: string, password: string): Promise<string> {
   const q = redirectParams(await loginForm(node, user, password));
-  return q.has('code') ? 'code' : (q.get('error_description') ?? 'none');
+  return q.has('code') ? 'code' : (q.get('login_result') ?? q.get('error_description') ?? 'none');
 }
 
 /** Exchanges a code on `node`; `terminal` (client.ts's default otherwise) names the token family in the database. */
@@ -135,10 +135,10 @@ describe('two nodes on one PostgreSQL behind nginx', () => {
   it('a login lockout counted on both nodes holds on both (decision 0003)', async () => {
     // Ten wrong passwords at once, half on each node: one count, so exactly the tenth locks.
     const tries = await Promise.all(Array.from({ length: LOCK_AFTER }, (_, i) => attempt(both()[i % 2] as string, DEMO_OPEN.user, `Wrong${i}pass`)));
-    expect(tries.filter((t) => t === 'account locked')).toHaveLength(1);
-    expect(tries.filter((t) => t === 'login failed')).toHaveLength(LOCK_AFTER - 1);
+    expect(tries.filter((t) => t === 'locked')).toHaveLength(1);
+    expect(tries.filter((t) => t === 'credentials')).toHaveLength(LOCK_AFTER - 1);
     // The right password is refused on either node and through the balancer (OWASP ASVS 5.0 V6.3.1).
-    for (const node of [...both(), edge]) expect(await attempt(node, DEMO_OPEN.user, DEMO_OPEN.password)).toBe('account locked');
+    for (const node of [...both(), edge]) expect(await attempt(node, DEMO_OPEN.user, DEMO_OPEN.password)).toBe('locked');
     const locks = await db().selectFrom('login_throttle').selectAll().where('locked_until', '>', Date.now()).execute();
     expect(locks).toHaveLength(1);
   });

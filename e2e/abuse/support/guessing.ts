@@ -9,10 +9,16 @@ import type { openSystemDb } from './db.ts';
 
 type SystemDb = ReturnType<typeof openSystemDb>;
 
-/** What an answer said: `result_code message` for member APIs, the error_description of an authorize redirect. */
+/**
+ * What an answer said: `result_code message` for member APIs; for an authorize form post, why the
+ * login page was shown again (its `login_result`), else the redirect's error_description, else a code.
+ */
 export function said(a: Answer): string {
   const location = a.headers.get('location');
-  if (location) return `authorize: ${new URL(location).searchParams.get('error_description') ?? 'code'}`;
+  if (location) {
+    const q = new URL(location).searchParams;
+    return `authorize: ${q.get('login_result') ?? q.get('error_description') ?? 'code'}`;
+  }
   return `${String(a.json?.result_code)} ${String(a.json?.result_message)}`;
 }
 

@@ -26,7 +26,7 @@ describe.each(DIALECTS)('login ticket: one password hash per login (%s)', (diale
     const before = passwordVerifications();
     const res = await postAuthorize(t.app, p);
     const loc = new URL(String(res.headers.location));
-    return { code: loc.searchParams.get('code'), error: loc.searchParams.get('error_description'), hashes: passwordVerifications() - before };
+    return { code: loc.searchParams.get('code'), error: loc.searchParams.get('login_result'), hashes: passwordVerifications() - before };
   };
 
   it('hashes once for the two steps of a login: the authorize step with the ticket runs no verification', async () => {
@@ -50,17 +50,17 @@ describe.each(DIALECTS)('login ticket: one password hash per login (%s)', (diale
     const { login_ticket } = await loginStep(t, DEMO.card.email, DEMO.card.password);
     expect((await authorizeStep({ ticket: login_ticket })).hashes).toBe(0);
     const again = await authorizeStep({ ticket: login_ticket, password: 'Wrong1234' });
-    expect(again).toMatchObject({ code: null, error: 'login failed', hashes: 1 });
+    expect(again).toMatchObject({ code: null, error: 'credentials', hashes: 1 });
   });
 
   it("never lets another member's id, another client or a made-up ticket skip the password", async () => {
     const tickets = async () => (await loginStep(t, DEMO.card.email, DEMO.card.password)).login_ticket;
     // The card member's ticket with the open member's id and a wrong password.
-    expect(await authorizeStep({ ticket: await tickets(), user: DEMO.open.email, password: 'Wrong1234' })).toMatchObject({ code: null, error: 'login failed', hashes: 1 });
+    expect(await authorizeStep({ ticket: await tickets(), user: DEMO.open.email, password: 'Wrong1234' })).toMatchObject({ code: null, error: 'credentials', hashes: 1 });
     // A ticket of the web client posted to a partner's authorize request.
     const partner = await authorizeStep({ ticket: await tickets(), clientId: 'SIAP002', redirectUri: `${TEST_ORIGIN}/dev/partner/SIAP002/callback`, password: 'Wrong1234' });
-    expect(partner).toMatchObject({ code: null, error: 'login failed', hashes: 1 });
-    expect(await authorizeStep({ ticket: 'A'.repeat(43), password: 'Wrong1234' })).toMatchObject({ code: null, error: 'login failed', hashes: 1 });
+    expect(partner).toMatchObject({ code: null, error: 'credentials', hashes: 1 });
+    expect(await authorizeStep({ ticket: 'A'.repeat(43), password: 'Wrong1234' })).toMatchObject({ code: null, error: 'credentials', hashes: 1 });
     // With the right password, each of them still logs in: the ticket only ever spares work.
     expect(await authorizeStep({ ticket: 'A'.repeat(43) })).toMatchObject({ hashes: 1, error: null });
   });
@@ -68,13 +68,13 @@ describe.each(DIALECTS)('login ticket: one password hash per login (%s)', (diale
   it('lasts LIMITS.loginTicketTtlMs: after it, the password is checked again', async () => {
     const { login_ticket } = await loginStep(t, DEMO.card.email, DEMO.card.password);
     t.clock.advance(LIMITS.loginTicketTtlMs);
-    expect(await authorizeStep({ ticket: login_ticket, password: 'Wrong1234' })).toMatchObject({ code: null, error: 'login failed', hashes: 1 });
+    expect(await authorizeStep({ ticket: login_ticket, password: 'Wrong1234' })).toMatchObject({ code: null, error: 'credentials', hashes: 1 });
   });
 
   it('lives about a minute (decision 0011): a minute and a second later it spares nothing', async () => {
     const { login_ticket } = await loginStep(t, DEMO.card.email, DEMO.card.password);
     t.clock.advance(61_000);
-    expect(await authorizeStep({ ticket: login_ticket, recaptcha: '' })).toMatchObject({ code: null, error: 'recaptcha failed', hashes: 0 });
+    expect(await authorizeStep({ ticket: login_ticket, recaptcha: '' })).toMatchObject({ code: null, error: 'recaptcha', hashes: 0 });
   });
 
   it('is bound to the password hash it was issued under: once the hash changes, the ticket is refused', async () => {
@@ -85,7 +85,7 @@ describe.each(DIALECTS)('login ticket: one password hash per login (%s)', (diale
     await t.testDb.db.kysely.updateTable('users').set({ password_hash: newHash }).where('id', '=', member.id).execute();
     expect(await authorizeStep({ ticket: login_ticket, user: member.email, password: 'Not-the-pass1', recaptcha: '' })).toMatchObject({
       code: null,
-      error: 'recaptcha failed',
+      error: 'recaptcha',
     });
   });
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { CARDHOLDERS_ONLY_PATH, LIMITS } from '@sso/contracts/constants';
 import type { z } from 'zod';
-import { authorizeQuerySchema, type AuthorizeQuery, type authorizeFormSchema } from '@sso/contracts/auth';
+import { LOGIN_RETRY_PARAM, authorizeQuerySchema, type AuthorizeQuery, type LoginRetryKind, type authorizeFormSchema } from '@sso/contracts/auth';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
 import { databaseUnavailable } from '../../db/unavailable.ts';
@@ -10,7 +10,7 @@ import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { refusesMember } from '../oauth/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
-import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
+import { checkCredentials, outstandingTerms, type CredentialCheck, type CredentialDeps } from '../account/credentials-service.ts';
 import { redeemLoginTicket } from '../account/login-ticket.ts';
 import { noteSignIn, type SignInNoticeDeps } from '../account/new-device-notice.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
@@ -53,6 +53,25 @@ export const stateOf = (rawQuery: Record<string, unknown>) => (typeof rawQuery.s
 export function errorRedirect(issuer: string, redirectUri: string, rawQuery: Record<string, unknown>, error: string, description: string): string {
   return redirectTo(redirectUri, { error, error_description: description }, stateOf(rawQuery), issuer);
 }
+
+/**
+ * Where a login form post that did not sign the member in sends them: back to the SPA's login page with
+ * the request's parameters, saying why (`login_result`), so that the page shows what the login step
+ * would (SPEC.md section 8, in Japanese; the lock and the suspension read as everywhere else). Never
+ * to the partner: a mistyped password, a lock or a suspension is no denied request (RFC 6749 section
+ * 4.1.2.1), and the partner's page could only show the member an error in English.
+ */
+export function retryLoginPage(issuer: string, rawQuery: Record<string, unknown>, why: LoginRetryKind): string {
+  const url = new URL(`${issuer}/content/authorize`);
+  for (const [key, value] of Object.entries(rawQuery)) {
+    for (const one of [value].flat()) if (typeof one === 'string' && key !== LOGIN_RETRY_PARAM) url.searchParams.append(key, one);
+  }
+  url.searchParams.set(LOGIN_RETRY_PARAM, why);
+  return url.toString();
+}
+
+const retryKind = (check: Exclude<CredentialCheck, { ok: true }>): LoginRetryKind =>
+  check.reason === 'locked' ? (check.byAddress ? 'address' : 'locked') : check.reason;
 
 /**
  * Checks client_id and redirect_uri before anything else: an unknown client or an unregistered
@@ -166,6 +185,7 @@ export async function authorize(
 ): Promise<string> {
   const state = stateOf(rawQuery);
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
+  const retry = (why: LoginRetryKind) => retryLoginPage(deps.issuer, rawQuery, why);
 
   const q = checkAuthorizeQuery(target.client, rawQuery);
   if (!q.ok) return fail(q.error, q.description);
@@ -188,10 +208,11 @@ export async function authorize(
   // checked or counted: the answer says nothing of it (oidc/acr-request.ts, decision 0025).
   if (!meetsAcrValues(amr, q.query.acr_values)) return fail('access_denied', ACR_NOT_MET);
   if (!user) {
-    if (!form.user_pass) return fail('access_denied', 'login failed');
-    if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return recaptchaRefused('login', clientId, fail('access_denied', 'recaptcha failed'));
+    // A dead ticket without a password (a passkey sign-in's): the member signs in again.
+    if (!form.user_pass) return retry('credentials');
+    if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return recaptchaRefused('login', clientId, retry('recaptcha'));
     const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId, ...origin });
-    if (!check.ok) return fail('access_denied', check.reason === 'locked' ? 'account locked' : check.reason === 'suspended' ? 'account suspended' : 'login failed');
+    if (!check.ok) return retry(retryKind(check));
     user = check.user;
   }
   const now = deps.clock.now();
@@ -210,7 +231,8 @@ export async function authorize(
   const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
-  if (location === undefined) return fail('access_denied', 'login failed');
+  // The password changed, or the member was suspended, since it was checked: the member signs in again.
+  if (location === undefined) return retry('credentials');
   securityEvent({ event: 'login.succeeded', memberId: user.id, clientId, method: proof });
   if (deps.loginNotice && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
     const signedIn = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };

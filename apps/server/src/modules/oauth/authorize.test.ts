@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { withTestApp, postAuthorize, TEST_ORIGIN, WEB_REDIRECT } from '../../test-support/test-app.ts';
+import { LIMITS } from '@sso/contracts/constants';
+import { CHALLENGE, authorizeQuery, form, withTestApp, postAuthorize, TEST_ORIGIN, WEB_REDIRECT } from '../../test-support/test-app.ts';
+import { newMember } from '../../test-support/recover-kit.ts';
 
 const location = (res: { headers: Record<string, unknown> }) => new URL(String(res.headers.location));
 
@@ -52,10 +54,34 @@ describe.each(DIALECTS)('POST /api/auth/authorize (%s)', (dialect) => {
     expect(location(res).searchParams.get('error')).toBe('unsupported_response_type');
   });
 
-  it('answers access_denied for wrong credentials without issuing a code', async () => {
+  it('sends a member whose credentials failed back to the login page with the request, saying why, never to the partner', async () => {
     const loc = location(await postAuthorize(t.app, { password: 'Wrong1234' }));
-    expect(loc.searchParams.get('error')).toBe('access_denied');
+    expect(`${loc.origin}${loc.pathname}`).toBe(`${TEST_ORIGIN}/content/authorize`);
+    expect(loc.searchParams.get('login_result')).toBe('credentials');
+    expect(new URLSearchParams(loc.search).get('client_id')).toBe('SIAP009');
+    expect(loc.searchParams.get('code_challenge')).toBe(CHALLENGE);
     expect(loc.searchParams.get('code')).toBeNull();
+    expect(loc.searchParams.get('error')).toBeNull();
+  });
+
+  it('says a locked or suspended member\'s state on the login page as the login step does, not in English to the partner', async () => {
+    const member = await newMember(t);
+    for (let i = 0; i < LIMITS.loginFailuresBeforeLock; i++) await postAuthorize(t.app, { user: member.email, password: `Wrong${i}pass` });
+    expect(location(await postAuthorize(t.app, { user: member.email, password: member.password })).searchParams.get('login_result')).toBe('locked');
+    const other = await newMember(t);
+    await t.testDb.db.kysely.updateTable('users').set({ status: 'suspended', suspended_at: t.clock.now() }).where('id', '=', other.id).execute();
+    const suspended = location(await postAuthorize(t.app, { user: other.email, password: other.password }));
+    expect(suspended.pathname).toBe('/content/authorize');
+    expect(suspended.searchParams.get('login_result')).toBe('suspended');
+    // A parameter of that name in the request is not carried: the answer's is the server's.
+    const smuggled = location(
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/auth/authorize?${authorizeQuery()}&login_result=recaptcha`,
+        ...form({ user_mail: (await newMember(t)).email, user_pass: 'Wrong1234', recaptcha_token: 'test' }, { origin: TEST_ORIGIN }),
+      }),
+    );
+    expect(smuggled.searchParams.getAll('login_result')).toEqual(['credentials']);
   });
 
   it('requires the client terms, and records them when the additional-terms screen sends them', async () => {

@@ -168,7 +168,7 @@ describe.each(DIALECTS)('passkey sign-in (%s)', (dialect) => {
   it('refuses an authorize post with an empty password and no live ticket, without counting it as a guess', async () => {
     const { member } = await memberWithPasskey(t);
     const res = await postAuthorize(t.app, { user: member.email, password: '', recaptcha: '' });
-    expect(new URL(res.headers.location as string).searchParams.get('error')).toBe('access_denied');
+    expect(new URL(res.headers.location as string).searchParams.get('login_result')).toBe('credentials');
     expect(await eventRows(t, member.id, 'login_failed')).toEqual([]);
   });
 });

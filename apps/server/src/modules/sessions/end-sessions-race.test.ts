@@ -77,7 +77,7 @@ describe('ending sessions while one starts (postgres)', () => {
     await reset;
     const location = new URL((await login).headers.location as string);
     expect(location.searchParams.get('code')).toBeNull();
-    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('login_result')).toBe('credentials');
   });
 
   it('a passkey sign-in whose ticket was redeemed just before its passkey was deleted in the settings gets no code once the deletion is in', async () => {
@@ -100,6 +100,6 @@ describe('ending sessions while one starts (postgres)', () => {
     await deletion;
     const location = new URL((await login).headers.location as string);
     expect(location.searchParams.get('code')).toBeNull();
-    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('login_result')).toBe('credentials');
   });
 });

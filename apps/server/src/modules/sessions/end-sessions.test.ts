@@ -156,9 +156,10 @@ const REFUSED = {
   'SSO session': '303 login page',
   'refresh token': '400 invalid_grant',
   'unexchanged code': '400 invalid_grant',
-  'login ticket': '303 recaptcha failed',
+  // Back to the login page, which asks for the password (authorize-service.ts, retryLoginPage).
+  'login ticket': '303 login page (recaptcha)',
   // With no password, nothing else could let it in: no code, so no SSO session and no proved session.
-  'passkey ticket': '303 login failed',
+  'passkey ticket': '303 login page (credentials)',
   'another reset link': '400 902',
   // Refused as expired (400), or, where the confirmation needs the session that asked, for that session's end (401).
   'pending e-mail change': expect.stringMatching(/^40[01] 300$/) as unknown as string,
@@ -173,7 +174,7 @@ const AFTER_WITHDRAWAL = { ...REFUSED, 'point transfer flow': '401 300', 'number
 /** What an answer says: its HTTP status and its result code, OAuth error or redirect error. */
 function outcome(res: { statusCode: number; body: string; headers: Record<string, unknown> }): string {
   const location = typeof res.headers.location === 'string' ? new URL(res.headers.location) : undefined;
-  if (location?.pathname === '/content/authorize') return `${res.statusCode} login page`;
+  if (location?.pathname === '/content/authorize') return `${res.statusCode} login page${location.searchParams.has('login_result') ? ` (${location.searchParams.get('login_result')})` : ''}`;
   if (location) return location.searchParams.has('code') ? 'a code' : `${res.statusCode} ${location.searchParams.get('error_description')}`;
   const body = JSON.parse(res.body || '{}') as { result_code?: number; error?: string; access_token?: string };
   return `${res.statusCode} ${body.access_token ? 'tokens' : (body.result_code ?? body.error)}`;

@@ -33,7 +33,7 @@ describe.each(DIALECTS)('login lock of the account (%s)', (dialect) => {
     expect(await login(t, member.tel, member.password)).toBe(203);
     // The authorize form counts on the same lock.
     const res = await postAuthorize(t.app, { user: member.tel, password: member.password });
-    expect(new URL(String(res.headers.location)).searchParams.get('error_description')).toBe('account locked');
+    expect(new URL(String(res.headers.location)).searchParams.get('login_result')).toBe('locked');
     expect(await eventRows(t, member.id, 'login_locked')).toHaveLength(1);
     t.clock.advance(LIMITS.loginLockMs);
     expect(await login(t, member.tel, member.password)).toBe(0);

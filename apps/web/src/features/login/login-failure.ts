@@ -1,4 +1,5 @@
-import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import type { LoginRetryKind } from '@sso/contracts/auth';
+import { CLIENT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { goToCardholdersOnly, goToError } from '../../lib/navigation.ts';
 import { toResult } from '../../lib/result.ts';
@@ -6,6 +7,28 @@ import type { ActionOutcome } from '../../lib/use-pending-action.ts';
 
 /** Answers shown on the login page itself (SPEC.md section 8); others go to the error routes. */
 const SHOWN_HERE: number[] = [RESULT.CREDENTIALS, RESULT.LOCKED, RESULT.RECAPTCHA, RESULT.CLIENT_SPECIAL];
+
+/**
+ * What the login page shows when the authorize endpoint sent the member back to it after a login form
+ * post that did not sign them in (its `login_result`; authorize-service.ts, retryLoginPage): the login
+ * step's own message for the same reason (SPEC.md section 8). Anything else: nothing.
+ */
+export function retryNotice(kind: string | null): { message: string; lock?: LockKind } | undefined {
+  switch (kind as LoginRetryKind | null) {
+    case 'credentials':
+      return { message: SERVER_MESSAGES.credentials };
+    case 'locked':
+      return { message: SERVER_MESSAGES.locked, lock: 'account' };
+    case 'address':
+      return { message: SERVER_MESSAGES.locked, lock: 'address' };
+    case 'suspended':
+      return { message: SERVER_MESSAGES.suspended };
+    case 'recaptcha':
+      return { message: SERVER_MESSAGES.recaptcha };
+    default:
+      return undefined;
+  }
+}
 
 /** What the login page shows beside a lock's message (login-alert.tsx): the id's lock, or the address's (decision 0007). */
 export type LockKind = 'account' | 'address';

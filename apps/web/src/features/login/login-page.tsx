@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { LOGIN_RETRY_PARAM } from '@sso/contracts/auth';
 import { ACR_VALUES } from '@sso/contracts/constants';
 import { CLIENT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
@@ -13,7 +14,7 @@ import { usePendingAction, type ActionOutcome } from '../../lib/use-pending-acti
 import { LoginAlert } from './login-alert.tsx';
 import { login } from './login-api.ts';
 import { continueLogin } from './login-continuation.ts';
-import { showLoginFailure, type LockKind } from './login-failure.ts';
+import { retryNotice, showLoginFailure, type LockKind } from './login-failure.ts';
 import { useLoginForm, type LoginForm } from './login-form.ts';
 import { usePasskeyLogin } from './use-passkey-login.ts';
 import styles from './login.module.css';
@@ -46,7 +47,8 @@ export function LoginPage() {
   const [search] = useSearchParams();
   const authorize = useAuthorizeParams();
   const verdict = useAuthorizeCheck(authorize);
-  const [alert, setAlert] = useState<{ message: string; lock: LockKind | undefined }>();
+  // Sent back here by the authorize endpoint after a login form post that did not sign in: why, as the login step says it.
+  const [alert, setAlert] = useState<{ message: string; lock?: LockKind | undefined } | undefined>(() => retryNotice(search.get(LOGIN_RETRY_PARAM)));
   const setMessage = useCallback((message: string | undefined, lock?: LockKind) => setAlert(message === undefined ? undefined : { message, lock }), []);
   const { field, handleSubmit, setError } = useLoginForm();
 
