@@ -11,6 +11,8 @@ import { freePort, startSystem, type RunningSystem } from './support/server.ts';
 
 const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
 const CLIENT_ID = 'RPAPACHE';
+/** The same relying party configured without OIDCPKCEMethod, on a port and registration of its own. */
+const NO_PKCE_ID = 'RPAPACHE-NOPKCE';
 const SCOPE = 'openid user:read profile email';
 
 const installed = modAuthOpenidcInstalled();
@@ -25,8 +27,8 @@ async function claimsOn(page: Page): Promise<Record<string, string>> {
 
 /**
  * Apache's mod_auth_openidc from Debian's packages, configured as its own documentation says, as a
- * partner's relying party against the product (docs/partners.md "mod_auth_openidc"): discovery, the
- * code flow with PKCE S256 and client_secret_basic, the ID token's signature, userinfo claims, the
+ * partner's relying party against the product (docs/partners.md "Apache with mod_auth_openidc"):
+ * discovery, the code flow with PKCE S256 and the client's secret, the ID token's signature, userinfo claims, the
  * refresh hook, RP-initiated logout to a registered post-logout URI, and back-channel logout when the
  * member logs out at the product.
  */
@@ -34,14 +36,15 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
   const env = {} as { system: RunningSystem; browser: Browser };
   let rp: ApacheRelyingParty;
   let dir: string;
+  let port: number;
+  let noPkcePort: number;
   const secret = newClientSecret();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sso-modauth-'));
-    const port = await freePort();
-    const clientsFile = clientsFileWith(dir, [
-      { definition: { client_id: CLIENT_ID, name: 'Apache mod_auth_openidc', scopes: SCOPE.split(' '), ...rpRegistration(port) }, secret },
-    ]);
+    [port, noPkcePort] = [await freePort(), await freePort()];
+    const client = (clientId: string, at: number) => ({ definition: { client_id: clientId, name: 'Apache mod_auth_openidc', scopes: SCOPE.split(' '), ...rpRegistration(at) }, secret });
+    const clientsFile = clientsFileWith(dir, [client(CLIENT_ID, port), client(NO_PKCE_ID, noPkcePort)]);
     [env.system, env.browser] = await Promise.all([startSystem({ env: { CLIENTS_FILE: clientsFile } }), launchBrowser()]);
     rp = await startApacheRelyingParty({ port, issuer: env.system.origin, clientId: CLIENT_ID, clientSecret: secret, scope: SCOPE });
   });
@@ -141,5 +144,29 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
     await page.getByLabel('パスワード', { exact: true }).waitFor();
     expect(consoleErrors).toEqual([]);
     await context.close();
+  });
+
+  it('is refused without PKCE: the product answers invalid_request to the redirect URI before any login', async () => {
+    const bare = await startApacheRelyingParty({ port: noPkcePort, issuer: env.system.origin, clientId: NO_PKCE_ID, clientSecret: secret, scope: SCOPE, withoutPkce: true });
+    try {
+      const { context, page, consoleErrors } = await openPage(env);
+      const visited: string[] = [];
+      page.on('request', (r) => {
+        if (r.isNavigationRequest()) visited.push(r.url());
+      });
+      await page.goto(bare.urls.protectedUrl);
+      await page.waitForURL((url) => url.href.startsWith(bare.urls.redirectUri));
+      const back = new URL(page.url()).searchParams;
+      expect([back.get('error'), back.get('code'), back.get('iss')]).toEqual(['invalid_request', null, env.system.origin]);
+      expect(back.get('error_description')).toMatch(/code_challenge/);
+      expect(visited.some((url) => url.includes('/content/'))).toBe(false);
+      // No session was made: the protected page sends the browser to the product again.
+      await page.goto(bare.urls.protectedUrl);
+      await page.waitForURL((url) => url.href.startsWith(bare.urls.redirectUri));
+      expect(consoleErrors).toEqual([]);
+      await context.close();
+    } finally {
+      await bare.stop();
+    }
   });
 });

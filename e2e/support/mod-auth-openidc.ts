@@ -48,11 +48,13 @@ export interface RelyingPartyOptions {
   clientId: string;
   clientSecret: string;
   scope: string;
+  /** Leaves OIDCPKCEMethod out, as a partner who skipped it would: the product must refuse the request. */
+  withoutPkce?: boolean;
 }
 
 export interface ApacheRelyingParty {
   urls: ReturnType<typeof rpUrls>;
-  /** Apache's error log so far (mod_auth_openidc logs at info): for a failure's message. */
+  /** The end of Apache's error log so far (mod_auth_openidc logs at info): for a failure's message. */
   log(): string;
   stop(): Promise<void>;
 }
@@ -98,9 +100,7 @@ OIDCClientSecret ${o.clientSecret}
 OIDCRedirectURI ${urls.redirectUri}
 OIDCCryptoPassphrase ${randomBytes(32).toString('hex')}
 OIDCScope "${o.scope}"
-# The provider requires PKCE S256 of every client (docs/partners.md section 3).
-OIDCPKCEMethod S256
-# The claims of the ID token and of userinfo (fetched at the login, again a minute on) to the application's environment.
+${o.withoutPkce ? '' : '# The provider requires PKCE S256 of every client (docs/partners.md section 3).\nOIDCPKCEMethod S256\n'}# The claims of the ID token and of userinfo (fetched at the login, again a minute on) to the application's environment.
 OIDCPassClaimsAs environment
 OIDCPassUserInfoAs claims
 OIDCUserInfoRefreshInterval 60
@@ -169,5 +169,5 @@ export async function startApacheRelyingParty(o: RelyingPartyOptions): Promise<A
     await stop();
     throw e;
   }
-  return { urls, log, stop };
+  return { urls, log: () => log().slice(-3000), stop };
 }
