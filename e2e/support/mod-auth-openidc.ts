@@ -138,12 +138,16 @@ export async function startApacheRelyingParty(o: RelyingPartyOptions): Promise<A
   writeFileSync(join(dir, 'cgi', 'claims'), CLAIMS_CGI, { mode: 0o755 });
   // What a browser asks every site for, answered so that no page logs a 404.
   writeFileSync(join(dir, 'htdocs', 'favicon.ico'), '');
-  writeFileSync(join(dir, 'httpd.conf'), config(dir, o));
+  // It holds the client secret: readable by the user who starts Apache only (root reads it before dropping privileges).
+  writeFileSync(join(dir, 'httpd.conf'), config(dir, o), { mode: 0o600 });
   // Its own process group: Apache's stop signals its whole group (prefork's killpg), which must not be the test runner's.
   const child = spawn(APACHE, ['-d', dir, '-f', join(dir, 'httpd.conf'), '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = () => child.exitCode !== null || child.signalCode !== null;
+  // Detached, Apache would outlive a test runner that dies without its afterAll.
+  const orphaned = () => child.kill('SIGTERM');
+  process.once('exit', orphaned);
   const log = () => {
     let file = '';
     try {
@@ -155,6 +159,7 @@ export async function startApacheRelyingParty(o: RelyingPartyOptions): Promise<A
   };
   const urls = rpUrls(o.port);
   const stop = async () => {
+    process.off('exit', orphaned);
     if (!exited()) {
       const gone = new Promise((r) => child.once('exit', r));
       // Apache's graceless stop: the parent ends its children, then itself.
