@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond npm packages, from Debian's packages, on a fresh machine:
-# Chromium for the browser journeys, nginx as the two-node suite's load balancer, and a
-# PostgreSQL server on 127.0.0.1:5432 for the PostgreSQL run.
+# Chromium for the browser journeys, nginx as the two-node suite's load balancer, Apache with
+# mod_auth_openidc as the interop journey's relying party, and a PostgreSQL server on
+# 127.0.0.1:5432 for the PostgreSQL run.
 set -euo pipefail
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -19,6 +20,13 @@ fi
 if [ ! -x "${NGINX_PATH:-/usr/sbin/nginx}" ]; then
   echo "setup: installing Debian's nginx"
   apt_install nginx-light || apt_install nginx
+fi
+
+# The interop journey runs its own Apache (e2e/support/mod-auth-openidc.ts); the system's instance
+# that the apache2 package would start is not needed, so only the binary and the module are installed.
+if [ ! -x "${APACHE2_PATH:-/usr/sbin/apache2}" ] || [ ! -f "${APACHE2_MODULES:-/usr/lib/apache2/modules}/mod_auth_openidc.so" ]; then
+  echo "setup: installing Debian's apache2 and libapache2-mod-auth-openidc"
+  apt_install apache2-bin libapache2-mod-auth-openidc
 fi
 
 pg_up() { command -v pg_isready >/dev/null && pg_isready -h 127.0.0.1 -p 5432 -q; }
@@ -40,4 +48,4 @@ if ! pg_up; then
   for _ in $(seq 1 30); do pg_up && break; sleep 1; done
   pg_up || { echo "setup: PostgreSQL does not answer on 127.0.0.1:5432" >&2; exit 1; }
 fi
-echo "setup: chromium, nginx and PostgreSQL ready"
+echo "setup: chromium, nginx, apache2 with mod_auth_openidc and PostgreSQL ready"

@@ -34,7 +34,8 @@ export { recordTermAcceptance } from '../modules/account/user-repo.ts';
 export { noteMemberDevice } from '../modules/account/device-repo.ts';
 export { deviceHashOf } from '../modules/account/new-device-notice.ts';
 export { insertMemberCard } from '../modules/cards/card-repo.ts';
-export { loadClients } from '../modules/clients/clients.ts';
+// The interop journeys register their relying parties in a CLIENTS_FILE of their own (e2e/support/clients-file.ts).
+export { loadClients, type ClientDefinition } from '../modules/clients/clients.ts';
 export { audienceOf } from '../modules/oauth/audience.ts';
 export { insertFamily } from '../modules/oauth/token-repo.ts';
 export { issuePair, newPair } from '../modules/oauth/tokens.ts';
