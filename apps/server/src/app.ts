@@ -15,6 +15,7 @@ import { requestSerializer } from './http/log-serializers.ts';
 import { logDestination } from './http/log-destination.ts';
 import { RequestLog } from './http/request-log.ts';
 import { registerDevCors, registerSecurityHeaders } from './http/security-headers.ts';
+import { registerWebOriginCors } from './http/web-origin-cors.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerOutOfService } from './http/out-of-service.ts';
 import { registerHealth } from './http/health.ts';
@@ -210,6 +211,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerAdminLimits(app, config);
   if (config.outOfService) registerOutOfService(app);
   registerDevCors(app, config.devCorsOrigins);
+  // Browser apps' pages on their registered web origins, at the token, userinfo and revocation endpoints (decision 0035).
+  registerWebOriginCors(app, () => clients.webOrigins(), [new URL(config.publicOrigin).origin, ...config.devCorsOrigins]);
   await app.register(formbody);
   // JSON bodies nest no deeper than any contract's (json-body.ts); form bodies cannot nest (fast-querystring).
   registerJsonBodyParser(app);

@@ -118,7 +118,8 @@ export function verdict(e: Endpoint, r: FuzzRequest, a: FuzzAnswer): string | un
   const json = parseJson(a);
   if (r.method !== e.method) {
     // No route takes the method: the not-found handler or the error handler answers (error-handler.ts),
-    // or the development CORS preflight (security-headers.ts) an OPTIONS from the Vite origin.
+    // or a CORS preflight an OPTIONS: the development one (security-headers.ts) from the Vite origin, or
+    // at the endpoints open to web origins (web-origin-cors.ts, decision 0035) from any origin.
     if (isResultBody(json, a.status) || (r.method === 'OPTIONS' && a.status === 204 && a.text === '')) return undefined;
     return 'not a result-code body (no route)';
   }

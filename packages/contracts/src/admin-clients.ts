@@ -43,6 +43,8 @@ export const adminClientSchema = z.object({
   terms: z.array(z.string()),
   audience: z.array(z.string()),
   service_link: z.boolean(),
+  /** The origins whose pages may call the token, userinfo and revocation endpoints (CORS; decision 0035). */
+  web_origins: uriList,
   secrets: z.array(adminClientSecretSchema),
   created_at: z.number(),
   updated_at: z.number(),
@@ -72,6 +74,7 @@ export const clientRegisterRequestSchema = z.object({
   sector_identifier: z.string().optional(),
   backchannel_logout_uri: z.string().optional(),
   post_logout_redirect_uris: uriList.optional(),
+  web_origins: uriList.optional(),
   ...reasonFields,
 });
 export const clientRegisterResponseSchema = baseResponseSchema.extend({ client: adminClientSchema, client_secret: z.string().optional() });
@@ -85,6 +88,7 @@ export const clientUpdateRequestSchema = z.object({
   backchannel_logout_uri: z.string().nullable().optional(),
   scopes: z.array(z.string()).optional(),
   terms: z.array(z.string()).optional(),
+  web_origins: uriList.optional(),
   ...reasonFields,
 });
 export const clientResponseSchema = baseResponseSchema.extend({ client: adminClientSchema });

@@ -62,6 +62,12 @@ export interface ApiRoute {
   media?: 'application/x-ndjson';
   /** Failures answer RFC 6749 section 5.2 error bodies, not result codes: the route's `config.oauth`. */
   oauth?: true;
+  /**
+   * A browser app's page on a registered web origin may call it (CORS, Fetch standard; decision
+   * 0035): the answer and the preflight (OPTIONS, answered before routing, not a route of its own)
+   * carry the CORS headers for that origin; with `client`, only for the client's own origins.
+   */
+  cors?: true;
   /** Answers beside the usual ones, by HTTP status (they replace a usual one of the same status). */
   more?: Record<number, { description: string; schema: ZodType }>;
 }

@@ -127,6 +127,12 @@ export function Clients() {
                   <dt>リダイレクトURI</dt>
                   <dd>{c.redirect_uris.join(' ') || '—'}</dd>
                 </div>
+                {c.web_origins.length > 0 && (
+                  <div className="pair">
+                    <dt>Webオリジン</dt>
+                    <dd>{c.web_origins.join(' ')}</dd>
+                  </div>
+                )}
                 <div className="pair">
                   <dt>スコープ</dt>
                   <dd>{c.scopes.join(' ') || '—'}</dd>
@@ -188,13 +194,14 @@ type RegisterRequest = ReturnType<typeof clientRegisterRequestSchema.parse>;
 type UpdateRequest = ReturnType<typeof clientUpdateRequestSchema.parse>;
 
 /** What both forms edit: a client's URIs, scopes and terms, and the change's reason. */
-const CLIENT_FIELDS = { redirect_uris: '', post_logout: '', backchannel: '', scopes: '', terms: '', reason: '', ticket: '' };
+const CLIENT_FIELDS = { redirect_uris: '', post_logout: '', backchannel: '', web_origins: '', scopes: '', terms: '', reason: '', ticket: '' };
 type ClientFields = typeof CLIENT_FIELDS;
 
 /** The request's part of those fields (the back-channel URI apart: a registration leaves an empty one out, an update clears it with null). */
 const requestOf = (f: ClientFields) => ({
   redirect_uris: linesOf(f.redirect_uris),
   post_logout_redirect_uris: linesOf(f.post_logout),
+  web_origins: linesOf(f.web_origins),
   scopes: wordsOf(f.scopes),
   terms: wordsOf(f.terms),
   reason: f.reason,
@@ -252,6 +259,13 @@ function ClientForm<F extends ClientFields>({
       <TextAreaField id={`${id}-redirects`} label="リダイレクトURI" hint="1行に1つ" value={f.redirect_uris} onChange={set('redirect_uris')} />
       <TextAreaField id={`${id}-post-logout`} label="ログアウト後のリダイレクトURI" hint={ifOptional('1行に1つ')} value={f.post_logout} onChange={set('post_logout')} />
       <Field id={`${id}-backchannel`} label={ifOptional('バックチャネルログアウトURI')} value={f.backchannel} onChange={set('backchannel')} autoComplete="off" />
+      <TextAreaField
+        id={`${id}-web-origins`}
+        label={ifOptional('Webオリジン')}
+        hint="パブリッククライアントのみ。ブラウザアプリのページのオリジン（https://ホスト名[:ポート]、パス・末尾のスラッシュなし）を1行に1つ"
+        value={f.web_origins}
+        onChange={set('web_origins')}
+      />
       <Field id={`${id}-scopes`} label="スコープ" hint="空白区切り" value={f.scopes} onChange={set('scopes')} autoComplete="off" />
       <Field id={`${id}-terms`} label="規約" hint={ifOptional('空白区切り')} value={f.terms} onChange={set('terms')} autoComplete="off" />
       <TextAreaField id={`${id}-reason`} label="理由" value={f.reason} onChange={set('reason')} />
@@ -279,7 +293,7 @@ function RegisterClient({ busy, onRegister, onError }: { busy: boolean; onRegist
       }),
       onError,
     );
-    if (request && (await onRegister(...request))) setF((x) => ({ ...x, client_id: '', name: '', redirect_uris: '', post_logout: '', backchannel: '', reason: '', ticket: '' }));
+    if (request && (await onRegister(...request))) setF((x) => ({ ...x, client_id: '', name: '', redirect_uris: '', post_logout: '', backchannel: '', web_origins: '', reason: '', ticket: '' }));
   };
   return (
     <section className="panel" aria-labelledby="register-title">
@@ -305,6 +319,7 @@ function EditClient({ client, busy, onSave, onError }: { client: AdminClientView
     redirect_uris: client.redirect_uris.join('\n'),
     post_logout: client.post_logout_redirect_uris.join('\n'),
     backchannel: client.backchannel_logout_uri ?? '',
+    web_origins: client.web_origins.join('\n'),
     scopes: client.scopes.join(' '),
     terms: client.terms.join(' '),
     reason: '',

@@ -126,7 +126,8 @@ const operationId = (route: ApiRoute) =>
 
 function operation(route: ApiRoute): Json {
   const role = route.role && (route.role === 'public' ? 'Operator API, public: the enrolment or sign-in ceremony (decision 0032).' : `Operator role: \`${route.role}\` or above (${ROLE_DESCRIPTIONS[route.role]}).`);
-  const description = [route.ja, role, route.note, route.client ? 'Client authentication: HTTP Basic, or client_id and client_secret in the form (RFC 6749 section 2.3.1).' : undefined]
+  const cors = route.cors && `Open to a public client's registered web origins (CORS, decision 0035)${route.client ? ": a browser's call from another origin must come from the client's own, else invalid_client" : ''}.`;
+  const description = [route.ja, role, route.note, route.client ? 'Client authentication: HTTP Basic, or client_id and client_secret in the form (RFC 6749 section 2.3.1).' : undefined, cors]
     .filter(Boolean)
     .join('\n\n');
   return {

@@ -15,6 +15,8 @@ declare module 'fastify' {
     role?: NonNullable<ApiRoute['role']>;
     /** A door a browser opens itself (the catalogue's `answer: 'redirect'`): out of service, its navigation goes to /503 (navigation.ts). */
     navigable?: boolean;
+    /** Open to browser apps' web origins (the catalogue's `cors`; web-origin-cors.ts, decision 0035). */
+    cors?: boolean;
   }
 }
 
@@ -61,7 +63,7 @@ export function route<K extends ApiKey, I = DefaultBody<K>>(app: FastifyInstance
   app.route({
     method: entry.method,
     url: entry.path,
-    config: { ...(entry.bearer ? { scope: entry.bearer } : {}), ...(entry.role ? { role: entry.role } : {}), ...(entry.oauth ? { oauth: true } : {}), ...(entry.answer === 'redirect' ? { navigable: true } : {}) },
+    config: { ...(entry.bearer ? { scope: entry.bearer } : {}), ...(entry.role ? { role: entry.role } : {}), ...(entry.oauth ? { oauth: true } : {}), ...(entry.answer === 'redirect' ? { navigable: true } : {}), ...(entry.cors ? { cors: true } : {}) },
     ...(extra.exposeHeadRoute === false ? { exposeHeadRoute: false } : {}),
     handler: async (request, reply) => handler(request, reply, read(request.body)),
   });

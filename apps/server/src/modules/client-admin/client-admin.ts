@@ -21,7 +21,7 @@ import {
   updateClientDefinition,
 } from '../clients/client-repo.ts';
 import type { ClientStore } from '../clients/client-store.ts';
-import { clientDefinitionSchema, registryProblems, resolveDefinition, type ClientDefinition, type OAuthClient } from '../clients/clients.ts';
+import { clientDefinitionSchema, registryProblems, resolveDefinition, webOriginsAllowed, type ClientDefinition, type OAuthClient } from '../clients/clients.ts';
 
 /*
  * What an administrator does to the client registry of the database (decision 0031): register a
@@ -58,6 +58,8 @@ export const CLIENT_ADMIN_MESSAGES = {
   unknown: 'このクライアントIDのクライアントは登録されていません。',
   notConfidential: 'シークレットを持つのは機密クライアント（confidential）だけです。',
   overlap: '猶予期間は0以上の整数（ミリ秒）で指定してください。',
+  webOrigin: 'Webオリジンが正しくありません。https://ホスト名[:ポート]（開発用の localhost は http も可）の形で、パス・末尾のスラッシュ・ワイルドカードなしで指定してください。',
+  webOriginsPublicOnly: 'Webオリジンを登録できるのはパブリッククライアント（public）だけです。',
 } as const;
 
 const refuse = (key: string, message: string) => validationError([{ key, message }]);
@@ -68,7 +70,7 @@ function zodErrors(error: z.ZodError): ValidationError[] {
   const keys = [...new Set(error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [String(i.path[0] ?? 'client')])))];
   return keys.map((key) => ({
     key,
-    message: key === 'scopes' ? CLIENT_ADMIN_MESSAGES.scope : /uri/.test(key) ? CLIENT_ADMIN_MESSAGES.uri : CLIENT_ADMIN_MESSAGES.invalid,
+    message: key === 'scopes' ? CLIENT_ADMIN_MESSAGES.scope : key === 'web_origins' ? CLIENT_ADMIN_MESSAGES.webOrigin : /uri/.test(key) ? CLIENT_ADMIN_MESSAGES.uri : CLIENT_ADMIN_MESSAGES.invalid,
   }));
 }
 
@@ -103,6 +105,7 @@ function definitionErrors(d: ClientDefinition, publicOrigin: string): Validation
   // Back-channel logout tokens are POSTed by this server: http(s) only (OpenID Connect Back-Channel Logout 1.0 section 2.2).
   if (d.backchannel_logout_uri && !uriAllowed(d.backchannel_logout_uri, publicOrigin, undefined)) errors.push({ key: 'backchannel_logout_uri', message: CLIENT_ADMIN_MESSAGES.uri });
   if (!d.terms.every(isTermKey)) errors.push({ key: 'terms', message: CLIENT_ADMIN_MESSAGES.term });
+  if (!webOriginsAllowed(d)) errors.push({ key: 'web_origins', message: CLIENT_ADMIN_MESSAGES.webOriginsPublicOnly });
   return errors;
 }
 
@@ -164,12 +167,13 @@ const clientChangesSchema = z
     backchannel_logout_uri: clientDefinitionSchema.shape.backchannel_logout_uri.unwrap().nullable(),
     scopes: clientDefinitionSchema.shape.scopes.unwrap(),
     terms: z.array(z.string()),
+    web_origins: clientDefinitionSchema.shape.web_origins.unwrap(),
   })
   .partial()
   .strict();
 export type ClientChanges = z.infer<typeof clientChangesSchema>;
 
-/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes or terms. */
+/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes, terms or web origins. */
 export async function updateClient(deps: ClientAdminDeps, clientId: string, changes: unknown, also: AlsoInTransaction<ClientDefinition> = nothingMore): Promise<OAuthClient> {
   const parsed = clientChangesSchema.safeParse(changes);
   if (!parsed.success) throw validationError(zodErrors(parsed.error));

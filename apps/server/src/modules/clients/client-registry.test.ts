@@ -16,7 +16,7 @@ import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.
 import { migrateToLatest } from '../../db/migrations.ts';
 import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../client-admin/client-admin.ts';
 import { importClientsIfEmpty, openClientStore, type ClientStore } from './client-store.ts';
-import { loadClientsFile } from './clients.ts';
+import { loadClientsFile, parseClientsFile } from './clients.ts';
 
 /*
  * The client registry of the database (docs/decisions/0031-clients-in-the-database.md): CLIENTS_FILE
@@ -258,6 +258,29 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     const ids = (await t.testDb.db.kysely.selectFrom('oauth_clients').select('client_id').execute()).map((r) => r.client_id);
     expect(ids.filter((i) => i.startsWith('BAD'))).toEqual([]);
     expect(admin.get('SIAP002')?.redirect_uris).toEqual([redirectOf('SIAP002')]);
+  });
+
+  it("takes a public client's web origins, exact origins only, and the running app answers them within CLIENTS_REFRESH_MS (decision 0035)", async () => {
+    const app = (clientId: string, extra: Record<string, unknown> = {}) => ({ ...partner(clientId), type: 'public', audience: [], ...extra });
+    const allowedOrigin = async (origin: string) =>
+      (await t.app.inject({ method: 'OPTIONS', url: '/api/auth/token', headers: { origin, 'access-control-request-method': 'POST' } })).headers['access-control-allow-origin'];
+    for (const origin of ['https://app.example/', 'https://app.example/path', 'https://*.example', 'https://APP.example', 'https://app.example:443', 'http://app.example', 'app.example', 'https://app.example?x', 'https://user@app.example', '*', 'null', '']) {
+      expect(await refusedKeys(registerClient(deps, app('BADORIGIN', { web_origins: [origin] }))), origin).toEqual(['web_origins']);
+    }
+    // A confidential client keeps a secret no page could keep: no web origins, at registration or later.
+    expect(await refusedKeys(registerClient(deps, partner('BADORIGIN', { web_origins: ['https://app.example'] })))).toEqual(['web_origins']);
+    expect(await refusedKeys(updateClient(deps, 'SIAP002', { web_origins: ['https://app.example'] }))).toEqual(['web_origins']);
+    expect(await refusedKeys(updateClient(deps, 'SIAP009', { web_origins: ['https://app.example/'] }))).toEqual(['web_origins']);
+    // CLIENTS_FILE by the same rules.
+    expect(() => parseClientsFile([{ ...partner('FILE1'), secret_sha256: 'a'.repeat(64), web_origins: ['https://app.example'] }])).toThrow(/web_origins/);
+    expect(() => parseClientsFile([{ ...app('FILE2'), web_origins: ['https://app.example/'] }])).toThrow(/web_origins/);
+
+    const registered = await registerClient(deps, app('WEBAPP1', { web_origins: ['https://app.example', 'http://localhost:5173', 'https://app.example:8443'] }));
+    expect(registered.client.web_origins).toEqual(['https://app.example', 'http://localhost:5173', 'https://app.example:8443']);
+    await eventually(async () => expect(await allowedOrigin('https://app.example:8443')).toBe('https://app.example:8443'));
+    await updateClient(deps, 'WEBAPP1', { web_origins: ['https://other.example'] });
+    await eventually(async () => expect(await allowedOrigin('https://app.example:8443')).toBeUndefined());
+    expect(await allowedOrigin('https://other.example')).toBe('https://other.example');
   });
 });
 

@@ -62,6 +62,7 @@ export async function openClientStore(deps: StoreDeps): Promise<ClientStore> {
     all: () => snapshot.registry.all(),
     listAll: () => snapshot.registry.listAll(),
     redirectUris: () => snapshot.registry.redirectUris(),
+    webOrigins: () => snapshot.registry.webOrigins(),
     isRegisteredRedirect: (client, uri) => snapshot.registry.isRegisteredRedirect(client, uri),
     isRegisteredPostLogoutRedirect: (client, uri) => snapshot.registry.isRegisteredPostLogoutRedirect(client, uri),
     authenticate: (client, secret) => snapshot.registry.authenticate(client, secret),

@@ -7,6 +7,28 @@ import { sha256Bytes } from '../../lib/secrets.ts';
 /** Schemes a browser handles itself: no app's custom scheme (RFC 8252 section 7.1). */
 const BROWSER_SCHEMES = ['javascript', 'data', 'vbscript', 'blob', 'file', 'filesystem', 'about', 'http', 'https', 'ws', 'wss', 'ftp', 'mailto', 'tel'];
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+export const WEB_ORIGIN_RULE = 'must be an origin as a browser sends it: https://host[:port] (http on a loopback host), lower case, no path, no trailing slash, no wildcard';
+
+/**
+ * Whether `s` is an origin exactly as a browser serialises it in the Origin header (Fetch standard,
+ * "serializing a request origin"; RFC 6454 section 6.2): scheme, host and a port other than the
+ * default, nothing else. Matched by string equality, so anything a browser would never send (a
+ * trailing slash, upper case, a default port, a path, a wildcard) could never match and is refused.
+ * http only on a loopback host (RFC 8252 section 8.3), as for redirect URIs.
+ */
+export function isWebOrigin(s: string): boolean {
+  if (!/^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9-]+(\.[a-z0-9-]+)*)(:[0-9]{1,5})?$/.test(s) || !URL.canParse(s)) return false;
+  const u = new URL(s);
+  return u.origin === s && (u.protocol === 'https:' || LOOPBACK_HOSTS.has(u.hostname));
+}
+
+/**
+ * Whether the client may have its web origins: a public client's only (decision 0035). A page keeps
+ * no secret, and a confidential client's secret has no business in a browser.
+ */
+export const webOriginsAllowed = (c: { type: string; web_origins?: readonly string[] | undefined }): boolean => c.type === 'public' || (c.web_origins ?? []).length === 0;
+
 /**
  * A client of the OAuth client registry (SPEC.md section 6) as CLIENTS_FILE writes it and the
  * database keeps it (`oauth_clients.definition`, decision 0031), without its secret.
@@ -56,12 +78,19 @@ export const clientDefinitionSchema = z.object({
   backchannel_logout_uri: z.string().regex(/^(https?:\/\/|\{PUBLIC_ORIGIN\})[^#\s]+$/, { error: 'must be an absolute http(s) URI without a fragment' }).optional(),
   /** Where an RP-initiated logout may send the member back (OpenID Connect RP-Initiated Logout 1.0 section 3.1), matched exactly. */
   post_logout_redirect_uris: z.array(z.string().min(1)).default([]),
+  /**
+   * The origins of a browser app's pages that call the token, userinfo and revocation endpoints
+   * themselves (CORS, Fetch standard; decision 0035): each exactly as a browser sends it in Origin.
+   * A public client's only.
+   */
+  web_origins: z.array(z.string().refine(isWebOrigin, { error: WEB_ORIGIN_RULE })).default([]),
 });
 
 /** One entry of CLIENTS_FILE: the definition and, for a confidential client, its secret's SHA-256 (decision 0008). */
 const clientFileSchema = clientDefinitionSchema
   .extend({ secret_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
-  .refine((c) => c.type === 'public' || c.secret_sha256, { error: 'a confidential client needs secret_sha256' });
+  .refine((c) => c.type === 'public' || c.secret_sha256, { error: 'a confidential client needs secret_sha256' })
+  .refine(webOriginsAllowed, { error: 'web_origins are a public client\'s only', path: ['web_origins'] });
 
 export type ClientDefinition = z.infer<typeof clientDefinitionSchema>;
 /** A client as the flows see it: its definition with `{PUBLIC_ORIGIN}` replaced. */
@@ -89,6 +118,8 @@ export interface ClientRegistry {
    * registry changes, so that a caller may keep what it derives from it (http/security-headers.ts).
    */
   redirectUris(): readonly string[];
+  /** Every enabled public client's web origins (decision 0035): the same set until the registry changes. */
+  webOrigins(): ReadonlySet<string>;
   /** Exact string match (RFC 9700 section 2.1): no prefix, no pattern, no normalisation. */
   isRegisteredRedirect(client: OAuthClient, redirectUri: string): boolean;
   /** The same exact match for where an RP-initiated logout returns (OpenID Connect RP-Initiated Logout 1.0 section 3.1). */
@@ -145,11 +176,13 @@ export function registryOf(entries: readonly ClientEntry[], publicOrigin: string
     entries.filter((e) => e.enabled).map((e) => [e.definition.client_id, e.secrets.map((s) => ({ digest: Buffer.from(s.sha256, 'hex'), retireAt: s.retireAt }))] as const),
   );
   const redirectUris = Object.freeze(list.flatMap((c) => [...c.redirect_uris, ...c.post_logout_redirect_uris]));
+  const webOrigins: ReadonlySet<string> = new Set(list.filter((c) => c.type === 'public').flatMap((c) => c.web_origins));
   return {
     get: (id) => byId.get(id),
     all: () => list,
     listAll: () => everyClient,
     redirectUris: () => redirectUris,
+    webOrigins: () => webOrigins,
     isRegisteredRedirect: (client, uri) => client.redirect_uris.includes(uri),
     isRegisteredPostLogoutRedirect: (client, uri) => client.post_logout_redirect_uris.includes(uri),
     authenticate: (client, secret) => {

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { API, type ClientKey } from '@sso/contracts/api-catalogue';
+import type { ApiRoute } from '@sso/contracts/api-route';
 import { readBody, route, type BodyOf } from '../../http/route.ts';
+import { withdrawCors } from '../../http/web-origin-cors.ts';
 import type { Database } from '../../db/schema.ts';
 import { OAuthError } from '../../lib/app-error.ts';
 import { authenticateClient } from './client-auth.ts';
@@ -14,7 +16,10 @@ import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
  * the Authorization header's Basic credentials or the form's, a confidential one only where the
  * entry says `client: 'confidential'` (RFC 7662 section 2.1). The client's enabled flag is then read
  * in the database too (one read by its key): a node that has not polled the registry since the
- * client was disabled refuses it all the same (decision 0031).
+ * client was disabled refuses it all the same (decision 0031). At an entry open to web origins
+ * (`cors`), a browser's call from another origin than this server's must come from one of the
+ * client's own web origins, else invalid_client without CORS headers (decision 0035): one app's page
+ * cannot use another's client, nor a page any client that registered no origin.
  * `outcome`, when given, hears of every answer: the form as sent, and the failure (an OAuthError,
  * the form's or the client's included) or nothing when the handler answered.
  */
@@ -25,12 +30,18 @@ export function clientPost<K extends ClientKey>(
   handler: (request: FastifyRequest, reply: FastifyReply, body: BodyOf<K>, client: OAuthClient) => Promise<unknown>,
   outcome?: (raw: unknown, failure?: unknown) => void,
 ): void {
-  const requireConfidential = API[key].client === 'confidential';
+  const entry: ApiRoute = API[key];
+  const requireConfidential = entry.client === 'confidential';
+  const cors = entry.cors === true;
   const answer = async (request: FastifyRequest, reply: FastifyReply, raw: unknown) => {
     const body = readBody(key, raw);
     // Every client entry's form names client_id and client_secret (oauth-endpoints.ts).
     const credentials = body as Parameters<typeof authenticateClient>[2];
     const client = authenticateClient(deps.clients, request.headers.authorization, credentials, { requireConfidential });
+    if (cors && request.crossOrigin !== null && !client.web_origins.includes(request.crossOrigin)) {
+      withdrawCors(reply);
+      throw new OAuthError('invalid_client', 'the client is not registered for this origin', 401);
+    }
     if (!(await isClientEnabled(deps.db, client.client_id))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
     return handler(request, reply, body, client);
   };

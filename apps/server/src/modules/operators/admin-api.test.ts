@@ -145,6 +145,29 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     expect((await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'client_id' }] });
   });
 
+  it("takes a public client's web origins and answers its page's preflight at once; refuses them for a confidential client or in a wrong form (decision 0035)", async () => {
+    const id = `APIWEB-${dialect}`;
+    const preflightOrigin = async (origin: string) =>
+      (await t.app.inject({ method: 'OPTIONS', url: '/api/auth/token', headers: { origin, 'access-control-request-method': 'POST' } })).headers['access-control-allow-origin'];
+    const confidential = await call('/api/admin/clients/register', partner(TEST_ORIGIN, id, { web_origins: ['https://app.example'] }));
+    expect(confidential.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'web_origins' }] });
+    const browserApp = partner(TEST_ORIGIN, id, { type: 'public', audience: [], web_origins: ['https://app.example'] });
+    const wrong = await call('/api/admin/clients/register', { ...browserApp, web_origins: ['https://app.example/'] });
+    expect(wrong.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'web_origins' }] });
+    expect(await preflightOrigin('https://app.example')).toBeUndefined();
+
+    const res = await call('/api/admin/clients/register', browserApp);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(clientRegisterResponseSchema.parse(res.json()).client.web_origins).toEqual(['https://app.example']);
+    expect(await preflightOrigin('https://app.example')).toBe('https://app.example');
+    const moved = await call('/api/admin/clients/update', { client_id: id, web_origins: ['https://app2.example:8443'], ...REASON });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await preflightOrigin('https://app.example')).toBeUndefined();
+    expect(await preflightOrigin('https://app2.example:8443')).toBe('https://app2.example:8443');
+    const [row] = await auditRows(t, 'client.update').then((rows) => rows.filter((r) => r.client_id === id));
+    expect(JSON.stringify(row)).toContain('web_origins');
+  });
+
   it('rotates a secret: both work in the overlap, only the new one after retire; each audited', async () => {
     const id = `APIROT-${dialect}`;
     const first = (await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json().client_secret as string;
