@@ -89,8 +89,11 @@ export const authorizationServerMetadataSchema = z.object({
   grant_types_supported: z.array(z.string()),
   code_challenge_methods_supported: z.array(z.string()),
   token_endpoint_auth_methods_supported: z.array(z.string()),
+  token_endpoint_auth_signing_alg_values_supported: z.array(z.string()),
   revocation_endpoint_auth_methods_supported: z.array(z.string()),
+  revocation_endpoint_auth_signing_alg_values_supported: z.array(z.string()),
   introspection_endpoint_auth_methods_supported: z.array(z.string()),
+  introspection_endpoint_auth_signing_alg_values_supported: z.array(z.string()),
   scopes_supported: z.array(z.string()),
   authorization_response_iss_parameter_supported: z.boolean(),
   // OpenID Connect Discovery 1.0 section 3: the same document at /.well-known/openid-configuration (decision 0025).
