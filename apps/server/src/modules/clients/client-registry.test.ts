@@ -21,6 +21,9 @@ import { JWT_BEARER_ASSERTION } from '../oauth/client-assertion.ts';
 import { importClientsIfEmpty, openClientStore, type ClientStore } from './client-store.ts';
 import { loadClientsFile } from './clients.ts';
 
+/** A key of jose's generateKeyPair. */
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 /*
  * The client registry of the database (docs/decisions/0031-clients-in-the-database.md): CLIENTS_FILE
  * as the first start's import, the administrator's services, and the change reaching the running
@@ -239,12 +242,12 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
   it('registers a private_key_jwt client without a secret, and changes its keys: the old key is refused, the new one works (decision 0038)', async () => {
     const id = 'NEWPKJ1';
     const [oldKey, newKey] = [await generateKeyPair('ES256'), await generateKeyPair('ES256')];
-    const jwksOf = async (k: CryptoKey) => ({ keys: [{ ...(await exportJWK(k)), kid: 'k', alg: 'ES256' }] });
+    const jwksOf = async (k: SigningKey) => ({ keys: [{ ...(await exportJWK(k)), kid: 'k', alg: 'ES256' }] });
     const { secret } = await registerClient(deps, partner(id, { token_endpoint_auth_method: 'private_key_jwt', jwks: await jwksOf(oldKey.publicKey) }));
     expect(secret).toBeUndefined();
     expect(await t.testDb.db.kysely.selectFrom('oauth_client_secrets').select('id').where('client_id', '=', id).execute()).toEqual([]);
     expect(await refusedKeys(rotateClientSecret(deps, id))).toEqual(['client_id']);
-    const revokeWith = async (k: CryptoKey) => {
+    const revokeWith = async (k: SigningKey) => {
       const now = Math.floor(t.clock.now() / 1000);
       const jwt = await new SignJWT({ iss: id, sub: id, aud: TEST_ORIGIN, jti: randomUUID(), exp: now + 60 }).setProtectedHeader({ alg: 'ES256' }).sign(k);
       return (await t.app.inject({ method: 'POST', url: '/api/auth/revoke', ...form({ token: 'x', client_assertion_type: JWT_BEARER_ASSERTION, client_assertion: jwt }) })).statusCode;

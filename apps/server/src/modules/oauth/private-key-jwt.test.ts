@@ -12,11 +12,14 @@ import { DIALECTS } from '../../test-support/test-db.ts';
 import { withListeningApp } from '../../test-support/vitest.ts';
 import { JWT_BEARER_ASSERTION } from './client-assertion.ts';
 
+/** A key of jose's generateKeyPair. */
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 const SCOPE = 'openid user:read profile email';
 const inlineKey = await generateKeyPair('ES256');
 const remoteKey = await generateKeyPair('RS256');
 const limitedKey = await generateKeyPair('ES256');
-const publicJwk = async (key: CryptoKey, kid: string, alg: string): Promise<JWK> => ({ ...(await exportJWK(key)), kid, alg, use: 'sig' });
+const publicJwk = async (key: SigningKey, kid: string, alg: string): Promise<JWK> => ({ ...(await exportJWK(key)), kid, alg, use: 'sig' });
 
 /** A partner's host publishing its key set, counting the fetches. */
 async function keyHost(jwk: JWK): Promise<{ server: Server; uri: string; fetches: () => number }> {
@@ -62,7 +65,7 @@ describe.each(DIALECTS)('private_key_jwt client authentication (%s)', (dialect) 
   afterAll(() => new Promise<void>((resolve) => host.server.close(() => resolve())));
   const t = withListeningApp(dialect, env);
 
-  const relyingParty = (clientId: string, key: CryptoKey) =>
+  const relyingParty = (clientId: string, key: SigningKey) =>
     client.discovery(new URL(t.origin), clientId, {}, client.PrivateKeyJwt(key), { execute: [client.allowInsecureRequests] });
 
   it('publishes private_key_jwt and its algorithms for the token, revocation and introspection endpoints', async () => {
@@ -95,7 +98,7 @@ describe.each(DIALECTS)('private_key_jwt client authentication (%s)', (dialect) 
 
   const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
     fetch(`${t.origin}${path}`, { method: 'POST', body: new URLSearchParams(form), headers });
-  const assertion = (key: CryptoKey, clientId: string, claims: Record<string, unknown> = {}) => {
+  const assertion = (key: SigningKey, clientId: string, claims: Record<string, unknown> = {}) => {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ iss: clientId, sub: clientId, aud: t.origin, jti: crypto.randomUUID(), iat: now, exp: now + 60, ...claims }).setProtectedHeader({ alg: 'ES256' }).sign(key);
   };
