@@ -55,5 +55,6 @@ export async function verifyClientAssertion(deps: AssertionDeps, client: OAuthCl
   if (payload.exp === undefined || payload.exp > now + ASSERTION_MAX_LIFETIME_S + SKEW_S) return false;
   if (payload.iat !== undefined && payload.iat > now + SKEW_S) return false;
   if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) return false;
-  return useJtiOnce(deps.db, 'client_assertion', client.client_id, payload.jti, payload.exp * 1000);
+  // Kept until the assertion is refused by its exp anyway, the skew included.
+  return useJtiOnce(deps.db, 'client_assertion', client.client_id, payload.jti, (payload.exp + SKEW_S) * 1000);
 }
