@@ -36,6 +36,7 @@ import { registerProfileRoutes } from './modules/profile/routes.ts';
 import { registerTopRoutes } from './modules/top/routes.ts';
 import { loadClientsFile } from './modules/clients/clients.ts';
 import { clientsFileDiffers, clientsWithDemoSecrets, importClientsIfEmpty, openClientStore } from './modules/clients/client-store.ts';
+import { clientKeySets } from './modules/oauth/client-keys.ts';
 import { registerOAuthRoutes } from './modules/oauth/routes.ts';
 import { registerSignupRoutes } from './modules/signup/routes.ts';
 import { registerOpenSignupRoutes } from './modules/open-signup/routes.ts';
@@ -224,6 +225,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     background: backgroundTasks(app),
     clock,
     clients,
+    // The keys of private_key_jwt clients (decision 0038): http: key set URIs outside production only.
+    clientKeys: clientKeySets({ clock, allowHttp: config.env !== 'production' }),
     recaptcha,
     ...oidc,
     loginAddressFailures: config.loginAddressFailures,

@@ -26,6 +26,8 @@ const reasonFields = { reason: auditReasonSchema, ticket: auditTicketSchema };
 
 const clientIdSchema = z.string({ error: M.required }).min(1, { error: M.required }).max(64);
 const uriList = z.array(z.string());
+/** A private_key_jwt client's public keys (RFC 7517 section 5); the server checks that they are public RSA or EC keys. */
+const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 
 /** A secret of a confidential client as the console sees it: when it was made and when it stops working (null: not dated). Times are epoch milliseconds. */
 export const adminClientSecretSchema = z.object({ created_at: z.number(), retire_at: z.number().nullable() });
@@ -45,6 +47,10 @@ export const adminClientSchema = z.object({
   service_link: z.boolean(),
   /** The origins whose pages may call the token, userinfo and revocation endpoints (CORS; decision 0035). */
   web_origins: uriList,
+  /** How it authenticates (RFC 7591 section 2; decision 0038), and a private_key_jwt client's keys. */
+  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']),
+  jwks: jwksSchema.nullable(),
+  jwks_uri: z.string().nullable(),
   secrets: z.array(adminClientSecretSchema),
   created_at: z.number(),
   updated_at: z.number(),
@@ -75,6 +81,9 @@ export const clientRegisterRequestSchema = z.object({
   backchannel_logout_uri: z.string().optional(),
   post_logout_redirect_uris: uriList.optional(),
   web_origins: uriList.optional(),
+  token_endpoint_auth_method: z.string().optional(),
+  jwks: jwksSchema.optional(),
+  jwks_uri: z.string().optional(),
   ...reasonFields,
 });
 export const clientRegisterResponseSchema = baseResponseSchema.extend({ client: adminClientSchema, client_secret: z.string().optional() });
@@ -89,6 +98,9 @@ export const clientUpdateRequestSchema = z.object({
   scopes: z.array(z.string()).optional(),
   terms: z.array(z.string()).optional(),
   web_origins: uriList.optional(),
+  /** A private_key_jwt client's keys: replaced, or null to remove one and set the other. */
+  jwks: jwksSchema.nullable().optional(),
+  jwks_uri: z.string().nullable().optional(),
   ...reasonFields,
 });
 export const clientResponseSchema = baseResponseSchema.extend({ client: adminClientSchema });

@@ -17,6 +17,14 @@ export const LIMITS = {
   /** Failed logins from one network address, across any ids, in the same 15 minutes (decision 0007). */
   loginFailuresPerAddress: 300,
   /**
+   * Failed client authentications (a wrong secret or assertion, an unknown client) at the token,
+   * revocation and introspection endpoints, per confidential client and per network address, in
+   * the same 5 minutes; past either, 429 before any verification (decision 0038, docs/security.md).
+   */
+  clientAuthFailuresPerClient: 20,
+  clientAuthFailuresPerAddress: 50,
+  clientAuthFailureWindowMs: 5 * 60 * 1000,
+  /**
    * The login step's ticket lets the authorize step that follows skip a second argon2id hash of the
    * same password (docs/performance.md). It lives about a minute (decision 0011): a member who reads the
    * additional terms for longer posts a fresh reCAPTCHA token with the form, and the authorize

@@ -8,8 +8,11 @@ import './zod-config.ts';
  */
 
 const optional = z.string().max(4096).optional();
-/** Client authentication in the form (RFC 6749 section 2.3.1, client_secret_post), beside HTTP Basic. */
-const clientFields = { client_id: optional, client_secret: optional };
+/**
+ * Client authentication in the form (RFC 6749 section 2.3.1, client_secret_post), beside HTTP Basic,
+ * or by a signed JWT (RFC 7523 section 2.2, private_key_jwt; decision 0038).
+ */
+const clientFields = { client_id: optional, client_secret: optional, client_assertion_type: optional, client_assertion: z.string().max(8192).optional() };
 /** The browser or app installation a session is bound to (SPEC.md section 3, "terminalId"). */
 const terminalId = z.string().max(128).optional();
 // Read only to refuse them: the password grant is the direct-login grant, never ROPC (RFC 9700 section 2.4).
@@ -86,8 +89,11 @@ export const authorizationServerMetadataSchema = z.object({
   grant_types_supported: z.array(z.string()),
   code_challenge_methods_supported: z.array(z.string()),
   token_endpoint_auth_methods_supported: z.array(z.string()),
+  token_endpoint_auth_signing_alg_values_supported: z.array(z.string()),
   revocation_endpoint_auth_methods_supported: z.array(z.string()),
+  revocation_endpoint_auth_signing_alg_values_supported: z.array(z.string()),
   introspection_endpoint_auth_methods_supported: z.array(z.string()),
+  introspection_endpoint_auth_signing_alg_values_supported: z.array(z.string()),
   scopes_supported: z.array(z.string()),
   authorization_response_iss_parameter_supported: z.boolean(),
   // OpenID Connect Discovery 1.0 section 3: the same document at /.well-known/openid-configuration (decision 0025).

@@ -20,6 +20,7 @@ const isOAuthRoute = (req: FastifyRequest) => req.routeOptions.config?.oauth ===
 
 function sendOAuth(reply: FastifyReply, err: OAuthError, reference?: string) {
   if (err.httpStatus === 401) reply.header('WWW-Authenticate', 'Basic realm="oauth", charset="UTF-8"');
+  if (err.retryAfterS !== undefined) reply.header('Retry-After', String(err.retryAfterS));
   return reply
     .code(err.httpStatus)
     .header('Cache-Control', 'no-store')

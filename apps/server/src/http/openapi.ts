@@ -69,6 +69,11 @@ const OPERATOR_FAILURES: Json = {
 const OAUTH_FAILURES: Json = {
   400: { description: 'invalid_request, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope', content: jsonContent(ref('OAuthError')) },
   401: { description: 'invalid_client: the client failed to authenticate', headers: challenge('`Basic realm="oauth"`'), content: jsonContent(ref('OAuthError')) },
+  429: {
+    description: 'temporarily_unavailable: too many failed client authentications of the client or from the address (decision 0038); retry after Retry-After seconds',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    content: jsonContent(ref('OAuthError')),
+  },
   500: { description: 'server_error, with a support reference', content: jsonContent(ref('OAuthError')) },
   503: { description: 'temporarily_unavailable', content: jsonContent(ref('OAuthError')) },
 };

@@ -74,12 +74,13 @@ export const deniedWith = (message: string) => new AppError(RESULT.ACCESS_DENIED
 /** 902 for an activation or reset link that is unknown, expired, used or replaced (SPEC.md section 8). */
 export const linkInvalidError = () => new AppError(RESULT.RETRYABLE, ACCOUNT_MESSAGES.linkInvalid, 400);
 
-/** RFC 6749 section 5.2 error for the OAuth endpoints. */
+/** RFC 6749 section 5.2 error for the OAuth endpoints; `retryAfterS`: a 429's Retry-After (RFC 9110 section 10.2.3). */
 export class OAuthError extends Error {
   constructor(
     readonly error: string,
     readonly description: string,
     readonly httpStatus = 400,
+    readonly retryAfterS?: number,
   ) {
     super(description);
   }

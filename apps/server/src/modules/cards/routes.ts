@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { cardAddFormSchema, cardAddRequestSchema } from '@sso/contracts/cards';
 import { memberPost } from '../oauth/member-post.ts';
 import { parseOr901 } from '../../http/parse.ts';
+import type { ClientAuthDeps } from '../oauth/client-auth.ts';
 import { clientPost } from '../oauth/client-route.ts';
 import { activateCard } from './activation-service.ts';
 import { addCard, type CardAddInput } from './card-add-service.ts';
@@ -20,7 +21,7 @@ const parseCardAdd = (body: unknown): CardAddInput =>
  * checks the Bearer token before the body, so that a caller without one learns nothing but 401,
  * and every card is looked up with the member's id. Card answers are personal: never cached.
  */
-export function registerCardRoutes(app: FastifyInstance, deps: CardDeps): void {
+export function registerCardRoutes(app: FastifyInstance, deps: CardDeps & ClientAuthDeps): void {
   // A MemberCall is the card services' CardCaller: the member and the device of the request.
   memberPost(app, deps, 'POST /api/subuser/cards', ({ user }) => listCards(deps, user.id));
 

@@ -21,7 +21,7 @@ import {
   updateClientDefinition,
 } from '../clients/client-repo.ts';
 import type { ClientStore } from '../clients/client-store.ts';
-import { clientDefinitionSchema, registryProblems, resolveDefinition, webOriginsAllowed, type ClientDefinition, type OAuthClient } from '../clients/clients.ts';
+import { authMethodOf, clientDefinitionSchema, registryProblems, resolveDefinition, webOriginsAllowed, type ClientDefinition, type OAuthClient } from '../clients/clients.ts';
 
 /*
  * What an administrator does to the client registry of the database (decision 0031): register a
@@ -60,7 +60,20 @@ export const CLIENT_ADMIN_MESSAGES = {
   overlap: '猶予期間は0以上の整数（ミリ秒）で指定してください。',
   webOrigin: 'Webオリジンが正しくありません。https://ホスト名[:ポート]（開発用の localhost は http も可）の形で、パス・末尾のスラッシュ・ワイルドカードなしで指定してください。',
   webOriginsPublicOnly: 'Webオリジンを登録できるのはパブリッククライアント（public）だけです。',
+  authMethod: '認証方式が正しくありません。公開クライアント（public）は none、機密クライアント（confidential）は client_secret_basic、client_secret_post または private_key_jwt を指定してください。',
+  keys: 'private_key_jwt のクライアントには、公開鍵の jwks（JWK Set）か jwks_uri のどちらか一方だけを指定してください。ほかの認証方式には指定できません。',
+  jwksUri: 'jwks_uri は https のURI（開発用の localhost は http も可）をフラグメントなしで指定してください。',
+  noSecret: 'private_key_jwt のクライアントはシークレットを持ちません。',
 } as const;
+
+/** A registry problem's words, by the field it names (clients.ts registryProblems). */
+const PROBLEM_MESSAGES: Record<string, string> = {
+  client_id: CLIENT_ADMIN_MESSAGES.duplicate,
+  audience: CLIENT_ADMIN_MESSAGES.audience,
+  token_endpoint_auth_method: CLIENT_ADMIN_MESSAGES.authMethod,
+  jwks: CLIENT_ADMIN_MESSAGES.keys,
+  jwks_uri: CLIENT_ADMIN_MESSAGES.keys,
+};
 
 const refuse = (key: string, message: string) => validationError([{ key, message }]);
 
@@ -70,7 +83,20 @@ function zodErrors(error: z.ZodError): ValidationError[] {
   const keys = [...new Set(error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [String(i.path[0] ?? 'client')])))];
   return keys.map((key) => ({
     key,
-    message: key === 'scopes' ? CLIENT_ADMIN_MESSAGES.scope : key === 'web_origins' ? CLIENT_ADMIN_MESSAGES.webOrigin : /uri/.test(key) ? CLIENT_ADMIN_MESSAGES.uri : CLIENT_ADMIN_MESSAGES.invalid,
+    message:
+      key === 'scopes'
+        ? CLIENT_ADMIN_MESSAGES.scope
+        : key === 'jwks_uri'
+          ? CLIENT_ADMIN_MESSAGES.jwksUri
+          : key === 'jwks'
+            ? CLIENT_ADMIN_MESSAGES.keys
+            : key === 'token_endpoint_auth_method'
+              ? CLIENT_ADMIN_MESSAGES.authMethod
+              : key === 'web_origins'
+                ? CLIENT_ADMIN_MESSAGES.webOrigin
+                : /uri/.test(key)
+                ? CLIENT_ADMIN_MESSAGES.uri
+                : CLIENT_ADMIN_MESSAGES.invalid,
   }));
 }
 
@@ -116,7 +142,7 @@ function checkedDefinition(input: unknown, deps: ClientAdminDeps, others: readon
   const errors = definitionErrors(parsed.data, deps.publicOrigin);
   if (errors.length > 0) throw validationError(errors);
   const problem = registryProblems([...others, parsed.data]).find((p) => p.clientId === parsed.data.client_id);
-  if (problem) throw refuse(problem.key, problem.key === 'client_id' ? CLIENT_ADMIN_MESSAGES.duplicate : CLIENT_ADMIN_MESSAGES.audience);
+  if (problem) throw refuse(problem.key, PROBLEM_MESSAGES[problem.key] ?? CLIENT_ADMIN_MESSAGES.invalid);
   return parsed.data;
 }
 
@@ -133,9 +159,12 @@ async function storedDefinition(db: Kysely<Database>, clientId: string): Promise
   return clientDefinitionSchema.parse(JSON.parse(row.definition));
 }
 
+/** Whether the client authenticates with a secret: a confidential client but a private_key_jwt one (decision 0038). */
+const hasSecret = (d: ClientDefinition) => d.type === 'confidential' && authMethodOf(d) !== 'private_key_jwt';
+
 /**
- * Registers a client, enabled. A confidential client is given a secret, returned here once and
- * stored only as its SHA-256 (decision 0008).
+ * Registers a client, enabled. A confidential client with a secret is given one, returned here once
+ * and stored only as its SHA-256 (decision 0008); a private_key_jwt client has its keys instead.
  */
 export async function registerClient(
   deps: ClientAdminDeps,
@@ -145,7 +174,7 @@ export async function registerClient(
   const id = (input as { client_id?: unknown } | null)?.client_id;
   const definition = checkedDefinition(input, deps, othersThan(deps.clients, typeof id === 'string' ? id : ''));
   const now = deps.clock.now();
-  const secret = definition.type === 'confidential' ? randomToken(32) : undefined;
+  const secret = hasSecret(definition) ? randomToken(32) : undefined;
   await deps.db.transaction().execute(async (trx) => {
     const row = { client_id: definition.client_id, definition: JSON.stringify(definition), enabled: 1, created_at: now, updated_at: now };
     // A client_id taken meanwhile, or by a disabled client: the unique key decides.
@@ -168,23 +197,26 @@ const clientChangesSchema = z
     scopes: clientDefinitionSchema.shape.scopes.unwrap(),
     terms: z.array(z.string()),
     web_origins: clientDefinitionSchema.shape.web_origins.unwrap(),
+    // A private_key_jwt client's keys change, the method stays (decision 0038): null removes one, to set the other.
+    jwks: clientDefinitionSchema.shape.jwks.unwrap().nullable(),
+    jwks_uri: clientDefinitionSchema.shape.jwks_uri.unwrap().nullable(),
   })
   .partial()
   .strict();
 export type ClientChanges = z.infer<typeof clientChangesSchema>;
 
-/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes, terms or web origins. */
+/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes, terms, web origins, or a private_key_jwt client's keys. */
 export async function updateClient(deps: ClientAdminDeps, clientId: string, changes: unknown, also: AlsoInTransaction<ClientDefinition> = nothingMore): Promise<OAuthClient> {
   const parsed = clientChangesSchema.safeParse(changes);
   if (!parsed.success) throw validationError(zodErrors(parsed.error));
-  const { backchannel_logout_uri: backchannel, ...rest } = parsed.data;
+  const { backchannel_logout_uri: backchannel, jwks, jwks_uri: jwksUri, ...rest } = parsed.data;
   const stored = await storedDefinition(deps.db, clientId);
-  const { backchannel_logout_uri: storedBackchannel, ...kept } = stored;
-  const merged = {
-    ...kept,
-    ...rest,
-    ...(backchannel === undefined ? (storedBackchannel ? { backchannel_logout_uri: storedBackchannel } : {}) : backchannel === null ? {} : { backchannel_logout_uri: backchannel }),
-  };
+  const merged: Record<string, unknown> = { ...stored, ...rest };
+  // A nullable field: left out, it stays; null, it goes; given, it is replaced.
+  for (const [key, value] of [['backchannel_logout_uri', backchannel], ['jwks', jwks], ['jwks_uri', jwksUri]] as const) {
+    if (value === null) delete merged[key];
+    else if (value !== undefined) merged[key] = value;
+  }
   const definition = checkedDefinition(merged, deps, othersThan(deps.clients, clientId));
   await deps.db.transaction().execute(async (trx) => {
     if (!(await updateClientDefinition(trx, { clientId, definition: JSON.stringify(definition), now: deps.clock.now() }))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
@@ -254,6 +286,7 @@ export async function rotateClientSecret(
   if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) throw refuse('overlap_ms', CLIENT_ADMIN_MESSAGES.overlap);
   const stored = await storedDefinition(deps.db, clientId);
   if (stored.type !== 'confidential') throw refuse('client_id', CLIENT_ADMIN_MESSAGES.notConfidential);
+  if (!hasSecret(stored)) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.noSecret);
   const now = deps.clock.now();
   const secret = randomToken(32);
   await deps.db.transaction().execute(async (trx) => {

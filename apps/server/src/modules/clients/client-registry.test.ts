@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT } from '@sso/contracts/result-codes';
 import { buildApp } from '../../app.ts';
@@ -15,8 +17,12 @@ import { basic, form, getCode, NET_ANSWER, postAuthorize, PRODUCTION_ENV, TEST_O
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { migrateToLatest } from '../../db/migrations.ts';
 import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../client-admin/client-admin.ts';
+import { JWT_BEARER_ASSERTION } from '../oauth/client-assertion.ts';
 import { importClientsIfEmpty, openClientStore, type ClientStore } from './client-store.ts';
 import { loadClientsFile, parseClientsFile } from './clients.ts';
+
+/** A key of jose's generateKeyPair. */
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
 /*
  * The client registry of the database (docs/decisions/0031-clients-in-the-database.md): CLIENTS_FILE
@@ -231,6 +237,34 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     } finally {
       await polling.close();
     }
+  });
+
+  it('registers a private_key_jwt client without a secret, and changes its keys: the old key is refused, the new one works (decision 0038)', async () => {
+    const id = 'NEWPKJ1';
+    const [oldKey, newKey] = [await generateKeyPair('ES256'), await generateKeyPair('ES256')];
+    const jwksOf = async (k: SigningKey) => ({ keys: [{ ...(await exportJWK(k)), kid: 'k', alg: 'ES256' }] });
+    const { secret } = await registerClient(deps, partner(id, { token_endpoint_auth_method: 'private_key_jwt', jwks: await jwksOf(oldKey.publicKey) }));
+    expect(secret).toBeUndefined();
+    expect(await t.testDb.db.kysely.selectFrom('oauth_client_secrets').select('id').where('client_id', '=', id).execute()).toEqual([]);
+    expect(await refusedKeys(rotateClientSecret(deps, id))).toEqual(['client_id']);
+    const revokeWith = async (k: SigningKey) => {
+      const now = Math.floor(t.clock.now() / 1000);
+      const jwt = await new SignJWT({ iss: id, sub: id, aud: TEST_ORIGIN, jti: randomUUID(), exp: now + 60 }).setProtectedHeader({ alg: 'ES256' }).sign(k);
+      return (await t.app.inject({ method: 'POST', url: '/api/auth/revoke', ...form({ token: 'x', client_assertion_type: JWT_BEARER_ASSERTION, client_assertion: jwt }) })).statusCode;
+    };
+    await eventually(async () => expect(await revokeWith(oldKey.privateKey)).toBe(200));
+    await updateClient(deps, id, { jwks: await jwksOf(newKey.publicKey) });
+    await eventually(async () => expect(await revokeWith(newKey.privateKey)).toBe(200));
+    expect(await revokeWith(oldKey.privateKey)).toBe(401);
+    // The method and its keys are checked as a whole.
+    const pkjwt = { token_endpoint_auth_method: 'private_key_jwt' };
+    expect(await refusedKeys(registerClient(deps, partner('BADPKJ1', pkjwt)))).toEqual(['jwks_uri']);
+    expect(await refusedKeys(registerClient(deps, partner('BADPKJ2', { ...pkjwt, jwks: await jwksOf(newKey.publicKey), jwks_uri: 'https://p.example/jwks' })))).toEqual(['jwks']);
+    expect(await refusedKeys(registerClient(deps, partner('BADPKJ3', { ...pkjwt, jwks_uri: 'http://partner.example/jwks' })))).toEqual(['jwks_uri']);
+    expect(await refusedKeys(registerClient(deps, partner('BADPKJ4', { ...pkjwt, jwks: { keys: [await exportJWK((await generateKeyPair('ES256', { extractable: true })).privateKey)] } })))).toEqual(['jwks']);
+    expect(await refusedKeys(registerClient(deps, partner('BADPKJ5', { token_endpoint_auth_method: 'none' })))).toEqual(['token_endpoint_auth_method']);
+    expect(await refusedKeys(registerClient(deps, partner('BADPKJ6', { jwks_uri: 'https://p.example/jwks' })))).toEqual(['jwks_uri']);
+    expect(await refusedKeys(updateClient(deps, id, { jwks: null }))).toEqual(['jwks_uri']);
   });
 
   it('refuses what the registry cannot hold, naming the field (901)', async () => {

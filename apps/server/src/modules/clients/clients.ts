@@ -4,6 +4,25 @@ import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { loadConfigFile } from '../../lib/config-file.ts';
 import { sha256Bytes } from '../../lib/secrets.ts';
 
+/** How a client authenticates at the token, revocation and introspection endpoints (RFC 7591 section 2; decision 0038). */
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+
+/** A JWK's private members (RFC 7518 section 6): a registered key set carries public keys only. */
+const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+/** A client's public signing keys (RFC 7517 section 5): RSA or EC keys, none of them private or symmetric. */
+export const publicJwksSchema = z.object({
+  keys: z
+    .array(
+      z
+        .looseObject({ kty: z.enum(['RSA', 'EC']), kid: z.string().max(256).optional() })
+        .refine((k) => PRIVATE_JWK_MEMBERS.every((m) => !(m in k)), { error: 'must be a public key' }),
+    )
+    .min(1)
+    .max(16),
+});
+
 /** Schemes a browser handles itself: no app's custom scheme (RFC 8252 section 7.1). */
 const BROWSER_SCHEMES = ['javascript', 'data', 'vbscript', 'blob', 'file', 'filesystem', 'about', 'http', 'https', 'ws', 'wss', 'ftp', 'mailto', 'tel'];
 
@@ -84,12 +103,22 @@ export const clientDefinitionSchema = z.object({
    * A public client's only.
    */
   web_origins: z.array(z.string().refine(isWebOrigin, { error: WEB_ORIGIN_RULE })).default([]),
+  /**
+   * How the client authenticates (RFC 7591 section 2), one method per client. Unset: as before
+   * decision 0038, a secret (Basic or in the form) for a confidential client, none for a public one.
+   */
+  token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS).optional(),
+  /** private_key_jwt: the client's public keys, inline (RFC 7591 section 2)… */
+  jwks: publicJwksSchema.optional(),
+  /** …or where they are published: https, or http on the loopback host (dev and test only; oauth/client-keys.ts). */
+  jwks_uri: z.string().regex(/^(https:\/\/[^\s#]+|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/[^\s#]*)?)$/, { error: 'must be an https URI' }).optional(),
 });
 
 /** One entry of CLIENTS_FILE: the definition and, for a confidential client, its secret's SHA-256 (decision 0008). */
 const clientFileSchema = clientDefinitionSchema
   .extend({ secret_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
-  .refine((c) => c.type === 'public' || c.secret_sha256, { error: 'a confidential client needs secret_sha256' })
+  .refine((c) => c.type === 'public' || c.token_endpoint_auth_method === 'private_key_jwt' || c.secret_sha256, { error: 'a confidential client needs secret_sha256' })
+  .refine((c) => c.token_endpoint_auth_method !== 'private_key_jwt' || !c.secret_sha256, { error: 'a private_key_jwt client has no secret' })
   .refine(webOriginsAllowed, { error: 'web_origins are a public client\'s only', path: ['web_origins'] });
 
 export type ClientDefinition = z.infer<typeof clientDefinitionSchema>;
@@ -131,6 +160,25 @@ export interface ClientRegistry {
   authenticate(client: OAuthClient, secret: string | undefined): boolean;
 }
 
+/** The method a client authenticates with: its own, or what its type implies (decision 0038). */
+export function authMethodOf(client: Pick<ClientDefinition, 'type' | 'token_endpoint_auth_method'>): ClientAuthMethod | 'client_secret' {
+  return client.token_endpoint_auth_method ?? (client.type === 'public' ? 'none' : 'client_secret');
+}
+
+/**
+ * What is wrong with one client's authentication method (RFC 7591 section 2, decision 0038): none
+ * for a public client only, a key set (inline or by URI, exactly one) for private_key_jwt only.
+ */
+export function authMethodProblems(c: ClientDefinition): { key: string; message: string }[] {
+  const method = authMethodOf(c);
+  const problems: { key: string; message: string }[] = [];
+  if ((method === 'none') !== (c.type === 'public')) problems.push({ key: 'token_endpoint_auth_method', message: `${c.client_id}: none is the method of a public client, and only of one` });
+  const keySets = (c.jwks ? 1 : 0) + (c.jwks_uri ? 1 : 0);
+  if (method === 'private_key_jwt' && keySets !== 1) problems.push({ key: c.jwks ? 'jwks' : 'jwks_uri', message: `${c.client_id}: private_key_jwt needs either jwks or jwks_uri` });
+  if (method !== 'private_key_jwt' && keySets > 0) problems.push({ key: c.jwks ? 'jwks' : 'jwks_uri', message: `${c.client_id}: only a private_key_jwt client has keys` });
+  return problems;
+}
+
 /** What is wrong with a set of clients as a whole, by field: a client_id twice, an audience that is not a confidential client. */
 export function registryProblems(definitions: readonly ClientDefinition[]): { key: string; clientId: string; message: string }[] {
   const problems: { key: string; clientId: string; message: string }[] = [];
@@ -140,6 +188,7 @@ export function registryProblems(definitions: readonly ClientDefinition[]): { ke
     byId.set(c.client_id, c);
   }
   for (const c of definitions) {
+    for (const p of authMethodProblems(c)) problems.push({ ...p, clientId: c.client_id });
     for (const id of c.audience) {
       if (byId.get(id)?.type !== 'confidential') problems.push({ key: 'audience', clientId: c.client_id, message: `${c.client_id}'s audience ${id} is not a confidential client` });
     }
@@ -187,6 +236,8 @@ export function registryOf(entries: readonly ClientEntry[], publicOrigin: string
     isRegisteredPostLogoutRedirect: (client, uri) => client.post_logout_redirect_uris.includes(uri),
     authenticate: (client, secret) => {
       if (client.type === 'public') return true;
+      // One method per client (RFC 7591 section 2): a private_key_jwt client has no secret to check.
+      if (client.token_endpoint_auth_method === 'private_key_jwt') return false;
       if (secret === undefined || secret === '') return false;
       const at = now();
       const given = sha256Bytes(secret);

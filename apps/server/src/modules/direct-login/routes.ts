@@ -4,6 +4,7 @@ import { sendBadRequestPage } from '../../http/bad-request-page.ts';
 import { memberPost, type MemberCall } from '../oauth/member-post.ts';
 import { route } from '../../http/route.ts';
 import { describeDevice } from '../../lib/device.ts';
+import type { ClientAuthDeps } from '../oauth/client-auth.ts';
 import { clientPost } from '../oauth/client-route.ts';
 import {
   netAnswerDirectLogin,
@@ -17,7 +18,8 @@ import { acceptPartnerTerms } from './partner-terms-service.ts';
 import { passwordGrant } from './redeem-service.ts';
 import { directCallbackLocation, resumeAppLocation } from './redirect-service.ts';
 
-export type DirectLoginDeps = IssueDeps;
+/** The direct-login grant's endpoint authenticates its client (oauth/client-auth.ts). */
+export type DirectLoginDeps = IssueDeps & ClientAuthDeps;
 
 /** The active member behind the Bearer token, the client it was issued to (the direct login's source) and its scopes. */
 const bearerMember = (call: MemberCall<unknown>): BearerMember => ({ userId: call.user.id, clientId: call.clientId, familyId: call.token.familyId, scopes: call.token.scopes });

@@ -1,35 +1,115 @@
+import { decodeJwt } from 'jose';
+import { LIMITS } from '@sso/contracts/constants';
+import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
+import { addressBucket } from '../../lib/address-bucket.ts';
 import { OAuthError } from '../../lib/app-error.ts';
-import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
+import { lookupDigest } from '../../lib/secrets.ts';
+import { authMethodOf, type ClientRegistry, type OAuthClient } from '../clients/clients.ts';
+import { JWT_BEARER_ASSERTION, verifyClientAssertion, type AssertionDeps } from './client-assertion.ts';
 
 const invalidClient = () => new OAuthError('invalid_client', 'client authentication failed', 401);
 
-/**
- * Client authentication at the token, revocation and introspection endpoints (RFC 6749 section
- * 2.3.1): HTTP Basic or client_id/client_secret in the body. Public clients name themselves only.
- */
-export function authenticateClient(
-  clients: ClientRegistry,
-  authorization: string | undefined,
-  body: { client_id?: string | undefined; client_secret?: string | undefined },
-  opts: { requireConfidential?: boolean } = {},
-): OAuthClient {
-  let id = body.client_id;
-  let secret = body.client_secret;
+export interface ClientAuthDeps extends AssertionDeps {
+  clients: ClientRegistry;
+}
+
+/** The form's client authentication fields (oauth-endpoints.ts clientFields). */
+export interface ClientCredentialsForm {
+  client_id?: string | undefined;
+  client_secret?: string | undefined;
+  client_assertion_type?: string | undefined;
+  client_assertion?: string | undefined;
+}
+
+/** What the request presents: who it says it is, and its secret (Basic or the form's) or its assertion. */
+interface Presented {
+  id: string | undefined;
+  secret: string | undefined;
+  basic: boolean;
+  assertion: string | undefined;
+}
+
+/** Reads the client's credentials from the Basic header and the form; malformed ones are refused. */
+function presented(authorization: string | undefined, body: ClientCredentialsForm): Presented {
+  const p: Presented = { id: body.client_id, secret: body.client_secret, basic: false, assertion: undefined };
   if (authorization?.startsWith('Basic ')) {
     const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
     const sep = decoded.indexOf(':');
     if (sep < 0) throw invalidClient();
     try {
-      id = decodeURIComponent(decoded.slice(0, sep).replace(/\+/g, ' '));
-      secret = decodeURIComponent(decoded.slice(sep + 1).replace(/\+/g, ' '));
+      p.id = decodeURIComponent(decoded.slice(0, sep).replace(/\+/g, ' '));
+      p.secret = decodeURIComponent(decoded.slice(sep + 1).replace(/\+/g, ' '));
     } catch {
       throw invalidClient();
     }
-    if (body.client_id !== undefined && body.client_id !== id) throw invalidClient();
+    if (body.client_id !== undefined && body.client_id !== p.id) throw invalidClient();
+    p.basic = true;
   }
-  const client = id ? clients.get(id) : undefined;
-  if (!client) throw invalidClient();
-  if (opts.requireConfidential && client.type !== 'confidential') throw invalidClient();
-  if (!clients.authenticate(client, secret)) throw invalidClient();
-  return client;
+  if (body.client_assertion_type !== undefined || body.client_assertion !== undefined) {
+    // One method a request (RFC 6749 section 2.3): an assertion with a secret is refused.
+    if (body.client_assertion_type !== JWT_BEARER_ASSERTION || !body.client_assertion || p.basic || p.secret !== undefined) throw invalidClient();
+    p.assertion = body.client_assertion;
+    // client_id is optional beside an assertion (RFC 7523 section 3.1): its sub names the client, and
+    // the verification checks that iss and sub are the client_id.
+    if (p.id === undefined) {
+      try {
+        const sub = decodeJwt(p.assertion).sub;
+        p.id = typeof sub === 'string' ? sub : undefined;
+      } catch {
+        throw invalidClient();
+      }
+    }
+  }
+  return p;
+}
+
+/** Whether the credentials are the client's, by its one method (RFC 7591 section 2; decision 0038). */
+async function verified(deps: ClientAuthDeps, client: OAuthClient, p: Presented): Promise<boolean> {
+  const method = authMethodOf(client);
+  if (method === 'private_key_jwt') return p.assertion !== undefined && verifyClientAssertion(deps, client, p.assertion);
+  if (p.assertion !== undefined) return false;
+  if ((method === 'client_secret_basic' && !p.basic) || (method === 'client_secret_post' && p.basic)) return false;
+  return deps.clients.authenticate(client, p.secret);
+}
+
+/** The counters a failed authentication is counted on: the network address's, and the client's when it names one. */
+function failureKeys(address: string, client: OAuthClient | undefined): string[] {
+  const keys = [`client-auth-address:${lookupDigest(addressBucket(address))}`];
+  if (client) keys.push(`client-auth-client:${client.client_id}`);
+  return keys;
+}
+
+/**
+ * Client authentication at the token, revocation and introspection endpoints: HTTP Basic or
+ * client_id/client_secret in the form (RFC 6749 section 2.3.1), or a signed JWT assertion (RFC 7523
+ * section 2.2, private_key_jwt; client-assertion.ts), by the client's one method. Public clients
+ * name themselves only, at no cost beyond today's and without a counter (they have nothing to guess).
+ * Every other attempt is first checked against its counters of failures (decision 0038): past
+ * LIMITS.clientAuthFailuresPerClient for the client or LIMITS.clientAuthFailuresPerAddress for the
+ * address, in LIMITS.clientAuthFailureWindowMs, it is answered 429 with Retry-After before any
+ * secret is hashed or signature verified. A failure is counted on both; a success counts nothing.
+ */
+export async function authenticateClient(
+  deps: ClientAuthDeps,
+  request: { authorization: string | undefined; address: string },
+  body: ClientCredentialsForm,
+  opts: { requireConfidential?: boolean } = {},
+): Promise<OAuthClient> {
+  const p = presented(request.authorization, body);
+  const client = p.id ? deps.clients.get(p.id) : undefined;
+  if (client?.type === 'public' && p.assertion === undefined) {
+    if (opts.requireConfidential) throw invalidClient();
+    return client;
+  }
+  const keys = failureKeys(request.address, client);
+  const now = deps.clock.now();
+  const window = LIMITS.clientAuthFailureWindowMs;
+  const limits = [LIMITS.clientAuthFailuresPerAddress, LIMITS.clientAuthFailuresPerClient];
+  const counts = await Promise.all(keys.map((k) => rateLimitCount(deps.db, k, now, window)));
+  if (counts.some((n, i) => n >= (limits[i] as number))) {
+    throw new OAuthError('temporarily_unavailable', 'too many failed client authentications; retry later', 429, window / 1000);
+  }
+  if (client && !(opts.requireConfidential && client.type !== 'confidential') && (await verified(deps, client, p))) return client;
+  for (const k of keys) await hitRateLimit(deps.db, k, now, window);
+  throw invalidClient();
 }

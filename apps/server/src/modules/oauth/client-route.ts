@@ -1,19 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { API, type ClientKey } from '@sso/contracts/api-catalogue';
 import type { ApiRoute } from '@sso/contracts/api-route';
 import { readBody, route, type BodyOf } from '../../http/route.ts';
 import { withdrawCors } from '../../http/web-origin-cors.ts';
-import type { Database } from '../../db/schema.ts';
 import { OAuthError } from '../../lib/app-error.ts';
-import { authenticateClient } from './client-auth.ts';
+import { authenticateClient, type ClientAuthDeps, type ClientCredentialsForm } from './client-auth.ts';
 import { isClientEnabled } from '../clients/client-repo.ts';
-import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
+import type { OAuthClient } from '../clients/clients.ts';
 
 /**
  * POST `key` of the API catalogue for a client that authenticates (RFC 6749 section 2.3.1): the form
  * is read by the entry's contract (RFC 6749 invalid_request), then the client is authenticated from
- * the Authorization header's Basic credentials or the form's, a confidential one only where the
+ * the Authorization header's Basic credentials, the form's, or its JWT assertion (client-auth.ts,
+ * with its counters of failures, decision 0038), a confidential one only where the
  * entry says `client: 'confidential'` (RFC 7662 section 2.1). The client's enabled flag is then read
  * in the database too (one read by its key): a node that has not polled the registry since the
  * client was disabled refuses it all the same (decision 0031). At an entry open to web origins
@@ -25,7 +24,7 @@ import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
  */
 export function clientPost<K extends ClientKey>(
   app: FastifyInstance,
-  deps: { clients: ClientRegistry; db: Kysely<Database> },
+  deps: ClientAuthDeps,
   key: K,
   handler: (request: FastifyRequest, reply: FastifyReply, body: BodyOf<K>, client: OAuthClient) => Promise<unknown>,
   outcome?: (raw: unknown, failure?: unknown) => void,
@@ -35,9 +34,9 @@ export function clientPost<K extends ClientKey>(
   const cors = entry.cors === true;
   const answer = async (request: FastifyRequest, reply: FastifyReply, raw: unknown) => {
     const body = readBody(key, raw);
-    // Every client entry's form names client_id and client_secret (oauth-endpoints.ts).
-    const credentials = body as Parameters<typeof authenticateClient>[2];
-    const client = authenticateClient(deps.clients, request.headers.authorization, credentials, { requireConfidential });
+    // Every client entry's form names the client authentication fields (oauth-endpoints.ts).
+    const credentials = body as ClientCredentialsForm;
+    const client = await authenticateClient(deps, { authorization: request.headers.authorization, address: request.ip }, credentials, { requireConfidential });
     if (cors && request.crossOrigin !== null && !client.web_origins.includes(request.crossOrigin)) {
       withdrawCors(reply);
       throw new OAuthError('invalid_client', 'the client is not registered for this origin', 401);

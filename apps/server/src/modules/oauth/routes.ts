@@ -6,6 +6,7 @@ import { describeDevice } from '../../lib/device.ts';
 import { countTokenGrant } from '../../lib/metrics.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import type { AuthorizeDeps } from './authorize-service.ts';
+import type { ClientAuthDeps } from './client-auth.ts';
 import { clientPost } from './client-route.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 
@@ -19,7 +20,7 @@ export type PasswordGrant = (
   p: { client: OAuthClient; terminalId: string | null; device: string | null },
 ) => Promise<object>;
 
-export interface OAuthRouteDeps extends AuthorizeDeps {
+export interface OAuthRouteDeps extends AuthorizeDeps, ClientAuthDeps {
   passwordGrant: PasswordGrant;
 }
 

@@ -1,5 +1,6 @@
 import { ACR_VALUES } from '@sso/contracts/constants';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
+import { ASSERTION_ALGS } from '../oauth/client-assertion.ts';
 import { SIGNING_KEYS } from './signing-keys.ts';
 
 // Where this server's OpenID Connect endpoints are, below the issuer (each a route of the API
@@ -38,9 +39,13 @@ export function providerMetadata(issuer: string) {
     // The password grant is the direct-login grant, not RFC 6749 section 4.3: it is not advertised (RFC 9700 section 2.4).
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    // A client's one method (RFC 7591 section 2); private_key_jwt's assertions by ASSERTION_ALGS (decision 0038).
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
     scopes_supported: ALL_SCOPES,
     // Every client knows the member by an identifier of its own sector (Core section 8.1; subject.ts).
     subject_types_supported: ['pairwise'],

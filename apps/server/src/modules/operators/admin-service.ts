@@ -68,6 +68,10 @@ export async function adminClients(deps: AdminServiceDeps): Promise<AdminClientV
       audience: c.audience,
       service_link: c.service_link,
       web_origins: c.web_origins,
+      // Unset: what the client's type implied before decision 0038, a secret in the Basic header or the form.
+      token_endpoint_auth_method: c.token_endpoint_auth_method ?? (c.type === 'public' ? 'none' : 'client_secret_basic'),
+      jwks: c.jwks ?? null,
+      jwks_uri: c.jwks_uri ?? null,
       secrets: secrets.filter((s) => s.client_id === row.client_id).map((s) => ({ created_at: Number(s.created_at), retire_at: s.retire_at === null ? null : Number(s.retire_at) })),
       created_at: Number(row.created_at),
       updated_at: Number(row.updated_at),
