@@ -56,6 +56,11 @@ export const clientDefinitionSchema = z.object({
   backchannel_logout_uri: z.string().regex(/^(https?:\/\/|\{PUBLIC_ORIGIN\})[^#\s]+$/, { error: 'must be an absolute http(s) URI without a fragment' }).optional(),
   /** Where an RP-initiated logout may send the member back (OpenID Connect RP-Initiated Logout 1.0 section 3.1), matched exactly. */
   post_logout_redirect_uris: z.array(z.string().min(1)).default([]),
+  /**
+   * Every token request of the client must carry a DPoP proof, so that all its access tokens are
+   * DPoP-bound (RFC 9449 section 5.2; docs/decisions/0037-dpop.md): a FAPI 2.0 partner opts in so.
+   */
+  dpop_bound_access_tokens: z.boolean().default(false),
 });
 
 /** One entry of CLIENTS_FILE: the definition and, for a confidential client, its secret's SHA-256 (decision 0008). */

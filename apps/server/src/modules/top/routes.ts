@@ -5,10 +5,13 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
 import { memberPost } from '../oauth/member-post.ts';
 import { topSummary, type TopDeps } from './top-service.ts';
+import type { DpopSettings } from '../oauth/dpop.ts';
 
 export interface TopRouteDeps extends TopDeps {
   clock: Clock;
   clients: ClientRegistry;
+  /** What DPoP proofs are checked against (RFC 9449; oauth/dpop.ts). */
+  dpop: DpopSettings;
 }
 
 /** POST /api/user/top (Bearer; SPEC.md section 2, Top): the member's name, cards, points and previous login. */
