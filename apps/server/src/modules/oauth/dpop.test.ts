@@ -4,6 +4,7 @@ import { codeGrant, refreshGrant, SPA_CLIENT_ID } from '../../test-support/oauth
 import { dpopKey, dpopProof, type DpopKey, type ProofClaims } from '../../test-support/dpop-kit.ts';
 import { getCode, introspectToken, TEST_ORIGIN, tokenRequest, VERIFIER, WEB_REDIRECT, type TestApp } from '../../test-support/test-app.ts';
 import { withTestApp } from '../../test-support/vitest.ts';
+import { onetimeToken, redeem } from '../../test-support/direct-login-kit.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 
 const TOKEN_URL = `${TEST_ORIGIN}/api/auth/token`;
@@ -149,6 +150,19 @@ describe.each(DIALECTS)('DPoP-bound tokens, RFC 9449 (%s)', (dialect) => {
     const next = ok.json() as TokenAnswer;
     expect(next.token_type).toBe('DPoP');
     expect(await introspectToken(t.app, next.access_token)).toMatchObject({ active: true, cnf: { jkt: key.jkt } });
+  });
+
+  it('binds the pair of the direct-login grant at /api/auth/direct_login/token too, and refuses a bad proof there', async () => {
+    const key = await dpopKey();
+    const access = ((await codeTokens(t, undefined)).json() as TokenAnswer).access_token;
+    const htu = `${TEST_ORIGIN}/api/auth/direct_login/token`;
+    const stale = await redeem(t, await onetimeToken(t, access), {}, { dpop: await proofFor(t, key, { htm: 'POST', htu, iat: seconds(t) - 3600 }) });
+    expect(stale.json()).toMatchObject({ error: 'invalid_dpop_proof' });
+    const res = await redeem(t, await onetimeToken(t, access), {}, { dpop: await proofFor(t, key, { htm: 'POST', htu }) });
+    expect(res.statusCode, res.body).toBe(200);
+    const token = (res.json() as TokenAnswer).access_token;
+    expect(res.json()).toMatchObject({ token_type: 'DPoP' });
+    expect(await introspectToken(t.app, token)).toMatchObject({ active: true, cnf: { jkt: key.jkt } });
   });
 
   it('redeems a code bound by dpop_jkt with a proof of that key only (section 10)', async () => {
