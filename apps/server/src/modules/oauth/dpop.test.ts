@@ -27,7 +27,7 @@ interface TokenAnswer {
 /** The SPA's code grant (a public client) with a proof of `key`, or none. */
 async function codeTokens(t: TestApp, key: DpopKey | undefined, p: { dpopJkt?: string } = {}) {
   const code = await getCode(t.app, p);
-  const headers = key ? { dpop: await proofFor(t, key, { htm: 'POST', htu: TOKEN_URL }) } : {};
+  const headers: Record<string, string> = key ? { dpop: await proofFor(t, key, { htm: 'POST', htu: TOKEN_URL }) } : {};
   return tokenRequest(t.app, codeGrant({ code, clientId: SPA_CLIENT_ID, redirectUri: WEB_REDIRECT, verifier: VERIFIER, terminalId: 'terminal-1' }), headers);
 }
 
