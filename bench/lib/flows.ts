@@ -1,4 +1,4 @@
-import { authorizeQuery, basicAuth, bearer, codeGrant, loginForm, pkce, refreshGrant, SPA_CLIENT_ID, spaRedirect, type Pkce, type SoftAuthenticator } from '@sso/server/test-support';
+import { authorizeQuery, basicAuth, bearer, codeGrant, dpopProof, loginForm, pkce, refreshGrant, SPA_CLIENT_ID, spaRedirect, type DpopKey, type Pkce, type SoftAuthenticator } from '@sso/server/test-support';
 import type { HttpAnswer, HttpClient } from './http.ts';
 import { OK, failed, type Outcome } from './stats.ts';
 
@@ -23,6 +23,8 @@ export interface Member {
   refresh: string;
   /** The member's second session, with `openid`: its refresh answers a new ID token too (decision 0025). */
   openid: { terminalId: string; refresh: string };
+  /** The member's third session, bound to a DPoP key of its own (RFC 9449): its refresh sends a proof of that key. */
+  dpop: { terminalId: string; refresh: string; key: DpopKey };
 }
 
 /** Net Answer's confidential client, which introspects (docs/demo.md "Demo data"). */
@@ -142,6 +144,21 @@ export const refreshOpenid: Operation = async (http, m) => {
   return OK;
 };
 
+/**
+ * The refresh grant of the member's DPoP-bound session (RFC 9449 section 5; docs/decisions/0037-dpop.md):
+ * the same rotation, with a new proof of the session's key each time, which the server checks (its
+ * signature, claims and single use) before it rotates. The proof is signed here, in the load driver.
+ */
+export const refreshDpop: Operation = async (http, m) => {
+  const proof = await dpopProof(m.dpop.key, { htm: 'POST', htu: `${http.origin}/api/auth/token`, iat: Math.floor(Date.now() / 1000) });
+  const a = await http.post('/api/auth/token', { form: refreshGrant(m.dpop.refresh, m.dpop.terminalId) }, { dpop: proof });
+  const j = parse(a);
+  if (a.status !== 200 || typeof j.refresh_token !== 'string') return failed(httpKind(a));
+  if (j.token_type !== 'DPoP') return failed('DPoP refresh answered a Bearer pair');
+  m.dpop.refresh = j.refresh_token;
+  return OK;
+};
+
 /** A partner's introspection of the member's access token (RFC 7662), with its client credentials. */
 export const introspect: Operation = async (http, m) => {
   const a = await http.post('/api/subuser/introspect', { form: { token: m.access, token_type_hint: 'access_token' } }, introspectingClient);
@@ -162,5 +179,5 @@ export const cards = memberRead('/api/subuser/cards', (j) => Array.isArray(j.sai
 /** The member's own record (POST /api/user). */
 export const user = memberRead('/api/user', (j) => typeof j.user_id === 'string', 'user answer without user_id');
 
-export const OPERATIONS = { login, authorize, passkeySignIn, refresh, refreshOpenid, introspect, cards, user } satisfies Record<string, Operation>;
+export const OPERATIONS = { login, authorize, passkeySignIn, refresh, refreshOpenid, refreshDpop, introspect, cards, user } satisfies Record<string, Operation>;
 export type OperationName = keyof typeof OPERATIONS;

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { audienceOf, deviceHashOf, hashPassword, insertFamily, insertMember, insertMemberCard, insertPasskey, issuePair, loadClients, NO_PROFILE, noteMemberDevice, openDatabase, recordTermAcceptance, subjectFor, userHandleOf } from '@sso/server/test-support/internals';
-import { ROOT, SoftAuthenticator } from '@sso/server/test-support';
+import { dpopKey, ROOT, SoftAuthenticator } from '@sso/server/test-support';
 import type { Member } from './flows.ts';
 
 /**
@@ -11,10 +11,10 @@ import type { Member } from './flows.ts';
  * issuePair): a sign-up over HTTP costs an argon2id hash and several steps per member, which would
  * make seeding a thousand members take minutes. Every member shares one password hashed once with
  * the server's hashPassword, has accepted the SPA client's terms (so that a login is issued a code),
- * owns one card (so that the card list has a row to read), holds two live token families of the
+ * owns one card (so that the card list has a row to read), holds three live token families of the
  * SPA client, each bound to its own terminal, as after a login: one without `openid` (the plain refresh
  * grant) and one with it and the authentication context of a password sign-in (the refresh that answers
- * a new ID token, decision 0025), and a passkey on a software authenticator
+ * a new ID token, decision 0025), a third bound to a DPoP key of its own (RFC 9449; decision 0037), and a passkey on a software authenticator
  * with the cookies of a browser it has signed in from before. Addresses carry a per-run tag, so several
  * seedings of one database do not collide.
  */
@@ -69,16 +69,19 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           await insertMember(trx, { id, email, tel: null, password_hash: passwordHash, member_type: 'card', ...NO_PROFILE }, now);
           for (const key of terms) await recordTermAcceptance(trx, id, key, TERM_VERSIONS[key], now);
           await insertMemberCard(trx, id, benchCard(`BENCH${n}`), now);
-          const session = async (terminalId: string, familyScope: string) => {
+          const session = async (terminalId: string, familyScope: string, jkt: string | null = null) => {
             const familyId = randomUUID();
             const context = { auth_time: now, amr: 'pwd', sso_session_id: null, subject: subjectFor(web, id) };
             await insertFamily(trx, { id: familyId, user_id: id, client_id: WEB_CLIENT_ID, terminal_id: terminalId, scope: familyScope, audience, created_at: now, revoked_at: null, proved_at: null, ...context });
-            const tokens = await issuePair(trx, familyId, null, familyScope, now);
+            const tokens = await issuePair(trx, familyId, null, familyScope, now, jkt);
             if (!tokens.refresh_token) throw new Error('issuePair answered no refresh token');
             return { terminalId, access: tokens.access_token, refresh: tokens.refresh_token };
           };
           const plain = await session(`bench-terminal-${n}`, scope);
           const openid = await session(`bench-oidc-terminal-${n}`, openidScope);
+          // A session bound to a DPoP key of the member's own (RFC 9449), as after a login with a proof.
+          const key = await dpopKey();
+          const bound = await session(`bench-dpop-terminal-${n}`, scope, key.jkt);
           // A passkey on a software authenticator (decision 0024), stored as a registration stores it.
           const authenticator = new SoftAuthenticator(o.origin);
           const credential = authenticator.mint(userHandleOf(id));
@@ -98,7 +101,7 @@ export async function seedMembers(o: SeedOptions): Promise<Member[]> {
           // A returning browser: the member has signed in from it before, so a login mails no notice.
           const browser = { deviceCookie: randomBytes(32).toString('base64url'), passkeyCookie: randomBytes(32).toString('base64url'), authenticator };
           await noteMemberDevice(trx, { userId: id, deviceHash: deviceHashOf(browser.deviceCookie), now });
-          members.push({ email, password: LOAD_PASSWORD, ...plain, openid: { terminalId: openid.terminalId, refresh: openid.refresh }, ...browser });
+          members.push({ email, password: LOAD_PASSWORD, ...plain, openid: { terminalId: openid.terminalId, refresh: openid.refresh }, dpop: { terminalId: bound.terminalId, refresh: bound.refresh, key }, ...browser });
         }
       });
     }

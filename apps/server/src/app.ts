@@ -70,6 +70,7 @@ import { registerOidcRoutes } from './modules/oidc/routes.ts';
 import { endBrowserSessionOf } from './modules/sso/logout.ts';
 import { jwtSigner } from './modules/oidc/jwt-signer.ts';
 import { ensureSigningKey, signingKeyStore } from './modules/oidc/signing-keys.ts';
+import { dpopSettings } from './modules/oauth/dpop.ts';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -231,6 +232,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     ...oidc,
     loginAddressFailures: config.loginAddressFailures,
     loginNotice: config.loginNotice,
+    // DPoP proofs (RFC 9449; docs/decisions/0037-dpop.md): their URIs under PUBLIC_ORIGIN, nonces when DPOP_NONCE is on.
+    dpop: dpopSettings({ publicOrigin: config.publicOrigin, requireNonce: config.dpopNonce, secret: config.signingKeySecret }),
     notifier: messaging.notifier,
     cardMaster,
     netAnswer,

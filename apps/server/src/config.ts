@@ -111,6 +111,7 @@ const schema = z.object({
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full'], { error: 'must be normal or full' }).default('normal'),
   LOGIN_ADDRESS_FAILURES: z.coerce.number({ error: 'must be a whole number (0: no limit)' }).int().min(0, { error: 'must be a whole number (0: no limit)' }).default(LIMITS.loginFailuresPerAddress),
   LOGIN_NOTICE: bool.default(true),
+  DPOP_NONCE: bool.default(false),
   ACTIVITY_RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days, at least 1' }).int().min(1, { error: 'must be a whole number of days, at least 1' }).default(ACTIVITY_RETENTION_DEFAULT_DAYS),
   AUDIT_RETENTION_DAYS: z.coerce.number({ error: 'must be a whole number of days, at least 1' }).int().min(1, { error: 'must be a whole number of days, at least 1' }).default(AUDIT_RETENTION_DEFAULT_DAYS),
   LOOKUP_KEY: z.string().min(32, { error: 'must be at least 32 characters of random text' }).optional(),
@@ -186,6 +187,8 @@ export interface Config {
   loginAddressFailures: number;
   /** A sign-in from a browser the member has not used before mails the member a notice (decision 0024). */
   loginNotice: boolean;
+  /** Every DPoP proof must carry a nonce this server gave (RFC 9449 sections 8 and 9; docs/decisions/0037-dpop.md). */
+  dpopNonce: boolean;
   /**
    * How long an audit row is kept (AUDIT_RETENTION_DAYS; docs/operations.md "The audit log"): the
    * retention purge is the only delete of the append-only audit log.
@@ -327,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outOfService: e.OUT_OF_SERVICE,
     loginAddressFailures: e.LOGIN_ADDRESS_FAILURES,
     loginNotice: e.LOGIN_NOTICE,
+    dpopNonce: e.DPOP_NONCE,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     activityRetentionDays: e.ACTIVITY_RETENTION_DAYS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (production ? PRODUCTION_DRAIN_DEFAULT_MS : 0),

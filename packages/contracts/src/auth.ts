@@ -36,6 +36,8 @@ export const authorizeQuerySchema = z.object({
   max_age: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
   /** OpenID Connect Core 1.0 section 3.1.2.1: the authentication context classes (ACR_VALUES) the client accepts, space-separated, in order of preference. */
   acr_values: z.string().max(1024).optional(),
+  /** RFC 9449 section 10: the JWK SHA-256 thumbprint of the DPoP key the code is to be redeemed with. */
+  dpop_jkt: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
 });
 export type AuthorizeQuery = z.infer<typeof authorizeQuerySchema>;
 

@@ -70,10 +70,12 @@ export const introspectionResponseSchema = z.union([
     sub: z.string(),
     scope: z.string(),
     aud: z.array(z.string()),
-    token_type: z.enum(['Bearer', 'refresh_token']),
+    token_type: z.enum(['Bearer', 'DPoP', 'refresh_token']),
     exp: z.number().int(),
     iat: z.number().int(),
     terminal_id: z.string().optional(),
+    /** A DPoP-bound access token's key: its JWK SHA-256 thumbprint (RFC 9449 section 6.2). */
+    cnf: z.object({ jkt: z.string() }).optional(),
   }),
 ]);
 
@@ -113,6 +115,8 @@ export const authorizationServerMetadataSchema = z.object({
   backchannel_logout_supported: z.boolean(),
   backchannel_logout_session_supported: z.boolean(),
   frontchannel_logout_supported: z.boolean(),
+  /** RFC 9449 section 5.1: the algorithms a DPoP proof may be signed with. */
+  dpop_signing_alg_values_supported: z.array(z.string()),
 });
 
 /** GET /api/auth/jwks: the JWK Set of the ID token signing keys (RFC 7517 section 5; ES256 public keys, RFC 7518 section 6.2.1). */

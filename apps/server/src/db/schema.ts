@@ -66,6 +66,8 @@ export interface AuthCodesTable {
   sso_session_id: string | null;
   /** The authorization request's `nonce`, for the ID token (OpenID Connect Core 1.0 section 3.1.2.1). */
   nonce: string | null;
+  /** The authorization request's `dpop_jkt` (RFC 9449 section 10): the key the code is redeemed with; null: any (migration 0025). */
+  dpop_jkt: string | null;
 }
 
 export interface TokenFamiliesTable {
@@ -109,6 +111,8 @@ export interface TokenGrantsTable {
   revoked_at: number | null;
   /** 1 for a pair issued before tokens named their grant: found by a token's hash (migration 0008). */
   hash_lookup: number;
+  /** The thumbprint of the DPoP key the pair is bound to (RFC 9449; migration 0025); null: a Bearer pair. */
+  dpop_jkt: string | null;
 }
 
 export interface ActivityLogTable {

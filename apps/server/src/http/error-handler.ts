@@ -65,6 +65,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof OAuthError) return sendOAuth(reply, error);
     if (error instanceof AppError) {
       if (error.challenge) reply.header('WWW-Authenticate', error.challenge);
+      if (error.headers) reply.headers(error.headers);
       return reply.code(error.httpStatus).send({
         result_code: error.resultCode,
         result_message: error.message,

@@ -6,6 +6,8 @@ import { ACCOUNT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 export interface AppErrorExtra {
   challenge?: string;
   details?: Record<string, unknown>;
+  /** More response headers: a DPoP nonce the client is to use (RFC 9449 section 9). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -28,6 +30,11 @@ export class AppError extends Error {
     return this.extra.challenge;
   }
 
+  /** More headers of the answer, beside the challenge. */
+  get headers(): Record<string, string> | undefined {
+    return this.extra.headers;
+  }
+
   /** More fields of the answer, beside result_code and result_message (e.g. the terms a refusal names). */
   get details(): Record<string, unknown> | undefined {
     return this.extra.details;
@@ -48,8 +55,8 @@ export const lockedError = (byAddress = false) =>
  */
 export const suspendedError = () => new AppError(RESULT.LOCKED, SERVER_MESSAGES.suspended, 400);
 export const recaptchaError = () => new AppError(RESULT.RECAPTCHA, SERVER_MESSAGES.recaptcha, 400);
-export const unauthorizedError = (challenge = 'Bearer error="invalid_token"') =>
-  new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401, undefined, { challenge });
+export const unauthorizedError = (challenge = 'Bearer error="invalid_token"', headers?: Record<string, string>) =>
+  new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.unauthorized, 401, undefined, { challenge, ...(headers ? { headers } : {}) });
 /** A live token without the scope the endpoint needs (RFC 6750 section 3.1): 403 with result 300, before any work. */
 export const insufficientScopeError = (scope: string) =>
   new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.accessDenied, 403, undefined, { challenge: `Bearer error="insufficient_scope", scope="${scope}"` });

@@ -26,3 +26,4 @@ export { createTestDb, TEST_PG_URL, type TestDb } from './test-db.ts';
 export { SoftAuthenticator, type CeremonyKnobs } from './soft-authenticator.ts';
 export { catchRegisteredRoutes } from './registered-routes.ts';
 export { CARDS, cardBody, openBody, OPEN_PASSWORD, PASSWORD as CARD_SIGNUP_PASSWORD } from './signup-bodies.ts';
+export { dpopKey, dpopProof, type DpopKey, type ProofClaims } from './dpop-kit.ts';

@@ -43,7 +43,7 @@ export interface SignedIn {
  */
 export async function signIn(
   config: client.Configuration,
-  p: { origin: string; scope: string; user?: string; password?: string; extra?: Record<string, string>; browser?: CookieJar },
+  p: { origin: string; scope: string; user?: string; password?: string; extra?: Record<string, string>; browser?: CookieJar; dpop?: client.DPoPHandle },
 ): Promise<SignedIn> {
   const clientId = config.clientMetadata().client_id;
   const request = await authorizationRequest(config, p);
@@ -74,11 +74,11 @@ export class CookieJar {
 }
 
 /**
- * The relying party's authorization URL (PKCE S256, state, nonce; `extra`: prompt, max_age) and the
+ * The relying party's authorization URL (PKCE S256, state, nonce; `extra`: prompt, max_age; `dpop`: its DPoP key) and the
  * code grant of the redirect it gets back, which checks the state, the nonce, and the ID token's
  * signature and claims; an error redirect (`login_required`) is thrown as openid-client throws it.
  */
-export async function authorizationRequest(config: client.Configuration, p: { origin: string; scope: string; extra?: Record<string, string> }) {
+export async function authorizationRequest(config: client.Configuration, p: { origin: string; scope: string; extra?: Record<string, string>; dpop?: client.DPoPHandle }) {
   const verifier = client.randomPKCECodeVerifier();
   const nonce = client.randomNonce();
   const state = client.randomState();
@@ -92,7 +92,9 @@ export async function authorizationRequest(config: client.Configuration, p: { or
     ...p.extra,
   });
   const grant = async (location: string): Promise<SignedIn> => {
-    const tokens = await client.authorizationCodeGrant(config, new URL(location), { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state });
+    const checks = { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state };
+    // With a DPoP handle the library sends its proofs and retries once with the server's nonce (RFC 9449 section 8).
+    const tokens = await client.authorizationCodeGrant(config, new URL(location), checks, undefined, p.dpop ? { DPoP: p.dpop } : undefined);
     const claims = tokens.claims();
     if (!claims) throw new Error('no ID token');
     return { tokens, claims, nonce };

@@ -115,17 +115,21 @@ export interface AuthorizeParams {
   recaptcha?: string;
   /** The scope asked for; none by default, which grants the client's own (docs/decisions/0010-scopes-and-audience.md). */
   scope?: string;
+  /** The DPoP key the code is to be redeemed with (RFC 9449 section 10). */
+  dpopJkt?: string;
 }
 
 export function authorizeQuery(p: AuthorizeParams = {}): string {
-  return query({
+  const q = query({
     clientId: p.clientId ?? SPA_CLIENT_ID,
     redirectUri: p.redirectUri ?? WEB_REDIRECT,
     state: p.state ?? 'state-123',
     scope: p.scope,
     challenge: p.challenge ?? CHALLENGE,
     method: p.method ?? 'S256',
-  }).toString();
+  });
+  if (p.dpopJkt) q.set('dpop_jkt', p.dpopJkt);
+  return q.toString();
 }
 
 /** Posts the login form to the authorize endpoint as the SPA's hidden form does, from the SPA's origin (http/own-origin-post.ts). */

@@ -14,7 +14,7 @@ import type { TokenDeps } from '../oauth/token-service.ts';
  * e-mail change, the new login mobile number and the withdrawal then need the session's fresh proof
  * (decision 0012); the password change needs the member's proof in the request itself.
  */
-export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps & PasskeyDeps & Pick<TokenDeps, 'clients'>): void {
+export function registerAccountChangeRoutes(app: FastifyInstance, deps: AccountChangeDeps & PasskeyDeps & Pick<TokenDeps, 'clients' | 'dpop'>): void {
   // Sensitive changes need a fresh proof of presence on the session (decision 0012).
   memberPost(app, deps, 'POST /api/auth/email/change', afterFreshProof(deps, (call) =>
     requestEmailChange(deps, call.user, call.input, call.token.familyId),

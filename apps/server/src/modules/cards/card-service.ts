@@ -24,11 +24,14 @@ import {
 } from './card-repo.ts';
 import { masterColumnsOf, subuserOf, waitingCardOf } from './card-view.ts';
 import type { OidcDeps } from '../oidc/id-token.ts';
+import type { DpopSettings } from '../oauth/dpop.ts';
 
 export interface CardDeps extends OidcDeps {
   db: Kysely<Database>;
   clock: Clock;
   clients: ClientRegistry;
+  /** What DPoP proofs are checked against (RFC 9449; oauth/dpop.ts). */
+  dpop: DpopSettings;
   cardMaster: CardMaster;
   netAnswer: NetAnswer;
   pointLedger: PointLedger;

@@ -9,6 +9,7 @@ import { addCard, type CardAddInput } from './card-add-service.ts';
 import { enableCard, listCards, listWaitingCards, openSubuser, refreshCards, removeCards, type CardDeps } from './card-service.ts';
 import { linkNetAnswer } from './net-answer-link-service.ts';
 import { refreshCardSession, revokeMemberSession } from './session-service.ts';
+import { tokenRequestKey } from '../oauth/dpop.ts';
 
 const [cardTokenSchema] = cardAddRequestSchema.options;
 
@@ -51,8 +52,9 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardDeps & Client
     revokeMemberSession(deps, call, { token: call.input.token, clientId: call.input.client_id }),
   );
 
-  clientPost(app, deps, 'POST /api/auth/card/refresh_token', async (_request, reply, body, client) => {
-    const tokens = await refreshCardSession(deps, { refreshToken: body.refresh_token, client, terminalId: body.terminal_id ?? null });
+  clientPost(app, deps, 'POST /api/auth/card/refresh_token', async (request, reply, body, client) => {
+    const jkt = await tokenRequestKey(deps, request, reply, client);
+    const tokens = await refreshCardSession(deps, { refreshToken: body.refresh_token, client, terminalId: body.terminal_id ?? null, jkt });
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });
 }

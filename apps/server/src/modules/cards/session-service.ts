@@ -42,7 +42,7 @@ export type CardRefreshResponse = TokenResponse & { esid: string | null };
  */
 export async function refreshCardSession(
   deps: GrantDeps,
-  p: { refreshToken: string; client: OAuthClient; terminalId: string | null },
+  p: { refreshToken: string; client: OAuthClient; terminalId: string | null; jkt: string | null },
 ): Promise<CardRefreshResponse> {
   if (!isPortalClient(p.client.client_id)) throw new OAuthError('unauthorized_client', 'the card refresh is for the card portals only');
   const tokens = await refreshTokens(deps, p);

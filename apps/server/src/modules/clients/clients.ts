@@ -112,6 +112,11 @@ export const clientDefinitionSchema = z.object({
   jwks: publicJwksSchema.optional(),
   /** …or where they are published: https, or http on the loopback host (dev and test only; oauth/client-keys.ts). */
   jwks_uri: z.string().regex(/^(https:\/\/[^\s#]+|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/[^\s#]*)?)$/, { error: 'must be an https URI' }).optional(),
+  /**
+   * Every token request of the client must carry a DPoP proof, so that all its access tokens are
+   * DPoP-bound (RFC 9449 section 5.2; docs/decisions/0037-dpop.md): a FAPI 2.0 partner opts in so.
+   */
+  dpop_bound_access_tokens: z.boolean().default(false),
 });
 
 /** One entry of CLIENTS_FILE: the definition and, for a confidential client, its secret's SHA-256 (decision 0008). */

@@ -28,11 +28,14 @@ import { findMemberCard } from '../cards/card-repo.ts';
 import { challengeFor } from './hand-off-proof.ts';
 import { requireAcceptedTerms } from './partner-terms-service.ts';
 import { findLiveDirectLogin, insertDirectLogin } from './grants.ts';
+import type { DpopSettings } from '../oauth/dpop.ts';
 
 export interface IssueDeps {
   db: Kysely<Database>;
   clock: Clock;
   clients: ClientRegistry;
+  /** What DPoP proofs are checked against (RFC 9449; oauth/dpop.ts). */
+  dpop: DpopSettings;
   netAnswer: NetAnswer;
 }
 

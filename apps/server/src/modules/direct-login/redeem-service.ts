@@ -45,7 +45,7 @@ const invalidGrant = () => new OAuthError('invalid_grant', 'one-time token is in
 export async function passwordGrant(
   deps: RedeemDeps,
   fields: PasswordGrantFields,
-  p: { client: OAuthClient; terminalId: string | null; device: string | null },
+  p: { client: OAuthClient; terminalId: string | null; device: string | null; jkt?: string | null },
 ): Promise<DirectLoginTokenGrantResponse> {
   if (fields.username !== undefined || fields.password !== undefined || !fields.onetime_token) {
     throw new OAuthError('unsupported_grant_type', 'the password grant accepts only a direct-login onetime_token');
@@ -63,7 +63,7 @@ export async function passwordGrant(
  */
 export async function redeemDirectLogin(
   deps: RedeemDeps,
-  p: { onetimeToken: string; codeVerifier?: string | undefined; client: OAuthClient; terminalId: string | null; device: string | null },
+  p: { onetimeToken: string; codeVerifier?: string | undefined; client: OAuthClient; terminalId: string | null; device: string | null; jkt?: string | null | undefined },
 ): Promise<DirectLoginTokenGrantResponse> {
   const now = deps.clock.now();
   const secretHash = sha256(p.onetimeToken);
@@ -105,7 +105,8 @@ export async function redeemDirectLogin(
       sso_session_id: null,
       subject: subjectFor(p.client, userId),
     });
-    const tokens = await issuePair(trx, familyId, null, scope, now);
+    // Bound to the DPoP key of the token request's proof, when it sent one (RFC 9449 section 5).
+    const tokens = await issuePair(trx, familyId, null, scope, now, p.jkt ?? null);
     const memberType = (await hasCards(trx, userId)) ? ('na' as const) : ('open' as const);
     await logActivity(trx, { userId, event: 'direct_login', clientId: p.client.client_id, ...callerSeen(p.client, p.device), at: now });
     return { ...tokens, member_type: memberType };

@@ -16,6 +16,7 @@ import {
 } from './issue-service.ts';
 import { acceptPartnerTerms } from './partner-terms-service.ts';
 import { passwordGrant } from './redeem-service.ts';
+import { tokenRequestKey } from '../oauth/dpop.ts';
 import { directCallbackLocation, resumeAppLocation } from './redirect-service.ts';
 
 /** The direct-login grant's endpoint authenticates its client (oauth/client-auth.ts). */
@@ -47,6 +48,7 @@ export function registerDirectLoginRoutes(app: FastifyInstance, deps: DirectLogi
       client,
       terminalId: body.terminal_id ?? null,
       device: describeDevice(request.headers['user-agent']),
+      jkt: await tokenRequestKey(deps, request, reply, client),
     });
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   });

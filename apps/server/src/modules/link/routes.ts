@@ -12,7 +12,7 @@ export type { LinkDeps };
  * The open-account link (SPEC.md sections 3 and 7; decision 0006). The Bearer token is checked
  * before the body; the birthday rule depends on today's date in Japan.
  */
-export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps & Pick<TokenDeps, 'clients'>): void {
+export function registerLinkRoutes(app: FastifyInstance, deps: LinkDeps & Pick<TokenDeps, 'clients' | 'dpop'>): void {
   const readLink = (body: unknown) => parseOr901(linkOpenRequestSchema(japanDate(deps.clock.now())), body);
   memberPost(app, deps, 'POST /api/link/open', ({ user, clientId, input, device, address }) =>
     linkOpenAccount(deps, user, input, { clientId, device, address }), readLink,

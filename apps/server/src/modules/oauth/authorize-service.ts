@@ -23,9 +23,12 @@ import { memberPasskey } from '../passkeys/passkey-repo.ts';
 import { ACR_NOT_MET, meetsAcrValues } from '../oidc/acr-request.ts';
 import type { OidcDeps } from '../oidc/id-token.ts';
 import { recaptchaRefused, securityEvent } from '../../lib/security-events.ts';
+import type { DpopSettings } from './dpop.ts';
 
 export interface AuthorizeDeps extends CredentialDeps, SignInNoticeDeps, OidcDeps {
   clients: ClientRegistry;
+  /** What DPoP proofs are checked against (RFC 9449; oauth/dpop.ts). */
+  dpop: DpopSettings;
   issuer: string;
   /** The login form's reCAPTCHA, checked here when no live ticket of the login step came with it (decision 0011). */
   recaptcha: RecaptchaVerifier;
@@ -228,7 +231,7 @@ export async function authorize(
   const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
   // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
   const context = { authTime: now, amr, nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
-  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, ...context };
+  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, dpopJkt: q.query.dpop_jkt, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   // The password changed, or the member was suspended, since it was checked: the member signs in again.
@@ -308,6 +311,8 @@ export async function issueCodeRedirect(
     registeredEsid?: string;
     /** The passkey a passkey sign-in's ticket was bound to: the code is issued only while it is still the member's (decision 0024). */
     passkeyId?: string | undefined;
+    /** The request's `dpop_jkt` (RFC 9449 section 10): the code is redeemed with a proof of that key only. */
+    dpopJkt?: string | undefined;
   } & AuthenticationContext,
 ): Promise<string | undefined> {
   const now = deps.clock.now();
@@ -336,6 +341,7 @@ export async function issueCodeRedirect(
     amr: p.amr.join(' '),
     nonce: p.nonce,
     sso_session_id: ssoSessionId,
+    dpop_jkt: p.dpopJkt ?? null,
   });
   await logActivity(deps.db, { userId: p.userId, event: 'login', clientId: p.client.client_id, device: p.device, address: p.address, at: now });
   const portal = await portalReturnParams(deps.db, { clientId: p.client.client_id, userId: p.userId, registeredEsid: p.registeredEsid });

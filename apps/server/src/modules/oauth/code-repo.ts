@@ -22,6 +22,7 @@ const codeInsert = preparedQuery((db, p: AuthCodeRow) =>
     amr: p.amr,
     nonce: p.nonce,
     sso_session_id: p.sso_session_id,
+    dpop_jkt: p.dpop_jkt,
   }),
 );
 

@@ -8,6 +8,7 @@ import type { OAuthClient } from '../clients/clients.ts';
 import type { AuthorizeDeps } from './authorize-service.ts';
 import type { ClientAuthDeps } from './client-auth.ts';
 import { clientPost } from './client-route.ts';
+import { tokenRequestKey } from './dpop.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 
 /**
@@ -17,7 +18,7 @@ import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-se
  */
 export type PasswordGrant = (
   body: BodyOf<'POST /api/auth/token'>,
-  p: { client: OAuthClient; terminalId: string | null; device: string | null },
+  p: { client: OAuthClient; terminalId: string | null; device: string | null; jkt: string | null },
 ) => Promise<object>;
 
 export interface OAuthRouteDeps extends AuthorizeDeps, ClientAuthDeps {
@@ -44,16 +45,18 @@ function tokenGrantOutcome(raw: unknown, failure?: unknown): void {
 export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
   clientPost(app, deps, 'POST /api/auth/token', async (request, reply, body, client) => {
     const terminalId = body.terminal_id ?? null;
+    // The DPoP key the tokens are bound to, if the request proves one (RFC 9449 section 5; dpop.ts).
+    const jkt = await tokenRequestKey(deps, request, reply, client);
     let tokens;
     if (body.grant_type === 'authorization_code') {
       if (!body.code) throw new OAuthError('invalid_request', 'code is required');
-      tokens = await exchangeCode(deps, { code: body.code, client, redirectUri: body.redirect_uri, verifier: body.code_verifier, terminalId });
+      tokens = await exchangeCode(deps, { code: body.code, client, redirectUri: body.redirect_uri, verifier: body.code_verifier, terminalId, jkt });
     } else if (body.grant_type === 'refresh_token') {
       if (!body.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
-      tokens = await refreshTokens(deps, { refreshToken: body.refresh_token, client, terminalId });
+      tokens = await refreshTokens(deps, { refreshToken: body.refresh_token, client, terminalId, jkt });
     } else if (body.grant_type === 'password') {
       // The direct-login grant, the same function as /api/auth/direct_login/token (SPEC.md section 7).
-      tokens = await deps.passwordGrant(body, { client, terminalId, device: describeDevice(request.headers['user-agent']) });
+      tokens = await deps.passwordGrant(body, { client, terminalId, device: describeDevice(request.headers['user-agent']), jkt });
     } else {
       throw new OAuthError('unsupported_grant_type', 'grant_type is not supported');
     }

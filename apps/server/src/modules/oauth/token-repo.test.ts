@@ -93,7 +93,7 @@ describe('token grant statements use an index (sqlite)', () => {
 /** The refresh's write (rotateGrant): one statement on PostgreSQL, a transaction on SQLite; the same outcome. */
 describe.each(DIALECTS)('rotating a grant and writing its child (%s)', (dialect) => {
   const t = withTestApp(dialect);
-  const grant = (familyId: string, parentId: string | null, at: number): GrantRow => ({
+  const grant = (familyId: string, parentId: string | null, at: number, jkt: string | null = null): GrantRow => ({
     id: newId(),
     family_id: familyId,
     parent_id: parentId,
@@ -105,6 +105,7 @@ describe.each(DIALECTS)('rotating a grant and writing its child (%s)', (dialect)
     rotated_at: null,
     revoked_at: null,
     hash_lookup: 0,
+    dpop_jkt: jkt,
   });
   /** A family of the demo member with its first grant. */
   const family = async () => {
@@ -130,6 +131,13 @@ describe.each(DIALECTS)('rotating a grant and writing its child (%s)', (dialect)
     const child = grant(parent.family_id, parent.id, 5);
     expect(await rotateGrant(t.testDb.db.kysely, parent, child, 5)).toBe(true);
     expect(await grantsOf(parent.family_id)).toEqual([{ ...parent, rotated_at: 5 }, child]);
+  });
+
+  it("writes the child's DPoP key (RFC 9449) as given", async () => {
+    const parent = await family();
+    const child = grant(parent.family_id, parent.id, 5, 'x'.repeat(43));
+    expect(await rotateGrant(t.testDb.db.kysely, parent, child, 5)).toBe(true);
+    expect((await grantsOf(parent.family_id)).map((g) => g.dpop_jkt)).toEqual([null, 'x'.repeat(43)]);
   });
 
   it('writes nothing for a grant already rotated or revoked', async () => {

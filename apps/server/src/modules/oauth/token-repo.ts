@@ -26,6 +26,7 @@ const grantInsert = preparedQuery((db, p: GrantRow) =>
     rotated_at: p.rotated_at,
     revoked_at: p.revoked_at,
     hash_lookup: p.hash_lookup,
+    dpop_jkt: p.dpop_jkt,
   }),
 );
 const rotation = preparedQuery((db, p: GrantKey & { now: number }) =>
@@ -66,6 +67,7 @@ const grantWithFamily = (db: Kysely<Database>) =>
       'g.created_at',
       'g.rotated_at',
       'g.revoked_at',
+      'g.dpop_jkt',
       'f.user_id',
       'f.client_id',
       'f.terminal_id',
@@ -124,7 +126,7 @@ const rotationWithChild = preparedQuery((db, p: GrantRow & { now: number; parent
         .returning(['family_id', 'id']),
     )
     .insertInto('token_grants')
-    .columns(['id', 'family_id', 'parent_id', 'access_hash', 'refresh_hash', 'access_expires_at', 'refresh_expires_at', 'created_at', 'rotated_at', 'revoked_at', 'hash_lookup'])
+    .columns(['id', 'family_id', 'parent_id', 'access_hash', 'refresh_hash', 'access_expires_at', 'refresh_expires_at', 'created_at', 'rotated_at', 'revoked_at', 'hash_lookup', 'dpop_jkt'])
     .expression((eb) =>
       eb
         .selectFrom('rotated')
@@ -140,6 +142,7 @@ const rotationWithChild = preparedQuery((db, p: GrantRow & { now: number; parent
           eb.lit(null).as('rotated_at'),
           eb.lit(null).as('revoked_at'),
           eb.lit(0).as('hash_lookup'),
+          eb.cast<string | null>(eb.val(p.dpop_jkt), 'text').as('dpop_jkt'),
         ]),
     ),
 );

@@ -15,13 +15,15 @@ import { isClientEnabled } from '../clients/client-repo.ts';
 import { consumeCode, findCode } from './code-repo.ts';
 import { callerSeen } from './caller-seen.ts';
 import { verifyPkce } from './pkce.ts';
+import type { DpopSettings } from './dpop.ts';
 import { findGrant, insertFamily, lockGrant, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
 import { findToken, issuePair, rotatePair, type TokenKind } from './tokens.ts';
 import { amrList, mintIdToken, type OidcDeps } from '../oidc/id-token.ts';
 import { subjectFor } from '../oidc/subject.ts';
 import { slideSsoSessionOnRefresh } from '../sso/sso-session-repo.ts';
 
-export interface TokenDeps {
+/** What reads and writes tokens: the database, the time, the client registry. */
+export interface TokenStoreDeps {
   db: Kysely<Database>;
   clock: Clock;
   /**
@@ -31,8 +33,13 @@ export interface TokenDeps {
   clients: Pick<ClientRegistry, 'get'>;
 }
 
+/** What the guard of every endpoint that takes an access token needs (bearer.ts): the tokens, and what DPoP proofs are checked against (dpop.ts). */
+export interface TokenDeps extends TokenStoreDeps {
+  dpop: DpopSettings;
+}
+
 /** The grants that answer an ID token besides the pair (OpenID Connect Core 1.0 sections 3.1.3.3 and 12.2). */
-export type GrantDeps = TokenDeps & OidcDeps;
+export type GrantDeps = TokenStoreDeps & OidcDeps;
 
 const hasOpenid = (scope: string) => scope.split(' ').includes('openid');
 
@@ -45,8 +52,9 @@ const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
  */
 export async function exchangeCode(
   deps: GrantDeps,
-  p: { code: string; client: OAuthClient; redirectUri: string | undefined; verifier: string | undefined; terminalId: string | null },
+  p: { code: string; client: OAuthClient; redirectUri: string | undefined; verifier: string | undefined; terminalId: string | null; jkt?: string | null },
 ): Promise<TokenResponse> {
+  const jkt = p.jkt ?? null;
   const now = deps.clock.now();
   const codeHash = sha256(p.code);
   const familyId = newId();
@@ -60,6 +68,8 @@ export async function exchangeCode(
     if (code.client_id !== p.client.client_id) return { kind: 'error' as const, error: 'authorization code was issued to another client' };
     if (code.redirect_uri !== p.redirectUri) return { kind: 'error' as const, error: 'redirect_uri does not match the authorization request' };
     if (!verifyPkce(p.verifier, code.code_challenge)) return { kind: 'error' as const, error: 'code_verifier does not match the code_challenge' };
+    // A code the authorization request bound to a DPoP key is redeemed with a proof of that key only (RFC 9449 section 10).
+    if (code.dpop_jkt !== null && code.dpop_jkt !== jkt) return { kind: 'error' as const, error: 'the authorization code is bound to another DPoP key' };
     // The member's identifier for this client (modules/oidc/subject.ts), stored with the session and carried by its ID tokens.
     const subject = subjectFor(p.client, code.user_id);
     await insertFamily(trx, {
@@ -77,7 +87,7 @@ export async function exchangeCode(
       sso_session_id: code.sso_session_id,
       subject,
     });
-    return { kind: 'tokens' as const, code, subject, tokens: await issuePair(trx, familyId, null, code.scope, now) };
+    return { kind: 'tokens' as const, code, subject, tokens: await issuePair(trx, familyId, null, code.scope, now, jkt) };
   });
   if (outcome.kind === 'tokens') {
     const { code, subject, tokens } = outcome;
@@ -117,13 +127,18 @@ export async function exchangeCode(
  */
 export async function refreshTokens(
   deps: GrantDeps,
-  p: { refreshToken: string; client: OAuthClient; terminalId: string | null },
+  p: { refreshToken: string; client: OAuthClient; terminalId: string | null; jkt?: string | null },
 ): Promise<TokenResponse> {
   const now = deps.clock.now();
+  const jkt = p.jkt ?? null;
   const found = await findToken(deps.db, p.refreshToken);
   const grant = found?.kind === 'refresh' ? found.grant : undefined;
   if (!grant || grant.client_id !== p.client.client_id) throw invalidGrant('refresh token is invalid');
   if (grant.terminal_id !== p.terminalId) throw invalidGrant('refresh token is bound to another terminal');
+  // A public client's refresh token is bound to its DPoP key (RFC 9449 section 5): refreshed with a proof
+  // of that key only. A confidential client's is bound by its authentication: its new pair takes the key
+  // of this request's proof, if any.
+  if (p.client.type === 'public' && grant.dpop_jkt !== null && grant.dpop_jkt !== jkt) throw invalidGrant('refresh token is bound to another DPoP key');
   if (grant.family_revoked_at !== null || grant.refresh_expires_at <= now) throw invalidGrant('refresh token is revoked or expired');
   // A cardholders-only service ends when the member holds no card any more, however the cards went
   // (SPEC.md section 4; decision 0015). Asked of a cardholders-only client only: no query for the others.
@@ -134,7 +149,7 @@ export async function refreshTokens(
 
   // The rotation and the new pair first, alone (token-repo.ts `rotateGrant`): one statement on
   // PostgreSQL. Only a grant that was no longer live takes the retry's transaction.
-  const outcome = (await rotatePair(deps.db, grant, grant.scope, now)) ?? (await retryWithinGrace(deps.db, grant, now));
+  const outcome = (await rotatePair(deps.db, grant, grant.scope, now, jkt)) ?? (await retryWithinGrace(deps.db, grant, now, jkt));
   if (outcome) {
     // The SPA's refresh is the member's access to the ID (SPEC.md section 9: automatic login lasts 90
     // days from the last access): the browser's session its tokens came from slides on. A partner's
@@ -169,7 +184,7 @@ export async function refreshTokens(
  * issued before, if this is a retry within the grace (decision 0002); null for a replay. The grant's
  * row is locked first (PostgreSQL), so that retries of one refresh are serialised.
  */
-async function retryWithinGrace(db: Kysely<Database>, grant: GrantWithFamily, now: number): Promise<TokenResponse | null> {
+async function retryWithinGrace(db: Kysely<Database>, grant: GrantWithFamily, now: number, jkt: string | null): Promise<TokenResponse | null> {
   return db.transaction().execute(async (trx) => {
     await lockGrant(trx, grant);
     const current = await findGrant(trx, grant);
@@ -177,7 +192,7 @@ async function retryWithinGrace(db: Kysely<Database>, grant: GrantWithFamily, no
       current?.rotated_at != null && current.revoked_at === null && current.family_revoked_at === null &&
       now - current.rotated_at <= LIMITS.refreshRetryGraceMs;
     if (inGrace && (await supersedeChildren(trx, grant, now)) > 0) {
-      return issuePair(trx, grant.family_id, grant.id, grant.scope, now);
+      return issuePair(trx, grant.family_id, grant.id, grant.scope, now, jkt);
     }
     return null;
   });
@@ -185,7 +200,7 @@ async function retryWithinGrace(db: Kysely<Database>, grant: GrantWithFamily, no
 
 /** RFC 7009: revoking either token of a session revokes the whole family. Unknown tokens are not an error. */
 export async function revokeToken(
-  deps: TokenDeps,
+  deps: TokenStoreDeps,
   p: { token: string; client: OAuthClient; device: string | null },
 ) {
   const found = await findToken(deps.db, p.token);
@@ -202,7 +217,7 @@ export async function revokeToken(
  * copy says otherwise (a client registered or enabled again since this node's last poll, or disabled),
  * in the database now: one read by its key, for those tokens only (decision 0031).
  */
-const clientEnabled = async (deps: TokenDeps, clientId: string) => deps.clients.get(clientId) !== undefined || (await isClientEnabled(deps.db, clientId));
+const clientEnabled = async (deps: TokenStoreDeps, clientId: string) => deps.clients.get(clientId) !== undefined || (await isClientEnabled(deps.db, clientId));
 
 const isLive = (g: GrantWithFamily, kind: TokenKind, now: number) =>
   g.family_revoked_at === null &&
@@ -216,7 +231,7 @@ const isLive = (g: GrantWithFamily, kind: TokenKind, now: number) =>
  * the member's subject identifier for the caller (modules/oidc/subject.ts), the one its own ID tokens
  * and userinfo carry, whichever client the token was issued to: never the member id.
  */
-export async function introspect(deps: TokenDeps, p: { token: string; caller: OAuthClient }) {
+export async function introspect(deps: TokenStoreDeps, p: { token: string; caller: OAuthClient }) {
   const found = await findToken(deps.db, p.token);
   const now = deps.clock.now();
   if (!found || !isLive(found.grant, found.kind, now) || !mayIntrospect(p.caller.client_id, found.grant) || !(await clientEnabled(deps, found.grant.client_id))) return { active: false as const };
@@ -227,7 +242,8 @@ export async function introspect(deps: TokenDeps, p: { token: string; caller: OA
     sub: subjectFor(p.caller, g.user_id),
     scope: g.scope,
     aud: g.audience.split(' '),
-    token_type: found.kind === 'access' ? 'Bearer' : 'refresh_token',
+    // A DPoP-bound access token says so, with the thumbprint of its key (RFC 9449 section 6.2).
+    ...(found.kind === 'access' && g.dpop_jkt !== null ? { token_type: 'DPoP' as const, cnf: { jkt: g.dpop_jkt } } : { token_type: found.kind === 'access' ? ('Bearer' as const) : ('refresh_token' as const) }),
     exp: Math.floor((found.kind === 'access' ? g.access_expires_at : g.refresh_expires_at) / 1000),
     iat: Math.floor(g.created_at / 1000),
     ...(g.terminal_id ? { terminal_id: g.terminal_id } : {}),
@@ -235,7 +251,7 @@ export async function introspect(deps: TokenDeps, p: { token: string; caller: OA
 }
 
 /** Resolves a Bearer access token to its member, or undefined (the caller answers 401): also for a token of a disabled client. */
-export async function authenticateAccessToken(deps: TokenDeps, token: string) {
+export async function authenticateAccessToken(deps: TokenStoreDeps, token: string) {
   const found = await findToken(deps.db, token);
   const g = found?.kind === 'access' ? found.grant : undefined;
   if (!g || !isLive(g, 'access', deps.clock.now()) || !(await clientEnabled(deps, g.client_id))) return undefined;
@@ -252,6 +268,8 @@ export async function authenticateAccessToken(deps: TokenDeps, token: string) {
     provedAt: g.proved_at,
     /** The member's subject identifier for the token's client (modules/oidc/subject.ts), off the same row; null: a session from before migration 0018. */
     subject: g.subject,
+    /** The thumbprint of the DPoP key the token is bound to (RFC 9449 section 6), or null: a Bearer token. */
+    jkt: g.dpop_jkt,
   };
 }
 

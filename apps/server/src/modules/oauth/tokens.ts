@@ -21,8 +21,9 @@ export async function issuePair(
   parentId: string | null,
   scope: string,
   now: number,
+  jkt: string | null = null,
 ): Promise<TokenResponse> {
-  const pair = newPair(familyId, parentId, scope, now);
+  const pair = newPair(familyId, parentId, scope, now, jkt);
   await insertGrant(db, pair.row);
   return pair.response;
 }
@@ -31,13 +32,17 @@ export async function issuePair(
  * The refresh token's grant rotated and its successor issued, in one step that happens only if the
  * grant was still live (token-repo.ts `rotateGrant`); undefined when it was not.
  */
-export async function rotatePair(db: Kysely<Database>, parent: GrantKey, scope: string, now: number): Promise<TokenResponse | undefined> {
-  const pair = newPair(parent.family_id, parent.id, scope, now);
+export async function rotatePair(db: Kysely<Database>, parent: GrantKey, scope: string, now: number, jkt: string | null = null): Promise<TokenResponse | undefined> {
+  const pair = newPair(parent.family_id, parent.id, scope, now, jkt);
   return (await rotateGrant(db, parent, pair.row, now)) ? pair.response : undefined;
 }
 
-/** A new pair of the family: its grant row to write and the answer that carries the tokens. */
-export function newPair(familyId: string, parentId: string | null, scope: string, now: number): { row: GrantRow; response: TokenResponse } {
+/**
+ * A new pair of the family: its grant row to write and the answer that carries the tokens. `jkt`: the
+ * thumbprint of the DPoP key the pair is bound to (RFC 9449 sections 5 and 6), answered as token_type
+ * `DPoP`; null: a Bearer pair.
+ */
+export function newPair(familyId: string, parentId: string | null, scope: string, now: number, jkt: string | null = null): { row: GrantRow; response: TokenResponse } {
   const id = randomToken(16);
   const access = `${familyId}.${id}.${randomToken()}`;
   const refresh = `${familyId}.${id}.${randomToken()}`;
@@ -54,10 +59,11 @@ export function newPair(familyId: string, parentId: string | null, scope: string
       rotated_at: null,
       revoked_at: null,
       hash_lookup: 0,
+      dpop_jkt: jkt,
     },
     response: {
       access_token: access,
-      token_type: 'Bearer',
+      token_type: jkt === null ? 'Bearer' : 'DPoP',
       expires_in: Math.floor(LIMITS.accessTokenTtlMs / 1000),
       refresh_token: refresh,
       ...(scope ? { scope } : {}),

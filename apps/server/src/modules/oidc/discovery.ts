@@ -2,6 +2,7 @@ import { ACR_VALUES } from '@sso/contracts/constants';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { ASSERTION_ALGS } from '../oauth/client-assertion.ts';
 import { SIGNING_KEYS } from './signing-keys.ts';
+import { DPOP_ALGS } from '../oauth/dpop.ts';
 
 // Where this server's OpenID Connect endpoints are, below the issuer (each a route of the API
 // catalogue, packages/contracts/src/api-catalogue.ts, registered from it by modules/oidc/routes.ts).
@@ -63,5 +64,7 @@ export function providerMetadata(issuer: string) {
     backchannel_logout_session_supported: true,
     frontchannel_logout_supported: false,
     authorization_response_iss_parameter_supported: true,
+    // DPoP (RFC 9449 section 5.1; docs/decisions/0037-dpop.md): the proofs' asymmetric algorithms.
+    dpop_signing_alg_values_supported: DPOP_ALGS,
   };
 }

@@ -13,12 +13,15 @@ import { endRpSession, type EndSessionDeps } from './end-session.ts';
 import { confirmPage, invalidLogoutPage, loggedOutPage } from './end-session-page.ts';
 import { SIGNING_KEYS } from './signing-keys.ts';
 import { userInfo } from './userinfo.ts';
+import type { DpopSettings } from '../oauth/dpop.ts';
 
 export interface OidcRouteDeps extends EndSessionDeps {
   endBrowserSession: EndBrowserSession;
   /** The outbox, drained once a logout commits so that its back-channel logouts go out now, not at the worker's next turn. */
   notifier: OutboxNotifier;
   background: Background;
+  /** What DPoP proofs are checked against (RFC 9449; oauth/dpop.ts). */
+  dpop: DpopSettings;
 }
 
 /** Public documents any client may read, a browser's script too (Discovery section 4, RFC 7517). */

@@ -19,6 +19,7 @@ import { ceremonyOptions, rpOf, type PasskeyDeps } from './passkey-deps.ts';
 import { passkeyByCredentialId, type PasskeyRow } from './passkey-repo.ts';
 import { userHandleOf } from './relying-party.ts';
 import { loginRefused } from '../../lib/security-events.ts';
+import type { DpopSettings } from '../oauth/dpop.ts';
 
 /**
  * The passkey sign-in (decision 0024). The login page asks for a challenge for the client it signs
@@ -30,6 +31,8 @@ import { loginRefused } from '../../lib/security-events.ts';
  */
 export interface PasskeyLoginDeps extends PasskeyDeps {
   clients: ClientRegistry;
+  /** What DPoP proofs are checked against (RFC 9449; oauth/dpop.ts). */
+  dpop: DpopSettings;
   /** Failed sign-ins allowed from one network address in 15 minutes, shared with the password's (decision 0007; 0: no limit). */
   loginAddressFailures?: number;
 }

@@ -11,7 +11,7 @@ export type { PointDeps };
  * 0006). The Bearer token is checked before the body, so that a caller without one learns nothing
  * but 401. Balances and codes are never cached.
  */
-export function registerPointRoutes(app: FastifyInstance, deps: PointDeps & Pick<TokenDeps, 'clients'>): void {
+export function registerPointRoutes(app: FastifyInstance, deps: PointDeps & Pick<TokenDeps, 'clients' | 'dpop'>): void {
   memberPost(app, deps, 'POST /api/user/aqf', ({ user }) => pointInfo(deps, user));
 
   memberPost(app, deps, 'POST /api/aqf/transfer/open/select', ({ user, input }) => selectTransfer(deps, user, input));

@@ -14,11 +14,14 @@ import type { ClientRegistry } from '../clients/clients.ts';
 import { currentUser } from '../oauth/current-user.ts';
 import { memberAttributes, memberRecord } from './member-view.ts';
 import { changeProfile, requireOpenProfile } from './profile-service.ts';
+import type { DpopSettings } from '../oauth/dpop.ts';
 
 export interface ProfileDeps {
   db: Kysely<Database>;
   clock: Clock;
   clients: ClientRegistry;
+  /** What DPoP proofs are checked against (RFC 9449; oauth/dpop.ts). */
+  dpop: DpopSettings;
 }
 
 /**

@@ -123,6 +123,7 @@ async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, 
     authTime: session.auth_time,
     amr: session.amr.split(' ').filter(Boolean),
     nonce: q.query.nonce ?? null,
+    dpopJkt: q.query.dpop_jkt,
     ssoSessionId: null,
     session: stillLive,
   };

@@ -4,9 +4,12 @@ import type { TopSummaryResponse } from '@sso/contracts/top';
 import type { Clock } from '../../lib/clock.ts';
 import { memberPost } from '../oauth/member-post.ts';
 import { topSummary, type TopDeps } from './top-service.ts';
+import type { DpopSettings } from '../oauth/dpop.ts';
 
 export interface TopRouteDeps extends TopDeps {
   clock: Clock;
+  /** What DPoP proofs are checked against (RFC 9449; oauth/dpop.ts). */
+  dpop: DpopSettings;
 }
 
 /** POST /api/user/top (Bearer; SPEC.md section 2, Top): Top's one request, the member's record and attributes, name, cards, points and previous login. */

@@ -13,7 +13,7 @@ import type { TokenDeps } from '../oauth/token-service.ts';
  * 0016). The Bearer token is checked before the body,
  * so that a caller without one learns nothing but 401. Answers carry register_tokens: never cached.
  */
-export function registerUpgradeRoutes(app: FastifyInstance, deps: NumberlessDeps & Pick<TokenDeps, 'clients'>): void {
+export function registerUpgradeRoutes(app: FastifyInstance, deps: NumberlessDeps & Pick<TokenDeps, 'clients' | 'dpop'>): void {
   memberPost(app, deps, 'POST /api/auth/numberless', ({ user, input }) => startNumberless(deps, user, input));
 
   memberPost(app, deps, 'POST /api/auth/numberless/otp', ({ user, input, device }) =>
