@@ -54,6 +54,9 @@ const isOAuthError = (j: unknown) =>
 const isOAuthSuccess = (j: unknown) =>
   isObject(j) && (typeof j.access_token === 'string' || typeof j.active === 'boolean' || Object.keys(j).length === 0);
 
+/** RFC 9126 section 2.2: a pushed authorization request's 201 answer. */
+const isPushedRequest = (j: unknown) => isObject(j) && typeof j.request_uri === 'string' && typeof j.expires_in === 'number';
+
 /** The JSON resources: the metadata (RFC 8414, OpenID Connect Discovery), the key set, userinfo, the health check, the OpenAPI document and the development mailbox. */
 const isJsonResource = (route: string, j: unknown) =>
   (route.startsWith('/.well-known/') && isObject(j) && typeof j.issuer === 'string') ||
@@ -123,7 +126,7 @@ export function verdict(e: Endpoint, r: FuzzRequest, a: FuzzAnswer): string | un
     return 'not a result-code body (no route)';
   }
   if (e.expect === 'oauth') {
-    if (isOAuthError(json) || (a.status === 200 && isOAuthSuccess(json))) return undefined;
+    if (isOAuthError(json) || (a.status === 200 && isOAuthSuccess(json)) || (a.status === 201 && isPushedRequest(json))) return undefined;
     // A fuzzed path that names no page of the route (the demo partner's back-channel logout URI) is
     // answered before the route, by the not-found or error handler (error-handler.ts).
     if (e.paths && a.status >= 400 && a.status < 500 && isResultBody(json, a.status)) return undefined;

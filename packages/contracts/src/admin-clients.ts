@@ -43,6 +43,8 @@ export const adminClientSchema = z.object({
   terms: z.array(z.string()),
   audience: z.array(z.string()),
   service_link: z.boolean(),
+  /** Authorization requests only pushed (RFC 9126 section 5, decision 0036). */
+  require_pushed_authorization_requests: z.boolean(),
   secrets: z.array(adminClientSecretSchema),
   created_at: z.number(),
   updated_at: z.number(),
@@ -67,6 +69,7 @@ export const clientRegisterRequestSchema = z.object({
   audience: z.array(z.string()).optional(),
   terms: z.array(z.string()).optional(),
   service_link: z.boolean().optional(),
+  require_pushed_authorization_requests: z.boolean().optional(),
   direct_login_uri: z.string().optional(),
   resume_uri: z.string().optional(),
   sector_identifier: z.string().optional(),

@@ -56,6 +56,11 @@ export const clientDefinitionSchema = z.object({
   backchannel_logout_uri: z.string().regex(/^(https?:\/\/|\{PUBLIC_ORIGIN\})[^#\s]+$/, { error: 'must be an absolute http(s) URI without a fragment' }).optional(),
   /** Where an RP-initiated logout may send the member back (OpenID Connect RP-Initiated Logout 1.0 section 3.1), matched exactly. */
   post_logout_redirect_uris: z.array(z.string().min(1)).default([]),
+  /**
+   * Its authorization requests come only pushed (RFC 9126 section 5; FAPI 2.0 Security Profile): one
+   * without a request_uri from POST /api/auth/par is refused at the authorize endpoints (decision 0036).
+   */
+  require_pushed_authorization_requests: z.boolean().default(false),
 });
 
 /** One entry of CLIENTS_FILE: the definition and, for a confidential client, its secret's SHA-256 (decision 0008). */

@@ -17,6 +17,8 @@ import { recordTermAcceptance } from '../account/user-repo.ts';
 import { isClientEnabled } from '../clients/client-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { insertCode } from './code-repo.ts';
+import { consumePushedRequest } from './pushed-request-repo.ts';
+import { readAuthorizationRequest } from './pushed-request.ts';
 import { grantedScope } from './granted-scope.ts';
 import { portalReturnParams } from './portal-return.ts';
 import { memberPasskey } from '../passkeys/passkey-repo.ts';
@@ -67,13 +69,28 @@ export function resolveClient(clients: ClientRegistry, query: Record<string, unk
 }
 
 /**
- * resolveClient, and the client enabled in the database now (one read by its key): the authorize
- * endpoints issue a code only to a client a disable has not reached this node's polled copy of the
- * registry for yet (decision 0031).
+ * An authorization request the authorize endpoints take: its client and redirect URI, its parameters
+ * (`query`: a pushed request's own, RFC 9126 section 4), and for a pushed one the key its code's
+ * issue uses up (`pushed`, issueCodeRedirect).
  */
-export async function resolveEnabledClient(deps: Pick<AuthorizeDeps, 'clients' | 'db'>, query: Record<string, unknown>): Promise<{ client: OAuthClient; redirectUri: string } | undefined> {
-  const target = resolveClient(deps.clients, query);
-  return target && (await enabledNow(deps.db, target.client.client_id)) ? target : undefined;
+export interface AuthorizeTarget {
+  client: OAuthClient;
+  redirectUri: string;
+  query: Record<string, unknown>;
+  pushed?: string | undefined;
+}
+
+/**
+ * The request read (a request_uri's pushed request, modules/oauth/pushed-request.ts), resolveClient,
+ * and the client enabled in the database now (one read by its key): the authorize endpoints issue a
+ * code only to a client a disable has not reached this node's polled copy of the registry for yet
+ * (decision 0031). Undefined: the 400 page, never a redirect.
+ */
+export async function resolveEnabledClient(deps: Pick<AuthorizeDeps, 'clients' | 'db' | 'clock'>, rawQuery: Record<string, unknown>): Promise<AuthorizeTarget | undefined> {
+  const request = await readAuthorizationRequest(deps, rawQuery);
+  const target = request && resolveClient(deps.clients, request.query);
+  if (!target || !(await enabledNow(deps.db, target.client.client_id))) return undefined;
+  return { ...target, query: request.query, pushed: request.pushed };
 }
 
 /**
@@ -115,26 +132,34 @@ export function checkAuthorizeQuery(client: OAuthClient, rawQuery: Record<string
  * redirect, naming client_id or redirect_uri (RFC 6749 section 4.1.2.1: the member is told, the
  * partner never), or send the error back to the client's registered redirect URI (`redirectTo`).
  */
-export type AuthorizeRequestProblem = { param: 'client_id' | 'redirect_uri' } | { redirectTo: string };
+export type AuthorizeRequestProblem = { param: 'client_id' | 'redirect_uri' | 'request_uri' } | { redirectTo: string };
+
+/** The check's verdict: a problem, or the request the endpoint takes, as it reads it (a pushed request's own parameters). */
+export type AuthorizeRequestCheck = AuthorizeRequestProblem | { query: Record<string, unknown> };
 
 /**
  * The SPA's question before it shows the login or card sign-up form (SPEC.md section 2: both carry
  * the authorize parameters): what the authorize endpoint would do with a request it would refuse,
- * or undefined when it would take it. The same checks in the same order, and for a known client
- * the very error redirect the endpoint answers (errorRedirect), so that a partner's mistake is
- * handled before the member types their password, never after (decision 0019).
+ * or the request as it reads it when it would take it. The same checks in the same order, and for
+ * a known client the very error redirect the endpoint answers (errorRedirect), so that a partner's
+ * mistake is handled before the member types their password, never after (decision 0019). A
+ * request_uri the endpoint would not take (unknown, used, expired, another client's), or a request
+ * without one from a client that requires it (RFC 9126 section 5), is named as `request_uri`.
  */
 export async function authorizeRequestProblem(
-  deps: Pick<AuthorizeDeps, 'clients' | 'db' | 'issuer'>,
-  rawQuery: Record<string, unknown>,
-): Promise<AuthorizeRequestProblem | undefined> {
+  deps: Pick<AuthorizeDeps, 'clients' | 'db' | 'issuer' | 'clock'>,
+  asked: Record<string, unknown>,
+): Promise<AuthorizeRequestCheck> {
+  const request = await readAuthorizationRequest(deps, asked);
+  if (!request) return { param: 'request_uri' };
+  const rawQuery = request.query;
   const clientId = typeof rawQuery.client_id === 'string' ? rawQuery.client_id : '';
   // Enabled in the database too, as the endpoint itself asks (resolveEnabledClient): a disable this node has not polled yet.
   if (!deps.clients.get(clientId) || !(await enabledNow(deps.db, clientId))) return { param: 'client_id' };
   const target = resolveClient(deps.clients, rawQuery);
   if (!target) return { param: 'redirect_uri' };
   const q = checkAuthorizeQuery(target.client, rawQuery);
-  return q.ok ? undefined : { redirectTo: errorRedirect(deps.issuer, target.redirectUri, rawQuery, q.error, q.description) };
+  return q.ok ? { query: rawQuery } : { redirectTo: errorRedirect(deps.issuer, target.redirectUri, rawQuery, q.error, q.description) };
 }
 
 /**
@@ -153,8 +178,7 @@ const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Arr
  */
 export async function authorize(
   deps: AuthorizeDeps,
-  target: { client: OAuthClient; redirectUri: string },
-  rawQuery: Record<string, unknown>,
+  target: AuthorizeTarget,
   form: z.infer<typeof authorizeFormSchema> | undefined,
   /**
    * The coarse device of the request (lib/device.ts), for the activity log, its network address, its
@@ -164,6 +188,7 @@ export async function authorize(
    */
   origin: { device: string | null; address: string; deviceCookie?: string | null; session?: SessionStart },
 ): Promise<string> {
+  const rawQuery = target.query;
   const state = stateOf(rawQuery);
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
 
@@ -207,7 +232,7 @@ export async function authorize(
   const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
   // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
   const context = { authTime: now, amr, nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
-  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, ...context };
+  const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   if (location === undefined) return fail('access_denied', 'login failed');
@@ -262,7 +287,7 @@ export interface AuthenticationContext {
  * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
  * 4.1.2, RFC 9207), to a portal app with client_id and esid too (portal-return.ts, decision 0020).
  * The one place codes are made, so both authorize endpoints behave alike.
- * Undefined, and no code, when the member is no longer active, the password checked is no longer
+ * Undefined, and no code, when the member is no longer active, the pushed request was used up, the password checked is no longer
  * theirs, or the passkey that signed in is no longer theirs; the SPA's cardholders-only page, and no code, when the client is one the member may not
  * use (SPEC.md section 6).
  */
@@ -286,6 +311,8 @@ export async function issueCodeRedirect(
     registeredEsid?: string;
     /** The passkey a passkey sign-in's ticket was bound to: the code is issued only while it is still the member's (decision 0024). */
     passkeyId?: string | undefined;
+    /** The pushed request the code answers (RFC 9126): used up with the code, and no code when it already was (decision 0036). */
+    pushed?: string | undefined;
   } & AuthenticationContext,
 ): Promise<string | undefined> {
   const now = deps.clock.now();
@@ -295,6 +322,9 @@ export async function issueCodeRedirect(
   // Read again under the held row: a deletion in the settings takes the row first (manage-service.ts).
   if (p.passkeyId !== undefined && !(await memberPasskey(deps.db, p.userId, p.passkeyId))) return undefined;
   if (await refusesMember(deps.db, p.userId, p.client.client_id)) return cardholdersOnlyPage(deps.issuer);
+  // One code a pushed request (RFC 9126 section 4): of two authorizations at once, one gets it, and
+  // the other starts no session either.
+  if (p.pushed !== undefined && !(await consumePushedRequest(deps.db, p.pushed, now))) return undefined;
   const ssoSessionId = p.session ? await p.session.save(deps.db, { userId: p.userId, authTime: p.authTime, amr: p.amr, clientId: p.client.client_id }) : p.ssoSessionId;
   if (ssoSessionId === undefined) return undefined;
   const code = randomToken();

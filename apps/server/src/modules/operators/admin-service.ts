@@ -67,6 +67,7 @@ export async function adminClients(deps: AdminServiceDeps): Promise<AdminClientV
       terms: c.terms,
       audience: c.audience,
       service_link: c.service_link,
+      require_pushed_authorization_requests: c.require_pushed_authorization_requests,
       secrets: secrets.filter((s) => s.client_id === row.client_id).map((s) => ({ created_at: Number(s.created_at), retire_at: s.retire_at === null ? null : Number(s.retire_at) })),
       created_at: Number(row.created_at),
       updated_at: Number(row.updated_at),
