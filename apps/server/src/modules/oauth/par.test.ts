@@ -136,9 +136,9 @@ describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
   });
 
   it("refuses an unknown, malformed, expired or another client's request_uri with the 400 page", async () => {
-    const theirs = await pushed(t, WEB);
     const expiring = await pushed(t);
     t.clock.advance(LIMITS.pushedRequestTtlMs + 1);
+    const theirs = await pushed(t, WEB);
     const cases = [
       byUri(NET_ANSWER, `urn:ietf:params:oauth:request_uri:${pkce().verifier}`),
       byUri(NET_ANSWER, 'https://evil.example/request'),
