@@ -5,7 +5,6 @@ import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
-import type { OAuthClient } from '../clients/clients.ts';
 import { issueCodeRedirect, redirectTo, type AuthorizeTarget, type SessionStart } from '../oauth/authorize-service.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
