@@ -13,9 +13,14 @@ import type { Endpoint } from './fuzz-requests.ts';
 /** SPEC.md section 8 server result codes, and 0 for success (result-codes.ts); 99999 is the client's own. */
 const RESULT_CODES = new Set<number>(Object.values(RESULT).filter((c) => c !== RESULT.CLIENT_SPECIAL));
 
-/** RFC 6749 section 5.2, RFC 7009 section 2.2.1, and the 503 answer of a database fault. */
+/**
+ * RFC 6749 section 5.2, RFC 7009 section 2.2.1, the authorization endpoint's codes a pushed request
+ * may be refused with (RFC 9126 section 2.3: RFC 6749 section 4.1.2.1's), and the 503 answer of a
+ * database fault.
+ */
 const OAUTH_ERRORS = new Set([
   'invalid_request',
+  'unsupported_response_type',
   'invalid_client',
   'invalid_grant',
   'unauthorized_client',
