@@ -28,7 +28,8 @@ const ok = baseResponseSchema;
 const FRESH = 'Needs a fresh proof of presence on the session (decision 0012): otherwise 401 `insufficient_user_authentication` (RFC 9470).';
 /** The operator API's sensitive actions (decision 0032). */
 const OPERATOR_FRESH = 'Needs a fresh passkey proof of the last 5 minutes (POST /api/admin/reauth): otherwise 401 `insufficient_user_authentication` (RFC 9470).';
-const NOT_REDIRECTED = 'An unknown client_id or unregistered redirect_uri is never redirected to: 400 page (RFC 6749 section 4.1.2.1).';
+const NOT_REDIRECTED =
+  'An unknown client_id or unregistered redirect_uri is never redirected to: 400 page (RFC 6749 section 4.1.2.1). A pushed request (RFC 9126, decision 0036) comes as client_id and request_uri only, the rest being ignored; an unknown, used, expired or other client\'s request_uri, or a plain request of a client that requires pushed requests, is the 400 page too.';
 const TERMS_FIRST = "902 with `terms` while the service's terms are outstanding (decision 0013).";
 /** The token endpoint's answer: the direct-login grant adds the member type. */
 const TOKENS = z.union([auth.tokenResponseSchema, direct.directLoginTokenGrantResponseSchema]);
