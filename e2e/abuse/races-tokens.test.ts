@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256, verifyPassword } from '@sso/server/test-support/internals';
 import { waitForCode, waitForLink } from '../support/mailbox.ts';
-import { authorize, codeOf, DEMO_CARD, DEMO_OPEN, exchange, login, pkce, post, tokenRequest } from './support/client.ts';
+import { authorize, codeOf, DEMO_CARD, DEMO_OPEN, exchange, login, pkce, post, spaClient, tokenRequest, type Answer } from './support/client.ts';
 import {
   eventsOf,
   freshEmail,
@@ -47,6 +47,29 @@ async function codeRace(sys: RaceSystem) {
   expect(await sys.db.kysely.selectFrom('token_grants').select('id').where('family_id', '=', row.family_id).execute()).toHaveLength(1);
   // The 99 replays of the used code revoked the one family it issued (RFC 9700 section 4.2.4).
   expect(families[0]?.revoked_at).not.toBeNull();
+}
+
+/**
+ * RFC 9126 section 4 (decision 0036): the SPA's pushed request, its one request_uri posted with the
+ * member's password 100 times at once. One code; every other post is refused, by the 400 page once the
+ * request is used, or by an error to the pushed (registered) redirect URI for a post that read it
+ * before; the request's row is used up.
+ */
+async function pushedRequestRace(sys: RaceSystem) {
+  const spa = spaClient(sys.origin);
+  const pushed = await post(sys.origin, '/api/auth/par', {
+    form: { client_id: spa.clientId, response_type: 'code', redirect_uri: spa.redirectUri, scope: 'openid', state: 'race-par', code_challenge: pkce().challenge, code_challenge_method: 'S256' },
+  });
+  expect(pushed.status, pushed.text).toBe(201);
+  const requestUri = String(pushed.json?.request_uri);
+  const only = { request_uri: requestUri, redirect_uri: undefined, state: undefined, scope: undefined, response_type: undefined, code_challenge: undefined, code_challenge_method: undefined };
+  const location = (a: Answer) => new URL(a.headers.get('location') ?? `${sys.origin}/`);
+  const coded = (a: Answer) => a.status === 303 && location(a).searchParams.has('code');
+  const refused = (a: Answer) => a.status === 400 || (a.status === 303 && location(a).href.startsWith(spa.redirectUri) && location(a).searchParams.get('error') === 'access_denied');
+  await raceForOne(() => authorize(sys.origin, { user: DEMO_CARD.user, password: DEMO_CARD.password, query: only }), coded, refused);
+  const rows = await sys.db.kysely.selectFrom('pushed_authorization_requests').select('consumed_at').where('uri_hash', '=', sha256(requestUri.split(':').pop() ?? '')).execute();
+  expect(rows).toHaveLength(1);
+  expect(rows[0]?.consumed_at).not.toBeNull();
 }
 
 const balances = async (sys: RaceSystem, userId: string) =>
@@ -95,6 +118,8 @@ describe.each(['sqlite', 'postgres'] as const)('one-time secrets and the point t
   it('an authorization code gives exactly one token family', () => codeRace(sys));
 
   it('the point transfer moves the balance exactly once', () => transferRace(sys));
+
+  it('a pushed authorization request gives exactly one code', () => pushedRequestRace(sys));
 
   sqliteOnly('a password reset link changes the password exactly once', async () => {
     const member = await openMember(sys, 'reset');

@@ -78,6 +78,11 @@ export const API_FUZZ: { [K in ApiKey]: ApiFuzz<K> } = {
     { grant_type: 'refresh_token', refresh_token: secret(), client_id: 'SIAP009', terminal_id: 'fuzz-terminal' },
     { grant_type: 'password', onetime_token: secret(), client_id: 'SIAP009', terminal_id: 'fuzz-terminal' },
   ] },
+  // Pushed authorization requests (RFC 9126, decision 0036): a request the authorize endpoint would take (201), one carrying a request_uri.
+  'POST /api/auth/par': { group: 'oauth', expect: 'oauth', valid: (c) => [
+    authorizeQuery(c),
+    { ...authorizeQuery(c), request_uri: `urn:ietf:params:oauth:request_uri:${secret()}` },
+  ] },
   'POST /api/auth/revoke': { group: 'oauth', expect: 'oauth', valid: () => [{ token: secret(), token_type_hint: 'refresh_token', client_id: 'SIAP009' }] },
   'POST /api/subuser/introspect': { group: 'oauth', expect: 'oauth', valid: (c) => [{ token: c.tokens.card, token_type_hint: 'access_token' }, { token: secret() }] },
   'POST /api/auth/direct_login/token': { group: 'oauth', expect: 'oauth', valid: () => [
@@ -120,6 +125,7 @@ export const API_FUZZ: { [K in ApiKey]: ApiFuzz<K> } = {
     authorizeQuery(c),
     { ...authorizeQuery(c), prompt: 'none', nonce: 'fuzz-nonce' },
     { ...authorizeQuery(c), prompt: 'login', max_age: '0' },
+    { client_id: 'SIAP009', request_uri: `urn:ietf:params:oauth:request_uri:${secret()}` },
   ] },
   'POST /api/auth/logout': { group: 'authorize', expect: 'result' },
   'POST /api/auth/login': { group: 'account', expect: 'result', argon2: true, valid: () => [

@@ -13,9 +13,14 @@ import type { Endpoint } from './fuzz-requests.ts';
 /** SPEC.md section 8 server result codes, and 0 for success (result-codes.ts); 99999 is the client's own. */
 const RESULT_CODES = new Set<number>(Object.values(RESULT).filter((c) => c !== RESULT.CLIENT_SPECIAL));
 
-/** RFC 6749 section 5.2, RFC 7009 section 2.2.1, and the 503 answer of a database fault. */
+/**
+ * RFC 6749 section 5.2, RFC 7009 section 2.2.1, the authorization endpoint's codes a pushed request
+ * may be refused with (RFC 9126 section 2.3: RFC 6749 section 4.1.2.1's), and the 503 answer of a
+ * database fault.
+ */
 const OAUTH_ERRORS = new Set([
   'invalid_request',
+  'unsupported_response_type',
   'invalid_client',
   'invalid_grant',
   'unauthorized_client',
@@ -53,6 +58,9 @@ const isOAuthError = (j: unknown) =>
 /** A token answer (RFC 6749 section 5.1), an introspection (RFC 7662 section 2.2) or a revocation's empty body (RFC 7009 section 2.2). */
 const isOAuthSuccess = (j: unknown) =>
   isObject(j) && (typeof j.access_token === 'string' || typeof j.active === 'boolean' || Object.keys(j).length === 0);
+
+/** RFC 9126 section 2.2: a pushed authorization request's 201 answer. */
+const isPushedRequest = (j: unknown) => isObject(j) && typeof j.request_uri === 'string' && typeof j.expires_in === 'number';
 
 /** The JSON resources: the metadata (RFC 8414, OpenID Connect Discovery), the key set, userinfo, the health check, the OpenAPI document and the development mailbox. */
 const isJsonResource = (route: string, j: unknown) =>
@@ -124,7 +132,7 @@ export function verdict(e: Endpoint, r: FuzzRequest, a: FuzzAnswer): string | un
     return 'not a result-code body (no route)';
   }
   if (e.expect === 'oauth') {
-    if (isOAuthError(json) || (a.status === 200 && isOAuthSuccess(json))) return undefined;
+    if (isOAuthError(json) || (a.status === 200 && isOAuthSuccess(json)) || (a.status === 201 && isPushedRequest(json))) return undefined;
     // A fuzzed path that names no page of the route (the demo partner's back-channel logout URI) is
     // answered before the route, by the not-found or error handler (error-handler.ts).
     if (e.paths && a.status >= 400 && a.status < 500 && isResultBody(json, a.status)) return undefined;

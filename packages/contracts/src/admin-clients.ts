@@ -51,6 +51,8 @@ export const adminClientSchema = z.object({
   token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']),
   jwks: jwksSchema.nullable(),
   jwks_uri: z.string().nullable(),
+  /** Authorization requests only pushed (RFC 9126 section 5, decision 0036). */
+  require_pushed_authorization_requests: z.boolean(),
   secrets: z.array(adminClientSecretSchema),
   created_at: z.number(),
   updated_at: z.number(),
@@ -75,6 +77,7 @@ export const clientRegisterRequestSchema = z.object({
   audience: z.array(z.string()).optional(),
   terms: z.array(z.string()).optional(),
   service_link: z.boolean().optional(),
+  require_pushed_authorization_requests: z.boolean().optional(),
   direct_login_uri: z.string().optional(),
   resume_uri: z.string().optional(),
   sector_identifier: z.string().optional(),

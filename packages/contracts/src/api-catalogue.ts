@@ -28,7 +28,8 @@ const ok = baseResponseSchema;
 const FRESH = 'Needs a fresh proof of presence on the session (decision 0012): otherwise 401 `insufficient_user_authentication` (RFC 9470).';
 /** The operator API's sensitive actions (decision 0032). */
 const OPERATOR_FRESH = 'Needs a fresh passkey proof of the last 5 minutes (POST /api/admin/reauth): otherwise 401 `insufficient_user_authentication` (RFC 9470).';
-const NOT_REDIRECTED = 'An unknown client_id or unregistered redirect_uri is never redirected to: 400 page (RFC 6749 section 4.1.2.1).';
+const NOT_REDIRECTED =
+  'An unknown client_id or unregistered redirect_uri is never redirected to: 400 page (RFC 6749 section 4.1.2.1). A pushed request (RFC 9126, decision 0036) comes as client_id and request_uri only, the rest being ignored; an unknown, used, expired or other client\'s request_uri, or a plain request of a client that requires pushed requests, is the 400 page too.';
 const TERMS_FIRST = "902 with `terms` while the service's terms are outstanding (decision 0013).";
 /** The token endpoint's answer: the direct-login grant adds the member type. */
 const TOKENS = z.union([auth.tokenResponseSchema, direct.directLoginTokenGrantResponseSchema]);
@@ -63,6 +64,7 @@ const ENTRIES = {
   'POST /api/auth/end_session': { tag: 'oauth', form: oidc.endSessionRequestSchema, answer: 'redirect', summary: 'RP-initiated logout by POST, and the answer of its confirmation page', note: 'A confirmation posted from another site is asked again.' },
   'POST /api/auth/authorize/check': { tag: 'oauth', json: auth.authorizeCheckRequestSchema, answer: auth.authorizeCheckResponseSchema, summary: 'Checks the authorize parameters before the login form shows (decision 0019)' },
   'POST /api/auth/token': { tag: 'oauth', cors: true, client: 'any', oauth: true, form: oauth.tokenRequestSchema, answer: TOKENS, summary: 'Token endpoint: authorization_code (PKCE S256), refresh_token (rotating), the direct-login grant' },
+  'POST /api/auth/par': { tag: 'oauth', client: 'any', oauth: true, form: oauth.pushedAuthorizationRequestSchema, answer: oauth.pushedAuthorizationResponseSchema, more: { 201: { description: 'The request_uri (RFC 9126 section 2.2)', schema: oauth.pushedAuthorizationResponseSchema } }, summary: 'Pushed authorization request (RFC 9126): 201 with the request_uri the authorize endpoint takes beside client_id, once, within expires_in seconds', note: 'Decision 0036. Checked as the authorize endpoint checks a request; errors are RFC 6749 section 5.2 bodies (400, 401 invalid_client).' },
   'POST /api/auth/revoke': { tag: 'oauth', cors: true, client: 'any', oauth: true, form: oauth.tokenLookupRequestSchema, answer: oauth.revocationResponseSchema, summary: 'Revocation (RFC 7009): either token ends the session' },
   'POST /api/subuser/introspect': { tag: 'oauth', client: 'confidential', oauth: true, form: oauth.tokenLookupRequestSchema, answer: oauth.introspectionResponseSchema, summary: "Introspection (RFC 7662) of the client's own tokens and those whose audience names it" },
   'POST /api/auth/card/refresh_token': { tag: 'oauth', client: 'any', oauth: true, form: oauth.cardRefreshRequestSchema, answer: cards.cardRefreshTokenResponseSchema, summary: "The card portals' refresh (rotating), with the esid of the first active card" },

@@ -49,9 +49,9 @@ export type AuthorizeQuery = z.infer<typeof authorizeQuerySchema>;
 export const authorizeCheckRequestSchema = z.record(z.string(), z.unknown());
 
 /**
- * Its answer (decision 0019). 901 naming `client_id` or `redirect_uri`: the authorize endpoint
- * would refuse the request without a redirect, so the SPA tells the member (RFC 6749 section
- * 4.1.2.1). Result 0 without `redirect_to`: the endpoint would take the request, the form shows.
+ * Its answer (decision 0019). 901 naming `client_id`, `redirect_uri` or `request_uri` (a pushed
+ * request the endpoint would not take, decision 0036): the authorize endpoint would refuse the
+ * request without a redirect, so the SPA tells the member (RFC 6749 section 4.1.2.1). Result 0 without `redirect_to`: the endpoint would take the request, the form shows.
  * Result 0 with `redirect_to`: the client and redirect URI are known but the request is not
  * (response_type, scope, code_challenge, code_challenge_method); this is the error redirect the
  * endpoint itself would answer (`error`, `error_description`, `state`, RFC 9207 `iss`), which the

@@ -32,6 +32,13 @@ export const LIMITS = {
    */
   loginTicketTtlMs: 60 * 1000,
   authorizationCodeTtlMs: 60 * 1000,
+  /**
+   * A pushed authorization request's request_uri must reach the authorize endpoint within this
+   * (RFC 9126 section 2.2, `expires_in`); once it has, it lasts the authorization process: the login
+   * page, the terms, the app's confirmation (RFC 9126 section 4; decision 0036).
+   */
+  pushedRequestTtlMs: 60 * 1000,
+  pushedRequestProcessTtlMs: 30 * 60 * 1000,
   accessTokenTtlMs: 60 * 60 * 1000,
   /** Automatic login lasts 90 days from the last access (SPEC.md section 9): refresh tokens slide. */
   refreshTokenTtlMs: 90 * 24 * 60 * 60 * 1000,

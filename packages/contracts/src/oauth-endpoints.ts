@@ -50,6 +50,29 @@ export const cardRefreshRequestSchema = z.object({
 });
 
 /**
+ * POST /api/auth/par (form; RFC 9126 section 2.1): the client's authentication as at the token
+ * endpoint and the authorization request's parameters, which the server checks as the authorize
+ * endpoint does (decision 0036). `request_uri` is read only to refuse it (RFC 9126 section 2.1).
+ */
+export const pushedAuthorizationRequestSchema = z.object({
+  ...clientFields,
+  response_type: optional,
+  redirect_uri: optional,
+  scope: optional,
+  state: optional,
+  code_challenge: optional,
+  code_challenge_method: optional,
+  nonce: optional,
+  prompt: optional,
+  max_age: optional,
+  acr_values: optional,
+  request_uri: z.unknown().optional().describe('Never accepted: a pushed request that carries it is refused (RFC 9126 section 2.1)'),
+});
+
+/** Its answer, HTTP 201 (RFC 9126 section 2.2): the request_uri for the authorize endpoint, and its lifetime in seconds. */
+export const pushedAuthorizationResponseSchema = z.object({ request_uri: z.string(), expires_in: z.number().int() });
+
+/**
  * POST /api/auth/revoke (RFC 7009) and /api/subuser/introspect (RFC 7662), form. token_type_hint is
  * accepted and not needed: a token names its grant.
  */
@@ -112,6 +135,9 @@ export const authorizationServerMetadataSchema = z.object({
   claims_parameter_supported: z.boolean(),
   request_parameter_supported: z.boolean(),
   request_uri_parameter_supported: z.boolean(),
+  // RFC 9126 section 5: where requests are pushed, and whether every client must (each client may require it of itself).
+  pushed_authorization_request_endpoint: z.string(),
+  require_pushed_authorization_requests: z.boolean(),
   backchannel_logout_supported: z.boolean(),
   backchannel_logout_session_supported: z.boolean(),
   frontchannel_logout_supported: z.boolean(),

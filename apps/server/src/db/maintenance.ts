@@ -75,7 +75,7 @@ class Batches {
  * within a time budget (the next hourly sweep goes on): authorization codes a day after expiry (kept
  * that long so that a late replay is still recognised), login and sign-up throttles whose lock or run
  * has lapsed, sign-up flows, pending open sign-ups and one-time secrets past their expiry,
- * rate-limit counters whose window has ended, outbox messages a day after delivery or a week
+ * rate-limit counters whose window has ended, pushed authorization requests past their lifetime, outbox messages a day after delivery or a week
  * after they were given up, e-mail changes, direct-login grants and member flows past their expiry,
  * SSO sessions a day after they lapsed or ended, operator sessions and enrolment links a day after
  * they lapsed or ended, partner clients' secrets a day after their retirement, token families a day
@@ -95,6 +95,8 @@ export async function purgeExpired(db: Kysely<Database>, now: number, options: P
   await b.delete('rate_limits', 'key', (eb) => eb('window_start', '<', now - MAX_RATE_WINDOW_MS));
   // A one-time proof's identifier once the proof itself could no longer be accepted.
   await b.delete('used_jtis', 'digest', (eb) => eb('expires_at', '<', now));
+  // A pushed authorization request past its lifetime (RFC 9126; decision 0036): nothing takes it any more.
+  await b.delete('pushed_authorization_requests', 'uri_hash', (eb) => eb('expires_at', '<', now));
   // Delivered messages are kept a day and given-up ones a week, for support to look into.
   await b.delete('outbox', 'id', (eb) => eb.or([eb('sent_at', '<', now - DAY), eb('failed_at', '<', now - 7 * DAY)]));
   await b.delete('email_changes', 'id', (eb) => eb('expires_at', '<', now));

@@ -22,6 +22,7 @@ import * as oauthClients from './migrations/0020-oauth-clients.ts';
 import * as operators from './migrations/0021-operators.ts';
 import * as audit from './migrations/0022-audit.ts';
 import * as usedJtis from './migrations/0023-used-jtis.ts';
+import * as pushedRequests from './migrations/0024-pushed-authorization-requests.ts';
 import * as dpop from './migrations/0025-dpop.ts';
 import type { Database } from './schema.ts';
 
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-operators': operators,
   '0022-audit': audit,
   '0023-used-jtis': usedJtis,
+  '0024-pushed-authorization-requests': pushedRequests,
   '0025-dpop': dpop,
 };
 

@@ -298,6 +298,18 @@ export interface UsedJtisTable {
   expires_at: number;
 }
 
+/** Pushed authorization requests (RFC 9126; modules/oauth/pushed-request-repo.ts), by the SHA-256 of their request_uri's random part. */
+export interface PushedAuthorizationRequestsTable {
+  uri_hash: string;
+  client_id: string;
+  /** JSON: the pushed authorization request's parameters. */
+  params: string;
+  created_at: number;
+  started_at: number | null;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
 export interface RateLimitsTable {
   key: string;
   window_start: number;
@@ -512,6 +524,7 @@ export interface Database {
   verifications: VerificationsTable;
   rate_limits: RateLimitsTable;
   used_jtis: UsedJtisTable;
+  pushed_authorization_requests: PushedAuthorizationRequestsTable;
   outbox: OutboxTable;
   open_signups: OpenSignupsTable;
   email_changes: EmailChangesTable;

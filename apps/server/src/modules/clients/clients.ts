@@ -117,6 +117,11 @@ export const clientDefinitionSchema = z.object({
    * DPoP-bound (RFC 9449 section 5.2; docs/decisions/0037-dpop.md): a FAPI 2.0 partner opts in so.
    */
   dpop_bound_access_tokens: z.boolean().default(false),
+  /**
+   * Its authorization requests come only pushed (RFC 9126 section 5; FAPI 2.0 Security Profile): one
+   * without a request_uri from POST /api/auth/par is refused at the authorize endpoints (decision 0036).
+   */
+  require_pushed_authorization_requests: z.boolean().default(false),
 });
 
 /** One entry of CLIENTS_FILE: the definition and, for a confidential client, its secret's SHA-256 (decision 0008). */

@@ -17,6 +17,8 @@ import { recordTermAcceptance } from '../account/user-repo.ts';
 import { isClientEnabled } from '../clients/client-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { insertCode } from './code-repo.ts';
+import { consumePushedRequest } from './pushed-request-repo.ts';
+import { readAuthorizationRequest } from './pushed-request.ts';
 import { grantedScope } from './granted-scope.ts';
 import { portalReturnParams } from './portal-return.ts';
 import { memberPasskey } from '../passkeys/passkey-repo.ts';
@@ -89,13 +91,30 @@ export function resolveClient(clients: ClientRegistry, query: Record<string, unk
 }
 
 /**
- * resolveClient, and the client enabled in the database now (one read by its key): the authorize
- * endpoints issue a code only to a client a disable has not reached this node's polled copy of the
- * registry for yet (decision 0031).
+ * An authorization request the authorize endpoints take: its client and redirect URI, its parameters
+ * (`query`: a pushed request's own, RFC 9126 section 4), and for a pushed one the key its code's
+ * issue uses up (`pushed`, issueCodeRedirect).
  */
-export async function resolveEnabledClient(deps: Pick<AuthorizeDeps, 'clients' | 'db'>, query: Record<string, unknown>): Promise<{ client: OAuthClient; redirectUri: string } | undefined> {
-  const target = resolveClient(deps.clients, query);
-  return target && (await enabledNow(deps.db, target.client.client_id)) ? target : undefined;
+export interface AuthorizeTarget {
+  client: OAuthClient;
+  redirectUri: string;
+  query: Record<string, unknown>;
+  pushed?: string | undefined;
+  /** The request's query as it came (a pushed request's: its client_id and request_uri), for the login page it may be sent back to. */
+  sent?: Record<string, unknown>;
+}
+
+/**
+ * The request read (a request_uri's pushed request, modules/oauth/pushed-request.ts), resolveClient,
+ * and the client enabled in the database now (one read by its key): the authorize endpoints issue a
+ * code only to a client a disable has not reached this node's polled copy of the registry for yet
+ * (decision 0031). Undefined: the 400 page, never a redirect.
+ */
+export async function resolveEnabledClient(deps: Pick<AuthorizeDeps, 'clients' | 'db' | 'clock'>, rawQuery: Record<string, unknown>): Promise<AuthorizeTarget | undefined> {
+  const request = await readAuthorizationRequest(deps, rawQuery);
+  const target = request && resolveClient(deps.clients, request.query);
+  if (!target || !(await enabledNow(deps.db, target.client.client_id))) return undefined;
+  return { ...target, query: request.query, pushed: request.pushed, sent: rawQuery };
 }
 
 /**
@@ -137,26 +156,34 @@ export function checkAuthorizeQuery(client: OAuthClient, rawQuery: Record<string
  * redirect, naming client_id or redirect_uri (RFC 6749 section 4.1.2.1: the member is told, the
  * partner never), or send the error back to the client's registered redirect URI (`redirectTo`).
  */
-export type AuthorizeRequestProblem = { param: 'client_id' | 'redirect_uri' } | { redirectTo: string };
+export type AuthorizeRequestProblem = { param: 'client_id' | 'redirect_uri' | 'request_uri' } | { redirectTo: string };
+
+/** The check's verdict: a problem, or the request the endpoint takes, as it reads it (a pushed request's own parameters). */
+export type AuthorizeRequestCheck = AuthorizeRequestProblem | { query: Record<string, unknown> };
 
 /**
  * The SPA's question before it shows the login or card sign-up form (SPEC.md section 2: both carry
  * the authorize parameters): what the authorize endpoint would do with a request it would refuse,
- * or undefined when it would take it. The same checks in the same order, and for a known client
- * the very error redirect the endpoint answers (errorRedirect), so that a partner's mistake is
- * handled before the member types their password, never after (decision 0019).
+ * or the request as it reads it when it would take it. The same checks in the same order, and for
+ * a known client the very error redirect the endpoint answers (errorRedirect), so that a partner's
+ * mistake is handled before the member types their password, never after (decision 0019). A
+ * request_uri the endpoint would not take (unknown, used, expired, another client's), or a request
+ * without one from a client that requires it (RFC 9126 section 5), is named as `request_uri`.
  */
 export async function authorizeRequestProblem(
-  deps: Pick<AuthorizeDeps, 'clients' | 'db' | 'issuer'>,
-  rawQuery: Record<string, unknown>,
-): Promise<AuthorizeRequestProblem | undefined> {
+  deps: Pick<AuthorizeDeps, 'clients' | 'db' | 'issuer' | 'clock'>,
+  asked: Record<string, unknown>,
+): Promise<AuthorizeRequestCheck> {
+  const request = await readAuthorizationRequest(deps, asked);
+  if (!request) return { param: 'request_uri' };
+  const rawQuery = request.query;
   const clientId = typeof rawQuery.client_id === 'string' ? rawQuery.client_id : '';
   // Enabled in the database too, as the endpoint itself asks (resolveEnabledClient): a disable this node has not polled yet.
   if (!deps.clients.get(clientId) || !(await enabledNow(deps.db, clientId))) return { param: 'client_id' };
   const target = resolveClient(deps.clients, rawQuery);
   if (!target) return { param: 'redirect_uri' };
   const q = checkAuthorizeQuery(target.client, rawQuery);
-  return q.ok ? undefined : { redirectTo: errorRedirect(deps.issuer, target.redirectUri, rawQuery, q.error, q.description) };
+  return q.ok ? { query: rawQuery } : { redirectTo: errorRedirect(deps.issuer, target.redirectUri, rawQuery, q.error, q.description) };
 }
 
 /**
@@ -175,8 +202,7 @@ const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Arr
  */
 export async function authorize(
   deps: AuthorizeDeps,
-  target: { client: OAuthClient; redirectUri: string },
-  rawQuery: Record<string, unknown>,
+  target: AuthorizeTarget,
   form: z.infer<typeof authorizeFormSchema> | undefined,
   /**
    * The coarse device of the request (lib/device.ts), for the activity log, its network address, its
@@ -186,9 +212,11 @@ export async function authorize(
    */
   origin: { device: string | null; address: string; deviceCookie?: string | null; session?: SessionStart },
 ): Promise<string> {
+  const rawQuery = target.query;
   const state = stateOf(rawQuery);
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
-  const retry = (why: LoginRetryKind) => retryLoginPage(deps.issuer, rawQuery, why);
+  // Back to the login page with the request as it came: a pushed one's request_uri, not what was pushed.
+  const retry = (why: LoginRetryKind) => retryLoginPage(deps.issuer, target.sent ?? rawQuery, why);
 
   const q = checkAuthorizeQuery(target.client, rawQuery);
   if (!q.ok) return fail(q.error, q.description);
@@ -231,7 +259,7 @@ export async function authorize(
   const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
   // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
   const context = { authTime: now, amr, nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
-  const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, dpopJkt: q.query.dpop_jkt, ...context };
+  const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, dpopJkt: q.query.dpop_jkt, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
   // The password changed, or the member was suspended, since it was checked: the member signs in again.
@@ -287,7 +315,7 @@ export interface AuthenticationContext {
  * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
  * 4.1.2, RFC 9207), to a portal app with client_id and esid too (portal-return.ts, decision 0020).
  * The one place codes are made, so both authorize endpoints behave alike.
- * Undefined, and no code, when the member is no longer active, the password checked is no longer
+ * Undefined, and no code, when the member is no longer active, the pushed request was used up, the password checked is no longer
  * theirs, or the passkey that signed in is no longer theirs; the SPA's cardholders-only page, and no code, when the client is one the member may not
  * use (SPEC.md section 6).
  */
@@ -313,6 +341,8 @@ export async function issueCodeRedirect(
     passkeyId?: string | undefined;
     /** The request's `dpop_jkt` (RFC 9449 section 10): the code is redeemed with a proof of that key only. */
     dpopJkt?: string | undefined;
+    /** The pushed request the code answers (RFC 9126): used up with the code, and no code when it already was (decision 0036). */
+    pushed?: string | undefined;
   } & AuthenticationContext,
 ): Promise<string | undefined> {
   const now = deps.clock.now();
@@ -322,6 +352,9 @@ export async function issueCodeRedirect(
   // Read again under the held row: a deletion in the settings takes the row first (manage-service.ts).
   if (p.passkeyId !== undefined && !(await memberPasskey(deps.db, p.userId, p.passkeyId))) return undefined;
   if (await refusesMember(deps.db, p.userId, p.client.client_id)) return cardholdersOnlyPage(deps.issuer);
+  // One code a pushed request (RFC 9126 section 4): of two authorizations at once, one gets it, and
+  // the other starts no session either.
+  if (p.pushed !== undefined && !(await consumePushedRequest(deps.db, p.pushed, now))) return undefined;
   const ssoSessionId = p.session ? await p.session.save(deps.db, { userId: p.userId, authTime: p.authTime, amr: p.amr, clientId: p.client.client_id }) : p.ssoSessionId;
   if (ssoSessionId === undefined) return undefined;
   const code = randomToken();

@@ -9,6 +9,7 @@ import type { AuthorizeDeps } from './authorize-service.ts';
 import type { ClientAuthDeps } from './client-auth.ts';
 import { clientPost } from './client-route.ts';
 import { tokenRequestKey } from './dpop.ts';
+import { pushAuthorizationRequest } from './par.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 
 /**
@@ -38,8 +39,8 @@ function tokenGrantOutcome(raw: unknown, failure?: unknown): void {
 }
 
 /**
- * The OAuth 2.0 token, revocation and introspection endpoints (SPEC.md section 7; RFC 6749, 7009,
- * 7662). The authorization endpoint, which starts or reads the browser's SSO session, is
+ * The OAuth 2.0 token, pushed authorization request, revocation and introspection endpoints (SPEC.md
+ * section 7; RFC 6749, 9126, 7009, 7662). The authorization endpoint, which starts or reads the browser's SSO session, is
  * modules/sso/routes.ts; the metadata (RFC 8414) and OpenID Connect's are modules/oidc/routes.ts.
  */
 export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
@@ -62,6 +63,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
     }
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   }, tokenGrantOutcome);
+
+  // RFC 9126 section 2.2: 201 Created, never cached.
+  clientPost(app, deps, 'POST /api/auth/par', async (_request, reply, body, client) => {
+    return reply.code(201).header('Cache-Control', 'no-store').send(await pushAuthorizationRequest(deps, client, body));
+  });
 
   clientPost(app, deps, 'POST /api/auth/revoke', async (request, reply, body, client) => {
     await revokeToken(deps, { token: body.token, client, device: describeDevice(request.headers['user-agent']) });

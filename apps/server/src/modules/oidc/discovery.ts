@@ -10,6 +10,7 @@ export const AUTHORIZE_PATH = '/api/auth/authorize';
 export const JWKS_PATH = '/api/auth/jwks';
 export const USERINFO_PATH = '/api/auth/userinfo';
 export const END_SESSION_PATH = '/api/auth/end_session';
+export const PAR_PATH = '/api/auth/par';
 
 /** The claims the ID token and userinfo may carry (OpenID Connect Core 1.0 sections 2 and 5.1; modules/oidc/userinfo.ts). */
 const CLAIMS = [
@@ -58,8 +59,13 @@ export function providerMetadata(issuer: string) {
     ui_locales_supported: ['ja'],
     claims_parameter_supported: false,
     request_parameter_supported: false,
-    // Discovery section 3: true unless said otherwise.
+    // Discovery section 3: true unless said otherwise. OpenID Connect's request object by reference,
+    // which is not RFC 9126's request_uri: that one is answered by the endpoint below (decision 0036).
     request_uri_parameter_supported: false,
+    // RFC 9126 section 5: pushed requests are taken from every client, required only of a client
+    // whose definition says so (`require_pushed_authorization_requests`), not server-wide.
+    pushed_authorization_request_endpoint: `${issuer}${PAR_PATH}`,
+    require_pushed_authorization_requests: false,
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
     frontchannel_logout_supported: false,

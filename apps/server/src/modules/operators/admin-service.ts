@@ -72,6 +72,7 @@ export async function adminClients(deps: AdminServiceDeps): Promise<AdminClientV
       token_endpoint_auth_method: c.token_endpoint_auth_method ?? (c.type === 'public' ? 'none' : 'client_secret_basic'),
       jwks: c.jwks ?? null,
       jwks_uri: c.jwks_uri ?? null,
+      require_pushed_authorization_requests: c.require_pushed_authorization_requests,
       secrets: secrets.filter((s) => s.client_id === row.client_id).map((s) => ({ created_at: Number(s.created_at), retire_at: s.retire_at === null ? null : Number(s.retire_at) })),
       created_at: Number(row.created_at),
       updated_at: Number(row.updated_at),

@@ -5,8 +5,7 @@ import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import { newId, sha256 } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { recordTermAcceptance } from '../account/user-repo.ts';
-import type { OAuthClient } from '../clients/clients.ts';
-import { issueCodeRedirect, redirectTo, type SessionStart } from '../oauth/authorize-service.ts';
+import { issueCodeRedirect, redirectTo, type AuthorizeTarget, type SessionStart } from '../oauth/authorize-service.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import type { Background } from '../../lib/background.ts';
@@ -91,13 +90,13 @@ export async function acceptSignupTerms(deps: TermsDeps, input: TermsInput, devi
  */
 export async function authorizeSignup(
   deps: SignupDeps,
-  target: { client: OAuthClient; redirectUri: string },
-  rawQuery: Record<string, unknown>,
+  target: AuthorizeTarget,
   rawForm: unknown,
   /** The browser's device (lib/device.ts) and the SSO session the sign-up starts (modules/sso, decision 0026). */
   origin: { browser: { device: string | null }; session?: SessionStart },
 ): Promise<string> {
   const { device } = origin.browser;
+  const rawQuery = target.query;
   const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
   const deny = (description: string, error = 'access_denied') =>
     redirectTo(target.redirectUri, { error, error_description: description }, state, deps.issuer);
@@ -128,7 +127,7 @@ export async function authorizeSignup(
     // A sign-up proves the card and the mailbox, not the password at the keyboard now: its session starts unproved (decision 0012).
     // It authenticates the member by the one-time password or PIN just passed (RFC 8176 `otp`); the request's nonce went with the sign-up.
     const context = { authTime: now, amr: [...SIGNUP_AMR], nonce: asked.nonce ?? null, ssoSessionId: null, session: origin.session };
-    const issue = { client: target.client, redirectUri: target.redirectUri, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null, ...context };
+    const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null, ...context };
     // A portal app returns to the card this sign-up registered (decision 0020).
     return issueCodeRedirect({ ...deps, db: trx }, { ...issue, registeredEsid: flowCard(flow).esid });
   });

@@ -48,7 +48,7 @@ export function registerSignupRoutes(app: FastifyInstance, deps: TermsDeps): voi
     if (!target) return sendBadRequestPage(reply);
     // The sign-up signs the new member in: the browser's SSO session starts with the code (decision 0026).
     const post = await signInPost(deps, request, reply);
-    const location = await authorizeSignup(deps, target, query, request.body, post);
+    const location = await authorizeSignup(deps, target, request.body, post);
     post.setCookie();
     return reply.header('Cache-Control', 'no-store').redirect(location, 303);
   }, { body: readInHandler });

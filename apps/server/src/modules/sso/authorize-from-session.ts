@@ -1,7 +1,6 @@
 import type { AuthorizeQuery } from '@sso/contracts/auth';
 import { outstandingTerms } from '../account/credentials-service.ts';
 import { refusesMember } from '../oauth/cardholders-only.ts';
-import type { OAuthClient } from '../clients/clients.ts';
 import { assuresClient } from '../oauth/redirect-assurance.ts';
 import { findActiveUserById } from '../account/user-repo.ts';
 import { meetsAcrValues } from '../oidc/acr-request.ts';
@@ -16,6 +15,7 @@ import {
   stateOf,
   type AuthorizeDeps,
   type AuthorizeQueryCheck,
+  type AuthorizeTarget,
   type SessionStart,
 } from '../oauth/authorize-service.ts';
 import type { Browser } from './sso-cookie.ts';
@@ -32,7 +32,7 @@ import { findSsoSession } from './sso-session-repo.ts';
  * member first sees which app asks, under which account, and confirms (decision 0027).
  */
 
-type Target = { client: OAuthClient; redirectUri: string };
+type Target = Pick<AuthorizeTarget, 'client' | 'redirectUri'>;
 type Checked = Extract<AuthorizeQueryCheck, { ok: true }>;
 
 /**
@@ -99,7 +99,7 @@ export function silentError(verdict: SessionVerdict): { error: string; descripti
  * authentication (`auth_time`, `amr`), the request's `nonce`, and no proof of presence (decision 0012:
  * nobody typed anything).
  */
-async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, rawQuery: Record<string, unknown>, session: SsoSessionRow, browser: Browser, onUse: () => void) {
+async function codeFromSession(deps: AuthorizeDeps, target: AuthorizeTarget, q: Checked, session: SsoSessionRow, browser: Browser, onUse: () => void) {
   const stillLive: SessionStart = {
     save: async (db) => {
       const now = deps.clock.now();
@@ -113,10 +113,11 @@ async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, 
   const issue = {
     client: target.client,
     redirectUri: target.redirectUri,
+    pushed: target.pushed,
     codeChallenge: q.query.code_challenge,
     scope: q.scope,
     userId: session.user_id,
-    state: stateOf(rawQuery),
+    state: stateOf(target.query),
     device: browser.device,
     address: browser.address,
     provedAt: null,
@@ -143,12 +144,12 @@ async function codeFromSession(deps: AuthorizeDeps, target: Target, q: Checked, 
  */
 export async function authorizeFromSession(
   deps: AuthorizeDeps,
-  target: Target,
-  rawQuery: Record<string, unknown>,
+  target: AuthorizeTarget,
   rawQueryString: string,
   browser: Browser,
   onUse: () => void = () => {},
 ): Promise<string> {
+  const rawQuery = target.query;
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   const q = checkAuthorizeQuery(target.client, rawQuery);
   if (!q.ok) return fail(q.error, q.description);
@@ -158,7 +159,7 @@ export async function authorizeFromSession(
   if (silent && problem) return fail(problem.error, problem.description);
   if (verdict.kind === 'refused') return cardholdersOnlyPage(deps.issuer);
   if (problem || verdict.kind === 'login') return loginPage(deps.issuer, rawQueryString);
-  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser, onUse);
+  const location = await codeFromSession(deps, target, q, verdict.session, browser, onUse);
   if (location !== undefined) return location;
   return silent ? fail('login_required', 'the member must log in') : loginPage(deps.issuer, rawQueryString);
 }
@@ -173,13 +174,13 @@ export async function authorizeFromSession(
  */
 export async function authorizeSessionForm(
   deps: AuthorizeDeps,
-  target: Target,
-  rawQuery: Record<string, unknown>,
+  target: AuthorizeTarget,
   rawQueryString: string,
   form: { terms?: string | string[] | undefined; confirmed?: '1' | undefined },
   browser: Browser,
   onUse: () => void = () => {},
 ): Promise<string> {
+  const rawQuery = target.query;
   const fail = (error: string, description: string) => errorRedirect(deps.issuer, target.redirectUri, rawQuery, error, description);
   const q = checkAuthorizeQuery(target.client, rawQuery);
   if (!q.ok) return fail(q.error, q.description);
@@ -191,7 +192,7 @@ export async function authorizeSessionForm(
   // prompt=none shows no screen, so nothing was confirmed on one, whatever the form says.
   if (verdict.confirm && (silent || form.confirmed !== '1')) return silent ? fail('interaction_required', 'the member must confirm the app') : loginPage(deps.issuer, rawQueryString);
   if (!(await acceptClientTerms(deps, verdict.session.user_id, target.client, form.terms, deps.clock.now()))) return fail('access_denied', 'terms of use not accepted');
-  const location = await codeFromSession(deps, target, q, rawQuery, verdict.session, browser, onUse);
+  const location = await codeFromSession(deps, target, q, verdict.session, browser, onUse);
   return location ?? loginPage(deps.issuer, rawQueryString);
 }
 

@@ -31,7 +31,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
     const target = await resolveEnabledClient(deps, query);
     if (!target) return sendBadRequestPage(reply);
     const browser = browserOf(request);
-    const location = await authorizeFromSession(deps, target, query, queryStringOf(request.url), browser, () => renewSsoCookie(reply, browser, secure));
+    const location = await authorizeFromSession(deps, target, queryStringOf(request.url), browser, () => renewSsoCookie(reply, browser, secure));
     return reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
   }, { exposeHeadRoute: false });
 
@@ -44,12 +44,12 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
     const bySession = authorizeSessionFormSchema.safeParse(request.body ?? {});
     if (bySession.success) {
       const browser = browserOf(request);
-      return done(await authorizeSessionForm(deps, target, query, queryStringOf(request.url), bySession.data, browser, () => renewSsoCookie(reply, browser, secure)));
+      return done(await authorizeSessionForm(deps, target, queryStringOf(request.url), bySession.data, browser, () => renewSsoCookie(reply, browser, secure)));
     }
     const form = authorizeFormSchema.safeParse(request.body ?? {});
     const post = await signInPost(deps, request, reply);
     const origin = { device: post.browser.device, address: request.ip ?? '', deviceCookie: post.browser.deviceCookie ?? null, session: post.session };
-    const location = await authorize(deps, target, query, form.success ? form.data : undefined, origin);
+    const location = await authorize(deps, target, form.success ? form.data : undefined, origin);
     post.setCookie();
     return done(location);
   }, { body: readInHandler });
@@ -60,9 +60,10 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
   // endpoint's own error redirect, for the SPA to follow (RFC 6749 section 4.1.2.1; decision 0019).
   // Public and read-only, like the 400 page above.
   route(app, 'POST /api/auth/authorize/check', async (request, reply, asked) => {
-    const problem = await authorizeRequestProblem(deps, asked);
-    if (problem && 'param' in problem) throw validationError([{ key: problem.param, message: SERVER_MESSAGES.validation }]);
-    const answer: AuthorizeCheckResponse = problem ? { ...ok, redirect_to: problem.redirectTo } : { ...ok, ...(await sessionCheck(deps, asked, browserOf(request))) };
+    const checked = await authorizeRequestProblem(deps, asked);
+    if ('param' in checked) throw validationError([{ key: checked.param, message: SERVER_MESSAGES.validation }]);
+    const answer: AuthorizeCheckResponse =
+      'redirectTo' in checked ? { ...ok, redirect_to: checked.redirectTo } : { ...ok, ...(await sessionCheck(deps, checked.query, browserOf(request))) };
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
 

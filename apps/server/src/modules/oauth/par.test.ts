@@ -1,0 +1,232 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as client from 'openid-client';
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '@sso/contracts/constants';
+import { REPO_ROOT } from '../../config.ts';
+import { purgeExpired } from '../../db/maintenance.ts';
+import type { ListeningApp } from '../../test-support/listening-app.ts';
+import { basicAuth, formBody, pkce } from '../../test-support/oauth-client.ts';
+import { callbackOf, CookieJar, partnerSecret, relyingParty } from '../../test-support/oidc-kit.ts';
+import { PARTNER_TERMS } from '../../test-support/direct-login-kit.ts';
+import { DIALECTS } from '../../test-support/test-db.ts';
+import { withListeningApp } from '../../test-support/vitest.ts';
+
+/**
+ * Pushed authorization requests (RFC 9126; docs/decisions/0036-pushed-authorization-requests.md):
+ * Net Answer (SIAP004) requires them here, the web (SIAP009, public) may use them.
+ */
+
+const SCOPE = 'openid user:read profile email';
+const NET_ANSWER = 'SIAP004';
+const WEB = 'SIAP009';
+const AUTH = basicAuth(NET_ANSWER, partnerSecret(NET_ANSWER));
+const BAD_PAGE = 'URLをご確認ください。';
+
+/** The demo registry with Net Answer requiring pushed requests (RFC 9126 section 5). */
+function clientsFile(): string {
+  const registry = JSON.parse(readFileSync(`${REPO_ROOT}config/clients.json`, 'utf8')) as { client_id: string }[];
+  const file = join(mkdtempSync(join(tmpdir(), 'sso-par-')), 'clients.json');
+  writeFileSync(file, JSON.stringify(registry.map((c) => (c.client_id === NET_ANSWER ? { ...c, require_pushed_authorization_requests: true } : c))));
+  return file;
+}
+
+/** An authorization request's parameters for `clientId`: its registered redirect URI, PKCE S256, a state. */
+function request(t: ListeningApp, clientId: string, extra: Record<string, string> = {}) {
+  return {
+    response_type: 'code',
+    redirect_uri: callbackOf(t.origin, clientId),
+    scope: clientId === WEB ? 'openid' : SCOPE,
+    state: `state-${clientId}`,
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  };
+}
+
+async function push(t: ListeningApp, fields: Record<string, string>, headers: Record<string, string> = AUTH) {
+  const res = await fetch(`${t.origin}/api/auth/par`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: formBody(fields),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, cache: res.headers.get('cache-control') };
+}
+
+async function pushed(t: ListeningApp, clientId = NET_ANSWER, extra: Record<string, string> = {}): Promise<string> {
+  const headers = clientId === NET_ANSWER ? AUTH : {};
+  const res = await push(t, { ...request(t, clientId, extra), ...(clientId === NET_ANSWER ? {} : { client_id: clientId }) }, headers);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return String(res.body.request_uri);
+}
+
+/** The SPA's hidden login form posted to the authorize endpoint with `query`, as its page's browser posts it. */
+async function login(t: ListeningApp, query: string, clientId = NET_ANSWER, browser = new CookieJar()) {
+  const form = new URLSearchParams({ user_mail: 'demo.card@example.com', user_pass: 'Demo1234', recaptcha_token: 'par-test' });
+  for (const term of PARTNER_TERMS[clientId] ?? []) form.append('terms', term);
+  return browser.fetch(`${t.origin}/api/auth/authorize?${query}`, { method: 'POST', body: form, headers: { origin: t.origin } });
+}
+
+const byUri = (clientId: string, requestUri: string) => new URLSearchParams({ client_id: clientId, request_uri: requestUri }).toString();
+const check = (t: ListeningApp, asked: Record<string, string>) =>
+  fetch(`${t.origin}/api/auth/authorize/check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) }).then(
+    async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }),
+  );
+const getAuthorize = (t: ListeningApp, query: string, browser = new CookieJar()) => browser.fetch(`${t.origin}/api/auth/authorize?${query}`);
+
+/** A refused authorize request: the 400 page, never a redirect. */
+async function expectBadPage(res: Response) {
+  expect(res.status).toBe(400);
+  expect(res.headers.get('location')).toBeNull();
+  expect(await res.text()).toContain(BAD_PAGE);
+}
+
+describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
+  const t = withListeningApp(dialect, { CLIENTS_FILE: clientsFile() });
+
+  it('signs in with openid-client through a pushed request, and its request_uri is then used up', async () => {
+    const config = await relyingParty(t.origin, NET_ANSWER);
+    expect(config.serverMetadata().pushed_authorization_request_endpoint).toBe(`${t.origin}/api/auth/par`);
+    expect(config.serverMetadata().require_pushed_authorization_requests).toBe(false);
+    expect(config.serverMetadata().request_uri_parameter_supported).toBe(false);
+    const verifier = client.randomPKCECodeVerifier();
+    const nonce = client.randomNonce();
+    const state = client.randomState();
+    const url = await client.buildAuthorizationUrlWithPAR(config, {
+      redirect_uri: callbackOf(t.origin, NET_ANSWER),
+      scope: SCOPE,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    // RFC 9126 section 4: the authorization URL carries client_id and request_uri only.
+    expect([...url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
+    expect(url.searchParams.get('request_uri')).toMatch(/^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/);
+
+    // The partner's link shows the SPA's login page with the same two parameters, which the SPA posts back.
+    const browser = new CookieJar();
+    const page = await getAuthorize(t, url.searchParams.toString(), browser);
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(`${t.origin}/content/authorize?${url.searchParams.toString()}`);
+    expect((await check(t, Object.fromEntries(url.searchParams))).body).toEqual({ result_code: 0, result_message: expect.any(String) });
+
+    const answer = await login(t, url.searchParams.toString(), NET_ANSWER, browser);
+    expect(answer.status).toBe(303);
+    const tokens = await client.authorizationCodeGrant(config, new URL(answer.headers.get('location') ?? ''), { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state });
+    expect(tokens.claims()?.nonce).toBe(nonce);
+    expect(tokens.access_token).toBeTruthy();
+
+    // Used: the login page, the check, the form, and the browser's session all refuse it, never redirecting.
+    await expectBadPage(await getAuthorize(t, url.searchParams.toString(), browser));
+    await expectBadPage(await login(t, url.searchParams.toString()));
+    expect((await check(t, Object.fromEntries(url.searchParams))).body).toMatchObject({ result_code: 901, validation_errors: [{ key: 'request_uri' }] });
+  });
+
+  it('takes only the pushed parameters: what the authorize URL adds beside client_id and request_uri is ignored', async () => {
+    const requestUri = await pushed(t, WEB);
+    const query = `${byUri(WEB, requestUri)}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&state=forged&scope=openid%20account%3Awrite`;
+    const res = await login(t, query, WEB);
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get('location') ?? '');
+    expect(`${back.origin}${back.pathname}`).toBe(callbackOf(t.origin, WEB));
+    expect(back.searchParams.get('state')).toBe(`state-${WEB}`);
+    expect(back.searchParams.get('code')).toBeTruthy();
+  });
+
+  it("refuses an unknown, malformed, expired or another client's request_uri with the 400 page", async () => {
+    const expiring = await pushed(t);
+    t.clock.advance(LIMITS.pushedRequestTtlMs + 1);
+    const theirs = await pushed(t, WEB);
+    const cases = [
+      byUri(NET_ANSWER, `urn:ietf:params:oauth:request_uri:${pkce().verifier}`),
+      byUri(NET_ANSWER, 'https://evil.example/request'),
+      byUri(NET_ANSWER, theirs),
+      new URLSearchParams({ request_uri: theirs }).toString(),
+      byUri(NET_ANSWER, expiring),
+    ];
+    for (const query of cases) {
+      await expectBadPage(await getAuthorize(t, query));
+      await expectBadPage(await login(t, query));
+      expect((await check(t, Object.fromEntries(new URLSearchParams(query)))).body, query).toMatchObject({ result_code: 901 });
+    }
+  });
+
+  it('lets a request_uri first used within its lifetime last the login, however long the member takes', async () => {
+    const requestUri = await pushed(t);
+    t.clock.advance(LIMITS.pushedRequestTtlMs - 1_000);
+    expect((await getAuthorize(t, byUri(NET_ANSWER, requestUri))).status).toBe(303);
+    t.clock.advance(10 * 60_000);
+    const res = await login(t, byUri(NET_ANSWER, requestUri));
+    expect(new URL(res.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+    // Swept once past its lifetime, used or not (db/maintenance.ts).
+    const left = await pushed(t);
+    t.clock.advance(LIMITS.pushedRequestProcessTtlMs + 1);
+    const counts = await purgeExpired(t.testDb.db.kysely, t.clock.now());
+    expect(counts.pushed_authorization_requests).toBeGreaterThanOrEqual(2);
+    await expectBadPage(await getAuthorize(t, byUri(NET_ANSWER, left)));
+  });
+
+  it('refuses a request without request_uri from a client that requires pushed requests, without a redirect', async () => {
+    const query = new URLSearchParams({ client_id: NET_ANSWER, ...request(t, NET_ANSWER) }).toString();
+    await expectBadPage(await getAuthorize(t, query));
+    await expectBadPage(await login(t, query));
+    expect((await check(t, Object.fromEntries(new URLSearchParams(query)))).body).toMatchObject({ result_code: 901, validation_errors: [{ key: 'request_uri' }] });
+    // Other clients' plain requests are taken as before.
+    const plain = await login(t, new URLSearchParams({ client_id: WEB, ...request(t, WEB) }).toString(), WEB);
+    expect(new URL(plain.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+  });
+
+  it('refuses a pushed request the authorize endpoint would not take, at the push, with RFC 6749 errors', async () => {
+    const cases: [Record<string, string>, number, string][] = [
+      [request(t, NET_ANSWER, { redirect_uri: `${callbackOf(t.origin, NET_ANSWER)}x` }), 400, 'invalid_request'],
+      [request(t, NET_ANSWER, { redirect_uri: 'https://evil.example/callback' }), 400, 'invalid_request'],
+      [request(t, NET_ANSWER, { code_challenge_method: 'plain' }), 400, 'invalid_request'],
+      [{ ...request(t, NET_ANSWER), code_challenge: '' }, 400, 'invalid_request'],
+      [request(t, NET_ANSWER, { response_type: 'token' }), 400, 'unsupported_response_type'],
+      [request(t, NET_ANSWER, { scope: 'openid account:write' }), 400, 'invalid_scope'],
+      [request(t, NET_ANSWER, { prompt: 'sometimes' }), 400, 'invalid_request'],
+      // RFC 9126 section 2.1: a pushed request never carries a request_uri.
+      [request(t, NET_ANSWER, { request_uri: 'urn:ietf:params:oauth:request_uri:abc' }), 400, 'invalid_request'],
+    ];
+    for (const [fields, status, error] of cases) {
+      const res = await push(t, fields);
+      expect(res.status, JSON.stringify(fields)).toBe(status);
+      expect(res.body, JSON.stringify(fields)).toMatchObject({ error, error_description: expect.any(String) });
+    }
+    // The client authenticates as at the token endpoint (RFC 9126 section 2).
+    expect((await push(t, request(t, NET_ANSWER), basicAuth(NET_ANSWER, 'wrong'))).body).toMatchObject({ error: 'invalid_client' });
+    expect((await push(t, request(t, NET_ANSWER), {})).status).toBe(401);
+    expect((await push(t, { ...request(t, NET_ANSWER), client_id: 'SIAP999' }, {})).status).toBe(401);
+    expect((await push(t, { ...request(t, NET_ANSWER), client_id: WEB }, AUTH)).status).toBe(401);
+    const ok = await push(t, request(t, NET_ANSWER));
+    expect(ok).toMatchObject({ status: 201, cache: 'no-store', body: { expires_in: LIMITS.pushedRequestTtlMs / 1000 } });
+    // The plain value is never at rest: the table holds its digest only.
+    const rows = await t.testDb.db.kysely.selectFrom('pushed_authorization_requests').selectAll().execute();
+    const secretPart = String(ok.body.request_uri).split(':').pop() ?? '';
+    expect(JSON.stringify(rows)).not.toContain(secretPart);
+  });
+
+  it('issues one code for one request_uri however many authorizations race for it', async () => {
+    const requestUri = await pushed(t, WEB);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => login(t, byUri(WEB, requestUri), WEB)));
+    const codes = answers.map((r) => new URL(r.headers.get('location') ?? `${t.origin}/`).searchParams.get('code')).filter(Boolean);
+    expect(codes).toHaveLength(1);
+    // The others are refused: back to the pushed (verified) redirect URI with an error, or the 400 page once used.
+    for (const r of answers) {
+      const location = r.headers.get('location');
+      if (location === null) expect(r.status).toBe(400);
+      else expect(location.startsWith(callbackOf(t.origin, WEB))).toBe(true);
+    }
+  });
+
+  it("issues the browser's SSO session's code for a pushed request once", async () => {
+    const browser = new CookieJar();
+    await login(t, new URLSearchParams({ client_id: WEB, ...request(t, WEB) }).toString(), WEB, browser);
+    const requestUri = await pushed(t, WEB);
+    const first = await getAuthorize(t, byUri(WEB, requestUri), browser);
+    expect(new URL(first.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+    await expectBadPage(await getAuthorize(t, byUri(WEB, requestUri), browser));
+  });
+});

@@ -1,0 +1,27 @@
+import { LIMITS } from '@sso/contracts/constants';
+import type { BodyOf } from '../../http/route.ts';
+import { OAuthError } from '../../lib/app-error.ts';
+import type { OAuthClient } from '../clients/clients.ts';
+import { checkAuthorizeQuery, type AuthorizeDeps } from './authorize-service.ts';
+import { storePushedRequest } from './pushed-request.ts';
+
+/**
+ * POST /api/auth/par (RFC 9126 section 2; decision 0036): the authenticated client's authorization
+ * request, checked as the authorize endpoint checks one (its redirect URI registered and matched
+ * exactly, then checkAuthorizeQuery), is stored and answered with its request_uri. A request_uri in
+ * it is refused (section 2.1); every failure is an RFC 6749 section 5.2 body (section 2.3).
+ */
+export async function pushAuthorizationRequest(
+  deps: Pick<AuthorizeDeps, 'db' | 'clock' | 'clients'>,
+  client: OAuthClient,
+  form: BodyOf<'POST /api/auth/par'>,
+): Promise<{ request_uri: string; expires_in: number }> {
+  const { client_secret: _secret, request_uri: requestUri, ...asked } = form;
+  if (requestUri !== undefined) throw new OAuthError('invalid_request', 'request_uri is not allowed in a pushed authorization request');
+  const params: Record<string, string> = { client_id: client.client_id };
+  for (const [key, value] of Object.entries(asked)) if (typeof value === 'string' && key !== 'client_id') params[key] = value;
+  if (!deps.clients.isRegisteredRedirect(client, params.redirect_uri ?? '')) throw new OAuthError('invalid_request', 'redirect_uri is not registered for this client');
+  const checked = checkAuthorizeQuery(client, params);
+  if (!checked.ok) throw new OAuthError(checked.error, checked.description);
+  return { request_uri: await storePushedRequest(deps, client.client_id, params), expires_in: LIMITS.pushedRequestTtlMs / 1000 };
+}
