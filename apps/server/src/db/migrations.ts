@@ -22,6 +22,7 @@ import * as oauthClients from './migrations/0020-oauth-clients.ts';
 import * as operators from './migrations/0021-operators.ts';
 import * as audit from './migrations/0022-audit.ts';
 import * as usedJtis from './migrations/0023-used-jtis.ts';
+import * as clientSigningAlg from './migrations/0026-client-signing-alg.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-operators': operators,
   '0022-audit': audit,
   '0023-used-jtis': usedJtis,
+  '0026-client-signing-alg': clientSigningAlg,
 };
 
 /**

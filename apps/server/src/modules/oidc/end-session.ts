@@ -10,7 +10,7 @@ import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { memberOfSubject, revokeUserClientFamilies, revokeUserSsoFamilies } from '../oauth/token-repo.ts';
 import { queueBackchannelLogout } from './backchannel-logout.ts';
 import type { OidcDeps } from './id-token.ts';
-import { SIGNING_KEYS } from './signing-keys.ts';
+import { SIGNING_ALGS } from './signing-keys.ts';
 
 /**
  * Ends the browser's SSO session: its cookie and its `sso_sessions` row (modules/sso/logout.ts
@@ -55,7 +55,8 @@ async function readHint(deps: EndSessionDeps, token: string): Promise<Hint | und
         if (!key) throw new Error('not a key of this server');
         return key;
       },
-      { algorithms: [SIGNING_KEYS.alg] },
+      // Either algorithm, as the hint's client had it signed; the kid's key fixes which (decision 0034).
+      { algorithms: [...SIGNING_ALGS] },
     );
     if (protectedHeader.typ !== undefined && protectedHeader.typ !== 'JWT') return undefined;
     const claims = hintClaims.safeParse(JSON.parse(new TextDecoder().decode(payload)));
