@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
+import { SIGNING_ALGS } from './constants.ts';
 import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
 import { operatorSchema } from './operators.ts';
 
@@ -26,6 +27,9 @@ const reasonFields = { reason: auditReasonSchema, ticket: auditTicketSchema };
 
 const clientIdSchema = z.string({ error: M.required }).min(1, { error: M.required }).max(64);
 const uriList = z.array(z.string());
+/** The algorithm of a client's ID tokens or signed userinfo (decision 0034). */
+export const SIGNING_ALG_MESSAGE = '署名アルゴリズムは RS256 または ES256 を指定してください。';
+const signingAlg = z.enum(SIGNING_ALGS, { error: SIGNING_ALG_MESSAGE });
 
 /** A secret of a confidential client as the console sees it: when it was made and when it stops working (null: not dated). Times are epoch milliseconds. */
 export const adminClientSecretSchema = z.object({ created_at: z.number(), retire_at: z.number().nullable() });
@@ -43,6 +47,9 @@ export const adminClientSchema = z.object({
   terms: z.array(z.string()),
   audience: z.array(z.string()),
   service_link: z.boolean(),
+  /** Its ID tokens' and logout tokens' algorithm; its signed userinfo's, null: userinfo is plain JSON. */
+  id_token_signed_response_alg: z.enum(SIGNING_ALGS),
+  userinfo_signed_response_alg: z.enum(SIGNING_ALGS).nullable(),
   secrets: z.array(adminClientSecretSchema),
   created_at: z.number(),
   updated_at: z.number(),
@@ -72,11 +79,14 @@ export const clientRegisterRequestSchema = z.object({
   sector_identifier: z.string().optional(),
   backchannel_logout_uri: z.string().optional(),
   post_logout_redirect_uris: uriList.optional(),
+  /** RS256 when left out (Dynamic Client Registration 1.0 section 2). */
+  id_token_signed_response_alg: signingAlg.optional(),
+  userinfo_signed_response_alg: signingAlg.optional(),
   ...reasonFields,
 });
 export const clientRegisterResponseSchema = baseResponseSchema.extend({ client: adminClientSchema, client_secret: z.string().optional() });
 
-/** POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null` removes it. */
+/** POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null` and `userinfo_signed_response_alg: null` remove it. */
 export const clientUpdateRequestSchema = z.object({
   client_id: clientIdSchema,
   name: z.string().min(1, { error: M.required }).optional(),
@@ -85,6 +95,8 @@ export const clientUpdateRequestSchema = z.object({
   backchannel_logout_uri: z.string().nullable().optional(),
   scopes: z.array(z.string()).optional(),
   terms: z.array(z.string()).optional(),
+  id_token_signed_response_alg: signingAlg.optional(),
+  userinfo_signed_response_alg: signingAlg.nullable().optional(),
   ...reasonFields,
 });
 export const clientResponseSchema = baseResponseSchema.extend({ client: adminClientSchema });

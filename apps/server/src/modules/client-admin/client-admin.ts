@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { SIGNING_ALG_MESSAGE } from '@sso/contracts/admin-clients';
 import type { ValidationError } from '@sso/contracts/common';
 import { isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
@@ -58,6 +59,7 @@ export const CLIENT_ADMIN_MESSAGES = {
   unknown: 'このクライアントIDのクライアントは登録されていません。',
   notConfidential: 'シークレットを持つのは機密クライアント（confidential）だけです。',
   overlap: '猶予期間は0以上の整数（ミリ秒）で指定してください。',
+  alg: SIGNING_ALG_MESSAGE,
 } as const;
 
 const refuse = (key: string, message: string) => validationError([{ key, message }]);
@@ -68,7 +70,7 @@ function zodErrors(error: z.ZodError): ValidationError[] {
   const keys = [...new Set(error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [String(i.path[0] ?? 'client')])))];
   return keys.map((key) => ({
     key,
-    message: key === 'scopes' ? CLIENT_ADMIN_MESSAGES.scope : /uri/.test(key) ? CLIENT_ADMIN_MESSAGES.uri : CLIENT_ADMIN_MESSAGES.invalid,
+    message: key === 'scopes' ? CLIENT_ADMIN_MESSAGES.scope : /uri/.test(key) ? CLIENT_ADMIN_MESSAGES.uri : key.endsWith('_alg') ? CLIENT_ADMIN_MESSAGES.alg : CLIENT_ADMIN_MESSAGES.invalid,
   }));
 }
 
@@ -155,7 +157,10 @@ export async function registerClient(
   return { client: resolveDefinition(definition, deps.publicOrigin), ...(secret !== undefined ? { secret } : {}) };
 }
 
-/** What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null` removes it. */
+/**
+ * What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null` and
+ * `userinfo_signed_response_alg: null` remove it (the latter: userinfo answers plain JSON again).
+ */
 const clientChangesSchema = z
   .object({
     name: clientDefinitionSchema.shape.name,
@@ -164,23 +169,24 @@ const clientChangesSchema = z
     backchannel_logout_uri: clientDefinitionSchema.shape.backchannel_logout_uri.unwrap().nullable(),
     scopes: clientDefinitionSchema.shape.scopes.unwrap(),
     terms: z.array(z.string()),
+    // The algorithms a partner's library expects (decision 0034): RS256 or ES256, nothing else.
+    id_token_signed_response_alg: clientDefinitionSchema.shape.id_token_signed_response_alg.unwrap(),
+    userinfo_signed_response_alg: clientDefinitionSchema.shape.userinfo_signed_response_alg.unwrap().nullable(),
   })
   .partial()
   .strict();
 export type ClientChanges = z.infer<typeof clientChangesSchema>;
 
-/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes or terms. */
+/** The optional fields `null` removes (clientChangesSchema). */
+const REMOVABLE = ['backchannel_logout_uri', 'userinfo_signed_response_alg'] as const;
+
+/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes, terms or signing algorithms. */
 export async function updateClient(deps: ClientAdminDeps, clientId: string, changes: unknown, also: AlsoInTransaction<ClientDefinition> = nothingMore): Promise<OAuthClient> {
   const parsed = clientChangesSchema.safeParse(changes);
   if (!parsed.success) throw validationError(zodErrors(parsed.error));
-  const { backchannel_logout_uri: backchannel, ...rest } = parsed.data;
   const stored = await storedDefinition(deps.db, clientId);
-  const { backchannel_logout_uri: storedBackchannel, ...kept } = stored;
-  const merged = {
-    ...kept,
-    ...rest,
-    ...(backchannel === undefined ? (storedBackchannel ? { backchannel_logout_uri: storedBackchannel } : {}) : backchannel === null ? {} : { backchannel_logout_uri: backchannel }),
-  };
+  const merged: Record<string, unknown> = { ...stored, ...parsed.data };
+  for (const key of REMOVABLE) if (merged[key] === null) delete merged[key];
   const definition = checkedDefinition(merged, deps, othersThan(deps.clients, clientId));
   await deps.db.transaction().execute(async (trx) => {
     if (!(await updateClientDefinition(trx, { clientId, definition: JSON.stringify(definition), now: deps.clock.now() }))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);

@@ -67,6 +67,8 @@ export async function adminClients(deps: AdminServiceDeps): Promise<AdminClientV
       terms: c.terms,
       audience: c.audience,
       service_link: c.service_link,
+      id_token_signed_response_alg: c.id_token_signed_response_alg,
+      userinfo_signed_response_alg: c.userinfo_signed_response_alg ?? null,
       secrets: secrets.filter((s) => s.client_id === row.client_id).map((s) => ({ created_at: Number(s.created_at), retire_at: s.retire_at === null ? null : Number(s.retire_at) })),
       created_at: Number(row.created_at),
       updated_at: Number(row.updated_at),
