@@ -22,13 +22,13 @@ export const registeredAlg = (clientId: string): 'RS256' | 'ES256' => (CONFIDENT
 
 /**
  * openid-client configured by discovery for `clientId`, declaring the ID token algorithm the client
- * registered (the library then refuses any other). `clockSkewS`: how far the server's clock is
- * ahead of this machine's (a test's manual clock), which the library adds to its own when it checks
- * `iat` and `exp`.
+ * registered (the library then refuses any other), or the client metadata `declared` says.
+ * `clockSkewS`: how far the server's clock is ahead of this machine's (a test's manual clock), which
+ * the library adds to its own when it checks `iat` and `exp`.
  */
-export async function relyingParty(origin: string, clientId: string, clockSkewS = 0): Promise<client.Configuration> {
+export async function relyingParty(origin: string, clientId: string, clockSkewS = 0, declared: Partial<client.ClientMetadata> = {}): Promise<client.Configuration> {
   const auth = CONFIDENTIAL.has(clientId) ? client.ClientSecretBasic(partnerSecret(clientId)) : client.None();
-  const metadata = { id_token_signed_response_alg: registeredAlg(clientId), [client.clockSkew]: clockSkewS };
+  const metadata = { id_token_signed_response_alg: registeredAlg(clientId), ...declared, [client.clockSkew]: clockSkewS };
   return client.discovery(new URL(origin), clientId, metadata, auth, {
     execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks],
   });
