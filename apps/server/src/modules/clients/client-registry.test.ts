@@ -177,8 +177,11 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
       expect(await refusedKeys(updateClient(deps, 'NEWALG1', { userinfo_signed_response_alg: alg }))).toEqual(['userinfo_signed_response_alg']);
     }
     expect(await refusedKeys(updateClient(deps, 'NEWALG1', { id_token_signed_response_alg: null }))).toEqual(['id_token_signed_response_alg']);
-    const e = await registerClient(deps, partner('NEWALG3', { id_token_signed_response_alg: 'HS256' })).catch((err: unknown) => err as AppError);
-    expect(e.validationErrors).toEqual([{ key: 'id_token_signed_response_alg', message: CLIENT_ADMIN_MESSAGES.alg }]);
+    const e = await registerClient(deps, partner('NEWALG3', { id_token_signed_response_alg: 'HS256' })).then(
+      () => undefined,
+      (err: unknown) => err as AppError,
+    );
+    expect(e?.validationErrors).toEqual([{ key: 'id_token_signed_response_alg', message: CLIENT_ADMIN_MESSAGES.alg }]);
     expect(admin.listAll().find((c) => c.client.client_id === 'NEWALG3')).toBeUndefined();
     expect(admin.get('NEWALG1')).toMatchObject({ id_token_signed_response_alg: 'ES256' });
   });

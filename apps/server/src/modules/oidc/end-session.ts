@@ -37,6 +37,8 @@ const hintClaims = z.object({
   iss: z.string(),
   sub: z.string().min(1),
   aud: z.union([z.string(), z.array(z.string()).length(1)]),
+  // Every ID token carries exp (Core 1.0 section 2); a signed userinfo answer, also `typ: JWT`, does not, and is no hint (decision 0034).
+  exp: z.number(),
   sid: z.string().min(1).optional(),
 });
 

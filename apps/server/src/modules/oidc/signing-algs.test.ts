@@ -111,6 +111,9 @@ describe.each(DIALECTS)('ID tokens, logout tokens and userinfo in the client\'s 
       });
       // openid-client takes it too, checking its signature, iss, aud and that sub is the ID token's.
       expect(await client.fetchUserInfo(config, tokens.access_token, claims.sub)).toMatchObject({ sub: claims.sub, email: 'demo.card@example.com' });
+      // Signed by this server for this client and member, but no ID token (no exp): not taken as an id_token_hint.
+      const asHint = await fetch(`${t.origin}/api/auth/end_session?id_token_hint=${jwt}`, { redirect: 'manual' });
+      expect([asHint.status, (await asHint.text()).includes(LOGOUT_MESSAGES.confirm)]).toEqual([200, true]);
       // One byte of the signature changed: refused.
       const [h, p, sig] = jwt.split('.') as [string, string, string];
       await expect(jwtVerify(`${h}.${p}.${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`, createRemoteJWKSet(new URL(`${t.origin}/api/auth/jwks`)))).rejects.toThrow();
