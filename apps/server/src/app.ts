@@ -69,7 +69,7 @@ import { backchannelDelivery } from './modules/oidc/backchannel-logout.ts';
 import { registerOidcRoutes } from './modules/oidc/routes.ts';
 import { endBrowserSessionOf } from './modules/sso/logout.ts';
 import { jwtSigner } from './modules/oidc/jwt-signer.ts';
-import { ensureSigningKey, signingKeyStore } from './modules/oidc/signing-keys.ts';
+import { ensureSigningKey, SIGNING_ALGS, signingKeyStore } from './modules/oidc/signing-keys.ts';
 import { dpopSettings } from './modules/oauth/dpop.ts';
 
 export interface AppOverrides {
@@ -133,7 +133,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const fromFile = imported === 0 ? readable(loadFile) : undefined;
   const fileIgnored = fromFile !== undefined && (await clientsFileDiffers(db.kysely, fromFile));
   if (config.seedDemo) await seedDemo(db.kysely, clients);
-  // The ID token signing keys (decision 0025): the first is made at the first start; a wrong secret stops the start.
+  // The signing keys (decisions 0025, 0034): one of each algorithm made at the start that finds none; a wrong secret stops the start.
   const signingKeyDeps = { db: db.kysely, clock, secret: config.signingKeySecret };
   await ensureSigningKey(signingKeyDeps);
   const signingKeys = signingKeyStore(signingKeyDeps);
@@ -265,7 +265,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (messaging.mailbox) registerDevMailboxRoutes(app, messaging.mailbox);
   // The demo partner pages and the Net Answer landing page exist in development only (decision 0006).
   if (config.env !== 'production') registerPartnerDemoRoutes(app, { ...deps, netAnswerSimulator });
-  registerHealth(app, { db, signingKeyLoaded: () => signingKeys.signingKey() });
+  registerHealth(app, { db, signingKeyLoaded: () => Promise.all(SIGNING_ALGS.map((alg) => signingKeys.signingKey(alg))) });
   // The API's OpenAPI 3.1 document, generated from the contracts' route catalogue.
   registerOpenApi(app, config.publicOrigin);
   await registerSpa(app, config.webDist, { sourceMaps: config.env !== 'production', adminDist: config.adminDist });

@@ -19,7 +19,7 @@ describe('db:migrate', () => {
   it('applies every migration to a fresh database and exits 0; a second run finds nothing to do', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sso-migrate-')), 'sso.db');
     const first = await migrate(`sqlite:${file}`);
-    expect(first.stdout).toMatch(/^db:migrate: applied 0001-initial, 0002-signup, .*, 0025-dpop\n$/);
+    expect(first.stdout).toMatch(/^db:migrate: applied 0001-initial, 0002-signup, .*, 0026-client-signing-alg\n$/);
     const db = openDatabase(`sqlite:${file}`);
     try {
       const applied = await db.kysely.selectFrom('kysely_migration' as never).select('name' as never).execute();

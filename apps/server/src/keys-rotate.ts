@@ -5,8 +5,8 @@ import { systemClock } from './lib/clock.ts';
 import { ensureSigningKey, rotateSigningKey, SIGNING_KEYS } from './modules/oidc/signing-keys.ts';
 
 /**
- * `npm run keys:rotate` (docs/operations.md, "Signing keys"; decision 0025): a new ID token signing
- * key, published at once and signing SIGNING_KEYS.activationDelayMs later; the current one signs until
+ * `npm run keys:rotate` (docs/operations.md, "Signing keys"; decisions 0025 and 0034): a new signing
+ * key of each algorithm, published at once and signing SIGNING_KEYS.activationDelayMs later; the current one of each signs until
  * then and stays published until every token it signed has expired. It reads the server's own
  * configuration (DATABASE_URL, SIGNING_KEY_SECRET, …) and writes the database the nodes share: they
  * take the key up by themselves, nothing restarts.
@@ -21,9 +21,9 @@ async function main(): Promise<void> {
     await ensureSigningKey(deps);
     const rotated = await rotateSigningKey(deps);
     process.stdout.write(
-      `signing key ${rotated.kid} published; it signs from ${new Date(rotated.activeFrom).toISOString()} ` +
+      `signing keys ${rotated.kids.join(', ')} published; they sign from ${new Date(rotated.activeFrom).toISOString()} ` +
         `(in ${SIGNING_KEYS.activationDelayMs / 60_000} minutes). ` +
-        `${rotated.retiredKids.length > 0 ? `${rotated.retiredKids.join(', ')} signs until then and stays published ${SIGNING_KEYS.retentionMs / 60_000} minutes more.` : ''}\n`,
+        `${rotated.retiredKids.length > 0 ? `${rotated.retiredKids.join(', ')} sign until then and stay published ${SIGNING_KEYS.retentionMs / 60_000} minutes more.` : ''}\n`,
     );
   } finally {
     await db.close();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
+import { SIGNING_ALGS } from './constants.ts';
 import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
 import { operatorSchema } from './operators.ts';
 
@@ -28,6 +29,9 @@ const clientIdSchema = z.string({ error: M.required }).min(1, { error: M.require
 const uriList = z.array(z.string());
 /** A private_key_jwt client's public keys (RFC 7517 section 5); the server checks that they are public RSA or EC keys. */
 const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
+/** The algorithm of a client's ID tokens or signed userinfo (decision 0034). */
+export const SIGNING_ALG_MESSAGE = '署名アルゴリズムは RS256 または ES256 を指定してください。';
+const signingAlg = z.enum(SIGNING_ALGS, { error: SIGNING_ALG_MESSAGE });
 
 /** A secret of a confidential client as the console sees it: when it was made and when it stops working (null: not dated). Times are epoch milliseconds. */
 export const adminClientSecretSchema = z.object({ created_at: z.number(), retire_at: z.number().nullable() });
@@ -53,6 +57,9 @@ export const adminClientSchema = z.object({
   jwks_uri: z.string().nullable(),
   /** Authorization requests only pushed (RFC 9126 section 5, decision 0036). */
   require_pushed_authorization_requests: z.boolean(),
+  /** Its ID tokens' and logout tokens' algorithm; its signed userinfo's, null: userinfo is plain JSON. */
+  id_token_signed_response_alg: z.enum(SIGNING_ALGS),
+  userinfo_signed_response_alg: z.enum(SIGNING_ALGS).nullable(),
   secrets: z.array(adminClientSecretSchema),
   created_at: z.number(),
   updated_at: z.number(),
@@ -87,11 +94,14 @@ export const clientRegisterRequestSchema = z.object({
   token_endpoint_auth_method: z.string().optional(),
   jwks: jwksSchema.optional(),
   jwks_uri: z.string().optional(),
+  /** RS256 when left out (Dynamic Client Registration 1.0 section 2). */
+  id_token_signed_response_alg: signingAlg.optional(),
+  userinfo_signed_response_alg: signingAlg.optional(),
   ...reasonFields,
 });
 export const clientRegisterResponseSchema = baseResponseSchema.extend({ client: adminClientSchema, client_secret: z.string().optional() });
 
-/** POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null` removes it. */
+/** POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null` and `userinfo_signed_response_alg: null` remove it. */
 export const clientUpdateRequestSchema = z.object({
   client_id: clientIdSchema,
   name: z.string().min(1, { error: M.required }).optional(),
@@ -104,6 +114,8 @@ export const clientUpdateRequestSchema = z.object({
   /** A private_key_jwt client's keys: replaced, or null to remove one and set the other. */
   jwks: jwksSchema.nullable().optional(),
   jwks_uri: z.string().nullable().optional(),
+  id_token_signed_response_alg: signingAlg.optional(),
+  userinfo_signed_response_alg: signingAlg.nullable().optional(),
   ...reasonFields,
 });
 export const clientResponseSchema = baseResponseSchema.extend({ client: adminClientSchema });

@@ -157,6 +157,14 @@ export const ACR_VALUES = {
 } as const;
 
 /**
+ * The JWS algorithms the server signs ID tokens, logout tokens and userinfo with (decision 0034):
+ * RS256, mandatory to implement (OpenID Connect Core 1.0 section 15.1) and the registration default
+ * (Dynamic Client Registration 1.0 section 2), and ES256. Each has its own keys in the JWK Set.
+ */
+export const SIGNING_ALGS = ['RS256', 'ES256'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
+
+/**
  * Direct-login targets (SPEC.md section 2) and the SPA route each maps to: the top page, the
  * all-cards list, the unactivated-cards list and card removal. Nothing else is a target.
  */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import './zod-config.ts';
+import { SIGNING_ALGS } from './constants.ts';
 
 /**
  * The OAuth 2.0 endpoints' forms and answers (RFC 6749, 7009, 7662, 8414): what the server reads
@@ -127,6 +128,7 @@ export const authorizationServerMetadataSchema = z.object({
   end_session_endpoint: z.string(),
   subject_types_supported: z.array(z.string()),
   id_token_signing_alg_values_supported: z.array(z.string()),
+  userinfo_signing_alg_values_supported: z.array(z.string()),
   claims_supported: z.array(z.string()),
   claim_types_supported: z.array(z.string()),
   acr_values_supported: z.array(z.string()),
@@ -145,7 +147,15 @@ export const authorizationServerMetadataSchema = z.object({
   dpop_signing_alg_values_supported: z.array(z.string()),
 });
 
-/** GET /api/auth/jwks: the JWK Set of the ID token signing keys (RFC 7517 section 5; ES256 public keys, RFC 7518 section 6.2.1). */
+/** One published key (RFC 7517 section 4): the public members of an RS256 or ES256 key (RFC 7518 sections 6.3.1 and 6.2.1), its kid, alg and use. */
+const publishedKey = { kid: z.string(), alg: z.enum(SIGNING_ALGS), use: z.literal('sig') };
+
+/** GET /api/auth/jwks: the JWK Set of the signing keys (RFC 7517 section 5; decision 0034: RS256 and ES256 public keys). */
 export const jwksResponseSchema = z.object({
-  keys: z.array(z.object({ kty: z.literal('EC'), crv: z.string(), x: z.string(), y: z.string(), kid: z.string(), alg: z.string(), use: z.literal('sig') })),
+  keys: z.array(
+    z.union([
+      z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), ...publishedKey }),
+      z.object({ kty: z.literal('EC'), crv: z.string(), x: z.string(), y: z.string(), ...publishedKey }),
+    ]),
+  ),
 });

@@ -24,6 +24,7 @@ import * as audit from './migrations/0022-audit.ts';
 import * as usedJtis from './migrations/0023-used-jtis.ts';
 import * as pushedRequests from './migrations/0024-pushed-authorization-requests.ts';
 import * as dpop from './migrations/0025-dpop.ts';
+import * as clientSigningAlg from './migrations/0026-client-signing-alg.ts';
 import type { Database } from './schema.ts';
 
 /** Forward-only migrations, applied in name order at start. Never edit a shipped one: add the next. */
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023-used-jtis': usedJtis,
   '0024-pushed-authorization-requests': pushedRequests,
   '0025-dpop': dpop,
+  '0026-client-signing-alg': clientSigningAlg,
 };
 
 /**

@@ -46,3 +46,8 @@ export { userHandleOf } from '../modules/passkeys/relying-party.ts';
 // The benchmark of the retention sweep (bench/purge.ts): the schema, and the purge it measures.
 export { migrateToLatest } from '../db/migrations.ts';
 export { purgeExpired } from '../db/maintenance.ts';
+
+// The interop suite registers a relying party on a running system's database as an administrator does (decision 0031).
+export { registerClient } from '../modules/client-admin/client-admin.ts';
+export { openClientStore } from '../modules/clients/client-store.ts';
+export { systemClock } from '../lib/clock.ts';

@@ -15,13 +15,21 @@ export const partnerSecret = (clientId: string) => `demo-secret-${clientId}`;
 const CONFIDENTIAL = new Set(['SIAP002', 'SIAP004']);
 
 /**
- * openid-client configured by discovery for `clientId`. `clockSkewS`: how far the server's clock is
- * ahead of this machine's (a test's manual clock), which the library adds to its own when it checks
- * `iat` and `exp`.
+ * The ID token algorithm each demo client registered (config/clients.json; decision 0034): the
+ * partners take the default, RS256, the member's own apps name ES256.
  */
-export async function relyingParty(origin: string, clientId: string, clockSkewS = 0): Promise<client.Configuration> {
+export const registeredAlg = (clientId: string): 'RS256' | 'ES256' => (CONFIDENTIAL.has(clientId) ? 'RS256' : 'ES256');
+
+/**
+ * openid-client configured by discovery for `clientId`, declaring the ID token algorithm the client
+ * registered (the library then refuses any other), or the client metadata `declared` says.
+ * `clockSkewS`: how far the server's clock is ahead of this machine's (a test's manual clock), which
+ * the library adds to its own when it checks `iat` and `exp`.
+ */
+export async function relyingParty(origin: string, clientId: string, clockSkewS = 0, declared: Partial<client.ClientMetadata> = {}): Promise<client.Configuration> {
   const auth = CONFIDENTIAL.has(clientId) ? client.ClientSecretBasic(partnerSecret(clientId)) : client.None();
-  return client.discovery(new URL(origin), clientId, { [client.clockSkew]: clockSkewS }, auth, {
+  const metadata = { id_token_signed_response_alg: registeredAlg(clientId), ...declared, [client.clockSkew]: clockSkewS };
+  return client.discovery(new URL(origin), clientId, metadata, auth, {
     execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks],
   });
 }

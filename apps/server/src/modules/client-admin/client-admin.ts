@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { SIGNING_ALG_MESSAGE } from '@sso/contracts/admin-clients';
 import type { ValidationError } from '@sso/contracts/common';
 import { isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
@@ -64,6 +65,7 @@ export const CLIENT_ADMIN_MESSAGES = {
   keys: 'private_key_jwt のクライアントには、公開鍵の jwks（JWK Set）か jwks_uri のどちらか一方だけを指定してください。ほかの認証方式には指定できません。',
   jwksUri: 'jwks_uri は https のURI（開発用の localhost は http も可）をフラグメントなしで指定してください。',
   noSecret: 'private_key_jwt のクライアントはシークレットを持ちません。',
+  alg: SIGNING_ALG_MESSAGE,
 } as const;
 
 /** A registry problem's words, by the field it names (clients.ts registryProblems). */
@@ -95,8 +97,10 @@ function zodErrors(error: z.ZodError): ValidationError[] {
               : key === 'web_origins'
                 ? CLIENT_ADMIN_MESSAGES.webOrigin
                 : /uri/.test(key)
-                ? CLIENT_ADMIN_MESSAGES.uri
-                : CLIENT_ADMIN_MESSAGES.invalid,
+                  ? CLIENT_ADMIN_MESSAGES.uri
+                  : key.endsWith('_alg')
+                    ? CLIENT_ADMIN_MESSAGES.alg
+                    : CLIENT_ADMIN_MESSAGES.invalid,
   }));
 }
 
@@ -187,7 +191,10 @@ export async function registerClient(
   return { client: resolveDefinition(definition, deps.publicOrigin), ...(secret !== undefined ? { secret } : {}) };
 }
 
-/** What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null` removes it. */
+/**
+ * What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null` and
+ * `userinfo_signed_response_alg: null` remove it (the latter: userinfo answers plain JSON again).
+ */
 const clientChangesSchema = z
   .object({
     name: clientDefinitionSchema.shape.name,
@@ -200,23 +207,24 @@ const clientChangesSchema = z
     // A private_key_jwt client's keys change, the method stays (decision 0038): null removes one, to set the other.
     jwks: clientDefinitionSchema.shape.jwks.unwrap().nullable(),
     jwks_uri: clientDefinitionSchema.shape.jwks_uri.unwrap().nullable(),
+    // The algorithms a partner's library expects (decision 0034): RS256 or ES256, nothing else.
+    id_token_signed_response_alg: clientDefinitionSchema.shape.id_token_signed_response_alg.unwrap(),
+    userinfo_signed_response_alg: clientDefinitionSchema.shape.userinfo_signed_response_alg.unwrap().nullable(),
   })
   .partial()
   .strict();
 export type ClientChanges = z.infer<typeof clientChangesSchema>;
 
-/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes, terms, web origins, or a private_key_jwt client's keys. */
+/** The optional fields `null` removes (clientChangesSchema): left out, one stays; null, it goes; given, it is replaced. */
+const REMOVABLE = ['backchannel_logout_uri', 'userinfo_signed_response_alg', 'jwks', 'jwks_uri'] as const;
+
+/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes, terms, web origins, signing algorithms, or a private_key_jwt client's keys. */
 export async function updateClient(deps: ClientAdminDeps, clientId: string, changes: unknown, also: AlsoInTransaction<ClientDefinition> = nothingMore): Promise<OAuthClient> {
   const parsed = clientChangesSchema.safeParse(changes);
   if (!parsed.success) throw validationError(zodErrors(parsed.error));
-  const { backchannel_logout_uri: backchannel, jwks, jwks_uri: jwksUri, ...rest } = parsed.data;
   const stored = await storedDefinition(deps.db, clientId);
-  const merged: Record<string, unknown> = { ...stored, ...rest };
-  // A nullable field: left out, it stays; null, it goes; given, it is replaced.
-  for (const [key, value] of [['backchannel_logout_uri', backchannel], ['jwks', jwks], ['jwks_uri', jwksUri]] as const) {
-    if (value === null) delete merged[key];
-    else if (value !== undefined) merged[key] = value;
-  }
+  const merged: Record<string, unknown> = { ...stored, ...parsed.data };
+  for (const key of REMOVABLE) if (merged[key] === null) delete merged[key];
   const definition = checkedDefinition(merged, deps, othersThan(deps.clients, clientId));
   await deps.db.transaction().execute(async (trx) => {
     if (!(await updateClientDefinition(trx, { clientId, definition: JSON.stringify(definition), now: deps.clock.now() }))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);

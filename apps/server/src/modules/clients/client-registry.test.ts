@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT } from '@sso/contracts/result-codes';
 import { buildApp } from '../../app.ts';
@@ -16,7 +16,7 @@ import { codeGrant } from '../../test-support/oauth-client.ts';
 import { basic, form, getCode, NET_ANSWER, postAuthorize, PRODUCTION_ENV, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
 import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { migrateToLatest } from '../../db/migrations.ts';
-import { registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../client-admin/client-admin.ts';
+import { CLIENT_ADMIN_MESSAGES, registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../client-admin/client-admin.ts';
 import { JWT_BEARER_ASSERTION } from '../oauth/client-assertion.ts';
 import { importClientsIfEmpty, openClientStore, type ClientStore } from './client-store.ts';
 import { loadClientsFile, parseClientsFile } from './clients.ts';
@@ -160,6 +160,35 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     });
     expect((await exchangeAs(id, secret, moved)).statusCode).toBe(200);
     expect((await updateClient(deps, id, { backchannel_logout_uri: null })).backchannel_logout_uri).toBeUndefined();
+  });
+
+  it('keeps the signing algorithms a client registered (decision 0034): RS256 unless it names ES256, nothing else; its ID tokens follow a change', async () => {
+    const algOf = async (id: string, secret: string) => decodeProtectedHeader((await exchangeAs(id, secret)).json().id_token as string).alg;
+    const { client, secret = '' } = await registerClient(deps, partner('NEWALG1'));
+    expect(client.id_token_signed_response_alg).toBe('RS256');
+    expect(client).not.toHaveProperty('userinfo_signed_response_alg');
+    await eventually(async () => expect(await algOf('NEWALG1', secret)).toBe('RS256'));
+
+    const updated = await updateClient(deps, 'NEWALG1', { id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'RS256' });
+    expect(updated).toMatchObject({ id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'RS256', name: '提携サービス NEWALG1' });
+    await eventually(async () => expect(await algOf('NEWALG1', secret)).toBe('ES256'));
+    expect(await updateClient(deps, 'NEWALG1', { userinfo_signed_response_alg: null })).not.toHaveProperty('userinfo_signed_response_alg');
+    const { client: es } = await registerClient(deps, partner('NEWALG2', { id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'ES256' }));
+    expect(es).toMatchObject({ id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'ES256' });
+
+    // A symmetric algorithm (the secret would sign), none, or a name of no algorithm: refused by field, nothing stored.
+    for (const alg of ['HS256', 'none', 'RS512', 'rs256', '']) {
+      expect(await refusedKeys(registerClient(deps, partner('NEWALG3', { id_token_signed_response_alg: alg })))).toEqual(['id_token_signed_response_alg']);
+      expect(await refusedKeys(updateClient(deps, 'NEWALG1', { userinfo_signed_response_alg: alg }))).toEqual(['userinfo_signed_response_alg']);
+    }
+    expect(await refusedKeys(updateClient(deps, 'NEWALG1', { id_token_signed_response_alg: null }))).toEqual(['id_token_signed_response_alg']);
+    const e = await registerClient(deps, partner('NEWALG3', { id_token_signed_response_alg: 'HS256' })).then(
+      () => undefined,
+      (err: unknown) => err as AppError,
+    );
+    expect(e?.validationErrors).toEqual([{ key: 'id_token_signed_response_alg', message: CLIENT_ADMIN_MESSAGES.alg }]);
+    expect(admin.listAll().find((c) => c.client.client_id === 'NEWALG3')).toBeUndefined();
+    expect(admin.get('NEWALG1')).toMatchObject({ id_token_signed_response_alg: 'ES256' });
   });
 
   it('rotates a secret: old and new both work, then only the new one, after retireOldSecrets or the overlap', async () => {

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { SIGNING_ALGS } from '@sso/contracts/constants';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { loadConfigFile } from '../../lib/config-file.ts';
 import { sha256Bytes } from '../../lib/secrets.ts';
@@ -122,6 +123,14 @@ export const clientDefinitionSchema = z.object({
    * without a request_uri from POST /api/auth/par is refused at the authorize endpoints (decision 0036).
    */
   require_pushed_authorization_requests: z.boolean().default(false),
+  /**
+   * The algorithm of its ID tokens and logout tokens (Dynamic Client Registration 1.0 section 2:
+   * RS256 unless the client says otherwise; decision 0034). The member's own apps name ES256: an ID
+   * token at every refresh, and ES256 signs in a fraction of RS256's time (docs/performance.md).
+   */
+  id_token_signed_response_alg: z.enum(SIGNING_ALGS).default('RS256'),
+  /** Set: userinfo answers `application/jwt` signed with it (Core 1.0 section 5.3.2); unset: plain JSON. */
+  userinfo_signed_response_alg: z.enum(SIGNING_ALGS).optional(),
 });
 
 /** One entry of CLIENTS_FILE: the definition and, for a confidential client, its secret's SHA-256 (decision 0008). */

@@ -95,6 +95,7 @@ export async function exchangeCode(
     // Signed once the session is committed, never inside the transaction.
     const idToken = await mintIdToken(deps, {
       clientId: code.client_id,
+      alg: p.client.id_token_signed_response_alg,
       subject,
       authTime: code.auth_time ?? code.created_at,
       amr: amrList(code.amr),
@@ -163,6 +164,7 @@ export async function refreshTokens(
     // section 12.2), made from the row the refresh read: no query more.
     const idToken = await mintIdToken(deps, {
       clientId: grant.client_id,
+      alg: p.client.id_token_signed_response_alg,
       subject: grant.subject ?? subjectFor(p.client, grant.user_id),
       authTime: grant.auth_time,
       amr: amrList(grant.amr),

@@ -55,14 +55,15 @@ export async function queueBackchannelLogout(
 }
 
 /**
- * A logout token (OpenID Connect Back-Channel Logout 1.0 section 2.4), signed with the current key:
+ * A logout token (OpenID Connect Back-Channel Logout 1.0 section 2.4), signed with the current key of
+ * the client's ID token algorithm (its verifier expects that one, decision 0034):
  * iss, aud (the client), iat, exp, a fresh jti, the back-channel logout event, the member's `sub` for
  * the client and the `sid` when one SSO session ended; never a nonce. Typed `logout+jwt` (section
  * 2.4.1), so that it cannot pass for an ID token.
  */
 export async function mintLogoutToken(
   deps: OidcDeps,
-  p: { client: Pick<OAuthClient, 'client_id' | 'sector_identifier'>; userId: string; sid: string | null; now: number },
+  p: { client: Pick<OAuthClient, 'client_id' | 'sector_identifier' | 'id_token_signed_response_alg'>; userId: string; sid: string | null; now: number },
 ): Promise<string> {
   const iat = Math.floor(p.now / 1000);
   return deps.signer.sign('logout+jwt', {
@@ -74,7 +75,7 @@ export async function mintLogoutToken(
     jti: randomToken(16),
     events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
     ...(p.sid !== null ? { sid: p.sid } : {}),
-  });
+  }, p.client.id_token_signed_response_alg);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { ACR_VALUES } from '@sso/contracts/constants';
+import { ACR_VALUES, SIGNING_ALGS } from '@sso/contracts/constants';
 import { ALL_SCOPES } from '@sso/contracts/scopes';
 import { ASSERTION_ALGS } from '../oauth/client-assertion.ts';
-import { SIGNING_KEYS } from './signing-keys.ts';
 import { DPOP_ALGS } from '../oauth/dpop.ts';
 
 // Where this server's OpenID Connect endpoints are, below the issuer (each a route of the API
@@ -51,7 +50,10 @@ export function providerMetadata(issuer: string) {
     scopes_supported: ALL_SCOPES,
     // Every client knows the member by an identifier of its own sector (Core section 8.1; subject.ts).
     subject_types_supported: ['pairwise'],
-    id_token_signing_alg_values_supported: [SIGNING_KEYS.alg],
+    // RS256 first: Core section 15.1 makes it mandatory, Discovery section 3 says the list MUST hold it (decision 0034).
+    id_token_signing_alg_values_supported: [...SIGNING_ALGS],
+    // A client that registers userinfo_signed_response_alg gets userinfo as a JWT (Core section 5.3.2; userinfo-response.ts).
+    userinfo_signing_alg_values_supported: [...SIGNING_ALGS],
     claims_supported: CLAIMS,
     claim_types_supported: ['normal'],
     acr_values_supported: Object.values(ACR_VALUES),

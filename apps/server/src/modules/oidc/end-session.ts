@@ -10,7 +10,7 @@ import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { memberOfSubject, revokeUserClientFamilies, revokeUserSsoFamilies } from '../oauth/token-repo.ts';
 import { queueBackchannelLogout } from './backchannel-logout.ts';
 import type { OidcDeps } from './id-token.ts';
-import { SIGNING_KEYS } from './signing-keys.ts';
+import { SIGNING_ALGS } from './signing-keys.ts';
 
 /**
  * Ends the browser's SSO session: its cookie and its `sso_sessions` row (modules/sso/logout.ts
@@ -37,6 +37,8 @@ const hintClaims = z.object({
   iss: z.string(),
   sub: z.string().min(1),
   aud: z.union([z.string(), z.array(z.string()).length(1)]),
+  // Every ID token carries exp (Core 1.0 section 2); a signed userinfo answer, also `typ: JWT`, does not, and is no hint (decision 0034).
+  exp: z.number(),
   sid: z.string().min(1).optional(),
 });
 
@@ -55,7 +57,8 @@ async function readHint(deps: EndSessionDeps, token: string): Promise<Hint | und
         if (!key) throw new Error('not a key of this server');
         return key;
       },
-      { algorithms: [SIGNING_KEYS.alg] },
+      // Either algorithm, as the hint's client had it signed; the kid's key fixes which (decision 0034).
+      { algorithms: [...SIGNING_ALGS] },
     );
     if (protectedHeader.typ !== undefined && protectedHeader.typ !== 'JWT') return undefined;
     const claims = hintClaims.safeParse(JSON.parse(new TextDecoder().decode(payload)));

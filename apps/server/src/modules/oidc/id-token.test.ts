@@ -41,7 +41,7 @@ describe('the refresh with openid (sqlite statements)', () => {
   const clock = new ManualClock(Date.now());
   const signingKeys = signingKeyStore({ db, clock, secret: DEVELOPMENT_SIGNING_KEY_SECRET });
   const signer = jwtSigner(signingKeys, { warn: (message) => expect.fail(message) });
-  const web = { client_id: 'SIAP009', sector_identifier: 'member-id-apps' } as OAuthClient;
+  const web = { client_id: 'SIAP009', sector_identifier: 'member-id-apps', id_token_signed_response_alg: 'ES256' } as OAuthClient;
   const deps = { db, clock, issuer: 'https://id.example', signingKeys, signer, clients: { get: (id: string) => (id === web.client_id ? web : undefined) } };
 
   /** A session of the web client with the scope, and its refresh token; `legacy`: as sessions from before migrations 0015 and 0018 are. */
@@ -57,7 +57,7 @@ describe('the refresh with openid (sqlite statements)', () => {
     await migrateToLatest(db);
     await ensureSigningKey({ db, clock, secret: DEVELOPMENT_SIGNING_KEY_SECRET });
     // The node's first read of the keys, at its first signature: once a minute, not per token.
-    await signingKeys.signingKey();
+    await signingKeys.signingKey('ES256');
   });
   afterAll(async () => {
     await signer.close();

@@ -1,4 +1,4 @@
-import { ACR_VALUES, LIMITS } from '@sso/contracts/constants';
+import { ACR_VALUES, LIMITS, type SigningAlg } from '@sso/contracts/constants';
 import { sha256Bytes } from '../../lib/secrets.ts';
 import type { JwtSigner } from './jwt-signer.ts';
 import type { SigningKeyStore } from './signing-keys.ts';
@@ -35,6 +35,8 @@ const atHash = (accessToken: string): string => sha256Bytes(accessToken).subarra
 
 export interface IdTokenClaims {
   clientId: string;
+  /** The client's `id_token_signed_response_alg` (clients.ts; decision 0034). */
+  alg: SigningAlg;
   /** The member's subject identifier for this client (subject.ts). */
   subject: string;
   /** When the member authenticated, ms; null: unknown (a direct login's session whose asking session did not know it), and the claim is left out. */
@@ -50,8 +52,8 @@ export interface IdTokenClaims {
 }
 
 /**
- * An ID token (OpenID Connect Core 1.0 sections 2 and 3.1.3.6), signed with the current key by the
- * node's signer (jwt-signer.ts): iss, sub, aud (the client), exp (LIMITS.idTokenTtlMs), iat,
+ * An ID token (OpenID Connect Core 1.0 sections 2 and 3.1.3.6), signed with the current key of the
+ * client's algorithm by the node's signer (jwt-signer.ts): iss, sub, aud (the client), exp (LIMITS.idTokenTtlMs), iat,
  * auth_time when it is known, nonce when the request had one, acr and amr when the session knows how the member signed
  * in, sid when it came from an SSO session, at_hash.
  */
@@ -69,5 +71,5 @@ export async function mintIdToken(deps: OidcDeps, c: IdTokenClaims): Promise<str
     ...(acr ? { acr, amr: [...c.amr] } : {}),
     ...(c.sid !== null ? { sid: c.sid } : {}),
     at_hash: atHash(c.accessToken),
-  });
+  }, c.alg);
 }

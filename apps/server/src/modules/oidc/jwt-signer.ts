@@ -1,11 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import type { JWTPayload } from 'jose';
 import { jwtSigning, type SignJob } from './jwt-signing.mjs';
-import type { SigningKeyStore } from './signing-keys.ts';
+import type { SigningAlg, SigningKeyStore } from './signing-keys.ts';
 
-/** Signs the server's JWTs with the current key (signing-keys.ts): an ID token (`JWT`) or a logout token (`logout+jwt`). */
+/**
+ * Signs the server's JWTs with the current key of the client's algorithm (signing-keys.ts; decision
+ * 0034): an ID token or a signed userinfo answer (`JWT`), or a logout token (`logout+jwt`).
+ */
 export interface JwtSigner {
-  sign(typ: 'JWT' | 'logout+jwt', payload: JWTPayload): Promise<string>;
+  sign(typ: 'JWT' | 'logout+jwt', payload: JWTPayload, alg: SigningAlg): Promise<string>;
   /** Ends the worker thread; a signature asked for after this is made on the server's thread. */
   close(): Promise<void>;
 }
@@ -85,8 +88,8 @@ export function jwtSigner(keys: SigningKeyStore, options: { warn: (message: stri
   };
 
   return {
-    async sign(typ, payload) {
-      const { kid, alg, jwk } = await keys.signingKey();
+    async sign(typ, payload, signingAlg) {
+      const { kid, alg, jwk } = await keys.signingKey(signingAlg);
       const job: SignJob = { kid, alg, jwk, typ, payload };
       if (!inWorker || closed) return signHere(job);
       if (!worker) {

@@ -103,7 +103,7 @@ describe.each(DIALECTS)('RP-initiated and back-channel logout (%s)', (dialect) =
     // A logout token is no ID token, though this server signed it.
     const keys = signingKeyStore({ db: t.testDb.db.kysely, clock: t.clock, secret: DEVELOPMENT_SIGNING_KEY_SECRET });
     const signer = jwtSigner(keys, { warn: (message) => expect.fail(message) });
-    const logoutToken = await mintLogoutToken({ issuer: t.origin, signingKeys: keys, signer }, { client: { client_id: 'SIAP004' }, userId: 'demo-card-member', sid: null, now: t.clock.now() });
+    const logoutToken = await mintLogoutToken({ issuer: t.origin, signingKeys: keys, signer }, { client: { client_id: 'SIAP004', id_token_signed_response_alg: 'RS256' }, userId: 'demo-card-member', sid: null, now: t.clock.now() });
     await signer.close();
     expect(await (await fetch(`${t.origin}/api/auth/end_session?id_token_hint=${logoutToken}`)).text()).toContain(LOGOUT_MESSAGES.confirm);
 

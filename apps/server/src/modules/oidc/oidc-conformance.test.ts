@@ -30,7 +30,8 @@ describe.each(DIALECTS)('OpenID Provider with openid-client and oauth4webapi (%s
       userinfo_endpoint: `${t.origin}/api/auth/userinfo`,
       end_session_endpoint: `${t.origin}/api/auth/end_session`,
       subject_types_supported: ['pairwise'],
-      id_token_signing_alg_values_supported: ['ES256'],
+      id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+      userinfo_signing_alg_values_supported: ['RS256', 'ES256'],
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
       prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
@@ -54,9 +55,11 @@ describe.each(DIALECTS)('OpenID Provider with openid-client and oauth4webapi (%s
     const jwks = await fetch(meta.jwks_uri!);
     expect(jwks.headers.get('content-type')).toContain('application/jwk-set+json');
     const { keys } = (await jwks.json()) as { keys: Record<string, unknown>[] };
-    expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
-    expect(keys[0]).not.toHaveProperty('d');
+    // One key of each algorithm (decision 0034; signing-algs.test.ts), public members only.
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+    expect(keys[1]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+    for (const key of keys) for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(key).not.toHaveProperty(secret);
   });
 
   it('signs a member in with the code flow, PKCE and a nonce: an ID token openid-client verifies against the JWK Set', async () => {
@@ -70,7 +73,8 @@ describe.each(DIALECTS)('OpenID Provider with openid-client and oauth4webapi (%s
     // The login started the browser's SSO session, which the ID token names (Back-Channel Logout 1.0 section 2.1; decision 0026).
     expect(claims.sid).toEqual(expect.any(String));
     const header = decodeProtectedHeader(tokens.id_token!);
-    expect(header.alg).toBe('ES256');
+    // SIAP004 registered no algorithm: RS256, the default (Dynamic Client Registration 1.0 section 2).
+    expect(header.alg).toBe('RS256');
     const { keys } = (await (await fetch(`${t.origin}/api/auth/jwks`)).json()) as { keys: { kid: string }[] };
     expect(keys.map((k) => k.kid)).toContain(header.kid);
 

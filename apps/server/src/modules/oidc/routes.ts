@@ -12,7 +12,7 @@ import { END_SESSION_PATH, JWKS_PATH, providerMetadata, USERINFO_PATH } from './
 import { endRpSession, type EndSessionDeps } from './end-session.ts';
 import { confirmPage, invalidLogoutPage, loggedOutPage } from './end-session-page.ts';
 import { SIGNING_KEYS } from './signing-keys.ts';
-import { userInfo } from './userinfo.ts';
+import { userInfo, userInfoJwt } from './userinfo.ts';
 import type { DpopSettings } from '../oauth/dpop.ts';
 
 export interface OidcRouteDeps extends EndSessionDeps {
@@ -45,9 +45,14 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
 
   // Section 5.3.1: GET and POST alike, the access token in the Authorization header (RFC 6750 section 2.1).
   // The guard answers 401 invalid_token and 403 insufficient_scope with their WWW-Authenticate (oauth/bearer.ts).
+  // Plain JSON, or a JWT for a client that registered userinfo_signed_response_alg (section 5.3.2).
   const answerUserInfo = async (request: FastifyRequest, reply: FastifyReply) => {
     const { user, token } = await currentMember(deps, request);
-    return reply.header('Cache-Control', 'no-store').send(await userInfo(deps, user, token));
+    const claims = await userInfo(deps, user, token);
+    const alg = deps.clients.get(token.clientId)?.userinfo_signed_response_alg;
+    reply.header('Cache-Control', 'no-store');
+    if (alg === undefined) return reply.send(claims);
+    return reply.type('application/jwt').send(await userInfoJwt(deps, { claims, clientId: token.clientId, alg, now: deps.clock.now() }));
   };
   route(app, `GET ${USERINFO_PATH}`, answerUserInfo, { exposeHeadRoute: false });
   route(app, `POST ${USERINFO_PATH}`, answerUserInfo);

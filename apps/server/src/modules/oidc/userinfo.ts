@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SigningAlg } from '@sso/contracts/constants';
 import type { UserInfoResponse } from '@sso/contracts/oidc';
 import { SCOPES } from '@sso/contracts/scopes';
 import type { Database } from '../../db/schema.ts';
@@ -7,6 +8,7 @@ import type { UserRow } from '../account/user-repo.ts';
 import { hasCards } from '../cards/card-repo.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
 import type { BearerToken } from '../oauth/token-service.ts';
+import type { OidcDeps } from './id-token.ts';
 import { subjectFor } from './subject.ts';
 
 const GENDERS: Record<string, 'male' | 'female'> = { '1': 'male', '2': 'female' };
@@ -69,4 +71,13 @@ export async function userInfo(deps: { db: Kysely<Database>; clients: ClientRegi
     ...(has(SCOPES.phone) ? phoneClaims(user) : {}),
     ...(has(SCOPES.userRead) ? { card_member: await hasCards(deps.db, user.id) } : {}),
   };
+}
+
+/**
+ * The UserInfo answer as a JWT, for a client that registered `userinfo_signed_response_alg` (OpenID
+ * Connect Core 1.0 section 5.3.2; decision 0034): the same claims with `iss` and `aud` (the client),
+ * and `iat`, signed with the current key of that algorithm; served as `application/jwt`.
+ */
+export async function userInfoJwt(deps: OidcDeps, p: { claims: UserInfoResponse; clientId: string; alg: SigningAlg; now: number }): Promise<string> {
+  return deps.signer.sign('JWT', { ...p.claims, iss: deps.issuer, aud: p.clientId, iat: Math.floor(p.now / 1000) }, p.alg);
 }

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_CLIENT_MESSAGES, adminClientsResponseSchema, clientRegisterResponseSchema } from '@sso/contracts/admin-clients';
+import { ADMIN_CLIENT_MESSAGES, adminClientsResponseSchema, clientRegisterResponseSchema, SIGNING_ALG_MESSAGE } from '@sso/contracts/admin-clients';
 import { OPERATOR_MESSAGES } from '@sso/contracts/operators';
 import { buildApp } from '../../app.ts';
 import { loadConfig, REPO_ROOT } from '../../config.ts';
@@ -107,6 +107,9 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     const { clients } = adminClientsResponseSchema.parse(res.json());
     const na = clients.find((c) => c.client_id === 'SIAP004');
     expect(na).toMatchObject({ type: 'confidential', enabled: true, secrets: [{ created_at: expect.any(Number), retire_at: null }] });
+    // The signing algorithms (decision 0034): the partners' default, the member's own apps' ES256, userinfo as JSON.
+    expect(na).toMatchObject({ id_token_signed_response_alg: 'RS256', userinfo_signed_response_alg: null });
+    expect(clients.find((c) => c.client_id === 'SIAP009')).toMatchObject({ id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: null });
     const digests = await t.testDb.db.kysely.selectFrom('oauth_client_secrets').select('secret_sha256').execute();
     for (const d of digests) expect(res.body).not.toContain(d.secret_sha256);
     expect(res.body).not.toContain('demo-secret');
@@ -209,6 +212,12 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     const moved = `${TEST_ORIGIN}/dev/partner/${id}/callback2`;
     const updated = await adminCall(t, '/api/admin/clients/update', admin.token, { client_id: id, redirect_uris: [moved], name: '新しい名前', ...REASON });
     expect(updated.json()).toMatchObject({ result_code: 0, client: { name: '新しい名前', redirect_uris: [moved], enabled: false } });
+    const signed = await adminCall(t, '/api/admin/clients/update', admin.token, { client_id: id, id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'RS256', ...REASON });
+    expect(signed.json()).toMatchObject({ result_code: 0, client: { id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'RS256' } });
+    const unsigned = await adminCall(t, '/api/admin/clients/update', admin.token, { client_id: id, userinfo_signed_response_alg: null, ...REASON });
+    expect(unsigned.json()).toMatchObject({ result_code: 0, client: { id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: null } });
+    const hs256 = await adminCall(t, '/api/admin/clients/update', admin.token, { client_id: id, id_token_signed_response_alg: 'HS256', ...REASON });
+    expect(hs256.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'id_token_signed_response_alg', message: SIGNING_ALG_MESSAGE }] });
     expect((await adminCall(t, '/api/admin/clients/enable', admin.token, { client_id: id, ...REASON })).json()).toMatchObject({ result_code: 0, changed: true });
     expect((await postAuthorize(t.app, { clientId: id, redirectUri: moved })).statusCode).toBe(303);
     expect(await introspect()).toEqual({ active: false });

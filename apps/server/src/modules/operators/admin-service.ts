@@ -73,6 +73,8 @@ export async function adminClients(deps: AdminServiceDeps): Promise<AdminClientV
       jwks: c.jwks ?? null,
       jwks_uri: c.jwks_uri ?? null,
       require_pushed_authorization_requests: c.require_pushed_authorization_requests,
+      id_token_signed_response_alg: c.id_token_signed_response_alg,
+      userinfo_signed_response_alg: c.userinfo_signed_response_alg ?? null,
       secrets: secrets.filter((s) => s.client_id === row.client_id).map((s) => ({ created_at: Number(s.created_at), retire_at: s.retire_at === null ? null : Number(s.retire_at) })),
       created_at: Number(row.created_at),
       updated_at: Number(row.updated_at),
