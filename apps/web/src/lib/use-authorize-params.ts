@@ -3,8 +3,9 @@ import { useSearchParams } from 'react-router';
 import { authorizeParams, getOAuthClient } from './records.ts';
 
 // With OpenID Connect's nonce, prompt, max_age and acr_values (Core 1.0 section 3.1.2.1), which the hand-off carries to the server,
-// and a pushed request's request_uri (RFC 9126 section 4), whose parameters the server keeps (decision 0036).
-const KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response_type', 'code_challenge', 'code_challenge_method', 'nonce', 'prompt', 'max_age', 'acr_values', 'request_uri'];
+// a pushed request's request_uri (RFC 9126 section 4), whose parameters the server keeps (decision 0036),
+// and the DPoP key the code is to be bound to (RFC 9449 section 10).
+const KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response_type', 'code_challenge', 'code_challenge_method', 'nonce', 'prompt', 'max_age', 'acr_values', 'request_uri', 'dpop_jkt'];
 
 /**
  * The OAuth parameters of the login and card sign-up pages (SPEC.md section 2: both may carry them

@@ -262,8 +262,10 @@ export async function authorize(
   const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, dpopJkt: q.query.dpop_jkt, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
-  // The password changed, or the member was suspended, since it was checked: the member signs in again.
-  if (location === undefined) return retry('credentials');
+  // A pushed request another authorization used up meanwhile (a double submit, a race) ends as RFC 9126
+  // wants, at the client; otherwise the password changed, or the member was suspended, since it was
+  // checked: the member signs in again.
+  if (location === undefined) return target.pushed !== undefined ? fail('access_denied', 'the authorization request was already used') : retry('credentials');
   securityEvent({ event: 'login.succeeded', memberId: user.id, clientId, method: proof });
   if (deps.loginNotice && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
     const signedIn = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };

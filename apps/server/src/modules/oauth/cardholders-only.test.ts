@@ -183,6 +183,9 @@ describe.each(DIALECTS)('the line answer is for cardholders only (%s)', (dialect
       expect(res.json().error).toBe('invalid_grant');
       expect(await introspect(line.access_token)).toEqual({ active: false });
       expect(await revokedEvents()).toEqual([{ client_id: LINE }]);
+      // Ended during the partner's server's refresh: its address is not the member's (oauth/caller-seen.ts).
+      const row = await db().selectFrom('activity_log').select('detail').where('user_id', '=', DEMO.card.id).where('event', '=', 'session_revoked').where('created_at', '>=', since).executeTakeFirstOrThrow();
+      expect(row.detail).toBeNull();
     });
   });
 });

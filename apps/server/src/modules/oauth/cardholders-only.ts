@@ -39,12 +39,13 @@ export async function requireCardholder(db: Kysely<Database>, userId: string, cl
  */
 export async function endCardholdersOnlySessions(
   db: Kysely<Database>,
-  p: { userId: string; clientIds: readonly string[]; device?: string | null; at: number },
+  /** `address` null: the request's address is not the member's (oauth/caller-seen.ts). */
+  p: { userId: string; clientIds: readonly string[]; device?: string | null; address?: null; at: number },
 ): Promise<void> {
   const clientIds = p.clientIds.filter(isCardholdersOnly);
   await queueBackchannelLogout(db, { userId: p.userId, sessionIds: 'all', clientIds, at: p.at });
   const ended = await revokeUserClientFamilies(db, p.userId, clientIds, p.at);
   for (const clientId of new Set(ended)) {
-    await logActivity(db, { userId: p.userId, event: 'session_revoked', clientId, device: p.device ?? null, at: p.at });
+    await logActivity(db, { userId: p.userId, event: 'session_revoked', clientId, device: p.device ?? null, ...(p.address === null ? { address: null } : {}), at: p.at });
   }
 }

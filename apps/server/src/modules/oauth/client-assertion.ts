@@ -27,7 +27,7 @@ export interface AssertionDeps {
 /**
  * Whether `assertion` authenticates `client` (RFC 7523 section 3, OpenID Connect Core 1.0 section
  * 9): signed with one of the client's keys by an allowed algorithm; iss and sub the client_id; every
- * aud this server's issuer identifier (FAPI 2.0) or its token endpoint; exp present and at most
+ * aud this server's issuer identifier (FAPI 2.0), its token endpoint or its PAR endpoint; exp present and at most
  * five minutes ahead; iat and nbf not in the future; and its jti not seen before, on any node
  * (db/used-jti-repo.ts), recorded last, so that an assertion refused for another reason does not
  * use it up.
@@ -35,7 +35,8 @@ export interface AssertionDeps {
 export async function verifyClientAssertion(deps: AssertionDeps, client: OAuthClient, assertion: string): Promise<boolean> {
   const keys = deps.clientKeys.keysOf(client);
   if (!keys) return false;
-  const audiences = new Set([deps.issuer, `${deps.issuer}/api/auth/token`]);
+  // RFC 9126 section 2: the pushed authorization request endpoint's URL is a valid audience too.
+  const audiences = new Set([deps.issuer, `${deps.issuer}/api/auth/token`, `${deps.issuer}/api/auth/par`]);
   const now = deps.clock.now() / 1000;
   let payload;
   try {

@@ -47,6 +47,24 @@ describe('the key sets of private_key_jwt clients (decision 0038)', () => {
     expect(h.fetches()).toBe(3);
   });
 
+  it('keeps a set while its host fails for up to twice its lifetime, then drops it', async () => {
+    const clock = new ManualClock();
+    let up = true;
+    const fetchFn = (async () => (up ? new Response(JSON.stringify({ keys: [first] }), { status: 200 }) : new Response('', { status: 503 }))) as typeof fetch;
+    const getter = clientKeySets({ clock, allowHttp: false, fetch: fetchFn }).keysOf(remoteClient('https://p.example/jwks'))!;
+    await expect(getter(header('first'))).resolves.toBeDefined();
+    up = false;
+    clock.advance(CLIENT_KEYS_DEFAULTS.ttlMs);
+    // The host down past the lifetime: the set held so far still verifies…
+    await expect(getter(header('first'))).resolves.toBeDefined();
+    clock.advance(CLIENT_KEYS_DEFAULTS.ttlMs);
+    // …until no fetch has confirmed it for twice that: a withdrawn key must not live on.
+    await expect(getter(header('first'))).rejects.toThrow();
+    up = true;
+    clock.advance(CLIENT_KEYS_DEFAULTS.cooldownMs);
+    await expect(getter(header('first'))).resolves.toBeDefined();
+  });
+
   it('refuses a key set too large, one with a private key, one that does not answer in time, and http: in production', async () => {
     const clock = new ManualClock();
     const big = host(() => JSON.stringify({ keys: [first], padding: 'x'.repeat(CLIENT_KEYS_DEFAULTS.maxBytes) }));

@@ -6,7 +6,7 @@ import { publicJwksSchema, type OAuthClient } from '../clients/clients.ts';
 /**
  * The public keys a private_key_jwt client signs its assertions with (RFC 7523 section 3, decision
  * 0038): its registered `jwks`, or the set published at its `jwks_uri`, fetched with a timeout and
- * a size limit, kept for `ttlMs`, fetched again once when an assertion names a key it does not hold
+ * a size limit, kept for `ttlMs` (and no longer than twice that while fetches fail), fetched again once when an assertion names a key it does not hold
  * (the partner rotated), and never more than once per `cooldownMs` per client, whatever happens,
  * so that nobody can make this server hammer a partner's host.
  */
@@ -99,6 +99,9 @@ export function clientKeySets(opts: {
     const known = entry;
     return async (header) => {
       if (!known.set || opts.clock.now() - known.fetchedAt >= ttlMs) await refresh(known);
+      // A set no fetch has confirmed for twice its lifetime is dropped: a key the partner withdrew (a
+      // compromise) must not go on verifying for as long as its host fails to answer.
+      if (known.set && opts.clock.now() - known.fetchedAt >= 2 * ttlMs) known.set = undefined;
       if (!known.set) throw new errors.JWKSNoMatchingKey();
       try {
         return await known.set(header);

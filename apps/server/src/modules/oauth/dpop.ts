@@ -122,12 +122,22 @@ export async function requestProof(deps: DpopDeps, request: FastifyRequest, acce
  * send a proof (section 5.2). A bad proof answers `invalid_dpop_proof`, one without the nonce
  * `use_dpop_nonce` (section 8); while nonces are required every answer carries the current one.
  */
-export async function tokenRequestKey(deps: DpopDeps, request: FastifyRequest, reply: FastifyReply, client: OAuthClient): Promise<string | null> {
+export const tokenRequestKey = (deps: DpopDeps, request: FastifyRequest, reply: FastifyReply, client: OAuthClient): Promise<string | null> =>
+  proofKeyOf(deps, request, reply, client.dpop_bound_access_tokens);
+
+/**
+ * The DPoP key a pushed authorization request proves (section 10.1: the code is then bound to it, as
+ * by `dpop_jkt`), or null: a proof is optional there, even for a client whose tokens must be bound.
+ */
+export const pushedRequestKey = (deps: DpopDeps, request: FastifyRequest, reply: FastifyReply): Promise<string | null> =>
+  proofKeyOf(deps, request, reply, false);
+
+async function proofKeyOf(deps: DpopDeps, request: FastifyRequest, reply: FastifyReply, required: boolean): Promise<string | null> {
   const nonce = currentNonce(deps.dpop, deps.clock.now());
   if (nonce) reply.header('DPoP-Nonce', nonce);
   try {
     const jkt = await requestProof(deps, request);
-    if (jkt === undefined && client.dpop_bound_access_tokens) throw invalid('this client must send a DPoP proof with every token request');
+    if (jkt === undefined && required) throw invalid('this client must send a DPoP proof with every token request');
     return jkt ?? null;
   } catch (failure) {
     if (failure instanceof DpopError) throw new OAuthError(failure.error, failure.description);

@@ -11,6 +11,8 @@ import { basicAuth, formBody, pkce } from '../../test-support/oauth-client.ts';
 import { callbackOf, CookieJar, partnerSecret, relyingParty } from '../../test-support/oidc-kit.ts';
 import { PARTNER_TERMS } from '../../test-support/direct-login-kit.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
+import { dpopKey, dpopProof } from '../../test-support/dpop-kit.ts';
+import { sha256 } from '../../lib/secrets.ts';
 import { withListeningApp } from '../../test-support/vitest.ts';
 
 /**
@@ -135,6 +137,19 @@ describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
     expect(back.searchParams.get('code')).toBeTruthy();
   });
 
+  it('sends a member whose password failed back to the login page with the request_uri, not what was pushed, and the request still works', async () => {
+    const requestUri = await pushed(t, WEB);
+    const form = new URLSearchParams({ user_mail: 'demo.card@example.com', user_pass: 'Wrong-pass1', recaptcha_token: 'par-test' });
+    const browser = new CookieJar();
+    const failed = await browser.fetch(`${t.origin}/api/auth/authorize?${byUri(WEB, requestUri)}`, { method: 'POST', body: form, headers: { origin: t.origin } });
+    expect(failed.status).toBe(303);
+    const back = new URL(failed.headers.get('location') ?? '');
+    expect(back.pathname).toBe('/content/authorize');
+    expect(Object.fromEntries(back.searchParams)).toEqual({ client_id: WEB, request_uri: requestUri, login_result: 'credentials' });
+    const again = await login(t, byUri(WEB, requestUri), WEB, browser);
+    expect(new URL(again.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+  });
+
   it("refuses an unknown, malformed, expired or another client's request_uri with the 400 page", async () => {
     const expiring = await pushed(t);
     t.clock.advance(LIMITS.pushedRequestTtlMs + 1);
@@ -206,6 +221,29 @@ describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
     const rows = await t.testDb.db.kysely.selectFrom('pushed_authorization_requests').selectAll().execute();
     const secretPart = String(ok.body.request_uri).split(':').pop() ?? '';
     expect(JSON.stringify(rows)).not.toContain(secretPart);
+  });
+
+  it("keeps only the authorization request's parameters, never the client's credentials", async () => {
+    const secret = partnerSecret(NET_ANSWER);
+    const res = await push(t, { ...request(t, NET_ANSWER), client_id: NET_ANSWER, client_secret: secret, unheard_of: 'x' }, {});
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const rows = await t.testDb.db.kysely.selectFrom('pushed_authorization_requests').select('params').execute();
+    expect(rows.map((r) => r.params).join()).not.toContain(secret);
+    expect(rows.map((r) => r.params).join()).not.toContain('unheard_of');
+  });
+
+  it('binds the code to the key of a DPoP proof sent with the push, and refuses a dpop_jkt of another key (RFC 9449 section 10.1)', async () => {
+    const [key, other] = [await dpopKey(), await dpopKey()];
+    const proof = () => dpopProof(key, { htm: 'POST', htu: `${t.origin}/api/auth/par`, iat: Math.floor(t.clock.now() / 1000) });
+    const mismatch = await push(t, request(t, NET_ANSWER, { dpop_jkt: other.jkt }), { ...AUTH, dpop: await proof() });
+    expect(mismatch).toMatchObject({ status: 400, body: { error: 'invalid_dpop_proof' } });
+    const res = await push(t, request(t, NET_ANSWER), { ...AUTH, dpop: await proof() });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const back = new URL((await login(t, byUri(NET_ANSWER, String(res.body.request_uri)))).headers.get('location') ?? '');
+    const code = back.searchParams.get('code');
+    expect(code).toBeTruthy();
+    const row = await t.testDb.db.kysely.selectFrom('auth_codes').select('dpop_jkt').where('code_hash', '=', sha256(code!)).executeTakeFirstOrThrow();
+    expect(row.dpop_jkt).toBe(key.jkt);
   });
 
   it('issues one code for one request_uri however many authorizations race for it', async () => {

@@ -1,9 +1,12 @@
+import { authorizeQuerySchema } from '@sso/contracts/auth';
 import { LIMITS } from '@sso/contracts/constants';
 import type { BodyOf } from '../../http/route.ts';
 import { OAuthError } from '../../lib/app-error.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import { checkAuthorizeQuery, type AuthorizeDeps } from './authorize-service.ts';
 import { storePushedRequest } from './pushed-request.ts';
+
+const AUTHORIZE_PARAMETERS = new Set(Object.keys(authorizeQuerySchema.shape));
 
 /**
  * POST /api/auth/par (RFC 9126 section 2; decision 0036): the authenticated client's authorization
@@ -15,11 +18,19 @@ export async function pushAuthorizationRequest(
   deps: Pick<AuthorizeDeps, 'db' | 'clock' | 'clients'>,
   client: OAuthClient,
   form: BodyOf<'POST /api/auth/par'>,
+  /** The key of the push's DPoP proof (RFC 9449 section 10.1), or null. */
+  proofKey: string | null = null,
 ): Promise<{ request_uri: string; expires_in: number }> {
-  const { client_secret: _secret, request_uri: requestUri, ...asked } = form;
+  const { request_uri: requestUri, ...asked } = form;
   if (requestUri !== undefined) throw new OAuthError('invalid_request', 'request_uri is not allowed in a pushed authorization request');
+  // Only the authorization request's own parameters are kept: never the client's credentials (a secret, an assertion).
   const params: Record<string, string> = { client_id: client.client_id };
-  for (const [key, value] of Object.entries(asked)) if (typeof value === 'string' && key !== 'client_id') params[key] = value;
+  for (const [key, value] of Object.entries(asked)) if (typeof value === 'string' && key !== 'client_id' && AUTHORIZE_PARAMETERS.has(key)) params[key] = value;
+  if (proofKey !== null) {
+    // Both ways of binding at once must name one key (RFC 9449 section 10.1).
+    if (params.dpop_jkt !== undefined && params.dpop_jkt !== proofKey) throw new OAuthError('invalid_dpop_proof', 'dpop_jkt does not match the DPoP proof\'s key');
+    params.dpop_jkt = proofKey;
+  }
   if (!deps.clients.isRegisteredRedirect(client, params.redirect_uri ?? '')) throw new OAuthError('invalid_request', 'redirect_uri is not registered for this client');
   const checked = checkAuthorizeQuery(client, params);
   if (!checked.ok) throw new OAuthError(checked.error, checked.description);

@@ -144,7 +144,7 @@ export async function refreshTokens(
   // A cardholders-only service ends when the member holds no card any more, however the cards went
   // (SPEC.md section 4; decision 0015). Asked of a cardholders-only client only: no query for the others.
   if (await refusesMember(deps.db, grant.user_id, grant.client_id)) {
-    await endCardholdersOnlySessions(deps.db, { userId: grant.user_id, clientIds: [grant.client_id], at: now });
+    await endCardholdersOnlySessions(deps.db, { userId: grant.user_id, clientIds: [grant.client_id], ...callerSeen(p.client), at: now });
     throw invalidGrant('the member holds no card; the session of this cardholders-only service has ended');
   }
 
