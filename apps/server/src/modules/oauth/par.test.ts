@@ -188,6 +188,7 @@ describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
       [request(t, NET_ANSWER, { response_type: 'token' }), 400, 'unsupported_response_type'],
       [request(t, NET_ANSWER, { scope: 'openid account:write' }), 400, 'invalid_scope'],
       [request(t, NET_ANSWER, { prompt: 'sometimes' }), 400, 'invalid_request'],
+      [request(t, NET_ANSWER, { dpop_jkt: 'not-a-thumbprint' }), 400, 'invalid_request'],
       // RFC 9126 section 2.1: a pushed request never carries a request_uri.
       [request(t, NET_ANSWER, { request_uri: 'urn:ietf:params:oauth:request_uri:abc' }), 400, 'invalid_request'],
     ];
