@@ -315,9 +315,9 @@ export interface AuthenticationContext {
  * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
  * 4.1.2, RFC 9207), to a portal app with client_id and esid too (portal-return.ts, decision 0020).
  * The one place codes are made, so both authorize endpoints behave alike.
- * Undefined, and no code, when the member is no longer active, the pushed request was used up, the password checked is no longer
+ * Undefined, and no code, when the member is no longer active, the password checked is no longer
  * theirs, or the passkey that signed in is no longer theirs; the SPA's cardholders-only page, and no code, when the client is one the member may not
- * use (SPEC.md section 6).
+ * use (SPEC.md section 6); `access_denied` to the redirect URI when the pushed request was used up meanwhile.
  */
 export async function issueCodeRedirect(
   deps: AuthorizeDeps,
@@ -353,8 +353,11 @@ export async function issueCodeRedirect(
   if (p.passkeyId !== undefined && !(await memberPasskey(deps.db, p.userId, p.passkeyId))) return undefined;
   if (await refusesMember(deps.db, p.userId, p.client.client_id)) return cardholdersOnlyPage(deps.issuer);
   // One code a pushed request (RFC 9126 section 4): of two authorizations at once, one gets it, and
-  // the other starts no session either.
-  if (p.pushed !== undefined && !(await consumePushedRequest(deps.db, p.pushed, now))) return undefined;
+  // the other starts no session either; it answers access_denied to the pushed, registered redirect
+  // URI (decision 0036), not the login page: signing in again cannot help it.
+  if (p.pushed !== undefined && !(await consumePushedRequest(deps.db, p.pushed, now))) {
+    return redirectTo(p.redirectUri, { error: 'access_denied', error_description: 'the authorization request was already used' }, p.state, deps.issuer);
+  }
   const ssoSessionId = p.session ? await p.session.save(deps.db, { userId: p.userId, authTime: p.authTime, amr: p.amr, clientId: p.client.client_id }) : p.ssoSessionId;
   if (ssoSessionId === undefined) return undefined;
   const code = randomToken();
