@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LOGIN_RETRY_PARAM } from '@sso/contracts/auth';
 import { sha256, verifyPassword } from '@sso/server/test-support/internals';
 import { waitForCode, waitForLink } from '../support/mailbox.ts';
 import { authorize, codeOf, DEMO_CARD, DEMO_OPEN, exchange, login, pkce, post, spaClient, tokenRequest, type Answer } from './support/client.ts';
@@ -53,7 +54,8 @@ async function codeRace(sys: RaceSystem) {
  * RFC 9126 section 4 (decision 0036): the SPA's pushed request, its one request_uri posted with the
  * member's password 100 times at once. One code; every other post is refused, by the 400 page once the
  * request is used, or by an error to the pushed (registered) redirect URI for a post that read it
- * before; the request's row is used up.
+ * before, or by the login page saying the account is locked once the burst of passwords has locked it
+ * (authorize-service.ts retryLoginPage); the request's row is used up.
  */
 async function pushedRequestRace(sys: RaceSystem) {
   const spa = spaClient(sys.origin);
@@ -65,7 +67,9 @@ async function pushedRequestRace(sys: RaceSystem) {
   const only = { request_uri: requestUri, redirect_uri: undefined, state: undefined, scope: undefined, response_type: undefined, code_challenge: undefined, code_challenge_method: undefined };
   const location = (a: Answer) => new URL(a.headers.get('location') ?? `${sys.origin}/`);
   const coded = (a: Answer) => a.status === 303 && location(a).searchParams.has('code');
-  const refused = (a: Answer) => a.status === 400 || (a.status === 303 && location(a).href.startsWith(spa.redirectUri) && location(a).searchParams.get('error') === 'access_denied');
+  const lockedPage = (a: Answer) => location(a).pathname === '/content/authorize' && ['locked', 'address'].includes(location(a).searchParams.get(LOGIN_RETRY_PARAM) ?? '');
+  const refused = (a: Answer) =>
+    a.status === 400 || (a.status === 303 && ((location(a).href.startsWith(spa.redirectUri) && location(a).searchParams.get('error') === 'access_denied') || lockedPage(a)));
   await raceForOne(() => authorize(sys.origin, { user: DEMO_CARD.user, password: DEMO_CARD.password, query: only }), coded, refused);
   const rows = await sys.db.kysely.selectFrom('pushed_authorization_requests').select('consumed_at').where('uri_hash', '=', sha256(requestUri.split(':').pop() ?? '')).execute();
   expect(rows).toHaveLength(1);

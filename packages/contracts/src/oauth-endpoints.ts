@@ -67,7 +67,7 @@ export const pushedAuthorizationRequestSchema = z.object({
   prompt: optional,
   max_age: optional,
   acr_values: optional,
-  /** The DPoP key the code is bound to (RFC 9449 section 10), as at the authorize endpoint. */
+  /** RFC 9449 section 10: the DPoP key the code is to be redeemed with; a DPoP proof sent with the push (section 10.1) must be of that key. */
   dpop_jkt: optional,
   request_uri: z.unknown().optional().describe('Never accepted: a pushed request that carries it is refused (RFC 9126 section 2.1)'),
 });

@@ -53,15 +53,21 @@ export async function signIn(
   config: client.Configuration,
   p: { origin: string; scope: string; user?: string; password?: string; extra?: Record<string, string>; browser?: CookieJar; dpop?: client.DPoPHandle },
 ): Promise<SignedIn> {
-  const clientId = config.clientMetadata().client_id;
   const request = await authorizationRequest(config, p);
-  const form = new URLSearchParams({ user_mail: p.user ?? 'demo.card@example.com', user_pass: p.password ?? 'Demo1234', recaptcha_token: 'oidc-test' });
-  for (const term of PARTNER_TERMS[clientId] ?? []) form.append('terms', term);
-  const browser = p.browser ?? new CookieJar();
-  // The SPA's hidden form: its browser sends the issuer's Origin (http/own-origin-post.ts).
-  const login = await browser.fetch(`${p.origin}/api/auth/authorize${request.url.search}`, { method: 'POST', body: form, headers: { origin: p.origin } });
+  const login = await postLogin(config, request.url, p);
   expect(login.status).toBe(303);
   return request.grant(login.headers.get('location') ?? '');
+}
+
+/**
+ * The member's login form posted to the authorization URL `url` as the SPA's hidden form posts it
+ * (with the partner's terms); the answer is the authorize endpoint's, a 303 to the redirect URI on success.
+ */
+export function postLogin(config: client.Configuration, url: URL, p: { origin: string; user?: string; password?: string; browser?: CookieJar }): Promise<Response> {
+  const form = new URLSearchParams({ user_mail: p.user ?? 'demo.card@example.com', user_pass: p.password ?? 'Demo1234', recaptcha_token: 'oidc-test' });
+  for (const term of PARTNER_TERMS[config.clientMetadata().client_id] ?? []) form.append('terms', term);
+  // The SPA's hidden form: its browser sends the issuer's Origin (http/own-origin-post.ts).
+  return (p.browser ?? new CookieJar()).fetch(`${p.origin}/api/auth/authorize${url.search}`, { method: 'POST', body: form, headers: { origin: p.origin } });
 }
 
 /** A browser's cookies, kept from each answer's Set-Cookie and sent back with every request (all of them are under /api/auth). */

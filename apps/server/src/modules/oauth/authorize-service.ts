@@ -262,10 +262,9 @@ export async function authorize(
   const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, dpopJkt: q.query.dpop_jkt, ...context };
   // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
   const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
-  // A pushed request another authorization used up meanwhile (a double submit, a race) ends as RFC 9126
-  // wants, at the client; otherwise the password changed, or the member was suspended, since it was
-  // checked: the member signs in again.
-  if (location === undefined) return target.pushed !== undefined ? fail('access_denied', 'the authorization request was already used') : retry('credentials');
+  // The password changed, or the member was suspended, since it was checked: the member signs in again.
+  // (A pushed request used up meanwhile ends at the client: issueCodeRedirect answers that itself.)
+  if (location === undefined) return retry('credentials');
   securityEvent({ event: 'login.succeeded', memberId: user.id, clientId, method: proof });
   if (deps.loginNotice && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
     const signedIn = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };
@@ -317,9 +316,9 @@ export interface AuthenticationContext {
  * login, and answered as the redirect location `redirect_uri?code&state&iss` (RFC 6749 section
  * 4.1.2, RFC 9207), to a portal app with client_id and esid too (portal-return.ts, decision 0020).
  * The one place codes are made, so both authorize endpoints behave alike.
- * Undefined, and no code, when the member is no longer active, the pushed request was used up, the password checked is no longer
+ * Undefined, and no code, when the member is no longer active, the password checked is no longer
  * theirs, or the passkey that signed in is no longer theirs; the SPA's cardholders-only page, and no code, when the client is one the member may not
- * use (SPEC.md section 6).
+ * use (SPEC.md section 6); `access_denied` to the redirect URI when the pushed request was used up meanwhile.
  */
 export async function issueCodeRedirect(
   deps: AuthorizeDeps,
@@ -355,8 +354,11 @@ export async function issueCodeRedirect(
   if (p.passkeyId !== undefined && !(await memberPasskey(deps.db, p.userId, p.passkeyId))) return undefined;
   if (await refusesMember(deps.db, p.userId, p.client.client_id)) return cardholdersOnlyPage(deps.issuer);
   // One code a pushed request (RFC 9126 section 4): of two authorizations at once, one gets it, and
-  // the other starts no session either.
-  if (p.pushed !== undefined && !(await consumePushedRequest(deps.db, p.pushed, now))) return undefined;
+  // the other starts no session either; it answers access_denied to the pushed, registered redirect
+  // URI (decision 0036), not the login page: signing in again cannot help it.
+  if (p.pushed !== undefined && !(await consumePushedRequest(deps.db, p.pushed, now))) {
+    return redirectTo(p.redirectUri, { error: 'access_denied', error_description: 'the authorization request was already used' }, p.state, deps.issuer);
+  }
   const ssoSessionId = p.session ? await p.session.save(deps.db, { userId: p.userId, authTime: p.authTime, amr: p.amr, clientId: p.client.client_id }) : p.ssoSessionId;
   if (ssoSessionId === undefined) return undefined;
   const code = randomToken();

@@ -117,33 +117,31 @@ export async function requestProof(deps: DpopDeps, request: FastifyRequest, acce
 }
 
 /**
- * The DPoP key a token request binds its tokens to (section 5), or null for Bearer tokens: every
- * endpoint that issues tokens asks this. A client registered with `dpop_bound_access_tokens` must
- * send a proof (section 5.2). A bad proof answers `invalid_dpop_proof`, one without the nonce
- * `use_dpop_nonce` (section 8); while nonces are required every answer carries the current one.
+ * The key of the DPoP proof sent to the token or the pushed authorization request endpoint, or
+ * undefined without one; `required`: the description of the refusal when a proof must be sent. A bad
+ * proof answers `invalid_dpop_proof`, one without the nonce `use_dpop_nonce` (section 8); while nonces
+ * are required every answer carries the current one.
  */
-export const tokenRequestKey = (deps: DpopDeps, request: FastifyRequest, reply: FastifyReply, client: OAuthClient): Promise<string | null> =>
-  proofKeyOf(deps, request, reply, client.dpop_bound_access_tokens);
-
-/**
- * The DPoP key a pushed authorization request proves (section 10.1: the code is then bound to it, as
- * by `dpop_jkt`), or null: a proof is optional there, even for a client whose tokens must be bound.
- */
-export const pushedRequestKey = (deps: DpopDeps, request: FastifyRequest, reply: FastifyReply): Promise<string | null> =>
-  proofKeyOf(deps, request, reply, false);
-
-async function proofKeyOf(deps: DpopDeps, request: FastifyRequest, reply: FastifyReply, required: boolean): Promise<string | null> {
+export async function endpointProofKey(deps: DpopDeps, request: FastifyRequest, reply: FastifyReply, required?: string): Promise<string | undefined> {
   const nonce = currentNonce(deps.dpop, deps.clock.now());
   if (nonce) reply.header('DPoP-Nonce', nonce);
   try {
     const jkt = await requestProof(deps, request);
-    if (jkt === undefined && required) throw invalid('this client must send a DPoP proof with every token request');
-    return jkt ?? null;
+    if (jkt === undefined && required !== undefined) throw invalid(required);
+    return jkt;
   } catch (failure) {
     if (failure instanceof DpopError) throw new OAuthError(failure.error, failure.description);
     throw failure;
   }
 }
+
+/**
+ * The DPoP key a token request binds its tokens to (section 5), or null for Bearer tokens: every
+ * endpoint that issues tokens asks this. A client registered with `dpop_bound_access_tokens` must
+ * send a proof (section 5.2).
+ */
+export const tokenRequestKey = async (deps: DpopDeps, request: FastifyRequest, reply: FastifyReply, client: OAuthClient): Promise<string | null> =>
+  (await endpointProofKey(deps, request, reply, client.dpop_bound_access_tokens ? 'this client must send a DPoP proof with every token request' : undefined)) ?? null;
 
 /**
  * Checks a DPoP proof (section 4.3) and uses up its `jti` on every node (db/used-jti-repo.ts): the

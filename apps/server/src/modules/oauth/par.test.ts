@@ -8,10 +8,10 @@ import { REPO_ROOT } from '../../config.ts';
 import { purgeExpired } from '../../db/maintenance.ts';
 import type { ListeningApp } from '../../test-support/listening-app.ts';
 import { basicAuth, formBody, pkce } from '../../test-support/oauth-client.ts';
+import { dpopKey, dpopProof } from '../../test-support/dpop-kit.ts';
 import { callbackOf, CookieJar, partnerSecret, relyingParty } from '../../test-support/oidc-kit.ts';
 import { PARTNER_TERMS } from '../../test-support/direct-login-kit.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
-import { dpopKey, dpopProof } from '../../test-support/dpop-kit.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { withListeningApp } from '../../test-support/vitest.ts';
 
@@ -202,6 +202,7 @@ describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
       [request(t, NET_ANSWER, { response_type: 'token' }), 400, 'unsupported_response_type'],
       [request(t, NET_ANSWER, { scope: 'openid account:write' }), 400, 'invalid_scope'],
       [request(t, NET_ANSWER, { prompt: 'sometimes' }), 400, 'invalid_request'],
+      [request(t, NET_ANSWER, { dpop_jkt: 'not-a-thumbprint' }), 400, 'invalid_request'],
       // RFC 9126 section 2.1: a pushed request never carries a request_uri.
       [request(t, NET_ANSWER, { request_uri: 'urn:ietf:params:oauth:request_uri:abc' }), 400, 'invalid_request'],
     ];
@@ -246,6 +247,17 @@ describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
     expect(row.dpop_jkt).toBe(key.jkt);
   });
 
+  it("refuses a pushed request whose DPoP proof is bad or of another key than its dpop_jkt (RFC 9449 section 10.1)", async () => {
+    const key = await dpopKey();
+    const proof = (htu = `${t.origin}/api/auth/par`) => dpopProof(key, { htm: 'POST', htu, iat: Math.floor(t.clock.now() / 1000) });
+    const wrongUri = await push(t, request(t, NET_ANSWER), { ...AUTH, dpop: await proof(`${t.origin}/api/auth/token`) });
+    expect(wrongUri).toMatchObject({ status: 400, body: { error: 'invalid_dpop_proof', error_description: expect.any(String) } });
+    const otherKey = await push(t, request(t, NET_ANSWER, { dpop_jkt: (await dpopKey()).jkt }), { ...AUTH, dpop: await proof() });
+    expect(otherKey).toMatchObject({ status: 400, body: { error: 'invalid_dpop_proof' } });
+    expect((await push(t, request(t, NET_ANSWER, { dpop_jkt: key.jkt }), { ...AUTH, dpop: await proof() })).status).toBe(201);
+    expect((await push(t, request(t, NET_ANSWER), { ...AUTH, dpop: await proof() })).status).toBe(201);
+  });
+
   it('issues one code for one request_uri however many authorizations race for it', async () => {
     const requestUri = await pushed(t, WEB);
     const answers = await Promise.all(Array.from({ length: 6 }, () => login(t, byUri(WEB, requestUri), WEB)));
@@ -255,7 +267,7 @@ describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
     for (const r of answers) {
       const location = r.headers.get('location');
       if (location === null) expect(r.status).toBe(400);
-      else expect(location.startsWith(callbackOf(t.origin, WEB))).toBe(true);
+      else expect(location.startsWith(callbackOf(t.origin, WEB)), location).toBe(true);
     }
   });
 

@@ -13,22 +13,22 @@ const AUTHORIZE_PARAMETERS = new Set(Object.keys(authorizeQuerySchema.shape));
  * request, checked as the authorize endpoint checks one (its redirect URI registered and matched
  * exactly, then checkAuthorizeQuery), is stored and answered with its request_uri. A request_uri in
  * it is refused (section 2.1); every failure is an RFC 6749 section 5.2 body (section 2.3).
+ * `proofKey`: the key of the push's DPoP proof (RFC 9449 section 10.1), which binds the code as a
+ * `dpop_jkt` does, and must be the key a `dpop_jkt` sent with it names.
  */
 export async function pushAuthorizationRequest(
   deps: Pick<AuthorizeDeps, 'db' | 'clock' | 'clients'>,
   client: OAuthClient,
   form: BodyOf<'POST /api/auth/par'>,
-  /** The key of the push's DPoP proof (RFC 9449 section 10.1), or null. */
-  proofKey: string | null = null,
+  proofKey?: string,
 ): Promise<{ request_uri: string; expires_in: number }> {
   const { request_uri: requestUri, ...asked } = form;
   if (requestUri !== undefined) throw new OAuthError('invalid_request', 'request_uri is not allowed in a pushed authorization request');
   // Only the authorization request's own parameters are kept: never the client's credentials (a secret, an assertion).
   const params: Record<string, string> = { client_id: client.client_id };
   for (const [key, value] of Object.entries(asked)) if (typeof value === 'string' && key !== 'client_id' && AUTHORIZE_PARAMETERS.has(key)) params[key] = value;
-  if (proofKey !== null) {
-    // Both ways of binding at once must name one key (RFC 9449 section 10.1).
-    if (params.dpop_jkt !== undefined && params.dpop_jkt !== proofKey) throw new OAuthError('invalid_dpop_proof', 'dpop_jkt does not match the DPoP proof\'s key');
+  if (proofKey !== undefined) {
+    if (params.dpop_jkt !== undefined && params.dpop_jkt !== proofKey) throw new OAuthError('invalid_dpop_proof', 'dpop_jkt does not name the key of the DPoP proof');
     params.dpop_jkt = proofKey;
   }
   if (!deps.clients.isRegisteredRedirect(client, params.redirect_uri ?? '')) throw new OAuthError('invalid_request', 'redirect_uri is not registered for this client');

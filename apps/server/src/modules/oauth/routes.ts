@@ -8,7 +8,7 @@ import type { OAuthClient } from '../clients/clients.ts';
 import type { AuthorizeDeps } from './authorize-service.ts';
 import type { ClientAuthDeps } from './client-auth.ts';
 import { clientPost } from './client-route.ts';
-import { pushedRequestKey, tokenRequestKey } from './dpop.ts';
+import { endpointProofKey, tokenRequestKey } from './dpop.ts';
 import { pushAuthorizationRequest } from './par.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 
@@ -66,8 +66,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
 
   // RFC 9126 section 2.2: 201 Created, never cached.
   clientPost(app, deps, 'POST /api/auth/par', async (request, reply, body, client) => {
-    // A DPoP proof with the push binds the code as dpop_jkt does (RFC 9449 section 10.1).
-    const jkt = await pushedRequestKey(deps, request, reply);
+    // A DPoP proof sent with the push binds the code to its key (RFC 9449 section 10.1; dpop.ts).
+    const jkt = await endpointProofKey(deps, request, reply);
     return reply.code(201).header('Cache-Control', 'no-store').send(await pushAuthorizationRequest(deps, client, body, jkt));
   });
 
