@@ -88,6 +88,8 @@ describe.each(DIALECTS)('ID tokens, logout tokens and userinfo in the client\'s 
         const { tokens } = await signIn(config, { origin: t.origin, scope: SCOPE });
         const res = await fetch(`${t.origin}/api/auth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
         expect(res.headers.get('content-type')).toContain('application/jwt');
+        // Signed in this round's algorithm, not the last round's: the change has reached the registry.
+        expect(decodeProtectedHeader(await res.text()).alg).toBe(alg);
       });
       const config = await relyingParty(t.origin, 'SIAP002', 0, declared);
       const { tokens, claims } = await signIn(config, { origin: t.origin, scope: SCOPE });
