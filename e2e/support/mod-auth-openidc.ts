@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { startForegroundServer } from './foreground-server.ts';
 
 /** Debian's Apache and its mod_auth_openidc, installed by scripts/setup-machine.sh (which honours the same variables). */
 export const APACHE = process.env.APACHE2_PATH ?? '/usr/sbin/apache2';
@@ -114,20 +114,6 @@ ScriptAlias /logged-out "${dir}/cgi/claims"
 `;
 }
 
-async function waitReady(url: string, exited: () => boolean, log: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (exited()) throw new Error(`apache2 exited: ${log()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`apache2 did not answer within 10 s: ${log()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Starts a non-system Apache with mod_auth_openidc in the foreground on 127.0.0.1:`port`, all of it in a temporary directory. */
 export async function startApacheRelyingParty(o: RelyingPartyOptions): Promise<ApacheRelyingParty> {
   const dir = mkdtempSync(join(tmpdir(), 'sso-apache-'));
@@ -140,39 +126,17 @@ export async function startApacheRelyingParty(o: RelyingPartyOptions): Promise<A
   writeFileSync(join(dir, 'htdocs', 'favicon.ico'), '');
   // It holds the client secret: readable by the user who starts Apache only (root reads it before dropping privileges).
   writeFileSync(join(dir, 'httpd.conf'), config(dir, o), { mode: 0o600 });
-  // Its own process group: Apache's stop signals its whole group (prefork's killpg), which must not be the test runner's.
-  const child = spawn(APACHE, ['-d', dir, '-f', join(dir, 'httpd.conf'), '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
-  // Detached, Apache would outlive a test runner that dies without its afterAll.
-  const orphaned = () => child.kill('SIGTERM');
-  process.once('exit', orphaned);
-  const log = () => {
-    let file = '';
-    try {
-      file = readFileSync(join(dir, 'error.log'), 'utf8');
-    } catch {
-      // no log written yet
-    }
-    return `${stderr}${file}`.trim();
-  };
   const urls = rpUrls(o.port);
-  const stop = async () => {
-    process.off('exit', orphaned);
-    if (!exited()) {
-      const gone = new Promise((r) => child.once('exit', r));
-      // Apache's graceless stop: the parent ends its children, then itself.
-      child.kill('SIGTERM');
-      await gone;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await waitReady(urls.loggedOutUrl, exited, () => log().slice(-2000));
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-  return { urls, log: () => log().slice(-3000), stop };
+  // Its own process group: Apache's stop signals its whole group (prefork's killpg), which must not be
+  // the test runner's. Its SIGTERM is Apache's graceless stop: the parent ends its children, then itself.
+  const server = await startForegroundServer({
+    name: 'apache2',
+    command: APACHE,
+    args: ['-d', dir, '-f', join(dir, 'httpd.conf'), '-DFOREGROUND'],
+    dir,
+    errorLog: join(dir, 'error.log'),
+    readyUrl: urls.loggedOutUrl,
+    detached: true,
+  });
+  return { urls, log: () => server.log().slice(-3000), stop: server.stop };
 }

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startForegroundServer } from '../../support/foreground-server.ts';
 
 /** Debian's nginx, installed by scripts/setup-machine.sh (which honours the same variable). */
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
@@ -58,55 +58,20 @@ ${servers}
 `;
 }
 
-async function waitReady(origin: string, exited: () => boolean, log: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (exited()) throw new Error(`nginx exited: ${log()}`);
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${log()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Starts nginx in the foreground on 127.0.0.1:`port` in front of the nodes on `nodePorts`. */
 export async function startBalancer(port: number, nodePorts: number[]): Promise<Balancer> {
   const dir = mkdtempSync(join(tmpdir(), 'sso-nginx-'));
   // Run as root, nginx's worker drops to an unprivileged user, which must reach its temp paths here.
   chmodSync(dir, 0o755);
   writeFileSync(join(dir, 'nginx.conf'), config(dir, port, nodePorts));
-  const child = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
-  const log = () => {
-    let file = '';
-    try {
-      file = readFileSync(join(dir, 'error.log'), 'utf8');
-    } catch {
-      // no log written yet
-    }
-    return `${stderr}${file}`.trim().slice(-2000);
-  };
   const origin = `http://localhost:${port}`;
-  const stop = async () => {
-    if (!exited()) {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await waitReady(origin, exited, log);
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-  return { origin, stop };
+  const server = await startForegroundServer({
+    name: 'nginx',
+    command: NGINX,
+    args: ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'],
+    dir,
+    errorLog: join(dir, 'error.log'),
+    readyUrl: `${origin}/api/health`,
+  });
+  return { origin, stop: server.stop };
 }
