@@ -60,6 +60,16 @@ export function errorRedirect(issuer: string, redirectUri: string, rawQuery: Rec
 }
 
 /**
+ * The SPA's login page with the request's own query (SPEC.md section 2: the login route carries the
+ * authorize parameters), as a URL writes it: what a Location header may not hold is percent-encoded.
+ */
+export function loginPage(issuer: string, rawQueryString: string): string {
+  const url = new URL(`${issuer}/content/authorize`);
+  url.search = rawQueryString;
+  return url.toString();
+}
+
+/**
  * Where a login form post that did not sign the member in sends them: back to the SPA's login page with
  * the request's parameters, saying why (`login_result`), so that the page shows what the login step
  * would (SPEC.md section 8, in Japanese; the lock and the suspension read as everywhere else). Never
@@ -67,12 +77,12 @@ export function errorRedirect(issuer: string, redirectUri: string, rawQuery: Rec
  * 4.1.2.1), and the partner's page could only show the member an error in English.
  */
 export function retryLoginPage(issuer: string, rawQuery: Record<string, unknown>, why: LoginRetryKind): string {
-  const url = new URL(`${issuer}/content/authorize`);
+  const query = new URLSearchParams();
   for (const [key, value] of Object.entries(rawQuery)) {
-    for (const one of [value].flat()) if (typeof one === 'string' && key !== LOGIN_RETRY_PARAM) url.searchParams.append(key, one);
+    for (const one of [value].flat()) if (typeof one === 'string' && key !== LOGIN_RETRY_PARAM) query.append(key, one);
   }
-  url.searchParams.set(LOGIN_RETRY_PARAM, why);
-  return url.toString();
+  query.set(LOGIN_RETRY_PARAM, why);
+  return loginPage(issuer, query.toString());
 }
 
 const retryKind = (check: Exclude<CredentialCheck, { ok: true }>): LoginRetryKind =>

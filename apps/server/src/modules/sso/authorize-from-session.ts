@@ -11,6 +11,7 @@ import {
   checkAuthorizeQuery,
   errorRedirect,
   issueCodeRedirect,
+  loginPage,
   resolveClient,
   stateOf,
   type AuthorizeDeps,
@@ -48,16 +49,6 @@ export const queryStringOf = (url: string) => {
   const at = url.indexOf('?');
   return at < 0 ? '' : url.slice(at + 1);
 };
-
-/**
- * The SPA's login page with the request's own query (SPEC.md section 2: the login route carries the
- * authorize parameters), as a URL writes it: what a Location header may not hold is percent-encoded.
- */
-export function loginPage(issuer: string, rawQueryString: string): string {
-  const url = new URL(`${issuer}/content/authorize`);
-  url.search = rawQueryString;
-  return url.toString();
-}
 
 /**
  * Whether a live session may answer without the member: not for a login or an account choice asked
