@@ -20,10 +20,18 @@ export function memberRecord(user: UserRow): MemberRecord {
   return { email: user.email, user_id: user.id, ...(profile ? { user_profile: profile } : {}), login_tel };
 }
 
-/** The member's kind and service links (SPEC.md section 7, `/api/user/attribute`), as that endpoint answers them and Top's one request carries them. */
-export async function memberAttributes(deps: { db: Kysely<Database>; clients: ClientRegistry }, user: UserRow): Promise<MemberAttributes> {
+/**
+ * The member's kind and service links (SPEC.md section 7, `/api/user/attribute`), as that endpoint
+ * answers them and Top's one request carries them. `holdsCards`: whether the member has a card, where
+ * the caller reads the cards anyway (Top); else it is looked up.
+ */
+export async function memberAttributes(
+  deps: { db: Kysely<Database>; clients: ClientRegistry },
+  user: UserRow,
+  holdsCards: Promise<boolean> = hasCards(deps.db, user.id),
+): Promise<MemberAttributes> {
   const [cards, openPoints, used] = await Promise.all([
-    hasCards(deps.db, user.id),
+    holdsCards,
     findPoints(deps.db, user.id, 'open').then((points) => points ?? 0),
     usedClientIds(deps.db, user.id),
   ]);

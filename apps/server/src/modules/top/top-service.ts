@@ -32,7 +32,7 @@ export async function topSummary(deps: TopDeps, user: UserRow): Promise<{ summar
   // The card master's name is asked while the ledger is waited for, not after it: the two waits overlap.
   const reading = listMemberCards(deps.db, user.id);
   const [attribute, cards, name, ledger, previous] = await Promise.all([
-    memberAttributes(deps, user),
+    memberAttributes(deps, user, reading.then((rows) => rows.length > 0)),
     reading,
     reading.then((rows) => greetingName(deps.cardMaster, user, rows)),
     settleWithin(() => deps.pointLedger.balances(user.id), LIMITS.topPointsWaitMs),
