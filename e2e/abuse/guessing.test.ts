@@ -4,7 +4,7 @@ import { LIMITS } from '@sso/contracts/constants';
 import { accountLockKey, activationLockKey, addressKey, DEMO, lookupDigest, verifyLockKey } from '@sso/server/test-support/internals';
 import { startSystem, type RunningSystem } from '../support/server.ts';
 import { countMessages, waitForCode } from '../support/mailbox.ts';
-import { authorize, DEMO_CARD, DEMO_OPEN, inParallel, login, post, type Answer } from './support/client.ts';
+import { authorize, DEMO_CARD, DEMO_OPEN, inParallel, login, pkce, post, spaClient, type Answer } from './support/client.ts';
 import { createTestDb, openSystemDb } from './support/db.ts';
 import type { TestDb } from '@sso/server/test-support';
 import { eventCount, tally, throttleRow, triesTaken, wrongGuesses } from './support/guessing.ts';
@@ -18,7 +18,9 @@ import { cardSignupBody } from './support/signup-bodies.ts';
  * activation for 30 minutes. Each bound is shown under 50 guesses fired at once, the way a script
  * would race a read-then-write counter: the answers say how many guesses were compared (only the
  * compared ones can say "wrong"), the database says what was counted (verifications.attempts, the
- * login_throttle row, the activity log), and afterwards the right secret itself is refused.
+ * login_throttle row, the activity log), and afterwards the right secret itself is refused. Beside
+ * them, the per-address bound on public clients' pushed authorization requests (decision 0036), which
+ * writes a row for each push it admits.
  */
 
 const BURST = 50;
@@ -204,6 +206,22 @@ describe.each(['sqlite', 'postgres'] as const)('guessing bounds under 50 paralle
     const points = await db.kysely.selectFrom('point_accounts').select(['kind', 'points']).where('user_id', '=', DEMO.card.id).execute();
     expect(points.find((p) => p.kind === 'open')?.points).toBe(1200);
     expect(await db.kysely.selectFrom('point_transfers').select('id').execute()).toEqual([]);
+  });
+
+  it(`pushed authorization requests of a public client: ${LIMITS.pushedRequestsPerAddress + 20} at once from one address, exactly ${LIMITS.pushedRequestsPerAddress} stored, the rest 429 (decision 0036)`, async () => {
+    const spa = spaClient(system.origin);
+    const limit = LIMITS.pushedRequestsPerAddress;
+    const answers = await inParallel(limit + 20, (i) =>
+      post(system.origin, '/api/auth/par', {
+        form: { client_id: spa.clientId, response_type: 'code', redirect_uri: spa.redirectUri, scope: 'openid', state: `flood-${i}`, code_challenge: pkce().challenge, code_challenge_method: 'S256' },
+      }),
+    );
+    const said = (a: Answer) => `${a.status} ${String(a.json?.error ?? 'request_uri')} ${a.headers.get('retry-after') ?? '-'}`;
+    const counts: Record<string, number> = {};
+    for (const a of answers) counts[said(a)] = (counts[said(a)] ?? 0) + 1;
+    expect(counts).toEqual({ '201 request_uri -': limit, [`429 temporarily_unavailable ${LIMITS.pushedRequestWindowMs / 1000}`]: 20 });
+    // The counter is one atomic upsert: however the pushes interleave, no more rows than the limit.
+    expect(await db.kysely.selectFrom('pushed_authorization_requests').select('uri_hash').where('client_id', '=', spa.clientId).execute()).toHaveLength(limit);
   });
 
   // Last: it refuses this address's logins until the window runs out.

@@ -39,6 +39,16 @@ export const LIMITS = {
    */
   pushedRequestTtlMs: 60 * 1000,
   pushedRequestProcessTtlMs: 30 * 60 * 1000,
+  /**
+   * Pushed authorization requests of public clients (method `none`, nothing to authenticate) from one
+   * network address (an IPv6 address by its /64) in a fixed minute; past it, 429 with Retry-After
+   * before any other work and no row written. A member's sign-in pushes once, so this is one sign-in
+   * start a second from one address for a whole minute: beyond a carrier-grade NAT's members of this
+   * one company, while each address can hold at most 60 rows a minute until the hourly sweep.
+   * Authenticated (confidential) clients' pushes are not counted (decision 0036).
+   */
+  pushedRequestsPerAddress: 60,
+  pushedRequestWindowMs: 60 * 1000,
   accessTokenTtlMs: 60 * 60 * 1000,
   /** Automatic login lasts 90 days from the last access (SPEC.md section 9): refresh tokens slide. */
   refreshTokenTtlMs: 90 * 24 * 60 * 60 * 1000,

@@ -70,7 +70,8 @@ const OAUTH_FAILURES: Json = {
   400: { description: 'invalid_request, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope', content: jsonContent(ref('OAuthError')) },
   401: { description: 'invalid_client: the client failed to authenticate', headers: challenge('`Basic realm="oauth"`'), content: jsonContent(ref('OAuthError')) },
   429: {
-    description: 'temporarily_unavailable: too many failed client authentications of the client or from the address (decision 0038); retry after Retry-After seconds',
+    description:
+      'temporarily_unavailable: too many failed client authentications of the client or from the address (decision 0038), or at /api/auth/par too many pushes of public clients from the address (decision 0036); retry after Retry-After seconds',
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
     content: jsonContent(ref('OAuthError')),
   },

@@ -19,6 +19,8 @@ import type { OAuthClient } from '../clients/clients.ts';
  * (`cors`), a browser's call from another origin than this server's must come from one of the
  * client's own web origins, else invalid_client without CORS headers (decision 0035): one app's page
  * cannot use another's client, nor a page any client that registered no origin.
+ * `admit`, when given, runs once the client is known, before its enabled flag is read and before the
+ * handler: an endpoint's limit (par.ts), which may refuse the request having done nothing else.
  * `outcome`, when given, hears of every answer: the form as sent, and the failure (an OAuthError,
  * the form's or the client's included) or nothing when the handler answered.
  */
@@ -27,8 +29,9 @@ export function clientPost<K extends ClientKey>(
   deps: ClientAuthDeps,
   key: K,
   handler: (request: FastifyRequest, reply: FastifyReply, body: BodyOf<K>, client: OAuthClient) => Promise<unknown>,
-  outcome?: (raw: unknown, failure?: unknown) => void,
+  opts: { admit?: (request: FastifyRequest, client: OAuthClient) => Promise<void>; outcome?: (raw: unknown, failure?: unknown) => void } = {},
 ): void {
+  const { admit, outcome } = opts;
   const entry: ApiRoute = API[key];
   const requireConfidential = entry.client === 'confidential';
   const cors = entry.cors === true;
@@ -41,6 +44,7 @@ export function clientPost<K extends ClientKey>(
       withdrawCors(reply);
       throw new OAuthError('invalid_client', 'the client is not registered for this origin', 401);
     }
+    if (admit) await admit(request, client);
     if (!(await isClientEnabled(deps.db, client.client_id))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
     return handler(request, reply, body, client);
   };

@@ -258,6 +258,36 @@ describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
     expect((await push(t, request(t, NET_ANSWER), { ...AUTH, dpop: await proof() })).status).toBe(201);
   });
 
+  it(`answers 429 with Retry-After past ${LIMITS.pushedRequestsPerAddress} pushes of public clients from one address (an IPv6 /64) in a window, writing nothing and verifying no proof; authenticated clients are not counted`, async () => {
+    // A window of this test's own: the other tests' pushes from 127.0.0.1 counted in earlier ones.
+    t.clock.advance(LIMITS.pushedRequestWindowMs);
+    const from = (remoteAddress: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/par', remoteAddress, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: formBody(fields) });
+    const publicPush = (remoteAddress: string, headers: Record<string, string> = {}) => from(remoteAddress, { ...request(t, WEB), client_id: WEB }, headers);
+    const rows = async () => (await t.testDb.db.kysely.selectFrom('pushed_authorization_requests').select('uri_hash').execute()).length;
+    for (let i = 0; i < LIMITS.pushedRequestsPerAddress; i++) {
+      // Refused pushes count as well: the limit bounds the work, not only the rows.
+      const res = i % 10 === 9 ? await from(`2001:db8:5:6::${i.toString(16)}`, { ...request(t, WEB, { response_type: 'token' }), client_id: WEB }) : await publicPush(`2001:db8:5:6::${i.toString(16)}`);
+      expect(res.statusCode, res.body).toBe(i % 10 === 9 ? 400 : 201);
+    }
+    const before = await rows();
+    const key = await dpopKey();
+    const proof = await dpopProof(key, { htm: 'POST', htu: `${t.origin}/api/auth/par`, iat: Math.floor(t.clock.now() / 1000) });
+    const limited = await publicPush('2001:db8:5:6:ffff::1', { dpop: proof });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe(String(LIMITS.pushedRequestWindowMs / 1000));
+    expect(limited.headers['cache-control']).toBe('no-store');
+    expect(limited.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+    expect(await rows(), 'no row written past the limit').toBe(before);
+    // An authenticated client pushing from the same address is not counted nor limited; another /64 is not limited.
+    expect((await from('2001:db8:5:6::1', request(t, NET_ANSWER), AUTH)).statusCode).toBe(201);
+    expect((await publicPush('2001:db8:5:7::1')).statusCode).toBe(201);
+    // The window over, the address pushes again, with the proof refused above: it was never verified, so its jti is unused.
+    t.clock.advance(LIMITS.pushedRequestWindowMs);
+    const again = await publicPush('2001:db8:5:6::1', { dpop: proof });
+    expect(again.statusCode, again.body).toBe(201);
+  });
+
   it('issues one code for one request_uri however many authorizations race for it', async () => {
     const requestUri = await pushed(t, WEB);
     const answers = await Promise.all(Array.from({ length: 6 }, () => login(t, byUri(WEB, requestUri), WEB)));

@@ -1,7 +1,10 @@
 import { authorizeQuerySchema } from '@sso/contracts/auth';
 import { LIMITS } from '@sso/contracts/constants';
+import { hitRateLimit } from '../../db/rate-limit-repo.ts';
 import type { BodyOf } from '../../http/route.ts';
+import { addressBucket } from '../../lib/address-bucket.ts';
 import { OAuthError } from '../../lib/app-error.ts';
+import { lookupDigest } from '../../lib/secrets.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import { checkAuthorizeQuery, type AuthorizeDeps } from './authorize-service.ts';
 import { storePushedRequest } from './pushed-request.ts';
@@ -35,4 +38,23 @@ export async function pushAuthorizationRequest(
   const checked = checkAuthorizeQuery(client, params);
   if (!checked.ok) throw new OAuthError(checked.error, checked.description);
   return { request_uri: await storePushedRequest(deps, client.client_id, params), expires_in: LIMITS.pushedRequestTtlMs / 1000 };
+}
+
+/**
+ * Counts a public client's push on its network address (an IPv6 address by its /64,
+ * lib/address-bucket.ts) in a fixed window, in the one atomic upsert of the rate counters
+ * (db/rate-limit-repo.ts, shared by every node); past LIMITS.pushedRequestsPerAddress in
+ * LIMITS.pushedRequestWindowMs, 429 `temporarily_unavailable` with Retry-After, as decision 0038's
+ * limit answers, before any proof is verified or row written (decision 0036). A public client has
+ * nothing to authenticate, so without this anyone could fill pushed_authorization_requests. An
+ * authenticated client's pushes are not counted: a partner's server pushes for all its members from
+ * few addresses, and what it writes is bounded by its own behaviour under its credentials.
+ */
+export async function countPublicPush(deps: Pick<AuthorizeDeps, 'db' | 'clock'>, client: OAuthClient, address: string): Promise<void> {
+  if (client.type !== 'public') return;
+  const window = LIMITS.pushedRequestWindowMs;
+  const pushes = await hitRateLimit(deps.db, `par-address:${lookupDigest(addressBucket(address))}`, deps.clock.now(), window);
+  if (pushes > LIMITS.pushedRequestsPerAddress) {
+    throw new OAuthError('temporarily_unavailable', 'too many pushed authorization requests from this address; retry later', 429, window / 1000);
+  }
 }

@@ -9,7 +9,7 @@ import type { AuthorizeDeps } from './authorize-service.ts';
 import type { ClientAuthDeps } from './client-auth.ts';
 import { clientPost } from './client-route.ts';
 import { endpointProofKey, tokenRequestKey } from './dpop.ts';
-import { pushAuthorizationRequest } from './par.ts';
+import { countPublicPush, pushAuthorizationRequest } from './par.ts';
 import { exchangeCode, introspect, refreshTokens, revokeToken } from './token-service.ts';
 
 /**
@@ -62,14 +62,14 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
       throw new OAuthError('unsupported_grant_type', 'grant_type is not supported');
     }
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
-  }, tokenGrantOutcome);
+  }, { outcome: tokenGrantOutcome });
 
-  // RFC 9126 section 2.2: 201 Created, never cached.
+  // RFC 9126 section 2.2: 201 Created, never cached. A public client's push is counted first (decision 0036).
   clientPost(app, deps, 'POST /api/auth/par', async (request, reply, body, client) => {
     // A DPoP proof sent with the push binds the code to its key (RFC 9449 section 10.1; dpop.ts).
     const jkt = await endpointProofKey(deps, request, reply);
     return reply.code(201).header('Cache-Control', 'no-store').send(await pushAuthorizationRequest(deps, client, body, jkt));
-  });
+  }, { admit: (request, client) => countPublicPush(deps, client, request.ip) });
 
   clientPost(app, deps, 'POST /api/auth/revoke', async (request, reply, body, client) => {
     await revokeToken(deps, { token: body.token, client, device: describeDevice(request.headers['user-agent']) });
