@@ -433,12 +433,17 @@ describe('two nodes on one PostgreSQL database, through the API', () => {
     await other.db.close();
   });
 
-  it('a client registered and then disabled on one node is known, then refused, on the other within seconds', async () => {
+  it('a client registered, changed and then disabled on one node is known, changed, then refused, on the other within seconds', async () => {
     const root = await signedInAdmin(t, 'nodes@card.example.jp');
     const id = 'TWOAPI1';
     const secret = (await adminCall(t, '/api/admin/clients/register', root.token, partner(TEST_ORIGIN, id))).json().client_secret as string;
     const introspectOn = (app: FastifyInstance) => app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: 'x' }, basic(id, secret)) });
     await eventually(async () => expect((await introspectOn(other.app)).statusCode).toBe(200));
+    // A flag changed on one node holds on the other too, within its poll: pushed requests only (decision 0036).
+    const plainOn = (app: FastifyInstance) => postAuthorize(app, { clientId: id, redirectUri: redirectOf(TEST_ORIGIN, id) });
+    expect((await plainOn(other.app)).statusCode).toBe(303);
+    expect((await adminCall(t, '/api/admin/clients/update', root.token, { client_id: id, require_pushed_authorization_requests: true, ...REASON })).json()).toMatchObject({ result_code: 0 });
+    await eventually(async () => expect((await plainOn(other.app)).statusCode).toBe(400));
     expect((await adminCall(t, '/api/admin/clients/disable', root.token, { client_id: id, ...REASON })).json()).toMatchObject({ changed: true });
     const at = Date.now();
     await eventually(async () => expect((await introspectOn(other.app)).json().error).toBe('invalid_client'));
