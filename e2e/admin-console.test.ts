@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { promisify } from 'node:util';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -269,7 +270,6 @@ describe('the operator console in Chromium', () => {
       await proveIfAsked(admin.page, 'クライアントを登録しました。');
       const secret = await admin.page.getByRole('textbox', { name: 'クライアントシークレット', exact: true }).inputValue();
       expect(secret.length).toBeGreaterThanOrEqual(32);
-      await documentScreen(admin.page, 'admin-clients');
       await admin.page.getByRole('button', { name: '控えたので閉じる' }).click();
       expect(await admin.page.getByRole('textbox', { name: 'クライアントシークレット', exact: true }).count()).toBe(0);
 
@@ -376,5 +376,97 @@ describe('the operator console in Chromium', () => {
     } finally {
       await security.context.close();
     }
+  });
+  it('an administrator registers a FAPI 2.0 partner through the form (private_key_jwt with its JWKS, ES256, PAR and DPoP required), which the server enforces at once, and edits its flags and its method', async () => {
+    const { admin } = people;
+    const key = await generateKeyPair('ES256', { extractable: true });
+    const jwks = { keys: [{ ...(await exportJWK(key.publicKey)), kid: 'fapi-1', alg: 'ES256', use: 'sig' }] };
+    const redirectUri = 'https://securities.example/callback';
+    const post = async (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${env.system.origin}${path}`, { method: 'POST', body: new URLSearchParams(fields), headers });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    /** A code exchange of the client with a right client assertion (RFC 7523) and a code that is no code: what the server says first. */
+    const exchangeWithoutProof = async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const assertion = await new SignJWT({ iss: 'SIAP901', sub: 'SIAP901', aud: env.system.origin, jti: crypto.randomUUID(), iat: now, exp: now + 60 }).setProtectedHeader({ alg: 'ES256', kid: 'fapi-1' }).sign(key.privateKey);
+      return post('/api/auth/token', {
+        grant_type: 'authorization_code',
+        code: 'no-such-code',
+        redirect_uri: redirectUri,
+        code_verifier: oidc.randomPKCECodeVerifier(),
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: assertion,
+      });
+    };
+    const plainAuthorize = async () =>
+      (
+        await fetch(`${env.system.origin}/api/auth/authorize?${new URLSearchParams({ client_id: 'SIAP901', response_type: 'code', redirect_uri: redirectUri, scope: 'openid', state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' })}`, { redirect: 'manual' })
+      ).status;
+
+    await admin.page.goto('/admin/clients');
+    const form = admin.page.getByRole('region', { name: 'クライアントの登録' });
+    await form.getByLabel('クライアントID').fill('SIAP901');
+    await form.getByLabel('サービス名').fill('テスト証券');
+    await form.getByLabel('種別').selectOption({ label: 'コンフィデンシャル（シークレットあり）' });
+    await form.getByLabel('リダイレクトURI', { exact: true }).fill(redirectUri);
+    await form.getByLabel('スコープ').fill('openid');
+    await form.getByLabel('認証方式').selectOption('private_key_jwt');
+    // A JWKS that is no JSON: said in Japanese by the field and at the form's top, nothing sent, nothing broken.
+    await form.getByLabel('JWKS（公開鍵のJSON）').fill('{"keys": [');
+    await form.getByLabel('jwks_uri（公開鍵の公開先URL）').focus();
+    await form.getByText('JWKSをJSONとして読み取れません。', { exact: false }).waitFor();
+    await form.getByLabel('理由').fill('テスト証券のFAPI 2.0 提携開始');
+    await form.getByRole('button', { name: '登録する' }).click();
+    await admin.page.getByRole('alert').filter({ hasText: 'JWKSをJSONとして読み取れません。' }).waitFor();
+    await form.getByLabel('JWKS（公開鍵のJSON）').fill(JSON.stringify(jwks, null, 2));
+    await form.getByLabel('IDトークンの署名アルゴリズム').selectOption('ES256');
+    await form.getByLabel('UserInfoの署名').selectOption('ES256');
+    await form.getByLabel('PAR（プッシュ型認可リクエスト）を必須にする').check();
+    await form.getByLabel('DPoPで送信者を限定したトークンを必須にする').check();
+    await form.getByRole('button', { name: '登録する' }).click();
+    await proveIfAsked(admin.page, 'クライアントを登録しました。');
+    // A private_key_jwt client has no secret to show.
+    expect(await admin.page.getByRole('textbox', { name: 'クライアントシークレット', exact: true }).count()).toBe(0);
+
+    const listed = admin.page.getByRole('article', { name: 'テスト証券（SIAP901）' });
+    const shown = (term: string) => listed.locator('.pair').filter({ has: admin.page.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }) }).getByRole('definition').textContent();
+    expect(await shown('認証方式')).toBe('private_key_jwt');
+    expect(await shown('公開鍵')).toBe('JWKS（鍵1件）');
+    expect(await shown('IDトークンの署名')).toBe('ES256');
+    expect(await shown('UserInfoの署名')).toBe('ES256');
+    expect(await shown('PAR必須')).toBe('はい');
+    expect(await shown('DPoP必須')).toBe('はい');
+    // In effect at once: a plain authorization request is refused (RFC 9126 section 5), a token request without a DPoP proof too (RFC 9449 section 5.2).
+    expect(await plainAuthorize()).toBe(400);
+    expect((await exchangeWithoutProof()).body).toMatchObject({ error: 'invalid_dpop_proof' });
+
+    // The edit: DPoP no longer required; the client's key still authenticates it, the code is what is wrong now.
+    await listed.getByRole('button', { name: 'テスト証券を編集' }).click();
+    const edit = listed.getByRole('form', { name: 'テスト証券の編集' });
+    expect(await edit.getByLabel('PAR（プッシュ型認可リクエスト）を必須にする').isChecked()).toBe(true);
+    await edit.getByLabel('DPoPで送信者を限定したトークンを必須にする').uncheck();
+    await edit.getByLabel('理由').fill('DPoP対応の延期');
+    await edit.getByRole('button', { name: '変更を保存' }).click();
+    await proveIfAsked(admin.page, 'クライアントを変更しました。');
+    await expect.poll(() => shown('DPoP必須')).toBe('いいえ');
+    expect(await shown('PAR必須')).toBe('はい');
+    expect((await exchangeWithoutProof()).body).toMatchObject({ error: 'invalid_grant' });
+
+    // Back to a secret: the keys go with the method, the new secret is shown once and works.
+    await listed.getByRole('button', { name: 'テスト証券を編集' }).click();
+    await edit.getByLabel('認証方式').selectOption('client_secret_basic');
+    expect(await edit.getByLabel('JWKS（公開鍵のJSON）').count()).toBe(0);
+    await edit.getByLabel('理由').fill('private_key_jwt の利用終了');
+    await edit.getByRole('button', { name: '変更を保存' }).click();
+    await proveIfAsked(admin.page, 'クライアントを変更しました。');
+    const secret = await admin.page.getByRole('textbox', { name: 'クライアントシークレット', exact: true }).inputValue();
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await expect.poll(() => shown('認証方式')).toBe('client_secret_basic');
+    expect(await shown('公開鍵')).toBe('なし');
+    await documentScreen(admin.page, 'admin-clients');
+    const introspected = await post('/api/subuser/introspect', { token: 'x' }, { authorization: `Basic ${Buffer.from(`SIAP901:${secret}`).toString('base64')}` });
+    expect(introspected).toMatchObject({ status: 200, body: { active: false } });
+    expect(admin.consoleErrors).toEqual([]);
   });
 });

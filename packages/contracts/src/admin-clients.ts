@@ -57,6 +57,8 @@ export const adminClientSchema = z.object({
   jwks_uri: z.string().nullable(),
   /** Authorization requests only pushed (RFC 9126 section 5, decision 0036). */
   require_pushed_authorization_requests: z.boolean(),
+  /** Every token request with a DPoP proof, every access token DPoP-bound (RFC 9449 section 5.2, decision 0037). */
+  dpop_bound_access_tokens: z.boolean(),
   /** Its ID tokens' and logout tokens' algorithm; its signed userinfo's, null: userinfo is plain JSON. */
   id_token_signed_response_alg: z.enum(SIGNING_ALGS),
   userinfo_signed_response_alg: z.enum(SIGNING_ALGS).nullable(),
@@ -85,6 +87,7 @@ export const clientRegisterRequestSchema = z.object({
   terms: z.array(z.string()).optional(),
   service_link: z.boolean().optional(),
   require_pushed_authorization_requests: z.boolean().optional(),
+  dpop_bound_access_tokens: z.boolean().optional(),
   direct_login_uri: z.string().optional(),
   resume_uri: z.string().optional(),
   sector_identifier: z.string().optional(),
@@ -101,7 +104,11 @@ export const clientRegisterRequestSchema = z.object({
 });
 export const clientRegisterResponseSchema = baseResponseSchema.extend({ client: adminClientSchema, client_secret: z.string().optional() });
 
-/** POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null` and `userinfo_signed_response_alg: null` remove it. */
+/**
+ * POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null` and
+ * `userinfo_signed_response_alg: null` remove it. The type stays; the authentication method may change within it
+ * (decision 0038), with the keys a private_key_jwt client needs, or without them (`jwks: null`, `jwks_uri: null`) for a secret.
+ */
 export const clientUpdateRequestSchema = z.object({
   client_id: clientIdSchema,
   name: z.string().min(1, { error: M.required }).optional(),
@@ -111,14 +118,18 @@ export const clientUpdateRequestSchema = z.object({
   scopes: z.array(z.string()).optional(),
   terms: z.array(z.string()).optional(),
   web_origins: uriList.optional(),
+  token_endpoint_auth_method: z.string().optional(),
   /** A private_key_jwt client's keys: replaced, or null to remove one and set the other. */
   jwks: jwksSchema.nullable().optional(),
   jwks_uri: z.string().nullable().optional(),
   id_token_signed_response_alg: signingAlg.optional(),
   userinfo_signed_response_alg: signingAlg.nullable().optional(),
+  require_pushed_authorization_requests: z.boolean().optional(),
+  dpop_bound_access_tokens: z.boolean().optional(),
   ...reasonFields,
 });
-export const clientResponseSchema = baseResponseSchema.extend({ client: adminClientSchema });
+/** The client as changed; `client_secret` once when the change gave it a secret method it had no secret for (from private_key_jwt). */
+export const clientResponseSchema = baseResponseSchema.extend({ client: adminClientSchema, client_secret: z.string().optional() });
 
 /** POST /api/admin/clients/enable, /disable, /secret/retire: one client and the reason. */
 export const clientActionRequestSchema = z.object({ client_id: clientIdSchema, ...reasonFields });

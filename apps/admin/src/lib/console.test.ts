@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATOR_MESSAGES } from '@sso/contracts/operators';
 import { adminCall, adminLines, adminRoute, ApiFailure, FreshProofNeeded, NETWORK_MESSAGE, SessionEnded, withFreshProof } from './api.ts';
 import { auditFilter, japanMidnight } from './audit-filter.ts';
+import { AUTH_METHOD_LABELS, JWKS_MESSAGES, authMethodsFor, jwksOf, keysLabel } from './client-security.ts';
 import { enrolmentTokenOf } from './enrol-link.ts';
 import { subuserStatusLabel } from '@sso/contracts/constants';
 import { AUDIT_ACTIONS } from '@sso/contracts/admin-members';
@@ -301,5 +302,28 @@ describe('the audit filter and the JSON Lines export', () => {
     expect(new Set(labels).size).toBe(AUDIT_ACTIONS.length);
     expect([auditActionLabel('member.unlock'), auditActionLabel('client.retire_secret')]).toEqual(['ログインロックの解除', '旧シークレットの失効']);
     expect(auditActionLabel('member.delete')).toBe('member.delete');
+  });
+});
+
+describe("a client's authentication and signing settings in the console", () => {
+  it('offers a public client none only, a confidential one the secret methods and private_key_jwt (decision 0038), each in Japanese', () => {
+    expect(authMethodsFor('public')).toEqual(['none']);
+    expect(authMethodsFor('confidential')).toEqual(['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    for (const m of [...authMethodsFor('public'), ...authMethodsFor('confidential')]) expect(AUTH_METHOD_LABELS[m]).toMatch(/[ぁ-んァ-ヶ一-龠]/);
+  });
+
+  it('reads a JWK Set typed as JSON, and says in Japanese what is wrong with one that is not, never throwing', () => {
+    const set = { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'k1' }] };
+    expect(jwksOf(JSON.stringify(set, null, 2))).toEqual({ jwks: set });
+    expect(jwksOf('  ')).toEqual({ jwks: undefined });
+    expect(jwksOf('{"keys": [')).toEqual({ error: JWKS_MESSAGES.notJson });
+    expect(jwksOf('not json at all')).toEqual({ error: JWKS_MESSAGES.notJson });
+    for (const shape of ['[]', '{"keys": {}}', '{"kty": "EC"}', 'null', '"keys"', '{"keys": [1]}']) expect(jwksOf(shape), shape).toEqual({ error: JWKS_MESSAGES.notKeySet });
+  });
+
+  it('says which keys a client has registered: inline, by URI, or none', () => {
+    expect(keysLabel({ jwks: { keys: [{}, {}] }, jwks_uri: null })).toBe('JWKS（鍵2件）');
+    expect(keysLabel({ jwks: null, jwks_uri: 'https://partner.example/jwks' })).toBe('jwks_uri: https://partner.example/jwks');
+    expect(keysLabel({ jwks: null, jwks_uri: null })).toBe('なし');
   });
 });

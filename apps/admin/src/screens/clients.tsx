@@ -3,8 +3,9 @@ import type { z } from 'zod';
 import { clientRegisterRequestSchema, clientUpdateRequestSchema, type AdminClientView } from '@sso/contracts/admin-clients';
 import { usePageTitle } from '../app/page-title.ts';
 import { adminCall, adminRoute, failureMessage, withFreshProof } from '../lib/api.ts';
+import { AUTH_METHOD_LABELS, authMethodsFor, jwksOf, keysLabel } from '../lib/client-security.ts';
 import { japanTime, linesOf, wordsOf } from '../lib/format.ts';
-import { Alert, Field, Notice, TextAreaField } from '../ui/field.tsx';
+import { Alert, CheckField, Field, Notice, TextAreaField } from '../ui/field.tsx';
 import { useFreshProof } from '../ui/use-fresh-proof.tsx';
 import { useReason, type Reason } from '../ui/use-reason.tsx';
 
@@ -15,9 +16,10 @@ interface ShownSecret {
 }
 
 /**
- * The partner clients (admin; decision 0031): the list, a registration, an edit of the URIs, scopes
- * and terms, enabling and disabling, and the secret's rotation with an overlap (the new secret shown
- * once) and the old one's retirement. Every change asks a reason; the sensitive ones a fresh proof.
+ * The partner clients (admin; decision 0031): the list, a registration, an edit of the URIs, scopes,
+ * terms, authentication method and keys, signing algorithms and FAPI flags (decisions 0034 to 0038),
+ * enabling and disabling, and the secret's rotation with an overlap (the new secret shown once) and
+ * the old one's retirement. Every change asks a reason; the sensitive ones a fresh proof.
  */
 export function Clients() {
   usePageTitle('パートナー');
@@ -138,6 +140,30 @@ export function Clients() {
                   <dd>{c.scopes.join(' ') || '—'}</dd>
                 </div>
                 <div className="pair">
+                  <dt>認証方式</dt>
+                  <dd>{c.token_endpoint_auth_method}</dd>
+                </div>
+                <div className="pair">
+                  <dt>公開鍵</dt>
+                  <dd>{keysLabel(c)}</dd>
+                </div>
+                <div className="pair">
+                  <dt>IDトークンの署名</dt>
+                  <dd>{c.id_token_signed_response_alg}</dd>
+                </div>
+                <div className="pair">
+                  <dt>UserInfoの署名</dt>
+                  <dd>{c.userinfo_signed_response_alg ?? 'なし（JSON）'}</dd>
+                </div>
+                <div className="pair">
+                  <dt>PAR必須</dt>
+                  <dd>{c.require_pushed_authorization_requests ? 'はい' : 'いいえ'}</dd>
+                </div>
+                <div className="pair">
+                  <dt>DPoP必須</dt>
+                  <dd>{c.dpop_bound_access_tokens ? 'はい' : 'いいえ'}</dd>
+                </div>
+                <div className="pair">
                   <dt>シークレット</dt>
                   <dd>{c.secrets.length === 0 ? '—' : c.secrets.map((s) => `${japanTime(s.created_at)}発行${s.retire_at ? `（${japanTime(s.retire_at)}失効）` : ''}`).join('、')}</dd>
                 </div>
@@ -149,7 +175,7 @@ export function Clients() {
                 <button type="button" className={c.enabled ? 'danger' : undefined} onClick={() => toggle(c)} disabled={busy} aria-label={`${c.name}を${c.enabled ? '無効にする' : '有効にする'}`}>
                   {c.enabled ? '無効にする' : '有効にする'}
                 </button>
-                {c.type === 'confidential' && (
+                {c.type === 'confidential' && c.token_endpoint_auth_method !== 'private_key_jwt' && (
                   <>
                     <button type="button" className="secondary" onClick={() => rotate(c)} disabled={busy} aria-label={`${c.name}のシークレットを更新`}>
                       シークレットを更新
@@ -172,7 +198,9 @@ export function Clients() {
                       `${c.name}の変更`,
                       'クライアントを変更しました。',
                       async () => {
-                        await adminCall(adminRoute('POST /api/admin/clients/update'), request);
+                        const answer = await adminCall(adminRoute('POST /api/admin/clients/update'), request);
+                        // Leaving private_key_jwt for a secret: the new secret, once (decision 0038).
+                        if (answer.client_secret) setSecret({ clientId: c.client_id, secret: answer.client_secret });
                         setEditing(undefined);
                       },
                       why,
@@ -193,20 +221,61 @@ export function Clients() {
 type RegisterRequest = ReturnType<typeof clientRegisterRequestSchema.parse>;
 type UpdateRequest = ReturnType<typeof clientUpdateRequestSchema.parse>;
 
-/** What both forms edit: a client's URIs, scopes and terms, and the change's reason. */
-const CLIENT_FIELDS = { redirect_uris: '', post_logout: '', backchannel: '', web_origins: '', scopes: '', terms: '', reason: '', ticket: '' };
+/**
+ * What both forms edit: a client's URIs, scopes and terms, its authentication method and keys, its
+ * signing algorithms (decision 0034; userinfo '': plain JSON) and FAPI flags, and the change's reason.
+ */
+const CLIENT_FIELDS = {
+  redirect_uris: '',
+  post_logout: '',
+  backchannel: '',
+  web_origins: '',
+  scopes: '',
+  terms: '',
+  auth_method: 'client_secret_basic',
+  jwks: '',
+  jwks_uri: '',
+  id_alg: 'RS256',
+  userinfo_alg: '',
+  par: false,
+  dpop: false,
+  reason: '',
+  ticket: '',
+};
 type ClientFields = typeof CLIENT_FIELDS;
+type TextKey = { [K in keyof ClientFields]: ClientFields[K] extends string ? K : never }[keyof ClientFields];
 
-/** The request's part of those fields (the back-channel URI apart: a registration leaves an empty one out, an update clears it with null). */
-const requestOf = (f: ClientFields) => ({
-  redirect_uris: linesOf(f.redirect_uris),
-  post_logout_redirect_uris: linesOf(f.post_logout),
-  web_origins: linesOf(f.web_origins),
-  scopes: wordsOf(f.scopes),
-  terms: wordsOf(f.terms),
-  reason: f.reason,
-  ...(f.ticket.trim() ? { ticket: f.ticket } : {}),
-});
+/**
+ * The request's part of those fields, or the JWKS's problem in Japanese. What a form leaves empty is
+ * null here (the back-channel URI, the keys, the userinfo algorithm): an update removes it with null,
+ * a registration leaves it out (`present`).
+ */
+function requestOf(f: ClientFields): { request: Record<string, unknown> } | { error: string } {
+  const keyed = f.auth_method === 'private_key_jwt';
+  const read = keyed ? jwksOf(f.jwks) : { jwks: undefined };
+  if ('error' in read) return read;
+  return {
+    request: {
+      redirect_uris: linesOf(f.redirect_uris),
+      post_logout_redirect_uris: linesOf(f.post_logout),
+      backchannel_logout_uri: f.backchannel.trim() || null,
+      web_origins: linesOf(f.web_origins),
+      scopes: wordsOf(f.scopes),
+      terms: wordsOf(f.terms),
+      jwks: read.jwks ?? null,
+      jwks_uri: (keyed && f.jwks_uri.trim()) || null,
+      id_token_signed_response_alg: f.id_alg,
+      userinfo_signed_response_alg: f.userinfo_alg || null,
+      require_pushed_authorization_requests: f.par,
+      dpop_bound_access_tokens: f.dpop,
+      reason: f.reason,
+      ...(f.ticket.trim() ? { ticket: f.ticket } : {}),
+    },
+  };
+}
+
+/** A registration's request: what is empty left out. */
+const present = (request: Record<string, unknown>) => Object.fromEntries(Object.entries(request).filter(([, v]) => v !== null));
 
 /** A request checked by its schema: it and its reason, or undefined after the first issue is shown. */
 function checked<T extends Reason>(parsed: z.ZodSafeParseResult<T>, onError: (m: string | undefined) => void): [T, Reason] | undefined {
@@ -220,12 +289,14 @@ function checked<T extends Reason>(parsed: z.ZodSafeParseResult<T>, onError: (m:
 }
 
 /**
- * One form of a client's URIs, scopes and terms and the reason: the registration's (`optional`: the
- * optional fields say so, after `children`, its own fields) and an edit's.
+ * One form of a client's URIs, scopes, terms, authentication and signing settings and the reason: the
+ * registration's (`optional`: the optional fields say so, after `children`, its own fields) and an
+ * edit's. `type` decides the authentication methods offered.
  */
 function ClientForm<F extends ClientFields>({
   id,
   optional,
+  type,
   f,
   setF,
   busy,
@@ -236,6 +307,7 @@ function ClientForm<F extends ClientFields>({
 }: {
   id: string;
   optional: boolean;
+  type: AdminClientView['type'];
   f: F;
   setF: (update: (x: F) => F) => void;
   busy: boolean;
@@ -244,8 +316,11 @@ function ClientForm<F extends ClientFields>({
   onSubmit: () => Promise<void>;
   children?: ReactNode;
 }) {
-  const set = (k: keyof ClientFields) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
+  const set = (k: TextKey) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
   const ifOptional = (text: string) => (optional ? `${text}（任意）` : text);
+  // The JWKS's problem once the admin has left the field: invalid JSON is said at once, never sent.
+  const [jwksLeft, setJwksLeft] = useState(false);
+  const jwksRead = jwksOf(f.jwks);
   return (
     <form
       onSubmit={(e) => {
@@ -268,6 +343,48 @@ function ClientForm<F extends ClientFields>({
       />
       <Field id={`${id}-scopes`} label="スコープ" hint="空白区切り" value={f.scopes} onChange={set('scopes')} autoComplete="off" />
       <Field id={`${id}-terms`} label="規約" hint={ifOptional('空白区切り')} value={f.terms} onChange={set('terms')} autoComplete="off" />
+      <div className="field">
+        <label htmlFor={`${id}-auth-method`}>認証方式</label>
+        <select id={`${id}-auth-method`} name={`${id}-auth-method`} value={f.auth_method} onChange={set('auth_method')}>
+          {authMethodsFor(type).map((m) => (
+            <option key={m} value={m}>
+              {AUTH_METHOD_LABELS[m]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {f.auth_method === 'private_key_jwt' && (
+        <>
+          <TextAreaField
+            id={`${id}-jwks`}
+            label="JWKS（公開鍵のJSON）"
+            hint='{"keys": [ … ]} の形。jwks_uri とどちらか一方'
+            value={f.jwks}
+            onChange={set('jwks')}
+            onBlur={() => setJwksLeft(true)}
+            error={jwksLeft && 'error' in jwksRead ? jwksRead.error : undefined}
+            spellCheck={false}
+          />
+          <Field id={`${id}-jwks-uri`} label="jwks_uri（公開鍵の公開先URL）" hint="https のURL。JWKS とどちらか一方" value={f.jwks_uri} onChange={set('jwks_uri')} autoComplete="off" />
+        </>
+      )}
+      <div className="field">
+        <label htmlFor={`${id}-id-alg`}>IDトークンの署名アルゴリズム</label>
+        <select id={`${id}-id-alg`} name={`${id}-id-alg`} value={f.id_alg} onChange={set('id_alg')}>
+          <option value="RS256">RS256</option>
+          <option value="ES256">ES256</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-userinfo-alg`}>UserInfoの署名</label>
+        <select id={`${id}-userinfo-alg`} name={`${id}-userinfo-alg`} value={f.userinfo_alg} onChange={set('userinfo_alg')}>
+          <option value="">なし（JSONで応答）</option>
+          <option value="RS256">RS256</option>
+          <option value="ES256">ES256</option>
+        </select>
+      </div>
+      <CheckField id={`${id}-par`} label="PAR（プッシュ型認可リクエスト）を必須にする" checked={f.par} onChange={(e) => setF((x) => ({ ...x, par: e.target.checked }))} />
+      <CheckField id={`${id}-dpop`} label="DPoPで送信者を限定したトークンを必須にする" checked={f.dpop} onChange={(e) => setF((x) => ({ ...x, dpop: e.target.checked }))} />
       <TextAreaField id={`${id}-reason`} label="理由" value={f.reason} onChange={set('reason')} />
       <Field id={`${id}-ticket`} label="チケット番号（任意）" value={f.ticket} onChange={set('ticket')} autoComplete="off" />
       <div className="actions">
@@ -281,29 +398,31 @@ function ClientForm<F extends ClientFields>({
 
 /** The registration form: the definition and the reason in one form. */
 function RegisterClient({ busy, onRegister, onError }: { busy: boolean; onRegister: (r: RegisterRequest, why: Reason) => Promise<boolean>; onError: (m: string | undefined) => void }) {
-  const [f, setF] = useState({ ...CLIENT_FIELDS, client_id: '', name: '', type: 'confidential', scopes: 'openid' });
+  const [f, setF] = useState({ ...CLIENT_FIELDS, client_id: '', name: '', type: 'confidential' as AdminClientView['type'], scopes: 'openid' });
   const submit = async () => {
-    const request = checked(
-      clientRegisterRequestSchema.safeParse({
-        client_id: f.client_id.trim(),
-        name: f.name.trim(),
-        type: f.type,
-        ...requestOf(f),
-        ...(f.backchannel.trim() ? { backchannel_logout_uri: f.backchannel.trim() } : {}),
-      }),
-      onError,
-    );
-    if (request && (await onRegister(...request))) setF((x) => ({ ...x, client_id: '', name: '', redirect_uris: '', post_logout: '', backchannel: '', web_origins: '', reason: '', ticket: '' }));
+    const fields = requestOf(f);
+    if ('error' in fields) return onError(fields.error);
+    const request = checked(clientRegisterRequestSchema.safeParse({ client_id: f.client_id.trim(), name: f.name.trim(), type: f.type, token_endpoint_auth_method: f.auth_method, ...present(fields.request) }), onError);
+    if (request && (await onRegister(...request))) setF((x) => ({ ...x, client_id: '', name: '', redirect_uris: '', post_logout: '', backchannel: '', web_origins: '', jwks: '', jwks_uri: '', reason: '', ticket: '' }));
   };
   return (
     <section className="panel" aria-labelledby="register-title">
       <h2 id="register-title">クライアントの登録</h2>
-      <ClientForm id="client" optional f={f} setF={setF} busy={busy} submitLabel="登録する" onSubmit={submit}>
+      <ClientForm id="client" optional type={f.type} f={f} setF={setF} busy={busy} submitLabel="登録する" onSubmit={submit}>
         <Field id="client-id" label="クライアントID" value={f.client_id} onChange={(e) => setF((x) => ({ ...x, client_id: e.target.value }))} autoComplete="off" />
         <Field id="client-name" label="サービス名" value={f.name} onChange={(e) => setF((x) => ({ ...x, name: e.target.value }))} autoComplete="off" />
         <div className="field">
           <label htmlFor="client-type">種別</label>
-          <select id="client-type" name="client-type" value={f.type} onChange={(e) => setF((x) => ({ ...x, type: e.target.value }))}>
+          <select
+            id="client-type"
+            name="client-type"
+            value={f.type}
+            onChange={(e) => {
+              const type = e.target.value === 'public' ? 'public' : 'confidential';
+              // The method follows the type: none for a public client, a secret by default for a confidential one.
+              setF((x) => ({ ...x, type, auth_method: authMethodsFor(type)[0] ?? 'none' }));
+            }}
+          >
             <option value="confidential">コンフィデンシャル（シークレットあり）</option>
             <option value="public">パブリック（PKCEのみ）</option>
           </select>
@@ -313,7 +432,7 @@ function RegisterClient({ busy, onRegister, onError }: { busy: boolean; onRegist
   );
 }
 
-/** The edit of a client's URIs, scopes and terms, with the reason. */
+/** The edit of a client's URIs, scopes, terms, authentication and signing settings, with the reason. */
 function EditClient({ client, busy, onSave, onError }: { client: AdminClientView; busy: boolean; onSave: (r: UpdateRequest, why: Reason) => Promise<boolean>; onError: (m: string | undefined) => void }) {
   const [f, setF] = useState({
     redirect_uris: client.redirect_uris.join('\n'),
@@ -322,15 +441,23 @@ function EditClient({ client, busy, onSave, onError }: { client: AdminClientView
     web_origins: client.web_origins.join('\n'),
     scopes: client.scopes.join(' '),
     terms: client.terms.join(' '),
+    auth_method: client.token_endpoint_auth_method,
+    jwks: client.jwks ? JSON.stringify(client.jwks, null, 2) : '',
+    jwks_uri: client.jwks_uri ?? '',
+    id_alg: client.id_token_signed_response_alg,
+    userinfo_alg: client.userinfo_signed_response_alg ?? '',
+    par: client.require_pushed_authorization_requests,
+    dpop: client.dpop_bound_access_tokens,
     reason: '',
     ticket: '',
   });
   const submit = async () => {
-    const request = checked(
-      clientUpdateRequestSchema.safeParse({ client_id: client.client_id, ...requestOf(f), backchannel_logout_uri: f.backchannel.trim() === '' ? null : f.backchannel.trim() }),
-      onError,
-    );
+    const fields = requestOf(f);
+    if ('error' in fields) return onError(fields.error);
+    // The method only when changed: a client that names none takes a secret either way (decision 0038), which naming one would end.
+    const method = f.auth_method === client.token_endpoint_auth_method ? {} : { token_endpoint_auth_method: f.auth_method };
+    const request = checked(clientUpdateRequestSchema.safeParse({ client_id: client.client_id, ...fields.request, ...method }), onError);
     if (request) await onSave(...request);
   };
-  return <ClientForm id={`edit-${client.client_id}`} optional={false} f={f} setF={setF} busy={busy} submitLabel="変更を保存" label={`${client.name}の編集`} onSubmit={submit} />;
+  return <ClientForm id={`edit-${client.client_id}`} optional={false} type={client.type} f={f} setF={setF} busy={busy} submitLabel="変更を保存" label={`${client.name}の編集`} onSubmit={submit} />;
 }

@@ -53,6 +53,22 @@ export function TextAreaField({ id, label, hint, error, ...textarea }: Labelled 
   );
 }
 
+/** A checkbox with its visible label beside it (`<label for>`) and, when given, its hint. */
+export function CheckField({ id, label, hint, ...input }: Omit<Labelled, 'error'> & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div className="field check">
+      <div>
+        <input type="checkbox" {...tiedTo({ id, label, hint })} {...input} /> <label htmlFor={id}>{label}</label>
+      </div>
+      {hint && (
+        <span id={`${id}-hint`} className="hint">
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}
+
 /** A message the screen reader reads as it appears. */
 export function Alert({ children }: { children: ReactNode }) {
   return (

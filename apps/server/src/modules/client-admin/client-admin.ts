@@ -204,12 +204,17 @@ const clientChangesSchema = z
     scopes: clientDefinitionSchema.shape.scopes.unwrap(),
     terms: z.array(z.string()),
     web_origins: clientDefinitionSchema.shape.web_origins.unwrap(),
-    // A private_key_jwt client's keys change, the method stays (decision 0038): null removes one, to set the other.
+    // The method changes within the client's type, checked with its keys as at registration (decision 0038):
+    // null removes a key set, to set the other or to leave private_key_jwt.
+    token_endpoint_auth_method: clientDefinitionSchema.shape.token_endpoint_auth_method.unwrap(),
     jwks: clientDefinitionSchema.shape.jwks.unwrap().nullable(),
     jwks_uri: clientDefinitionSchema.shape.jwks_uri.unwrap().nullable(),
     // The algorithms a partner's library expects (decision 0034): RS256 or ES256, nothing else.
     id_token_signed_response_alg: clientDefinitionSchema.shape.id_token_signed_response_alg.unwrap(),
     userinfo_signed_response_alg: clientDefinitionSchema.shape.userinfo_signed_response_alg.unwrap().nullable(),
+    // A FAPI 2.0 partner's flags (decisions 0036, 0037): in effect at the next request after the reload.
+    require_pushed_authorization_requests: clientDefinitionSchema.shape.require_pushed_authorization_requests.unwrap(),
+    dpop_bound_access_tokens: clientDefinitionSchema.shape.dpop_bound_access_tokens.unwrap(),
   })
   .partial()
   .strict();
@@ -218,21 +223,43 @@ export type ClientChanges = z.infer<typeof clientChangesSchema>;
 /** The optional fields `null` removes (clientChangesSchema): left out, one stays; null, it goes; given, it is replaced. */
 const REMOVABLE = ['backchannel_logout_uri', 'userinfo_signed_response_alg', 'jwks', 'jwks_uri'] as const;
 
-/** Changes a client's name, redirect, post-logout and back-channel URIs, scopes, terms, web origins, signing algorithms, or a private_key_jwt client's keys. */
-export async function updateClient(deps: ClientAdminDeps, clientId: string, changes: unknown, also: AlsoInTransaction<ClientDefinition> = nothingMore): Promise<OAuthClient> {
+/** What an update did beside the definition: a secret given (answered once), secrets ended. */
+export interface ClientUpdated {
+  definition: ClientDefinition;
+  secretIssued: boolean;
+  secretsRetired: number;
+}
+
+/**
+ * Changes a client's name, redirect, post-logout and back-channel URIs, scopes, terms, web origins,
+ * signing algorithms, authentication method and keys, and its pushed-requests-only and DPoP-bound
+ * flags. A change of method follows the secrets (decision 0038): to private_key_jwt, every secret the
+ * client has ends now, in the change's transaction (one method per client: none comes back with a
+ * later change); from it to a secret method, a new secret is made, returned here once.
+ */
+export async function updateClient(
+  deps: ClientAdminDeps,
+  clientId: string,
+  changes: unknown,
+  also: AlsoInTransaction<ClientUpdated> = nothingMore,
+): Promise<{ client: OAuthClient; secret?: string }> {
   const parsed = clientChangesSchema.safeParse(changes);
   if (!parsed.success) throw validationError(zodErrors(parsed.error));
   const stored = await storedDefinition(deps.db, clientId);
   const merged: Record<string, unknown> = { ...stored, ...parsed.data };
   for (const key of REMOVABLE) if (merged[key] === null) delete merged[key];
   const definition = checkedDefinition(merged, deps, othersThan(deps.clients, clientId));
+  const now = deps.clock.now();
+  const secret = hasSecret(definition) && !hasSecret(stored) ? randomToken(32) : undefined;
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await updateClientDefinition(trx, { clientId, definition: JSON.stringify(definition), now: deps.clock.now() }))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
+    if (!(await updateClientDefinition(trx, { clientId, definition: JSON.stringify(definition), now }))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
+    const secretsRetired = hasSecret(stored) && !hasSecret(definition) ? await scheduleSecretRetirement(trx, { clientId, retireAt: now }) : 0;
+    if (secret !== undefined) await insertClientSecret(trx, { id: newId(), client_id: clientId, secret_sha256: sha256(secret), created_at: now, retire_at: null });
     await bumpRegistryVersion(trx);
-    await also(trx, definition);
+    await also(trx, { definition, secretIssued: secret !== undefined, secretsRetired });
   });
   await deps.clients.reload();
-  return resolveDefinition(definition, deps.publicOrigin);
+  return { client: resolveDefinition(definition, deps.publicOrigin), ...(secret !== undefined ? { secret } : {}) };
 }
 
 /** What disabling a client ended (the audit's detail). */

@@ -151,7 +151,7 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     // The app knows the client first, so that the 400 below is the update's.
     await eventually(async () => expect((await exchangeAs(id, secret)).statusCode).toBe(200));
     const moved = `${TEST_ORIGIN}/dev/partner/${id}/callback2`;
-    const updated = await updateClient(deps, id, { redirect_uris: [moved], name: '新しい名前', scopes: ['openid', 'user:read', 'email'], post_logout_redirect_uris: [`${TEST_ORIGIN}/bye`], backchannel_logout_uri: 'https://partner.example/bc' });
+    const { client: updated } = await updateClient(deps, id, { redirect_uris: [moved], name: '新しい名前', scopes: ['openid', 'user:read', 'email'], post_logout_redirect_uris: [`${TEST_ORIGIN}/bye`], backchannel_logout_uri: 'https://partner.example/bc' });
     expect(updated).toMatchObject({ name: '新しい名前', scopes: ['openid', 'user:read', 'email'], redirect_uris: [moved], backchannel_logout_uri: 'https://partner.example/bc', type: 'confidential', audience: ['SIAP004'] });
     await eventually(async () => {
       const res = await postAuthorize(t.app, { clientId: id, redirectUri: redirectOf(id) });
@@ -159,7 +159,7 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
       expect(res.body).toContain('URLをご確認ください。');
     });
     expect((await exchangeAs(id, secret, moved)).statusCode).toBe(200);
-    expect((await updateClient(deps, id, { backchannel_logout_uri: null })).backchannel_logout_uri).toBeUndefined();
+    expect((await updateClient(deps, id, { backchannel_logout_uri: null })).client.backchannel_logout_uri).toBeUndefined();
   });
 
   it('keeps the signing algorithms a client registered (decision 0034): RS256 unless it names ES256, nothing else; its ID tokens follow a change', async () => {
@@ -169,10 +169,10 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     expect(client).not.toHaveProperty('userinfo_signed_response_alg');
     await eventually(async () => expect(await algOf('NEWALG1', secret)).toBe('RS256'));
 
-    const updated = await updateClient(deps, 'NEWALG1', { id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'RS256' });
+    const { client: updated } = await updateClient(deps, 'NEWALG1', { id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'RS256' });
     expect(updated).toMatchObject({ id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'RS256', name: '提携サービス NEWALG1' });
     await eventually(async () => expect(await algOf('NEWALG1', secret)).toBe('ES256'));
-    expect(await updateClient(deps, 'NEWALG1', { userinfo_signed_response_alg: null })).not.toHaveProperty('userinfo_signed_response_alg');
+    expect((await updateClient(deps, 'NEWALG1', { userinfo_signed_response_alg: null })).client).not.toHaveProperty('userinfo_signed_response_alg');
     const { client: es } = await registerClient(deps, partner('NEWALG2', { id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'ES256' }));
     expect(es).toMatchObject({ id_token_signed_response_alg: 'ES256', userinfo_signed_response_alg: 'ES256' });
 

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_CLIENT_MESSAGES, adminClientsResponseSchema, clientRegisterResponseSchema, SIGNING_ALG_MESSAGE } from '@sso/contracts/admin-clients';
+import { ADMIN_CLIENT_MESSAGES, adminClientsResponseSchema, clientRegisterResponseSchema, clientResponseSchema, SIGNING_ALG_MESSAGE } from '@sso/contracts/admin-clients';
 import { OPERATOR_MESSAGES } from '@sso/contracts/operators';
 import { buildApp } from '../../app.ts';
 import { loadConfig, REPO_ROOT } from '../../config.ts';
@@ -17,6 +19,8 @@ import { SoftAuthenticator } from '../../test-support/soft-authenticator.ts';
 import { basic, form, getCode, loginTokens, NET_ANSWER, postAuthorize, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { withListeningApp } from '../../test-support/vitest.ts';
+import { CLIENT_ADMIN_MESSAGES } from '../client-admin/client-admin.ts';
+import { JWT_BEARER_ASSERTION } from '../oauth/client-assertion.ts';
 import { bootstrapAdmin } from './enrolment-service.ts';
 import { OPERATOR_LIMITS } from './limits.ts';
 
@@ -169,6 +173,100 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     expect(await preflightOrigin('https://app2.example:8443')).toBe('https://app2.example:8443');
     const [row] = await auditRows(t, 'client.update').then((rows) => rows.filter((r) => r.client_id === id));
     expect(JSON.stringify(row)).toContain('web_origins');
+  });
+
+  it('takes DPoP-bound tokens and pushed requests only at registration and by update, in effect at once, audited (decisions 0036, 0037)', async () => {
+    const id = `APIFAPI-${dialect}`;
+    const registered = clientRegisterResponseSchema.parse((await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json());
+    expect(registered.client).toMatchObject({ dpop_bound_access_tokens: false, require_pushed_authorization_requests: false });
+    const secret = registered.client_secret!;
+    expect((await exchangeAs(id, secret)).statusCode).toBe(200);
+
+    const bound = await call('/api/admin/clients/update', { client_id: id, dpop_bound_access_tokens: true, ...REASON });
+    expect(bound.statusCode, bound.body).toBe(200);
+    expect(clientResponseSchema.parse(bound.json()).client).toMatchObject({ dpop_bound_access_tokens: true, require_pushed_authorization_requests: false });
+    // A token request without a DPoP proof is refused at once (RFC 9449 section 5.2): no wait, no restart.
+    const unproven = await exchangeAs(id, secret);
+    expect(unproven.statusCode).toBe(400);
+    expect(unproven.json()).toMatchObject({ error: 'invalid_dpop_proof' });
+
+    expect((await postAuthorize(t.app, { clientId: id, redirectUri: redirectOf(TEST_ORIGIN, id) })).statusCode).toBe(303);
+    const pushedOnly = await call('/api/admin/clients/update', { client_id: id, require_pushed_authorization_requests: true, ...REASON });
+    expect(pushedOnly.json()).toMatchObject({ result_code: 0, client: { dpop_bound_access_tokens: true, require_pushed_authorization_requests: true } });
+    // A plain authorization request: the 400 page, never a redirect (RFC 9126 section 5).
+    const plain = await postAuthorize(t.app, { clientId: id, redirectUri: redirectOf(TEST_ORIGIN, id) });
+    expect(plain.statusCode).toBe(400);
+    expect(plain.headers.location).toBeUndefined();
+    const fields = (await auditRows(t, 'client.update')).filter((r) => r.client_id === id).map((r) => String(r.detail));
+    expect(fields.join()).toContain('dpop_bound_access_tokens');
+    expect(fields.join()).toContain('require_pushed_authorization_requests');
+
+    // Both off again: plain requests and tokens without a proof as before.
+    const off = await call('/api/admin/clients/update', { client_id: id, dpop_bound_access_tokens: false, require_pushed_authorization_requests: false, ...REASON });
+    expect(off.json()).toMatchObject({ result_code: 0, client: { dpop_bound_access_tokens: false, require_pushed_authorization_requests: false } });
+    expect((await exchangeAs(id, secret)).statusCode).toBe(200);
+    // Set at registration; a flag that is not a boolean is refused, naming it.
+    const fapi = await call('/api/admin/clients/register', partner(TEST_ORIGIN, `${id}-2`, { dpop_bound_access_tokens: true, require_pushed_authorization_requests: true }));
+    expect(fapi.json()).toMatchObject({ result_code: 0, client: { dpop_bound_access_tokens: true, require_pushed_authorization_requests: true } });
+    const notBoolean = await call('/api/admin/clients/update', { client_id: id, dpop_bound_access_tokens: 'yes', ...REASON });
+    expect(notBoolean.json()).toMatchObject({ result_code: 901, validation_errors: [{ key: 'dpop_bound_access_tokens' }] });
+  });
+
+  it("changes a client's authentication method, checked as at registration: a secret retires with private_key_jwt, a new one is answered once without it (decision 0038)", async () => {
+    const id = `APIAUTH-${dialect}`;
+    const first = (await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json().client_secret as string;
+    const key = await generateKeyPair('ES256', { extractable: true });
+    const jwks = { keys: [{ ...(await exportJWK(key.publicKey)), kid: 'k1', alg: 'ES256' }] };
+    const update = (changes: Record<string, unknown>) => call('/api/admin/clients/update', { client_id: id, ...changes, ...REASON });
+    const refused = async (changes: Record<string, unknown>) => (await update(changes)).json();
+
+    // The registration's checks (clients.ts authMethodProblems), in Japanese, naming the field.
+    expect(await refused({ token_endpoint_auth_method: 'private_key_jwt' })).toMatchObject({ result_code: 901, validation_errors: [{ key: 'jwks_uri', message: CLIENT_ADMIN_MESSAGES.keys }] });
+    expect(await refused({ token_endpoint_auth_method: 'none' })).toMatchObject({ result_code: 901, validation_errors: [{ key: 'token_endpoint_auth_method', message: CLIENT_ADMIN_MESSAGES.authMethod }] });
+    expect(await refused({ token_endpoint_auth_method: 'client_secret_jwt' })).toMatchObject({ result_code: 901, validation_errors: [{ key: 'token_endpoint_auth_method', message: CLIENT_ADMIN_MESSAGES.authMethod }] });
+    expect(await refused({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [await exportJWK(key.privateKey)] } })).toMatchObject({ result_code: 901, validation_errors: [{ key: 'jwks' }] });
+    expect(await refused({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: 'x' } })).toMatchObject({ result_code: 901, validation_errors: [{ key: 'jwks' }] });
+    expect(await refused({ token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'http://partner.example/jwks' })).toMatchObject({ result_code: 901, validation_errors: [{ key: 'jwks_uri', message: CLIENT_ADMIN_MESSAGES.jwksUri }] });
+    // A public client authenticates with nothing, and only so.
+    expect(
+      (await call('/api/admin/clients/register', partner(TEST_ORIGIN, `${id}-pub`, { type: 'public', audience: [], token_endpoint_auth_method: 'client_secret_basic' }))).json(),
+    ).toMatchObject({ result_code: 901, validation_errors: [{ key: 'token_endpoint_auth_method' }] });
+    expect((await call('/api/admin/clients/update', { client_id: 'SIAP009', token_endpoint_auth_method: 'client_secret_post', ...REASON })).json()).toMatchObject({
+      result_code: 901,
+      validation_errors: [{ key: 'token_endpoint_auth_method' }],
+    });
+    // Nothing was changed by the refusals.
+    expect((await exchangeAs(id, first)).statusCode).toBe(200);
+
+    const keyed = await update({ token_endpoint_auth_method: 'private_key_jwt', jwks });
+    expect(keyed.statusCode, keyed.body).toBe(200);
+    const view = clientResponseSchema.parse(keyed.json());
+    expect(view.client).toMatchObject({ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kid: 'k1' }] }, jwks_uri: null });
+    expect(keyed.json().client_secret).toBeUndefined();
+    // Its secret ends now, in the same change: no secret of a private_key_jwt client works, nor comes back with a later change.
+    expect(view.client.secrets.every((s) => s.retire_at !== null && s.retire_at <= t.clock.now())).toBe(true);
+    expect((await exchangeAs(id, first)).json().error).toBe('invalid_client');
+    const now = Math.floor(t.clock.now() / 1000);
+    const assertion = await new SignJWT({ iss: id, sub: id, aud: TEST_ORIGIN, jti: randomUUID(), exp: now + 60 }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).sign(key.privateKey);
+    const revoked = await t.app.inject({ method: 'POST', url: '/api/auth/revoke', ...form({ token: 'x', client_assertion_type: JWT_BEARER_ASSERTION, client_assertion: assertion }) });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+
+    // Back to a secret: the keys must go in the same change; the new secret is answered once.
+    expect(await refused({ token_endpoint_auth_method: 'client_secret_basic' })).toMatchObject({ result_code: 901, validation_errors: [{ key: 'jwks', message: CLIENT_ADMIN_MESSAGES.keys }] });
+    const secretAgain = await update({ token_endpoint_auth_method: 'client_secret_basic', jwks: null });
+    expect(secretAgain.statusCode, secretAgain.body).toBe(200);
+    const second = clientResponseSchema.parse(secretAgain.json()).client_secret!;
+    expect(second).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(secretAgain.json().client).toMatchObject({ token_endpoint_auth_method: 'client_secret_basic', jwks: null });
+    expect((await exchangeAs(id, second)).statusCode).toBe(200);
+    expect((await exchangeAs(id, first)).json().error).toBe('invalid_client');
+    expect((await adminCall(t, '/api/admin/clients', admin.token)).body).not.toContain(second);
+    // Basic and form are one method each: a switch between them keeps the secret.
+    expect((await update({ token_endpoint_auth_method: 'client_secret_post' })).json().client_secret).toBeUndefined();
+    const rows = (await auditRows(t, 'client.update')).filter((r) => r.client_id === id);
+    expect(rows).toHaveLength(3);
+    expect(rows.map((r) => String(r.detail)).join()).toContain('token_endpoint_auth_method');
+    for (const r of rows) expect(JSON.stringify(r)).not.toContain(second);
   });
 
   it('rotates a secret: both work in the overlap, only the new one after retire; each audited', async () => {
@@ -335,12 +433,17 @@ describe('two nodes on one PostgreSQL database, through the API', () => {
     await other.db.close();
   });
 
-  it('a client registered and then disabled on one node is known, then refused, on the other within seconds', async () => {
+  it('a client registered, changed and then disabled on one node is known, changed, then refused, on the other within seconds', async () => {
     const root = await signedInAdmin(t, 'nodes@card.example.jp');
     const id = 'TWOAPI1';
     const secret = (await adminCall(t, '/api/admin/clients/register', root.token, partner(TEST_ORIGIN, id))).json().client_secret as string;
     const introspectOn = (app: FastifyInstance) => app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: 'x' }, basic(id, secret)) });
     await eventually(async () => expect((await introspectOn(other.app)).statusCode).toBe(200));
+    // A flag changed on one node holds on the other too, within its poll: pushed requests only (decision 0036).
+    const plainOn = (app: FastifyInstance) => postAuthorize(app, { clientId: id, redirectUri: redirectOf(TEST_ORIGIN, id) });
+    expect((await plainOn(other.app)).statusCode).toBe(303);
+    expect((await adminCall(t, '/api/admin/clients/update', root.token, { client_id: id, require_pushed_authorization_requests: true, ...REASON })).json()).toMatchObject({ result_code: 0 });
+    await eventually(async () => expect((await plainOn(other.app)).statusCode).toBe(400));
     expect((await adminCall(t, '/api/admin/clients/disable', root.token, { client_id: id, ...REASON })).json()).toMatchObject({ changed: true });
     const at = Date.now();
     await eventually(async () => expect((await introspectOn(other.app)).json().error).toBe('invalid_client'));

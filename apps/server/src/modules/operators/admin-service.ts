@@ -73,6 +73,7 @@ export async function adminClients(deps: AdminServiceDeps): Promise<AdminClientV
       jwks: c.jwks ?? null,
       jwks_uri: c.jwks_uri ?? null,
       require_pushed_authorization_requests: c.require_pushed_authorization_requests,
+      dpop_bound_access_tokens: c.dpop_bound_access_tokens,
       id_token_signed_response_alg: c.id_token_signed_response_alg,
       userinfo_signed_response_alg: c.userinfo_signed_response_alg ?? null,
       secrets: secrets.filter((s) => s.client_id === row.client_id).map((s) => ({ created_at: Number(s.created_at), retire_at: s.retire_at === null ? null : Number(s.retire_at) })),
@@ -94,8 +95,12 @@ export async function registerClientAs(deps: AdminServiceDeps, actor: AdminActor
 }
 
 export async function updateClientAs(deps: AdminServiceDeps, actor: AdminActor, clientId: string, changes: Record<string, unknown>) {
-  await updateClient(deps, clientId, changes, (trx) => audit(trx, deps.clock.now(), actor, 'client.update', { clientId, detail: { fields: Object.keys(changes) } }));
-  return { ...OK_RESPONSE, client: await adminClient(deps, clientId) };
+  const { secret } = await updateClient(deps, clientId, changes, (trx, r) => {
+    // Which fields changed, and what the change did to the secrets (decision 0038): never a secret.
+    const secrets = { ...(r.secretIssued ? { secret_issued: true } : {}), ...(r.secretsRetired > 0 ? { secrets_retired: r.secretsRetired } : {}) };
+    return audit(trx, deps.clock.now(), actor, 'client.update', { clientId, detail: { fields: Object.keys(changes), ...secrets } });
+  });
+  return { ...OK_RESPONSE, client: await adminClient(deps, clientId), ...(secret !== undefined ? { client_secret: secret } : {}) };
 }
 
 export async function setClientEnabledAs(deps: AdminServiceDeps, actor: AdminActor, clientId: string, enabled: boolean) {
