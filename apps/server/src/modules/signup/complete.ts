@@ -107,10 +107,12 @@ export async function authorizeSignup(
   const flow = await findLiveFlow(deps.db, sha256(form.data.register_token), now);
   if (!flow || flow.state !== 'authorize' || !flow.user_id) return deny('sign-up is not complete or has expired');
   const asked = flowAuthorize(flow);
+  // The very request the sign-up began with: a pushed one's own request_uri (decision 0036), or a plain one's parameters.
   if (
     asked.client_id !== query.data.client_id ||
     asked.redirect_uri !== query.data.redirect_uri ||
-    asked.code_challenge !== query.data.code_challenge
+    asked.code_challenge !== query.data.code_challenge ||
+    asked.pushed !== target.pushed
   ) {
     return deny('the authorization request differs from the sign-up');
   }
