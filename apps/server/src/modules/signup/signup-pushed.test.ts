@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { WEB_SCOPE } from '@sso/contracts/scopes';
-import { sha256Base64Url } from '../../lib/secrets.ts';
+import { sha256, sha256Base64Url } from '../../lib/secrets.ts';
+import { dpopKey, dpopProof } from '../../test-support/dpop-kit.ts';
 import { readMailbox } from '../../test-support/mailbox.ts';
 import { NET_ANSWER_AUTH, partnerRedirect } from '../../test-support/oauth-client.ts';
 import { PAR_REQUIRED_CLIENT, pushRequest, requirePushedClientsFile } from '../../test-support/par-kit.ts';
@@ -26,8 +26,8 @@ describe.each(DIALECTS)('card sign-up from a pushed authorization request (%s)',
   beforeEach(() => t.clock.advance(LIMITS.signupLockMs));
 
   /** The web's request pushed as a public client (it names itself), with a state and nonce of its own. */
-  const pushWeb = (extra: Record<string, string> = {}) =>
-    pushRequest(t.app, { ...AUTHORIZE_PARAMS, state: 'pushed-state', nonce: 'pushed-nonce', ...extra });
+  const pushWeb = (extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+    pushRequest(t.app, { ...AUTHORIZE_PARAMS, state: 'pushed-state', nonce: 'pushed-nonce', ...extra }, headers);
   const card = (body: Record<string, unknown>) => post(t, '/api/signup/card', body);
   /** A 901 of the card step naming only `key`, the answer to a bad authorize request there. */
   const expect901 = async (body: Record<string, unknown>, key: string) => {
@@ -99,9 +99,11 @@ describe.each(DIALECTS)('card sign-up from a pushed authorization request (%s)',
     expect(res.json(), res.body).toMatchObject({ result_code: 0, destination_to: 'Pin', client_id: PAR_REQUIRED_CLIENT, terms: expect.arrayContaining(['ServiceOnNetAnswer']) });
   });
 
-  it('ends a sign-up only with the request it started from', async () => {
+  it('ends a sign-up only with the request it started from, its code bound to the DPoP key of the push', async () => {
     const email = newEmail();
-    const requestUri = await pushWeb();
+    const key = await dpopKey();
+    const proof = await dpopProof(key, { htm: 'POST', htu: `${TEST_ORIGIN}/api/auth/par`, iat: Math.floor(t.clock.now() / 1000) });
+    const requestUri = await pushWeb({}, { dpop: proof });
     const { token } = await toAuthorize(pushedCardBody(CARDS.pinBank, email, WEB, requestUri), email, { pin: CARDS.pinBank.pin, a_no: CARDS.pinBank.aNo });
     // Its parameters written out, another pushed request of the same client and PKCE challenge, a changed challenge: access_denied, no code.
     const other = await pushWeb();
@@ -111,8 +113,11 @@ describe.each(DIALECTS)('card sign-up from a pushed authorization request (%s)',
       expect(refused.searchParams.get('error'), query.toString()).toBe('access_denied');
       expect(refused.searchParams.get('code')).toBeNull();
     }
-    // The refusals spent neither the flow nor the other requests.
-    expect(location(await postSignupHandOff(t, token, byUri(WEB, requestUri))).searchParams.get('code')).toBeTruthy();
+    // The refusals spent neither the flow nor the other requests; the code is bound to the key as the login's is (RFC 9449 section 10).
+    const code = location(await postSignupHandOff(t, token, byUri(WEB, requestUri))).searchParams.get('code');
+    expect(code).toBeTruthy();
+    const row = await t.testDb.db.kysely.selectFrom('auth_codes').select('dpop_jkt').where('code_hash', '=', sha256(code!)).executeTakeFirstOrThrow();
+    expect(row.dpop_jkt).toBe(key.jkt);
 
     // A sign-up begun with plain parameters does not end with a pushed request either.
     const plainEmail = newEmail();
