@@ -23,7 +23,8 @@ import type { Channel, SignupPurpose } from './signup-check.ts';
 
 export type CardSignupInput = z.infer<typeof cardSignupRequestSchema>;
 
-const AUTHORIZE_KEYS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'nonce', 'request_uri'] as const;
+/** The body's fields an authorization request is read from: the authorize parameters, or client_id and a pushed request's request_uri. */
+const REQUEST_KEYS = [...Object.keys(signupAuthorizeSchema.shape), 'request_uri'] as (keyof CardSignupInput)[];
 
 /**
  * The authorization request the sign-up continues, checked before anything else (901 naming the
@@ -37,7 +38,7 @@ const AUTHORIZE_KEYS = ['response_type', 'client_id', 'redirect_uri', 'scope', '
 async function readSignupRequest(deps: SignupDeps, input: CardSignupInput): Promise<FlowAuthorize> {
   const invalid = (key: string) => validationError([{ key, message: SERVER_MESSAGES.validation }]);
   const sent: Record<string, unknown> = {};
-  for (const key of AUTHORIZE_KEYS) if (input[key] !== undefined) sent[key] = input[key];
+  for (const key of REQUEST_KEYS) if (input[key] !== undefined) sent[key] = input[key];
   const request = await readAuthorizationRequest(deps, sent);
   if (!request) throw invalid('request_uri');
   const asked = signupAuthorizeSchema.safeParse(request.query);
@@ -47,8 +48,7 @@ async function readSignupRequest(deps: SignupDeps, input: CardSignupInput): Prom
   if (!deps.clients.isRegisteredRedirect(client, asked.data.redirect_uri)) throw invalid('redirect_uri');
   const scope = grantedScope(client, asked.data.scope);
   if (scope === undefined) throw invalid('scope');
-  const { response_type, client_id, redirect_uri, state, code_challenge, code_challenge_method, nonce } = asked.data;
-  return { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, nonce, pushed: request.pushed };
+  return { ...asked.data, scope, pushed: request.pushed };
 }
 
 /** The PIN check's secret: the PIN, and the bank account's last 4 digits when the card has them. */
