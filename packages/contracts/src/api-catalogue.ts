@@ -103,7 +103,7 @@ const ENTRIES = {
   'POST /api/auth/passkey/require': { tag: 'account', bearer: SCOPES.accountWrite, json: passkeys.passkeyRequireRequestSchema, answer: ok, summary: 'Requires a passkey, not the password, as the fresh proof', ja: 'パスキーによる本人確認の必須設定', note: FRESH },
 
   // Card sign-up and open sign-up
-  'POST /api/signup/card': { tag: 'signup', json: signup.cardSignupRequestSchema, answer: signup.signupStepResponseSchema, summary: 'Card sign-up: the card and the account; says which check follows', ja: 'カード会員登録' },
+  'POST /api/signup/card': { tag: 'signup', json: signup.cardSignupRequestSchema, answer: signup.signupStepResponseSchema, summary: 'Card sign-up: the card and the account; says which check follows', ja: 'カード会員登録', note: "A sign-up from a pushed request (RFC 9126, decision 0036) sends client_id and request_uri instead of the other authorize parameters, and its answers echo client_id only. 901 naming request_uri when the authorize endpoint would not take it (unknown, used, expired, another client's), or when a client that requires pushed requests sent none." },
   'POST /api/signup/sms': { tag: 'signup', json: signup.signupOtpRequestSchema, answer: signup.signupStepResponseSchema, summary: 'Card sign-up: the SMS code', ja: 'SMS認証' },
   'POST /api/signup/pin': { tag: 'signup', json: signup.signupPinRequestSchema, answer: signup.signupStepResponseSchema, summary: 'Card sign-up: the PIN', ja: '暗証番号認証' },
   'POST /api/signup/otp': { tag: 'signup', json: signup.signupOtpRequestSchema, answer: signup.signupStepResponseSchema, summary: 'Card sign-up: the e-mail code; lists the terms', ja: 'メール認証' },
@@ -111,7 +111,7 @@ const ENTRIES = {
   'POST /api/otp/resend': { tag: 'signup', json: signup.resendRequestSchema, answer: ok, summary: 'A new e-mail code', ja: 'メールの再送' },
   'POST /api/signup/terms_accept': { tag: 'signup', json: signup.termsAcceptRequestSchema, answer: signup.signupStepResponseSchema, summary: 'Card sign-up: accepts the terms and creates the member', ja: '利用規約に同意して登録' },
   'POST /api/signup/mail/digital': { tag: 'signup', json: upgrade.mailDigitalRequestSchema, answer: ok, summary: 'Card sign-up: the paperless-statement choice', ja: 'WEB明細の選択' },
-  'POST /api/signup/authorize': { tag: 'signup', query: signup.signupAuthorizeSchema, form: signup.signupAuthorizeFormSchema, answer: 'redirect', summary: 'Card sign-up: authorization, as /api/auth/authorize answers it', ja: '登録後の認可' },
+  'POST /api/signup/authorize': { tag: 'signup', query: signup.signupAuthorizeSchema, form: signup.signupAuthorizeFormSchema, answer: 'redirect', summary: 'Card sign-up: authorization, as /api/auth/authorize answers it', ja: '登録後の認可', note: `${NOT_REDIRECTED} Only the request the card step was given: its request_uri for a sign-up from a pushed request, used up with the code.` },
   'POST /api/signup/open': { tag: 'signup', json: open.openSignupRequestSchema(TODAY), answer: open.openSignupResponseSchema, summary: 'Open sign-up: dry_run 1 checks, 0 registers provisionally and mails the activation link', ja: 'オープン会員登録' },
   'POST /api/signup/open/otp': { tag: 'signup', json: open.openActivateRequestSchema, answer: open.openSignupResponseSchema, summary: "Open sign-up: the activation link's token creates the member", ja: 'オープン会員の本登録' },
 

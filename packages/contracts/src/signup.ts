@@ -61,11 +61,31 @@ export const signupAuthorizeSchema = z.object({
 });
 export type SignupAuthorize = z.infer<typeof signupAuthorizeSchema>;
 
-/** POST /api/signup/card (SPEC.md section 3, "Card sign-up"). */
+/**
+ * A pushed authorization request's reference (RFC 9126 section 4; decision 0036): beside client_id it
+ * stands for the other authorize parameters, which the server reads from what the client pushed.
+ */
+const requestUriField = z.string().min(1).max(2048).optional();
+
+/**
+ * Without a request_uri, the authorize parameters are the request and each is required as
+ * signupAuthorizeSchema says; with one, the server reads them from the pushed request.
+ */
+function plainRequestRule(v: Record<string, unknown>, ctx: z.RefinementCtx) {
+  if (v.request_uri !== undefined) return;
+  const asked = signupAuthorizeSchema.safeParse(v);
+  for (const issue of asked.success ? [] : asked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+}
+
+/**
+ * POST /api/signup/card (SPEC.md section 3, "Card sign-up"): the card fields with the authorize
+ * parameters, or with client_id and request_uri for a sign-up started from a pushed request.
+ */
 export const cardSignupRequestSchema = cardSignupFieldsSchema
-  .extend(signupAuthorizeSchema.shape)
-  .extend({ recaptcha_token: z.string().max(4096).default('') })
-  .superRefine(cardSignupRules, whenStrings(CARD_RULE_FIELDS));
+  .extend(signupAuthorizeSchema.partial().shape)
+  .extend({ client_id: signupAuthorizeSchema.shape.client_id, request_uri: requestUriField, recaptcha_token: z.string().max(4096).default('') })
+  .superRefine(cardSignupRules, whenStrings(CARD_RULE_FIELDS))
+  .superRefine(plainRequestRule, { when: ({ value }) => typeof value === 'object' && value !== null });
 export type CardSignupRequest = z.input<typeof cardSignupRequestSchema>;
 
 const registerToken = z.string({ error: M.required }).min(1, { error: M.required }).max(256);

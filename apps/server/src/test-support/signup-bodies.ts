@@ -69,3 +69,13 @@ export const openBody = (email: string, over: Record<string, unknown> = {}) => (
   ...over,
 });
 
+
+/**
+ * The card step of a sign-up started from a pushed request (RFC 9126 section 4): the page's URL, and
+ * so the body, carries client_id and request_uri, none of the other authorize parameters.
+ */
+export function pushedCardBody(card: { cardnumber: string; cvc: string }, email: string, clientId: string, requestUri: string): Record<string, unknown> {
+  const body: Record<string, unknown> = cardBody(card, email, { client_id: clientId, request_uri: requestUri });
+  for (const key of Object.keys(AUTHORIZE_PARAMS)) if (key !== 'client_id') delete body[key];
+  return body;
+}

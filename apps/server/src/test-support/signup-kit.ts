@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { signupStepResponseSchema } from '@sso/contracts/signup';
 import { WEB_SCOPE } from '@sso/contracts/scopes';
 import { bearer, CHALLENGE, exchange, TEST_ORIGIN, type TestApp, WEB_REDIRECT } from './test-app.ts';
-import { AUTHORIZE_PARAMS, CARDS, cardBody, PASSWORD } from './signup-bodies.ts';
+import { AUTHORIZE_PARAMS, CARDS, cardBody, PASSWORD, pushedCardBody } from './signup-bodies.ts';
 import { latestCode } from './mailbox.ts';
 import { loadConfig } from '../config.ts';
 import type { CardMaster } from '../ports/card-master.ts';
@@ -10,7 +10,7 @@ import type { FlowRow } from '../modules/signup/flow-repo.ts';
 import { loadCardMasterSimulator } from '../ports/card-master-simulator.ts';
 
 /** The valid bodies live in signup-bodies.ts, which the HTTP suites use too. */
-export { AUTHORIZE_PARAMS, CARDS, cardBody, PASSWORD };
+export { AUTHORIZE_PARAMS, CARDS, cardBody, PASSWORD, pushedCardBody };
 
 /** A sign-up flow row waiting for its e-mail code, begun at `at` and live `ttlMs`, for the repo tests. */
 export const emailOtpFlow = (id: string, at: number, ttlMs: number): FlowRow => ({
@@ -76,6 +76,11 @@ export function postSignupAuthorize(t: TestApp, registerToken: string, over: Rec
     code_challenge_method: 'S256',
     ...over,
   });
+  return postSignupHandOff(t, registerToken, query, headers);
+}
+
+/** The SPA's hidden form with exactly `query` (a pushed request's: client_id and request_uri only). */
+export function postSignupHandOff(t: TestApp, registerToken: string, query: URLSearchParams, headers: Record<string, string> = { origin: TEST_ORIGIN }) {
   return t.app.inject({
     method: 'POST',
     url: `/api/signup/authorize?${query.toString()}`,

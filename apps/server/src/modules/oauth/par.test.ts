@@ -1,10 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { REPO_ROOT } from '../../config.ts';
 import { purgeExpired } from '../../db/maintenance.ts';
 import type { ListeningApp } from '../../test-support/listening-app.ts';
 import { basicAuth, formBody, pkce } from '../../test-support/oauth-client.ts';
@@ -14,6 +10,7 @@ import { PARTNER_TERMS } from '../../test-support/direct-login-kit.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { sha256 } from '../../lib/secrets.ts';
 import { withListeningApp } from '../../test-support/vitest.ts';
+import { requirePushedClientsFile } from '../../test-support/par-kit.ts';
 
 /**
  * Pushed authorization requests (RFC 9126; docs/decisions/0036-pushed-authorization-requests.md):
@@ -25,14 +22,6 @@ const NET_ANSWER = 'SIAP004';
 const WEB = 'SIAP009';
 const AUTH = basicAuth(NET_ANSWER, partnerSecret(NET_ANSWER));
 const BAD_PAGE = 'URLをご確認ください。';
-
-/** The demo registry with Net Answer requiring pushed requests (RFC 9126 section 5). */
-function clientsFile(): string {
-  const registry = JSON.parse(readFileSync(`${REPO_ROOT}config/clients.json`, 'utf8')) as { client_id: string }[];
-  const file = join(mkdtempSync(join(tmpdir(), 'sso-par-')), 'clients.json');
-  writeFileSync(file, JSON.stringify(registry.map((c) => (c.client_id === NET_ANSWER ? { ...c, require_pushed_authorization_requests: true } : c))));
-  return file;
-}
 
 /** An authorization request's parameters for `clientId`: its registered redirect URI, PKCE S256, a state. */
 function request(t: ListeningApp, clientId: string, extra: Record<string, string> = {}) {
@@ -85,7 +74,7 @@ async function expectBadPage(res: Response) {
 }
 
 describe.each(DIALECTS)('pushed authorization requests (%s)', (dialect) => {
-  const t = withListeningApp(dialect, { CLIENTS_FILE: clientsFile() });
+  const t = withListeningApp(dialect, { CLIENTS_FILE: requirePushedClientsFile(NET_ANSWER) });
 
   it('signs in with openid-client through a pushed request, and its request_uri is then used up', async () => {
     const config = await relyingParty(t.origin, NET_ANSWER);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
-import type { cardSignupRequestSchema, SignupAuthorize, SignupStepResponse } from '@sso/contracts/signup';
+import { signupAuthorizeSchema, type cardSignupRequestSchema, type SignupStepResponse } from '@sso/contracts/signup';
 import type { SignupState } from '../../db/schema.ts';
 import { recaptchaError, retryable, validationError } from '../../lib/app-error.ts';
 import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
@@ -9,6 +9,7 @@ import type { CardRecord } from '../../ports/card-master.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { cardLocked, flowCardOf, lookUpCard } from '../cards/card-lookup.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
+import { readAuthorizationRequest } from '../oauth/pushed-request.ts';
 import { recaptchaRefused } from '../../lib/security-events.ts';
 import { hashSecret, newCode } from '../verification/codes.ts';
 import { startFlow } from '../verification/flow.ts';
@@ -17,20 +18,37 @@ import { sendCode } from '../verification/otp-message.ts';
 import { secretLocked } from '../verification/secret-check.ts';
 import { cardLinked } from '../cards/card-repo.ts';
 import { insertFlow, type FlowRow } from './flow-repo.ts';
-import { stepAnswer, type SignupDeps } from './flow-service.ts';
+import { stepAnswer, type FlowAuthorize, type SignupDeps } from './flow-service.ts';
 import type { Channel, SignupPurpose } from './signup-check.ts';
 
 export type CardSignupInput = z.infer<typeof cardSignupRequestSchema>;
 
-/** The client and its exact redirect URI are checked before anything else (901 naming the field). */
-function checkClient(deps: SignupDeps, input: CardSignupInput): string {
+/** The body's fields an authorization request is read from: the authorize parameters, or client_id and a pushed request's request_uri. */
+const REQUEST_KEYS = [...Object.keys(signupAuthorizeSchema.shape), 'request_uri'] as (keyof CardSignupInput)[];
+
+/**
+ * The authorization request the sign-up continues, checked before anything else (901 naming the
+ * field, as the SPA's check names it: decision 0019): read as the authorize endpoints read it
+ * (readAuthorizationRequest: a request_uri's pushed parameters, RFC 9126 section 4), so that an
+ * unknown, used, expired or other client's request_uri, or a plain request of a client that requires
+ * pushed requests (section 5), is refused here, not after the member typed everything; then the
+ * client, its exact redirect URI and the scope. For a pushed request the flow keeps its key, which
+ * the end uses up with the code (complete.ts).
+ */
+async function readSignupRequest(deps: SignupDeps, input: CardSignupInput): Promise<FlowAuthorize> {
   const invalid = (key: string) => validationError([{ key, message: SERVER_MESSAGES.validation }]);
-  const client = deps.clients.get(input.client_id);
+  const sent: Record<string, unknown> = {};
+  for (const key of REQUEST_KEYS) if (input[key] !== undefined) sent[key] = input[key];
+  const request = await readAuthorizationRequest(deps, sent);
+  if (!request) throw invalid('request_uri');
+  const asked = signupAuthorizeSchema.safeParse(request.query);
+  if (!asked.success) throw invalid(String(asked.error.issues[0]?.path[0] ?? 'request_uri'));
+  const client = deps.clients.get(asked.data.client_id);
   if (!client) throw invalid('client_id');
-  if (!deps.clients.isRegisteredRedirect(client, input.redirect_uri)) throw invalid('redirect_uri');
-  const scope = grantedScope(client, input.scope);
+  if (!deps.clients.isRegisteredRedirect(client, asked.data.redirect_uri)) throw invalid('redirect_uri');
+  const scope = grantedScope(client, asked.data.scope);
   if (scope === undefined) throw invalid('scope');
-  return scope;
+  return { ...asked.data, scope, pushed: request.pushed };
 }
 
 /** The PIN check's secret: the PIN, and the bank account's last 4 digits when the card has them. */
@@ -69,7 +87,7 @@ function planCheck(card: CardRecord, email: string): CheckPlan {
  * member's is answered only after the e-mail OTP has proved the mailbox is the person's.
  */
 export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, ip: string): Promise<SignupStepResponse> {
-  const scope = checkClient(deps, input);
+  const authorize = await readSignupRequest(deps, input);
   if (!(await deps.recaptcha.verify(input.recaptcha_token, 'CardSignup', ip))) throw recaptchaRefused('card_signup', input.client_id, recaptchaError());
   const cardHash = lookupDigest(input.cardnumber);
   const card = await lookUpCard(deps, input, cardHash);
@@ -87,8 +105,6 @@ export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, 
   const secret = plan.send ? await newCode() : { code: '', hash: await hashSecret(pinSecret(card.pin ?? '', card.bankAccountLast4, stored.bankAccountRequired)) };
   const registerToken = randomToken();
   const now = deps.clock.now();
-  const { response_type, client_id, redirect_uri, state, code_challenge, code_challenge_method, nonce } = input;
-  const authorize: SignupAuthorize = { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, nonce };
   const flow: FlowRow = {
     id: newId(),
     token_hash: sha256(registerToken),
@@ -99,7 +115,7 @@ export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, 
     email,
     tel: plan.send?.channel === 'sms' ? plan.send.to : null,
     password_hash: await hashPassword(input.password),
-    client_id,
+    client_id: authorize.client_id,
     authorize_json: JSON.stringify(authorize),
     user_id: null,
     created_at: now,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { authorizeQuerySchema } from '@sso/contracts/auth';
 import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
 import { signupAuthorizeFormSchema, signupAuthorizeSchema, type termsAcceptRequestSchema, type SignupStepResponse } from '@sso/contracts/signup';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
@@ -16,6 +17,12 @@ import { advanceSignupFlow, findLiveFlow, type FlowRow } from './flow-repo.ts';
 import { flowAuthorize, flowCard, loadFlow, signupExpired, stepAnswer, type SignupDeps } from './flow-service.ts';
 import { insertCardMember } from './card-member.ts';
 import { ACR_NOT_MET, meetsAcrValues } from '../oidc/acr-request.ts';
+
+/**
+ * The hand-off's request: the sign-up's authorize parameters and the DPoP key the code is to be
+ * redeemed with (RFC 9449 section 10), a pushed request's own (decision 0039), as the login reads it.
+ */
+const handOffQuerySchema = signupAuthorizeSchema.extend({ dpop_jkt: authorizeQuerySchema.shape.dpop_jkt });
 
 /** How a sign-up authenticates the member: the one-time password or PIN just passed (RFC 8176 `otp`). */
 const SIGNUP_AMR = ['otp'] as const;
@@ -100,17 +107,19 @@ export async function authorizeSignup(
   const state = typeof rawQuery.state === 'string' ? rawQuery.state : '';
   const deny = (description: string, error = 'access_denied') =>
     redirectTo(target.redirectUri, { error, error_description: description }, state, deps.issuer);
-  const query = signupAuthorizeSchema.safeParse(rawQuery);
+  const query = handOffQuerySchema.safeParse(rawQuery);
   const form = signupAuthorizeFormSchema.safeParse(rawForm ?? {});
   if (!query.success || !form.success) return deny('invalid or missing parameter');
   const now = deps.clock.now();
   const flow = await findLiveFlow(deps.db, sha256(form.data.register_token), now);
   if (!flow || flow.state !== 'authorize' || !flow.user_id) return deny('sign-up is not complete or has expired');
   const asked = flowAuthorize(flow);
+  // The very request the sign-up began with: a pushed one's own request_uri (decision 0036), or a plain one's parameters.
   if (
     asked.client_id !== query.data.client_id ||
     asked.redirect_uri !== query.data.redirect_uri ||
-    asked.code_challenge !== query.data.code_challenge
+    asked.code_challenge !== query.data.code_challenge ||
+    asked.pushed !== target.pushed
   ) {
     return deny('the authorization request differs from the sign-up');
   }
@@ -127,7 +136,7 @@ export async function authorizeSignup(
     // A sign-up proves the card and the mailbox, not the password at the keyboard now: its session starts unproved (decision 0012).
     // It authenticates the member by the one-time password or PIN just passed (RFC 8176 `otp`); the request's nonce went with the sign-up.
     const context = { authTime: now, amr: [...SIGNUP_AMR], nonce: asked.nonce ?? null, ssoSessionId: null, session: origin.session };
-    const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null, ...context };
+    const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge: asked.code_challenge, scope, userId, state, device, provedAt: null, dpopJkt: query.data.dpop_jkt, ...context };
     // A portal app returns to the card this sign-up registered (decision 0020).
     return issueCodeRedirect({ ...deps, db: trx }, { ...issue, registeredEsid: flowCard(flow).esid });
   });

@@ -53,6 +53,15 @@ describe('held sign-up response', () => {
     expect(held?.authorize).toMatchObject({ state: 'echoed', client_id: 'SIAP009' });
   });
 
+  it("carries a pushed request's client_id and request_uri to the hand-off unchanged, and nothing else (decision 0036)", () => {
+    const pushed = new URLSearchParams({ client_id: 'SIAP004', request_uri: 'urn:ietf:params:oauth:request_uri:abc' });
+    // The server echoes a pushed request's client only: its other parameters never reach the browser.
+    const held = holdSignup(answer({ destination_to: 'OtpEmail', client_id: 'SIAP004' }), pushed);
+    expect(getHeldSignup()?.authorize).toEqual(Object.fromEntries(pushed));
+    const next = advanceSignup(held!, 'terms', answer({ client_id: 'SIAP004' }));
+    expect(new URLSearchParams(next.authorize).toString()).toBe(pushed.toString());
+  });
+
   it('holds nothing for an answer that names no step or has no token', () => {
     expect(holdSignup(answer({}), sent)).toBeUndefined();
     expect(holdSignup(answer({ destination_to: 'OtpEmail', register_token: '' }), sent)).toBeUndefined();

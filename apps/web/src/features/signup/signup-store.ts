@@ -61,7 +61,9 @@ const AUTHORIZE_KEYS = ['client_id', 'redirect_uri', 'state', 'scope', 'response
 /**
  * Holds the card sign-up answer and names the step it leads to; an answer that names no known step
  * holds nothing (the caller goes to Welcome, SPEC.md section 4). The authorize parameters are the
- * ones sent, overridden by those the server echoed.
+ * ones sent, overridden by those the server echoed; of a pushed request the server echoes the
+ * client only, so client_id and request_uri go to the hand-off as the partner's link gave them
+ * (decision 0036).
  */
 export function holdSignup(res: SignupStepResponse, sent: URLSearchParams): HeldSignup | undefined {
   const step = stepOf(res.destination_to);
