@@ -96,9 +96,11 @@ export async function registerClientAs(deps: AdminServiceDeps, actor: AdminActor
 
 export async function updateClientAs(deps: AdminServiceDeps, actor: AdminActor, clientId: string, changes: Record<string, unknown>) {
   const { secret } = await updateClient(deps, clientId, changes, (trx, r) => {
-    // Which fields changed, and what the change did to the secrets (decision 0038): never a secret.
+    // Which fields changed in value, not which were sent (the console sends them all), the method's and the
+    // flags' old and new values (decision 0040), and what the change did to the secrets (decision 0038): never a secret.
+    const values = Object.keys(r.changed.values).length > 0 ? { changes: r.changed.values } : {};
     const secrets = { ...(r.secretIssued ? { secret_issued: true } : {}), ...(r.secretsRetired > 0 ? { secrets_retired: r.secretsRetired } : {}) };
-    return audit(trx, deps.clock.now(), actor, 'client.update', { clientId, detail: { fields: Object.keys(changes), ...secrets } });
+    return audit(trx, deps.clock.now(), actor, 'client.update', { clientId, detail: { fields: r.changed.fields, ...values, ...secrets } });
   });
   return { ...OK_RESPONSE, client: await adminClient(deps, clientId), ...(secret !== undefined ? { client_secret: secret } : {}) };
 }
