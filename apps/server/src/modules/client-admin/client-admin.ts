@@ -201,8 +201,9 @@ export async function registerClient(
 }
 
 /**
- * What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null` and
- * `userinfo_signed_response_alg: null` remove it (the latter: userinfo answers plain JSON again).
+ * What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null`,
+ * `userinfo_signed_response_alg: null` (userinfo answers plain JSON again) and
+ * `token_endpoint_auth_method: null` (no method named) remove it.
  */
 const clientChangesSchema = z
   .object({
@@ -214,8 +215,9 @@ const clientChangesSchema = z
     terms: z.array(z.string()),
     web_origins: clientDefinitionSchema.shape.web_origins.unwrap(),
     // The method changes within the client's type, checked with its keys as at registration (decision 0038):
-    // null removes a key set, to set the other or to leave private_key_jwt.
-    token_endpoint_auth_method: clientDefinitionSchema.shape.token_endpoint_auth_method.unwrap(),
+    // null removes a key set, to set the other or to leave private_key_jwt; null as the method names none
+    // again (a confidential client's secret in the Basic header or the form).
+    token_endpoint_auth_method: clientDefinitionSchema.shape.token_endpoint_auth_method.unwrap().nullable(),
     jwks: clientDefinitionSchema.shape.jwks.unwrap().nullable(),
     jwks_uri: clientDefinitionSchema.shape.jwks_uri.unwrap().nullable(),
     // The algorithms a partner's library expects (decision 0034): RS256 or ES256, nothing else.
@@ -230,7 +232,7 @@ const clientChangesSchema = z
 export type ClientChanges = z.infer<typeof clientChangesSchema>;
 
 /** The optional fields `null` removes (clientChangesSchema): left out, one stays; null, it goes; given, it is replaced. */
-const REMOVABLE = ['backchannel_logout_uri', 'userinfo_signed_response_alg', 'jwks', 'jwks_uri'] as const;
+const REMOVABLE = ['backchannel_logout_uri', 'userinfo_signed_response_alg', 'jwks', 'jwks_uri', 'token_endpoint_auth_method'] as const;
 
 /** The settings whose old and new values an update's audit names (decision 0040): how the client authenticates and its FAPI flags. */
 const AUDITED_VALUES = ['token_endpoint_auth_method', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens'] as const;

@@ -68,8 +68,9 @@ export async function adminClients(deps: AdminServiceDeps): Promise<AdminClientV
       audience: c.audience,
       service_link: c.service_link,
       web_origins: c.web_origins,
-      // Unset: what the client's type implied before decision 0038, a secret in the Basic header or the form.
-      token_endpoint_auth_method: c.token_endpoint_auth_method ?? (c.type === 'public' ? 'none' : 'client_secret_basic'),
+      // Unset: what the client's type implied before decision 0038, for a confidential client a secret in the
+      // Basic header or the form, shown as such (null), so that an edit keeps it; for a public one none.
+      token_endpoint_auth_method: c.token_endpoint_auth_method ?? (c.type === 'public' ? 'none' : null),
       jwks: c.jwks ?? null,
       jwks_uri: c.jwks_uri ?? null,
       require_pushed_authorization_requests: c.require_pushed_authorization_requests,
