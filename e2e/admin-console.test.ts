@@ -12,6 +12,15 @@ import { addVirtualAuthenticator } from './support/webauthn.ts';
 
 const run = promisify(execFile);
 
+/** What a client's card in the console's list says for `term` (認証方式, 公開鍵, …). */
+const shownFor = (page: Page, article: string, term: string) =>
+  page
+    .getByRole('article', { name: article })
+    .locator('.pair')
+    .filter({ has: page.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }) })
+    .getByRole('definition')
+    .textContent();
+
 /** The demo card member (docs/demo.md "Demo data"). */
 const MEMBER = { email: 'demo.card@example.com', password: 'Demo1234' };
 
@@ -262,6 +271,9 @@ describe('the operator console in Chromium', () => {
       await admin.page.getByLabel('クライアントID').fill('SIAP900');
       await admin.page.getByLabel('サービス名').fill('テスト保険');
       await admin.page.getByLabel('種別').selectOption({ label: 'コンフィデンシャル（シークレットあり）' });
+      // No method named by default (decision 0038): the secret in the Basic header or the form, as each library sends it.
+      expect(await admin.page.getByLabel('認証方式').inputValue()).toBe('');
+      expect(await admin.page.getByLabel('認証方式').locator('option:checked').textContent()).toBe('指定なし（Basic・フォームどちらも可）');
       await admin.page.getByLabel('リダイレクトURI', { exact: true }).fill(redirectUri);
       await admin.page.getByLabel('スコープ').fill('openid');
       await admin.page.getByLabel('理由').fill('テスト保険の提携開始');
@@ -272,6 +284,7 @@ describe('the operator console in Chromium', () => {
       expect(secret.length).toBeGreaterThanOrEqual(32);
       await admin.page.getByRole('button', { name: '控えたので閉じる' }).click();
       expect(await admin.page.getByRole('textbox', { name: 'クライアントシークレット', exact: true }).count()).toBe(0);
+      expect(await shownFor(admin.page, 'テスト保険（SIAP900）', '認証方式')).toBe('指定なし（Basic・フォームどちらも可）');
 
       // The partner logs a member in at once, without a restart, as openid-client does.
       const first = await relyingParty('SIAP900', secret);
@@ -430,8 +443,8 @@ describe('the operator console in Chromium', () => {
     expect(await admin.page.getByRole('textbox', { name: 'クライアントシークレット', exact: true }).count()).toBe(0);
 
     const listed = admin.page.getByRole('article', { name: 'テスト証券（SIAP901）' });
-    const shown = (term: string) => listed.locator('.pair').filter({ has: admin.page.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }) }).getByRole('definition').textContent();
-    expect(await shown('認証方式')).toBe('private_key_jwt');
+    const shown = (term: string) => shownFor(admin.page, 'テスト証券（SIAP901）', term);
+    expect(await shown('認証方式')).toBe('private_key_jwt（署名JWT、公開鍵）');
     expect(await shown('公開鍵')).toBe('JWKS（鍵1件）');
     expect(await shown('IDトークンの署名')).toBe('ES256');
     expect(await shown('UserInfoの署名')).toBe('ES256');
@@ -462,7 +475,7 @@ describe('the operator console in Chromium', () => {
     await proveIfAsked(admin.page, 'クライアントを変更しました。');
     const secret = await admin.page.getByRole('textbox', { name: 'クライアントシークレット', exact: true }).inputValue();
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    await expect.poll(() => shown('認証方式')).toBe('client_secret_basic');
+    await expect.poll(() => shown('認証方式')).toBe('client_secret_basic（シークレット、Basic認証）');
     expect(await shown('公開鍵')).toBe('なし');
     await documentScreen(admin.page, 'admin-clients');
     const introspected = await post('/api/subuser/introspect', { token: 'x' }, { authorization: `Basic ${Buffer.from(`SIAP901:${secret}`).toString('base64')}` });

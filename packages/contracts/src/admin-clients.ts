@@ -51,8 +51,12 @@ export const adminClientSchema = z.object({
   service_link: z.boolean(),
   /** The origins whose pages may call the token, userinfo and revocation endpoints (CORS; decision 0035). */
   web_origins: uriList,
-  /** How it authenticates (RFC 7591 section 2; decision 0038), and a private_key_jwt client's keys. */
-  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']),
+  /**
+   * How it authenticates (RFC 7591 section 2; decision 0038), and a private_key_jwt client's keys. null: a
+   * confidential client that names no method, whose secret is taken in the Basic header or the form (a
+   * public client that names none authenticates with nothing: none).
+   */
+  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']).nullable(),
   jwks: jwksSchema.nullable(),
   jwks_uri: z.string().nullable(),
   /** Authorization requests only pushed (RFC 9126 section 5, decision 0036). */
@@ -105,8 +109,8 @@ export const clientRegisterRequestSchema = z.object({
 export const clientRegisterResponseSchema = baseResponseSchema.extend({ client: adminClientSchema, client_secret: z.string().optional() });
 
 /**
- * POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null` and
- * `userinfo_signed_response_alg: null` remove it. The type stays; the authentication method may change within it
+ * POST /api/admin/clients/update: the fields to change; one left out stays, `backchannel_logout_uri: null`,
+ * `userinfo_signed_response_alg: null` and `token_endpoint_auth_method: null` remove it. The type stays; the authentication method may change within it
  * (decision 0038), with the keys a private_key_jwt client needs, or without them (`jwks: null`, `jwks_uri: null`) for a secret.
  */
 export const clientUpdateRequestSchema = z.object({
@@ -118,7 +122,8 @@ export const clientUpdateRequestSchema = z.object({
   scopes: z.array(z.string()).optional(),
   terms: z.array(z.string()).optional(),
   web_origins: uriList.optional(),
-  token_endpoint_auth_method: z.string().optional(),
+  /** null: no method named again, a confidential client's secret in the Basic header or the form. */
+  token_endpoint_auth_method: z.string().nullable().optional(),
   /** A private_key_jwt client's keys: replaced, or null to remove one and set the other. */
   jwks: jwksSchema.nullable().optional(),
   jwks_uri: z.string().nullable().optional(),

@@ -5,19 +5,28 @@ import type { AdminClientView } from '@sso/contracts/admin-clients';
  * (decisions 0034 to 0038): the method a client type allows, and a JWK Set typed as JSON.
  */
 
-type AuthMethod = AdminClientView['token_endpoint_auth_method'];
+/** A method a client names, or '' for none named (the view's null; the form's select value). */
+type AuthMethod = NonNullable<AdminClientView['token_endpoint_auth_method']> | '';
 
-/** Each authentication method (RFC 7591 section 2) in the console's words. */
+/**
+ * Each authentication method (RFC 7591 section 2) in the console's words, and '' for none named: a
+ * confidential client's secret in the Basic header or the form (decision 0038), what openid-client 6
+ * and most libraries send without being told (client_secret_post), so the registration's default.
+ */
 export const AUTH_METHOD_LABELS: Record<AuthMethod, string> = {
+  '': '指定なし（Basic・フォームどちらも可）',
   client_secret_basic: 'client_secret_basic（シークレット、Basic認証）',
   client_secret_post: 'client_secret_post（シークレット、フォーム）',
   private_key_jwt: 'private_key_jwt（署名JWT、公開鍵）',
   none: 'none（認証なし、PKCEのみ）',
 };
 
-/** The methods a client of `type` may have (clients.ts authMethodProblems): none for a public client only. */
+/** A client's method as the list shows it: null is none named. */
+export const authMethodLabel = (method: AdminClientView['token_endpoint_auth_method']): string => AUTH_METHOD_LABELS[method ?? ''];
+
+/** The methods a client of `type` may have (clients.ts authMethodProblems), the default first: none for a public client only. */
 export const authMethodsFor = (type: AdminClientView['type']): AuthMethod[] =>
-  type === 'public' ? ['none'] : ['client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+  type === 'public' ? ['none'] : ['', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
 
 export const JWKS_MESSAGES = {
   notJson: 'JWKSをJSONとして読み取れません。括弧や引用符、カンマをご確認ください。',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATOR_MESSAGES } from '@sso/contracts/operators';
 import { adminCall, adminLines, adminRoute, ApiFailure, FreshProofNeeded, NETWORK_MESSAGE, SessionEnded, withFreshProof } from './api.ts';
 import { auditFilter, japanMidnight } from './audit-filter.ts';
-import { AUTH_METHOD_LABELS, JWKS_MESSAGES, authMethodsFor, jwksOf, keysLabel } from './client-security.ts';
+import { AUTH_METHOD_LABELS, JWKS_MESSAGES, authMethodLabel, authMethodsFor, jwksOf, keysLabel } from './client-security.ts';
 import { enrolmentTokenOf } from './enrol-link.ts';
 import { subuserStatusLabel } from '@sso/contracts/constants';
 import { AUDIT_ACTIONS } from '@sso/contracts/admin-members';
@@ -306,10 +306,14 @@ describe('the audit filter and the JSON Lines export', () => {
 });
 
 describe("a client's authentication and signing settings in the console", () => {
-  it('offers a public client none only, a confidential one the secret methods and private_key_jwt (decision 0038), each in Japanese', () => {
+  it('offers a public client none only, a confidential one first no method (Basic or form, as openid-client 6 posts it), then the secret methods and private_key_jwt (decision 0038), each in Japanese', () => {
     expect(authMethodsFor('public')).toEqual(['none']);
-    expect(authMethodsFor('confidential')).toEqual(['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    expect(authMethodsFor('confidential')).toEqual(['', 'client_secret_basic', 'client_secret_post', 'private_key_jwt']);
     for (const m of [...authMethodsFor('public'), ...authMethodsFor('confidential')]) expect(AUTH_METHOD_LABELS[m]).toMatch(/[ぁ-んァ-ヶ一-龠]/);
+    expect(AUTH_METHOD_LABELS['']).toBe('指定なし（Basic・フォームどちらも可）');
+    // The list shows a client's method in these words: null (none named) as no method.
+    expect(authMethodLabel(null)).toBe(AUTH_METHOD_LABELS['']);
+    expect(authMethodLabel('private_key_jwt')).toBe(AUTH_METHOD_LABELS.private_key_jwt);
   });
 
   it('reads a JWK Set typed as JSON, and says in Japanese what is wrong with one that is not, never throwing', () => {

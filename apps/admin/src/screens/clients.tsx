@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { clientRegisterRequestSchema, clientUpdateRequestSchema, type AdminClientView } from '@sso/contracts/admin-clients';
 import { usePageTitle } from '../app/page-title.ts';
 import { adminCall, adminRoute, failureMessage, withFreshProof } from '../lib/api.ts';
-import { AUTH_METHOD_LABELS, authMethodsFor, jwksOf, keysLabel } from '../lib/client-security.ts';
+import { AUTH_METHOD_LABELS, authMethodLabel, authMethodsFor, jwksOf, keysLabel } from '../lib/client-security.ts';
 import { japanTime, linesOf, wordsOf } from '../lib/format.ts';
 import { Alert, CheckField, Field, Notice, TextAreaField } from '../ui/field.tsx';
 import { useFreshProof } from '../ui/use-fresh-proof.tsx';
@@ -141,7 +141,7 @@ export function Clients() {
                 </div>
                 <div className="pair">
                   <dt>認証方式</dt>
-                  <dd>{c.token_endpoint_auth_method}</dd>
+                  <dd>{authMethodLabel(c.token_endpoint_auth_method)}</dd>
                 </div>
                 <div className="pair">
                   <dt>公開鍵</dt>
@@ -232,7 +232,8 @@ const CLIENT_FIELDS = {
   web_origins: '',
   scopes: '',
   terms: '',
-  auth_method: 'client_secret_basic',
+  // None named (''): a secret in the Basic header or the form (decision 0038), left out of the request.
+  auth_method: '',
   jwks: '',
   jwks_uri: '',
   id_alg: 'RS256',
@@ -402,7 +403,8 @@ function RegisterClient({ busy, onRegister, onError }: { busy: boolean; onRegist
   const submit = async () => {
     const fields = requestOf(f);
     if ('error' in fields) return onError(fields.error);
-    const request = checked(clientRegisterRequestSchema.safeParse({ client_id: f.client_id.trim(), name: f.name.trim(), type: f.type, token_endpoint_auth_method: f.auth_method, ...present(fields.request) }), onError);
+    const method = f.auth_method ? { token_endpoint_auth_method: f.auth_method } : {};
+    const request = checked(clientRegisterRequestSchema.safeParse({ client_id: f.client_id.trim(), name: f.name.trim(), type: f.type, ...method, ...present(fields.request) }), onError);
     if (request && (await onRegister(...request))) setF((x) => ({ ...x, client_id: '', name: '', redirect_uris: '', post_logout: '', backchannel: '', web_origins: '', jwks: '', jwks_uri: '', reason: '', ticket: '' }));
   };
   return (
@@ -419,7 +421,7 @@ function RegisterClient({ busy, onRegister, onError }: { busy: boolean; onRegist
             value={f.type}
             onChange={(e) => {
               const type = e.target.value === 'public' ? 'public' : 'confidential';
-              // The method follows the type: none for a public client, a secret by default for a confidential one.
+              // The method follows the type: none for a public client, none named (a secret, Basic or form) for a confidential one.
               setF((x) => ({ ...x, type, auth_method: authMethodsFor(type)[0] ?? 'none' }));
             }}
           >
@@ -441,7 +443,7 @@ function EditClient({ client, busy, onSave, onError }: { client: AdminClientView
     web_origins: client.web_origins.join('\n'),
     scopes: client.scopes.join(' '),
     terms: client.terms.join(' '),
-    auth_method: client.token_endpoint_auth_method,
+    auth_method: client.token_endpoint_auth_method ?? '',
     jwks: client.jwks ? JSON.stringify(client.jwks, null, 2) : '',
     jwks_uri: client.jwks_uri ?? '',
     id_alg: client.id_token_signed_response_alg,
@@ -454,8 +456,9 @@ function EditClient({ client, busy, onSave, onError }: { client: AdminClientView
   const submit = async () => {
     const fields = requestOf(f);
     if ('error' in fields) return onError(fields.error);
-    // The method only when changed: a client that names none takes a secret either way (decision 0038), which naming one would end.
-    const method = f.auth_method === client.token_endpoint_auth_method ? {} : { token_endpoint_auth_method: f.auth_method };
+    // The method only when changed: a client that names none takes a secret either way (decision 0038), which naming one would end;
+    // none named again is null.
+    const method = f.auth_method === (client.token_endpoint_auth_method ?? '') ? {} : { token_endpoint_auth_method: f.auth_method || null };
     const request = checked(clientUpdateRequestSchema.safeParse({ client_id: client.client_id, ...fields.request, ...method }), onError);
     if (request) await onSave(...request);
   };

@@ -16,6 +16,7 @@ import {
   findClientRow,
   insertClient,
   insertClientSecret,
+  lockClientRow,
   retireSecretsInOverlap,
   scheduleSecretRetirement,
   setClientEnabledRow,
@@ -157,8 +158,16 @@ const othersThan = (clients: ClientStore, clientId: string): ClientDefinition[] 
     .map((e) => e.client)
     .filter((c) => c.client_id !== clientId);
 
+/** A client's definition as stored, read in `trx` with its row locked (lockClientRow): what a change decides from. */
+async function lockedDefinition(trx: Kysely<Database>, clientId: string): Promise<ClientDefinition> {
+  return definitionOf(await lockClientRow(trx, clientId));
+}
+
 async function storedDefinition(db: Kysely<Database>, clientId: string): Promise<ClientDefinition> {
-  const row = await findClientRow(db, clientId);
+  return definitionOf(await findClientRow(db, clientId));
+}
+
+function definitionOf(row: { definition: string } | undefined): ClientDefinition {
   if (!row) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
   return clientDefinitionSchema.parse(JSON.parse(row.definition));
 }
@@ -192,8 +201,9 @@ export async function registerClient(
 }
 
 /**
- * What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null` and
- * `userinfo_signed_response_alg: null` remove it (the latter: userinfo answers plain JSON again).
+ * What `updateClient` may change; a field left out stays as it is, `backchannel_logout_uri: null`,
+ * `userinfo_signed_response_alg: null` (userinfo answers plain JSON again) and
+ * `token_endpoint_auth_method: null` (no method named) remove it.
  */
 const clientChangesSchema = z
   .object({
@@ -205,8 +215,9 @@ const clientChangesSchema = z
     terms: z.array(z.string()),
     web_origins: clientDefinitionSchema.shape.web_origins.unwrap(),
     // The method changes within the client's type, checked with its keys as at registration (decision 0038):
-    // null removes a key set, to set the other or to leave private_key_jwt.
-    token_endpoint_auth_method: clientDefinitionSchema.shape.token_endpoint_auth_method.unwrap(),
+    // null removes a key set, to set the other or to leave private_key_jwt; null as the method names none
+    // again (a confidential client's secret in the Basic header or the form).
+    token_endpoint_auth_method: clientDefinitionSchema.shape.token_endpoint_auth_method.unwrap().nullable(),
     jwks: clientDefinitionSchema.shape.jwks.unwrap().nullable(),
     jwks_uri: clientDefinitionSchema.shape.jwks_uri.unwrap().nullable(),
     // The algorithms a partner's library expects (decision 0034): RS256 or ES256, nothing else.
@@ -221,11 +232,27 @@ const clientChangesSchema = z
 export type ClientChanges = z.infer<typeof clientChangesSchema>;
 
 /** The optional fields `null` removes (clientChangesSchema): left out, one stays; null, it goes; given, it is replaced. */
-const REMOVABLE = ['backchannel_logout_uri', 'userinfo_signed_response_alg', 'jwks', 'jwks_uri'] as const;
+const REMOVABLE = ['backchannel_logout_uri', 'userinfo_signed_response_alg', 'jwks', 'jwks_uri', 'token_endpoint_auth_method'] as const;
 
-/** What an update did beside the definition: a secret given (answered once), secrets ended. */
+/** The settings whose old and new values an update's audit names (decision 0040): how the client authenticates and its FAPI flags. */
+const AUDITED_VALUES = ['token_endpoint_auth_method', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens'] as const;
+type AuditedValue = (typeof AUDITED_VALUES)[number];
+
+/**
+ * The fields an update may change whose value it did change, stored against new, in the schema's
+ * order: the console sends every field on every edit, and the audit must still say which one moved.
+ */
+function changedFields(stored: ClientDefinition, definition: ClientDefinition): { fields: string[]; values: Partial<Record<AuditedValue, { from: unknown; to: unknown }>> } {
+  const value = (d: ClientDefinition, key: string) => JSON.stringify((d as Record<string, unknown>)[key] ?? null);
+  const fields = Object.keys(clientChangesSchema.shape).filter((key) => value(stored, key) !== value(definition, key));
+  const values = Object.fromEntries(AUDITED_VALUES.filter((key) => fields.includes(key)).map((key) => [key, { from: stored[key] ?? null, to: definition[key] ?? null }]));
+  return { fields, values };
+}
+
+/** What an update did: the fields it changed (with the audited old and new values), a secret given (answered once), secrets ended. */
 export interface ClientUpdated {
   definition: ClientDefinition;
+  changed: ReturnType<typeof changedFields>;
   secretIssued: boolean;
   secretsRetired: number;
 }
@@ -235,7 +262,9 @@ export interface ClientUpdated {
  * signing algorithms, authentication method and keys, and its pushed-requests-only and DPoP-bound
  * flags. A change of method follows the secrets (decision 0038): to private_key_jwt, every secret the
  * client has ends now, in the change's transaction (one method per client: none comes back with a
- * later change); from it to a secret method, a new secret is made, returned here once.
+ * later change); from it to a secret method, a new secret is made, returned here once, and any stray
+ * secret ends with it. The stored definition is read in the change's transaction with its row locked
+ * (lockClientRow), so that concurrent changes and rotations decide one after the other (decision 0040).
  */
 export async function updateClient(
   deps: ClientAdminDeps,
@@ -245,18 +274,21 @@ export async function updateClient(
 ): Promise<{ client: OAuthClient; secret?: string }> {
   const parsed = clientChangesSchema.safeParse(changes);
   if (!parsed.success) throw validationError(zodErrors(parsed.error));
-  const stored = await storedDefinition(deps.db, clientId);
-  const merged: Record<string, unknown> = { ...stored, ...parsed.data };
-  for (const key of REMOVABLE) if (merged[key] === null) delete merged[key];
-  const definition = checkedDefinition(merged, deps, othersThan(deps.clients, clientId));
   const now = deps.clock.now();
-  const secret = hasSecret(definition) && !hasSecret(stored) ? randomToken(32) : undefined;
-  await deps.db.transaction().execute(async (trx) => {
+  const { definition, secret } = await deps.db.transaction().execute(async (trx) => {
+    // Read with the row locked: a concurrent change or rotation waits, then decides from this one's result.
+    const stored = await lockedDefinition(trx, clientId);
+    const merged: Record<string, unknown> = { ...stored, ...parsed.data };
+    for (const key of REMOVABLE) if (merged[key] === null) delete merged[key];
+    const definition = checkedDefinition(merged, deps, othersThan(deps.clients, clientId));
+    const secret = hasSecret(definition) && !hasSecret(stored) ? randomToken(32) : undefined;
     if (!(await updateClientDefinition(trx, { clientId, definition: JSON.stringify(definition), now }))) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.unknown);
-    const secretsRetired = hasSecret(stored) && !hasSecret(definition) ? await scheduleSecretRetirement(trx, { clientId, retireAt: now }) : 0;
+    // Without a secret method no secret may work, whatever the stored copy said; a new secret is the only one.
+    const secretsRetired = !hasSecret(definition) || secret !== undefined ? await scheduleSecretRetirement(trx, { clientId, retireAt: now }) : 0;
     if (secret !== undefined) await insertClientSecret(trx, { id: newId(), client_id: clientId, secret_sha256: sha256(secret), created_at: now, retire_at: null });
     await bumpRegistryVersion(trx);
-    await also(trx, { definition, secretIssued: secret !== undefined, secretsRetired });
+    await also(trx, { definition, changed: changedFields(stored, definition), secretIssued: secret !== undefined, secretsRetired });
+    return { definition, secret };
   });
   await deps.clients.reload();
   return { client: resolveDefinition(definition, deps.publicOrigin), ...(secret !== undefined ? { secret } : {}) };
@@ -319,12 +351,13 @@ export async function rotateClientSecret(
 ): Promise<{ secret: string; oldRetireAt: number }> {
   const overlapMs = opts.overlapMs ?? SECRET_OVERLAP_MS;
   if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) throw refuse('overlap_ms', CLIENT_ADMIN_MESSAGES.overlap);
-  const stored = await storedDefinition(deps.db, clientId);
-  if (stored.type !== 'confidential') throw refuse('client_id', CLIENT_ADMIN_MESSAGES.notConfidential);
-  if (!hasSecret(stored)) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.noSecret);
   const now = deps.clock.now();
   const secret = randomToken(32);
   await deps.db.transaction().execute(async (trx) => {
+    // Read with the row locked: a switch to private_key_jwt either waits for this rotation (and retires its secret) or is seen here.
+    const stored = await lockedDefinition(trx, clientId);
+    if (stored.type !== 'confidential') throw refuse('client_id', CLIENT_ADMIN_MESSAGES.notConfidential);
+    if (!hasSecret(stored)) throw refuse('client_id', CLIENT_ADMIN_MESSAGES.noSecret);
     await scheduleSecretRetirement(trx, { clientId, retireAt: now + overlapMs });
     await insertClientSecret(trx, { id: newId(), client_id: clientId, secret_sha256: sha256(secret), created_at: now, retire_at: null });
     await bumpRegistryVersion(trx);

@@ -345,6 +345,43 @@ describe.each(DIALECTS)('the client registry in the database (%s)', (dialect) =>
     await eventually(async () => expect(await allowedOrigin('https://app.example:8443')).toBeUndefined());
     expect(await allowedOrigin('https://other.example')).toBe('https://other.example');
   });
+
+  describe('changes at once to one client: each reads the definition the other committed (decision 0040)', () => {
+    const liveSecrets = async (clientId: string) =>
+      (
+        await t.testDb.db.kysely
+          .selectFrom('oauth_client_secrets')
+          .select('id')
+          .where('client_id', '=', clientId)
+          .where((eb) => eb.or([eb('retire_at', 'is', null), eb('retire_at', '>', t.clock.now())]))
+          .execute()
+      ).length;
+    const jwks = async () => ({ keys: [{ ...(await exportJWK((await generateKeyPair('ES256')).publicKey)), kid: 'k', alg: 'ES256' }] });
+
+    it('a rotation and a switch to private_key_jwt leave no secret that works, in either order', async () => {
+      for (const [round, switchFirst] of [false, true, false, true].entries()) {
+        const id = `RACEPKJ${round}`;
+        await registerClient(deps, partner(id));
+        const toKeys = async () => updateClient(deps, id, { token_endpoint_auth_method: 'private_key_jwt', jwks: await jwks() });
+        const rotate = () => rotateClientSecret(deps, id);
+        // The rotation may come second and be refused: a private_key_jwt client has no secret to rotate.
+        await Promise.allSettled(switchFirst ? [toKeys(), rotate()] : [rotate(), toKeys()]);
+        expect(admin.get(id)?.token_endpoint_auth_method, `round ${round}`).toBe('private_key_jwt');
+        expect(await liveSecrets(id), `round ${round}`).toBe(0);
+      }
+    });
+
+    it('two switches from private_key_jwt to a secret method give the client one secret, not two', async () => {
+      for (const round of [0, 1, 2]) {
+        const id = `RACESEC${round}`;
+        await registerClient(deps, partner(id, { token_endpoint_auth_method: 'private_key_jwt', jwks: await jwks() }));
+        const toSecret = () => updateClient(deps, id, { token_endpoint_auth_method: 'client_secret_basic', jwks: null });
+        const answers = await Promise.all([toSecret(), toSecret()]);
+        expect(answers.filter((a) => a.secret !== undefined), `round ${round}`).toHaveLength(1);
+        expect(await liveSecrets(id), `round ${round}`).toBe(1);
+      }
+    });
+  });
 });
 
 describe('two nodes on one PostgreSQL database', () => {

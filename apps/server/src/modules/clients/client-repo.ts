@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { isPostgres } from '../../db/dialect.ts';
 import type { Database, OAuthClientSecretsTable, OAuthClientsTable } from '../../db/schema.ts';
 
 export type ClientRow = Selectable<OAuthClientsTable>;
@@ -46,6 +47,18 @@ export async function insertClientSecret(db: Kysely<Database>, row: ClientSecret
 
 export const findClientRow = (db: Kysely<Database>, clientId: string): Promise<ClientRow | undefined> =>
   db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+
+/**
+ * A client's row in the caller's transaction, held until it ends: on PostgreSQL it is locked (SELECT
+ * ... FOR UPDATE), so that a concurrent change waits and then reads what this one committed (READ
+ * COMMITTED re-reads the row it waited for). SQLite runs one write transaction at a time, and this read
+ * and the change share one, so there the row is already the truth (as lockActiveAdmins, operators).
+ */
+export async function lockClientRow(trx: Kysely<Database>, clientId: string): Promise<ClientRow | undefined> {
+  let q = trx.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId);
+  if (isPostgres(trx)) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
 
 /**
  * Whether the client is registered and enabled now, in the database (one read by its key): where a

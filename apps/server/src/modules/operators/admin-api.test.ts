@@ -269,6 +269,22 @@ describe.each(DIALECTS)('the administrator API: clients and operators (%s)', (di
     for (const r of rows) expect(JSON.stringify(r)).not.toContain(second);
   });
 
+  it('shows a confidential client that names no method as such (null: Basic or form, decision 0038), and an update may name one or leave it unset again', async () => {
+    const id = `APIUNSET-${dialect}`;
+    const secret = clientRegisterResponseSchema.parse((await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json()).client_secret!;
+    const viewOf = async (clientId: string) => adminClientsResponseSchema.parse((await adminCall(t, '/api/admin/clients', admin.token)).json()).clients.find((c) => c.client_id === clientId);
+    expect((await viewOf(id))?.token_endpoint_auth_method).toBeNull();
+    // A public client that names none authenticates with nothing: none, as before.
+    expect((await viewOf('SIAP009'))?.token_endpoint_auth_method).toBe('none');
+    const update = (changes: Record<string, unknown>) => call('/api/admin/clients/update', { client_id: id, ...changes, ...REASON });
+    expect((await update({ token_endpoint_auth_method: 'client_secret_post' })).json()).toMatchObject({ result_code: 0, client: { token_endpoint_auth_method: 'client_secret_post' } });
+    const unset = await update({ token_endpoint_auth_method: null });
+    expect(unset.json()).toMatchObject({ result_code: 0, client: { token_endpoint_auth_method: null } });
+    // The secret stays through both: each is a secret method; the Basic header works again.
+    expect(unset.json().client_secret).toBeUndefined();
+    expect((await exchangeAs(id, secret)).statusCode).toBe(200);
+  });
+
   it('rotates a secret: both work in the overlap, only the new one after retire; each audited', async () => {
     const id = `APIROT-${dialect}`;
     const first = (await call('/api/admin/clients/register', partner(TEST_ORIGIN, id))).json().client_secret as string;

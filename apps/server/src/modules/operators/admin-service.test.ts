@@ -85,6 +85,50 @@ describe.each(DIALECTS)('the administrator services (%s)', (dialect) => {
     expect(await audited(id)).toEqual(['client.create', 'client.disable', 'client.update']);
   });
 
+  it("a client update audits only the fields whose value changed, the method's and the flags' old and new values (decision 0040)", async () => {
+    const id = `TXFIELDS${newId().slice(0, 6)}`;
+    await admin.registerClientAs(deps(), ACTOR, { ...partner(id), token_endpoint_auth_method: 'client_secret_basic' });
+    const { client_id: _id, ...same } = partner(id);
+    // What the console sends on every edit: every field, as it is, but the one the operator changed.
+    const everyField = {
+      name: same.name,
+      redirect_uris: same.redirect_uris,
+      post_logout_redirect_uris: [],
+      backchannel_logout_uri: null,
+      scopes: same.scopes,
+      terms: [],
+      web_origins: [],
+      token_endpoint_auth_method: 'client_secret_basic',
+      jwks: null,
+      jwks_uri: null,
+      id_token_signed_response_alg: 'RS256',
+      userinfo_signed_response_alg: null,
+      require_pushed_authorization_requests: false,
+      dpop_bound_access_tokens: false,
+    };
+    // Newest first: each change a second after the last, so that the order is not the ids'.
+    const lastDetail = async () => (await readAudit(t.testDb.db.kysely, { clientId: id, action: 'client.update' })).records[0]?.detail;
+    t.clock.advance(1000);
+    await admin.updateClientAs(deps(), ACTOR, id, { ...everyField, dpop_bound_access_tokens: true });
+    expect(await lastDetail()).toEqual({ fields: ['dpop_bound_access_tokens'], changes: { dpop_bound_access_tokens: { from: false, to: true } } });
+
+    t.clock.advance(1000);
+    await admin.updateClientAs(deps(), ACTOR, id, { ...everyField, name: '新しい名前', token_endpoint_auth_method: 'client_secret_post', require_pushed_authorization_requests: true });
+    expect(await lastDetail()).toEqual({
+      fields: ['name', 'token_endpoint_auth_method', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens'],
+      changes: {
+        token_endpoint_auth_method: { from: 'client_secret_basic', to: 'client_secret_post' },
+        require_pushed_authorization_requests: { from: false, to: true },
+        dpop_bound_access_tokens: { from: true, to: false },
+      },
+    });
+
+    // Nothing changed: still audited as asked, with no field.
+    t.clock.advance(1000);
+    await admin.updateClientAs(deps(), ACTOR, id, { ...everyField, name: '新しい名前', token_endpoint_auth_method: 'client_secret_post', require_pushed_authorization_requests: true });
+    expect(await lastDetail()).toEqual({ fields: [] });
+  });
+
   it('two administrators disabling each other at once leave one of them active', async () => {
     const db = t.testDb.db.kysely;
     for (let round = 0; round < 5; round++) {

@@ -68,8 +68,9 @@ export async function adminClients(deps: AdminServiceDeps): Promise<AdminClientV
       audience: c.audience,
       service_link: c.service_link,
       web_origins: c.web_origins,
-      // Unset: what the client's type implied before decision 0038, a secret in the Basic header or the form.
-      token_endpoint_auth_method: c.token_endpoint_auth_method ?? (c.type === 'public' ? 'none' : 'client_secret_basic'),
+      // Unset: what the client's type implied before decision 0038, for a confidential client a secret in the
+      // Basic header or the form, shown as such (null), so that an edit keeps it; for a public one none.
+      token_endpoint_auth_method: c.token_endpoint_auth_method ?? (c.type === 'public' ? 'none' : null),
       jwks: c.jwks ?? null,
       jwks_uri: c.jwks_uri ?? null,
       require_pushed_authorization_requests: c.require_pushed_authorization_requests,
@@ -96,9 +97,11 @@ export async function registerClientAs(deps: AdminServiceDeps, actor: AdminActor
 
 export async function updateClientAs(deps: AdminServiceDeps, actor: AdminActor, clientId: string, changes: Record<string, unknown>) {
   const { secret } = await updateClient(deps, clientId, changes, (trx, r) => {
-    // Which fields changed, and what the change did to the secrets (decision 0038): never a secret.
+    // Which fields changed in value, not which were sent (the console sends them all), the method's and the
+    // flags' old and new values (decision 0040), and what the change did to the secrets (decision 0038): never a secret.
+    const values = Object.keys(r.changed.values).length > 0 ? { changes: r.changed.values } : {};
     const secrets = { ...(r.secretIssued ? { secret_issued: true } : {}), ...(r.secretsRetired > 0 ? { secrets_retired: r.secretsRetired } : {}) };
-    return audit(trx, deps.clock.now(), actor, 'client.update', { clientId, detail: { fields: Object.keys(changes), ...secrets } });
+    return audit(trx, deps.clock.now(), actor, 'client.update', { clientId, detail: { fields: r.changed.fields, ...values, ...secrets } });
   });
   return { ...OK_RESPONSE, client: await adminClient(deps, clientId), ...(secret !== undefined ? { client_secret: secret } : {}) };
 }
