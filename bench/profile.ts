@@ -89,7 +89,8 @@ function whereOf(f: CallFrame): { pkg: string; fn: string } {
   if (f.url.startsWith('node:')) return { pkg: 'node', fn: `${name} ${f.url}` };
   // The product's own code is one bundle in the build: its source map names the file.
   const origin = f.url.startsWith('file:') ? sourceMapOf(f.url)?.findOrigin(f.lineNumber + 1, f.columnNumber + 1) : undefined;
-  const file = origin && 'fileName' in origin ? origin.fileName.replace(/^file:\/\//, '') : f.url.replace(/^file:\/\//, '');
+  const mapped = origin && 'fileName' in origin && typeof origin.fileName === 'string' ? origin.fileName : f.url;
+  const file = mapped.replace(/^file:\/\//, '');
   const pkg = PACKAGE.exec(file)?.[1];
   if (pkg) return { pkg, fn: `${name} (${pkg})` };
   const source = /(?:apps|packages)\/[^/]+\/src\/(.+)$/.exec(file)?.[1] ?? relative(process.cwd(), file);
