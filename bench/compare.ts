@@ -56,10 +56,17 @@ const OPERATIONS: readonly { op: OperationName; label: string }[] = [
   { op: 'cards', label: 'card list' },
 ];
 
-/** An operation of OPERATIONS by its name. */
+/** Taken by name only (`--operations spaLogin,passkeySignIn`): the whole flows of a sign-in, each request of it in one job. */
+const ON_REQUEST: readonly { op: OperationName; label: string }[] = [
+  { op: 'spaLogin', label: 'SPA login (login step, authorize POST, code exchange)' },
+  { op: 'passkeySignIn', label: 'passkey sign-in' },
+];
+
+/** An operation of OPERATIONS or ON_REQUEST by its name. */
 function operation(name: string): (typeof OPERATIONS)[number] {
-  const found = OPERATIONS.find((o) => o.op === name);
-  if (!found) throw new Error(`--operations: ${name} is none of ${OPERATIONS.map((o) => o.op).join(', ')}`);
+  const all = [...OPERATIONS, ...ON_REQUEST];
+  const found = all.find((o) => o.op === name);
+  if (!found) throw new Error(`--operations: ${name} is none of ${all.map((o) => o.op).join(', ')}`);
   return found;
 }
 

@@ -1,5 +1,6 @@
+import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEVELOPMENT_LOOKUP_KEY, lookupDigest, randomToken, setLookupKey, sha256 } from './secrets.ts';
+import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, lookupDigest, pairwiseDigest, randomToken, setLookupKey, setPairwiseKey, sha256, sha256Base64Url } from './secrets.ts';
 
 describe('lookupDigest', () => {
   afterEach(() => setLookupKey(DEVELOPMENT_LOOKUP_KEY));
@@ -12,6 +13,39 @@ describe('lookupDigest', () => {
     expect(lookupDigest(card)).toBe(dev);
     setLookupKey('production-key-production-key-production-key');
     expect(lookupDigest(card)).not.toBe(dev);
+  });
+
+  // Made of two one-shot SHA-256s over the key's padded blocks (RFC 2104), it must stay HMAC-SHA256
+  // itself: the digests already stored (cards, throttle keys, login tickets) were made with createHmac.
+  it.each([
+    ['a key shorter than the block', 'k'],
+    ['a key of exactly one block', 'b'.repeat(64)],
+    ['a key longer than the block, hashed first', 'c'.repeat(65)],
+    ['a key of multi-byte characters', 'ルックアップ鍵'],
+  ])('is HMAC-SHA256 (RFC 2104) of the UTF-8 value under %s', (_what, key) => {
+    setLookupKey(key);
+    for (const value of ['', '4541000000000001', 'login-ticket:SIAP009 $argon2id$v=19$m=19456,t=2,p=1$salt$hash', 'メンバー'.repeat(40)]) {
+      expect(lookupDigest(value)).toBe(createHmac('sha256', key).update(value, 'utf8').digest('hex'));
+    }
+  });
+});
+
+describe('pairwiseDigest', () => {
+  afterEach(() => setPairwiseKey(DEVELOPMENT_PAIRWISE_KEY));
+
+  it('is HMAC-SHA256 of the UTF-8 value under the pairwise key, in base64url: the subjects partners already hold', () => {
+    for (const key of [DEVELOPMENT_PAIRWISE_KEY, 'p'.repeat(100)]) {
+      setPairwiseKey(key);
+      expect(pairwiseDigest('member-id-apps 0f8c')).toBe(createHmac('sha256', key).update('member-id-apps 0f8c', 'utf8').digest('base64url'));
+    }
+  });
+});
+
+describe('sha256Base64Url', () => {
+  it('is the S256 of RFC 7636: BASE64URL(SHA256(ASCII(verifier)))', () => {
+    // RFC 7636 appendix B.
+    expect(sha256Base64Url('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(sha256Base64Url('abc')).toBe(createHash('sha256').update('abc', 'ascii').digest('base64url'));
   });
 });
 

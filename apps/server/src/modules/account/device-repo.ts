@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database } from '../../db/schema.ts';
 
 /** The SQL of `member_devices` (decision 0024): the browsers a member has signed in from. */
+
+// Compiled once (prepared-query.ts): every sign-in from a known browser is this one statement.
+const deviceSeen = preparedQuery((db, p: { userId: string; deviceHash: string; now: number }) =>
+  db.updateTable('member_devices').set({ last_seen_at: p.now }).where('user_id', '=', p.userId).where('device_hash', '=', p.deviceHash),
+);
 
 /**
  * Records a sign-in from a device (a keyed digest of its cookie): true when the member had not signed
@@ -9,13 +15,8 @@ import type { Database } from '../../db/schema.ts';
  * parallel sign-in from it inserted first, so that one new device is new once.
  */
 export async function noteMemberDevice(db: Kysely<Database>, p: { userId: string; deviceHash: string; now: number }): Promise<boolean> {
-  const seen = await db
-    .updateTable('member_devices')
-    .set({ last_seen_at: p.now })
-    .where('user_id', '=', p.userId)
-    .where('device_hash', '=', p.deviceHash)
-    .executeTakeFirst();
-  if (Number(seen.numUpdatedRows) === 1) return false;
+  const seen = await deviceSeen(db, p);
+  if (Number(seen.numAffectedRows ?? 0n) === 1) return false;
   const inserted = await db
     .insertInto('member_devices')
     .values({ user_id: p.userId, device_hash: p.deviceHash, first_seen_at: p.now, last_seen_at: p.now })

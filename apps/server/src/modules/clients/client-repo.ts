@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { isPostgres } from '../../db/dialect.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database, OAuthClientSecretsTable, OAuthClientsTable } from '../../db/schema.ts';
 
 export type ClientRow = Selectable<OAuthClientsTable>;
@@ -64,8 +65,11 @@ export async function lockClientRow(trx: Kysely<Database>, clientId: string): Pr
  * Whether the client is registered and enabled now, in the database (one read by its key): where a
  * grant is made, the node's polled copy of the registry may not yet know of a disable (decision 0031).
  */
+// Compiled once (prepared-query.ts): every authorize post and every code exchange reads it.
+const enabledFlag = preparedQuery((db, p: { clientId: string }) => db.selectFrom('oauth_clients').select('enabled').where('client_id', '=', p.clientId));
+
 export async function isClientEnabled(db: Kysely<Database>, clientId: string): Promise<boolean> {
-  const row = await db.selectFrom('oauth_clients').select('enabled').where('client_id', '=', clientId).executeTakeFirst();
+  const row = (await enabledFlag(db, { clientId })).rows[0];
   return Number(row?.enabled ?? 0) === 1;
 }
 

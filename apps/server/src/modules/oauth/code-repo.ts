@@ -30,22 +30,22 @@ export async function insertCode(db: Kysely<Database>, row: AuthCodeRow): Promis
   await codeInsert(db, row);
 }
 
+// Compiled once (prepared-query.ts), as the insert: every code exchange looks its code up and uses it.
+const codeUse = preparedQuery((db, p: { codeHash: string; familyId: string; now: number }) =>
+  db.updateTable('auth_codes').set({ consumed_at: p.now, family_id: p.familyId }).where('code_hash', '=', p.codeHash).where('consumed_at', 'is', null).returningAll(),
+);
+const codeByHash = preparedQuery((db, p: { codeHash: string }) => db.selectFrom('auth_codes').selectAll().where('code_hash', '=', p.codeHash));
+
 /**
  * Consumes a code in one conditional update: of two concurrent redemptions exactly one gets the row.
  * The family id of the tokens about to be issued is written in the same statement, so that a later
  * replay can find and revoke them.
  */
-export const consumeCode = (db: Kysely<Database>, codeHash: string, familyId: string, now: number) =>
-  db
-    .updateTable('auth_codes')
-    .set({ consumed_at: now, family_id: familyId })
-    .where('code_hash', '=', codeHash)
-    .where('consumed_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+export const consumeCode = async (db: Kysely<Database>, codeHash: string, familyId: string, now: number): Promise<AuthCodeRow | undefined> =>
+  (await codeUse(db, { codeHash, familyId, now })).rows[0];
 
-export const findCode = (db: Kysely<Database>, codeHash: string) =>
-  db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+export const findCode = async (db: Kysely<Database>, codeHash: string): Promise<AuthCodeRow | undefined> => (await codeByHash(db, { codeHash })).rows[0];
+
 
 /** Uses up the member's codes not yet exchanged, so that none yields a token (modules/sessions/end-sessions.ts); returns how many. */
 export async function useUpMemberCodes(db: Kysely<Database>, userId: string, now: number): Promise<number> {

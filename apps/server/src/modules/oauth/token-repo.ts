@@ -8,8 +8,27 @@ export type GrantRow = Selectable<TokenGrantsTable>;
 /** A grant's primary key (migration 0008): its family first, so that a family's grants are together. */
 export type GrantKey = Pick<GrantRow, 'family_id' | 'id'>;
 
+// Compiled once (prepared-query.ts): every code exchange starts a family.
+const familyInsert = preparedQuery((db, p: FamilyRow) =>
+  db.insertInto('token_families').values({
+    id: p.id,
+    user_id: p.user_id,
+    client_id: p.client_id,
+    terminal_id: p.terminal_id,
+    scope: p.scope,
+    audience: p.audience,
+    created_at: p.created_at,
+    revoked_at: p.revoked_at,
+    proved_at: p.proved_at,
+    auth_time: p.auth_time,
+    amr: p.amr,
+    sso_session_id: p.sso_session_id,
+    subject: p.subject,
+  }),
+);
+
 export async function insertFamily(db: Kysely<Database>, row: FamilyRow): Promise<void> {
-  await db.insertInto('token_families').values(row).execute();
+  await familyInsert(db, row);
 }
 
 // The writes of every refresh, compiled once (decision 0008), as the lookups below.

@@ -41,12 +41,15 @@ export function registerSsoRoutes(app: FastifyInstance, deps: AuthorizeDeps): vo
     if (!target) return sendBadRequestPage(reply);
     const done = (location: string) => reply.code(303).header('Cache-Control', 'no-store').redirect(location, 303);
     // The browser's SSO session completes the request: the SPA's check said so, nothing secret is posted (decision 0026).
-    const bySession = authorizeSessionFormSchema.safeParse(request.body ?? {});
-    if (bySession.success) {
+    // Only a post that names continue_session can be that form (its schema requires it): a login form's
+    // post is not read twice, and never pays for the session form's failed parse.
+    const body: unknown = request.body ?? {};
+    const bySession = typeof body === 'object' && body !== null && 'continue_session' in body ? authorizeSessionFormSchema.safeParse(body) : undefined;
+    if (bySession?.success) {
       const browser = browserOf(request);
       return done(await authorizeSessionForm(deps, target, queryStringOf(request.url), bySession.data, browser, () => renewSsoCookie(reply, browser, secure)));
     }
-    const form = authorizeFormSchema.safeParse(request.body ?? {});
+    const form = authorizeFormSchema.safeParse(body);
     const post = await signInPost(deps, request, reply);
     const origin = { device: post.browser.device, address: request.ip ?? '', deviceCookie: post.browser.deviceCookie ?? null, session: post.session };
     const location = await authorize(deps, target, form.success ? form.data : undefined, origin);

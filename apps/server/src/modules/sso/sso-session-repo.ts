@@ -1,13 +1,33 @@
 import type { Kysely, Selectable } from 'kysely';
 import { LIMITS, WEB_CLIENT_ID } from '@sso/contracts/constants';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database, SsoSessionsTable } from '../../db/schema.ts';
 
 /** The SQL of `sso_sessions` (migration 0017, docs/decisions/0026-sso-session.md). */
 
 export type SsoSessionRow = Selectable<SsoSessionsTable>;
 
+// Compiled once (prepared-query.ts): every login from a browser without a live session starts one.
+const sessionInsert = preparedQuery((db, p: SsoSessionRow) =>
+  db.insertInto('sso_sessions').values({
+    id: p.id,
+    user_id: p.user_id,
+    secret_hash: p.secret_hash,
+    browser_hash: p.browser_hash,
+    device: p.device,
+    auth_time: p.auth_time,
+    amr: p.amr,
+    created_at: p.created_at,
+    last_used_at: p.last_used_at,
+    last_client_id: p.last_client_id,
+    expires_at: p.expires_at,
+    ended_at: p.ended_at,
+    address: p.address,
+  }),
+);
+
 export async function insertSsoSession(db: Kysely<Database>, row: SsoSessionRow): Promise<void> {
-  await db.insertInto('sso_sessions').values(row).execute();
+  await sessionInsert(db, row);
 }
 
 /** A session's expiry after an access at `now`: 90 days from the last access (SPEC.md section 9), no cap from the login. */

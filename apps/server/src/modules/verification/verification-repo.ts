@@ -1,4 +1,5 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database, VerificationsTable } from '../../db/schema.ts';
 
 /** The SQL of `verifications`: only the verification kernel calls it (docs/decisions/0021). */
@@ -60,9 +61,25 @@ export type VerificationPurpose =
 
 export type VerificationRow = Selectable<VerificationsTable>;
 
+// Compiled once (prepared-query.ts): every login step issues a ticket, and the authorize post uses it up.
+const secretInsert = preparedQuery((db, p: VerificationRow) =>
+  db.insertInto('verifications').values({
+    id: p.id,
+    purpose: p.purpose,
+    subject: p.subject,
+    secret_hash: p.secret_hash,
+    attempts: p.attempts,
+    max_attempts: p.max_attempts,
+    created_at: p.created_at,
+    expires_at: p.expires_at,
+    consumed_at: p.consumed_at,
+    binding: p.binding,
+  }),
+);
+
 /** `binding` may be left out: a secret bound to nothing beyond its subject. */
 export async function insertVerification(db: Kysely<Database>, row: Insertable<VerificationsTable>): Promise<void> {
-  await db.insertInto('verifications').values(row).execute();
+  await secretInsert(db, { ...row, consumed_at: row.consumed_at ?? null, binding: row.binding ?? null });
 }
 
 /** Uses up, in one conditional update, the unused secrets `which` selects; returns how many there were. */
@@ -132,6 +149,11 @@ export async function liveLinkSubject(db: Kysely<Database>, purpose: Verificatio
   return row?.subject;
 }
 
+// Compiled once (prepared-query.ts), as the insert above.
+const linkSecretUse = preparedQuery((db, p: { purpose: VerificationPurpose; secretHash: string; now: number }) =>
+  db.updateTable('verifications').set({ consumed_at: p.now }).where(liveLinkSecret(p.purpose, p.secretHash, p.now)).returning(['subject', 'binding']),
+);
+
 /**
  * Uses up a live link secret found by its hash (a 256-bit token's SHA-256 is unique and needs no
  * tries), in one conditional update: of parallel presentations exactly one gets its subject and
@@ -146,10 +168,5 @@ export async function consumeLinkSecret(
   secretHash: string,
   now: number,
 ): Promise<Pick<VerificationRow, 'subject' | 'binding'> | undefined> {
-  return db
-    .updateTable('verifications')
-    .set({ consumed_at: now })
-    .where(liveLinkSecret(purpose, secretHash, now))
-    .returning(['subject', 'binding'])
-    .executeTakeFirst();
+  return (await linkSecretUse(db, { purpose, secretHash, now })).rows[0];
 }
