@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Database, OAuthClientSecretsTable, OAuthClientsTable } from '../../db/schema.ts';
 
 export type ClientRow = Selectable<OAuthClientsTable>;
@@ -47,12 +48,15 @@ export async function insertClientSecret(db: Kysely<Database>, row: ClientSecret
 export const findClientRow = (db: Kysely<Database>, clientId: string): Promise<ClientRow | undefined> =>
   db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
 
+// Read by every token, introspection and revocation request (oauth/client-route.ts): compiled once (decision 0008).
+const enabledFlag = preparedQuery((db, p: { clientId: string }) => db.selectFrom('oauth_clients').select('enabled').where('client_id', '=', p.clientId));
+
 /**
  * Whether the client is registered and enabled now, in the database (one read by its key): where a
  * grant is made, the node's polled copy of the registry may not yet know of a disable (decision 0031).
  */
 export async function isClientEnabled(db: Kysely<Database>, clientId: string): Promise<boolean> {
-  const row = await db.selectFrom('oauth_clients').select('enabled').where('client_id', '=', clientId).executeTakeFirst();
+  const row = (await enabledFlag(db, { clientId })).rows[0];
   return Number(row?.enabled ?? 0) === 1;
 }
 
