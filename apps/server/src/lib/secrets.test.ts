@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEVELOPMENT_LOOKUP_KEY, lookupDigest, randomToken, setLookupKey, sha256 } from './secrets.ts';
+import { DEVELOPMENT_LOOKUP_KEY, KEPT_ADDRESS_DIGESTS, addressLookupDigest, lookupDigest, randomToken, setLookupKey, sha256 } from './secrets.ts';
 
 describe('lookupDigest', () => {
   afterEach(() => setLookupKey(DEVELOPMENT_LOOKUP_KEY));
@@ -12,6 +12,17 @@ describe('lookupDigest', () => {
     expect(lookupDigest(card)).toBe(dev);
     setLookupKey('production-key-production-key-production-key');
     expect(lookupDigest(card)).not.toBe(dev);
+  });
+
+  it('of an address, kept for the next request, is the lookup digest under the key of the moment, past as many addresses as it keeps', () => {
+    const address = '198.51.100.7';
+    expect(addressLookupDigest(address)).toBe(lookupDigest(address));
+    expect(addressLookupDigest(address)).toBe(lookupDigest(address));
+    setLookupKey('production-key-production-key-production-key');
+    expect(addressLookupDigest(address)).toBe(lookupDigest(address));
+    const many = Array.from({ length: KEPT_ADDRESS_DIGESTS + 10 }, (_, i) => `2001:db8:${i.toString(16)}::/64`);
+    for (const a of many) expect(addressLookupDigest(a)).toBe(lookupDigest(a));
+    for (const a of [...many].reverse()) expect(addressLookupDigest(a)).toBe(lookupDigest(a));
   });
 });
 

@@ -38,9 +38,16 @@ export const DEVELOPMENT_LOOKUP_KEY = 'development-only-lookup-key-never-in-prod
 
 let lookupKey = DEVELOPMENT_LOOKUP_KEY;
 
+/** How many addresses' digests `addressLookupDigest` keeps: a few hundred KiB at most. */
+export const KEPT_ADDRESS_DIGESTS = 4_096;
+
+/** The digests of the addresses seen last, under the lookup key of the moment. */
+const addressDigests = new Map<string, string>();
+
 /** Sets the server's lookup key once at boot (buildApp), from LOOKUP_KEY. */
 export const setLookupKey = (key: string): void => {
   lookupKey = key;
+  addressDigests.clear();
 };
 
 /**
@@ -49,6 +56,23 @@ export const setLookupKey = (key: string): void => {
  * SHA-256 of a 16-digit card number or an e-mail address is reversed by trying every candidate.
  */
 export const lookupDigest = (value: string): string => createHmac('sha256', lookupKey).update(value, 'utf8').digest('hex');
+
+/**
+ * `lookupDigest` of a network address's counter (lib/address-bucket.ts), kept for the next request
+ * from it: every client authentication names its address's failure counter (modules/oauth/client-auth.ts,
+ * decision 0038), and partners call from a few addresses, where an HMAC each time was a few per cent
+ * of an introspection's CPU (docs/performance.md). Once KEPT_ADDRESS_DIGESTS are kept, the map starts
+ * over, so that many addresses cannot grow it; a new key (setLookupKey) empties it.
+ */
+export function addressLookupDigest(address: string): string {
+  let digest = addressDigests.get(address);
+  if (digest === undefined) {
+    if (addressDigests.size >= KEPT_ADDRESS_DIGESTS) addressDigests.clear();
+    digest = lookupDigest(address);
+    addressDigests.set(address, digest);
+  }
+  return digest;
+}
 
 /** The development key of `pairwiseDigest`; production must set PAIRWISE_KEY (config.ts refuses to start otherwise). */
 export const DEVELOPMENT_PAIRWISE_KEY = 'development-only-pairwise-key-never-in-production';
