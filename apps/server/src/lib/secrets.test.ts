@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEVELOPMENT_LOOKUP_KEY, KEPT_ADDRESS_DIGESTS, addressLookupDigest, lookupDigest, randomToken, setLookupKey, sha256 } from './secrets.ts';
+import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, KEPT_DIGESTS, addressLookupDigest, keptPairwiseDigest, lookupDigest, pairwiseDigest, randomToken, setLookupKey, setPairwiseKey, sha256 } from './secrets.ts';
 
 describe('lookupDigest', () => {
   afterEach(() => setLookupKey(DEVELOPMENT_LOOKUP_KEY));
@@ -13,16 +13,21 @@ describe('lookupDigest', () => {
     setLookupKey('production-key-production-key-production-key');
     expect(lookupDigest(card)).not.toBe(dev);
   });
+});
 
-  it('of an address, kept for the next request, is the lookup digest under the key of the moment, past as many addresses as it keeps', () => {
-    const address = '198.51.100.7';
-    expect(addressLookupDigest(address)).toBe(lookupDigest(address));
-    expect(addressLookupDigest(address)).toBe(lookupDigest(address));
-    setLookupKey('production-key-production-key-production-key');
-    expect(addressLookupDigest(address)).toBe(lookupDigest(address));
-    const many = Array.from({ length: KEPT_ADDRESS_DIGESTS + 10 }, (_, i) => `2001:db8:${i.toString(16)}::/64`);
-    for (const a of many) expect(addressLookupDigest(a)).toBe(lookupDigest(a));
-    for (const a of [...many].reverse()) expect(addressLookupDigest(a)).toBe(lookupDigest(a));
+describe.each([
+  { name: 'addressLookupDigest', kept: addressLookupDigest, digest: lookupDigest, setKey: setLookupKey, development: DEVELOPMENT_LOOKUP_KEY, value: (i: number) => `2001:db8:${i.toString(16)}::/64` },
+  { name: 'keptPairwiseDigest', kept: keptPairwiseDigest, digest: pairwiseDigest, setKey: setPairwiseKey, development: DEVELOPMENT_PAIRWISE_KEY, value: (i: number) => `client:SIAP004\nmember-${i}` },
+])('$name', ({ kept, digest, setKey, development, value }) => {
+  afterEach(() => setKey(development));
+
+  it('is the digest under the key of the moment, kept or not, past as many values as it keeps', () => {
+    expect(kept(value(0))).toBe(digest(value(0)));
+    expect(kept(value(0))).toBe(digest(value(0)));
+    setKey('production-key-production-key-production-key');
+    expect(kept(value(0))).toBe(digest(value(0)));
+    const many = Array.from({ length: KEPT_DIGESTS + 10 }, (_, i) => value(i));
+    for (const v of [...many, ...[...many].reverse()]) expect(kept(v)).toBe(digest(v));
   });
 });
 

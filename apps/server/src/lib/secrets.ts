@@ -38,11 +38,33 @@ export const DEVELOPMENT_LOOKUP_KEY = 'development-only-lookup-key-never-in-prod
 
 let lookupKey = DEVELOPMENT_LOOKUP_KEY;
 
-/** How many addresses' digests `addressLookupDigest` keeps: a few hundred KiB at most. */
-export const KEPT_ADDRESS_DIGESTS = 4_096;
+/** How many digests each `keptDigests` keeps: a few hundred KiB at most. */
+export const KEPT_DIGESTS = 4_096;
 
-/** The digests of the addresses seen last, under the lookup key of the moment. */
-const addressDigests = new Map<string, string>();
+/**
+ * A keyed digest's values kept for the next request that asks for the same (docs/performance.md,
+ * "Refresh and introspection against node-oidc-provider"): an HMAC was a few per cent of an
+ * introspection's CPU. Once KEPT_DIGESTS are kept, it starts over, so that many values cannot grow
+ * it; a new key empties it (the setters below).
+ */
+function keptDigests(digest: (value: string) => string): { get(value: string): string; clear(): void } {
+  const kept = new Map<string, string>();
+  return {
+    get: (value) => {
+      let d = kept.get(value);
+      if (d === undefined) {
+        if (kept.size >= KEPT_DIGESTS) kept.clear();
+        d = digest(value);
+        kept.set(value, d);
+      }
+      return d;
+    },
+    clear: () => kept.clear(),
+  };
+}
+
+/** The lookup digests of the network addresses seen last (`addressLookupDigest`). */
+const addressDigests = keptDigests((value) => lookupDigest(value));
 
 /** Sets the server's lookup key once at boot (buildApp), from LOOKUP_KEY. */
 export const setLookupKey = (key: string): void => {
@@ -59,20 +81,10 @@ export const lookupDigest = (value: string): string => createHmac('sha256', look
 
 /**
  * `lookupDigest` of a network address's counter (lib/address-bucket.ts), kept for the next request
- * from it: every client authentication names its address's failure counter (modules/oauth/client-auth.ts,
- * decision 0038), and partners call from a few addresses, where an HMAC each time was a few per cent
- * of an introspection's CPU (docs/performance.md). Once KEPT_ADDRESS_DIGESTS are kept, the map starts
- * over, so that many addresses cannot grow it; a new key (setLookupKey) empties it.
+ * from it (`keptDigests`): every client authentication names its address's failure counter
+ * (modules/oauth/client-auth.ts, decision 0038), and partners call from a few addresses.
  */
-export function addressLookupDigest(address: string): string {
-  let digest = addressDigests.get(address);
-  if (digest === undefined) {
-    if (addressDigests.size >= KEPT_ADDRESS_DIGESTS) addressDigests.clear();
-    digest = lookupDigest(address);
-    addressDigests.set(address, digest);
-  }
-  return digest;
-}
+export const addressLookupDigest = (address: string): string => addressDigests.get(address);
 
 /** The development key of `pairwiseDigest`; production must set PAIRWISE_KEY (config.ts refuses to start otherwise). */
 export const DEVELOPMENT_PAIRWISE_KEY = 'development-only-pairwise-key-never-in-production';
@@ -82,6 +94,7 @@ let pairwiseKey = DEVELOPMENT_PAIRWISE_KEY;
 /** Sets the server's pairwise key once at boot (buildApp), from PAIRWISE_KEY. */
 export const setPairwiseKey = (key: string): void => {
   pairwiseKey = key;
+  subjectDigests.clear();
 };
 
 /**
@@ -91,6 +104,15 @@ export const setPairwiseKey = (key: string): void => {
  * identifiers for all its members.
  */
 export const pairwiseDigest = (value: string): string => createHmac('sha256', pairwiseKey).update(value, 'utf8').digest('base64url');
+
+/** The pairwise digests of the sectors and members asked for last (`keptPairwiseDigest`). */
+const subjectDigests = keptDigests((value) => pairwiseDigest(value));
+
+/**
+ * `pairwiseDigest` kept for the next request that asks for it (`keptPairwiseDigest`): a partner
+ * introspects its member's tokens again and again, each answer naming the member's subject.
+ */
+export const keptPairwiseDigest = (value: string): string => subjectDigests.get(value);
 
 /** The development secret the signing keys are encrypted under; production must set SIGNING_KEY_SECRET (config.ts). */
 export const DEVELOPMENT_SIGNING_KEY_SECRET = 'development-only-signing-key-secret-never-in-production';
