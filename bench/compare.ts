@@ -10,9 +10,12 @@
  * in turns seconds apart do not. Run it with
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build:web)
- *   npm run bench:compare -- --against /tmp/before [--production] [--database sqlite|postgres] [--operations refresh,introspect] [--seconds 6] [--rounds 5] [--workers 16] [--members 1000]
+ *   npm run bench:compare -- --against /tmp/before [--production] [--database sqlite|postgres] [--operations refresh,introspect] [--seconds 6] [--rounds 5] [--workers 16] [--members 1000] [--floor]
  *
- * It prints a table and writes it to bench/results/<date>T<hhmm>-compare.md.
+ * It prints a table and writes it to bench/results/<date>T<hhmm>-compare.md. With `--floor`, each
+ * operation of this checkout also takes turns with the bare Fastify route (lib/bare-fastify.ts, the
+ * bench's ceiling), whose server CPU per request, measured the same way, is the floor no change of
+ * the product's own code can go below: a second table gives both, and their difference.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,8 +29,9 @@ import { MemberPool, mixedJobs } from './lib/members.ts';
 import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem, type BenchSystem, type DatabaseKind } from './lib/system.ts';
-import { ROUNDS, serverUs, takeTurns, type Turns } from './lib/turns.ts';
+import { ROUNDS, serverUs, takeTurns, type TurnTiming, type Turns } from './lib/turns.ts';
 import { threadCpu } from './lib/thread-cpu.ts';
+import { bareFastify } from './lib/ceilings.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,6 +48,8 @@ const { values: args } = parseArgs({
     within: { type: 'string', default: '0.05' },
     /** Both sides as production runs them (bench/lib/system.ts): the built dist/, NODE_ENV=production, request logs on. */
     production: { type: 'boolean', default: false },
+    /** Each operation of this checkout in turns with the bare Fastify route too: the floor of its CPU per operation. */
+    floor: { type: 'boolean', default: false },
     out: { type: 'string', default: new URL('./results/', import.meta.url).pathname },
   },
 });
@@ -89,6 +95,50 @@ async function startSide(name: string, root: string | undefined, database: Datab
   return { name, bench, http: httpClient(bench.system.origin, workers), pool: new MemberPool(seeded) };
 }
 
+/**
+ * Each operation of this checkout in turns with the bare Fastify route answering a token response's
+ * size of JSON (lib/bare-fastify.ts in its own process, its CPU read the same way from /proc).
+ */
+async function againstFloor(side: Side, operations: readonly (typeof OPERATIONS)[number][], errors: Map<string, number>, timing: TurnTiming): Promise<(Turns & { label: string })[]> {
+  const bare = await bareFastify({ bytes: FLOOR_BYTES, workers: Math.round(positiveNumber('workers', args.workers)) });
+  try {
+    const rows: (Turns & { label: string })[] = [];
+    for (const { op, label } of operations) {
+      const turns = await takeTurns(
+        { label: `${label}, this checkout`, next: mixedJobs(side.http, side.pool, { [op]: 1 }), cpu: () => threadCpu(side.bench.system.pid()) },
+        { label: `bare Fastify route, in turns with ${label}`, next: bare.next, ...(bare.pid ? { cpu: () => threadCpu(bare.pid!) } : {}) },
+        errors,
+        timing,
+      );
+      rows.push({ ...turns, label });
+    }
+    return rows;
+  } finally {
+    await bare.stop();
+  }
+}
+
+/** The size of the bare route's answer: about a token response's (bench.ts measures it from a refresh). */
+const FLOOR_BYTES = 600;
+
+function floorTable(floors: readonly (Turns & { label: string })[]): string {
+  return [
+    `The floor: each operation of this checkout in turns with the bare Fastify route (a ${FLOOR_BYTES}-byte JSON answer, no work), the server CPU per operation of each (median round), and what this checkout spends above the bare route.`,
+    '',
+    markdownTable(
+      ['operation', 'this checkout µs/op', 'bare route µs/op', 'above the floor µs/op', 'median of the rounds\' CPU ratios (this / bare)', 'CPU rounds'],
+      floors.map((f) => [
+        f.label,
+        serverUs(f.a).toFixed(0),
+        serverUs(f.b).toFixed(0),
+        (serverUs(f.a) - serverUs(f.b)).toFixed(0),
+        (f.cpuRatio ?? Number.NaN).toFixed(2),
+        (f.cpuRatios ?? []).map((r) => r.toFixed(2)).join(', '),
+      ]),
+    ),
+  ].join('\n');
+}
+
 async function main(): Promise<number> {
   if (!args.against) throw new Error('--against <path of another checkout> is required');
   const against = resolve(args.against);
@@ -107,6 +157,7 @@ async function main(): Promise<number> {
   let theirs: Side | undefined;
   const errors = new Map<string, number>();
   const compared: (Turns & { label: string })[] = [];
+  const floors: (Turns & { label: string })[] = [];
   try {
     theirs = await startSide(against, against, database, members, workers, args.production);
     for (const { op, label } of operations) {
@@ -118,6 +169,7 @@ async function main(): Promise<number> {
       );
       compared.push({ ...turns, label });
     }
+    if (args.floor) floors.push(...(await againstFloor(ours, operations, errors, timing)));
   } finally {
     for (const side of [ours, theirs]) {
       await side?.http.close();
@@ -151,6 +203,7 @@ async function main(): Promise<number> {
     '',
     table,
     '',
+    ...(floors.length > 0 ? [floorTable(floors), ''] : []),
     errorTable(errors),
     '',
   ].join('\n');

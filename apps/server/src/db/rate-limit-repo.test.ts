@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withMigratedDb } from '../test-support/vitest.ts';
 import { purgeExpired } from './maintenance.ts';
-import { MAX_RATE_WINDOW_MS, hitRateLimit } from './rate-limit-repo.ts';
+import { MAX_RATE_WINDOW_MS, hitRateLimit, rateLimitCounts } from './rate-limit-repo.ts';
 
 const WINDOW = 30 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -27,6 +27,22 @@ describe.each(DIALECTS)('fixed-window rate limit (%s)', (dialect) => {
   it('gives parallel events distinct numbers', async () => {
     const counts = await Promise.all(Array.from({ length: 12 }, () => hit('parallel', T0)));
     expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it('reads the counts of one or two keys in their current windows, in the order asked, 0 for a key without events or whose window has run out', async () => {
+    await hit('two', T0);
+    await hit('two', T0 + 1);
+    await hit('three', T0);
+    await hit('three', T0);
+    await hit('three', T0);
+    await hit('lapsed', T0 - WINDOW);
+    const counts = (keys: [string] | [string, string], at = T0 + 2) => rateLimitCounts(db(), keys, at, WINDOW);
+    expect(await counts(['two', 'three'])).toEqual([2, 3]);
+    expect(await counts(['three', 'two'])).toEqual([3, 2]);
+    expect(await counts(['three'])).toEqual([3]);
+    expect(await counts(['none', 'two'])).toEqual([0, 2]);
+    expect(await counts(['lapsed', 'three'])).toEqual([0, 3]);
+    expect(await counts(['two', 'three'], T0 + WINDOW)).toEqual([0, 0]);
   });
 
   it('is purged once no window can still be running', async () => {

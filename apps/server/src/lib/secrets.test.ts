@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, lookupDigest, pairwiseDigest, randomToken, setLookupKey, setPairwiseKey, sha256, sha256Base64Url } from './secrets.ts';
+import { DEVELOPMENT_LOOKUP_KEY, DEVELOPMENT_PAIRWISE_KEY, KEPT_DIGESTS, addressLookupDigest, keptPairwiseDigest, lookupDigest, pairwiseDigest, randomToken, setLookupKey, setPairwiseKey, sha256, sha256Base64Url } from './secrets.ts';
 
 describe('lookupDigest', () => {
   afterEach(() => setLookupKey(DEVELOPMENT_LOOKUP_KEY));
@@ -46,6 +46,22 @@ describe('sha256Base64Url', () => {
     // RFC 7636 appendix B.
     expect(sha256Base64Url('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
     expect(sha256Base64Url('abc')).toBe(createHash('sha256').update('abc', 'ascii').digest('base64url'));
+  });
+});
+
+describe.each([
+  { name: 'addressLookupDigest', kept: addressLookupDigest, digest: lookupDigest, setKey: setLookupKey, development: DEVELOPMENT_LOOKUP_KEY, value: (i: number) => `2001:db8:${i.toString(16)}::/64` },
+  { name: 'keptPairwiseDigest', kept: keptPairwiseDigest, digest: pairwiseDigest, setKey: setPairwiseKey, development: DEVELOPMENT_PAIRWISE_KEY, value: (i: number) => `client:SIAP004\nmember-${i}` },
+])('$name', ({ kept, digest, setKey, development, value }) => {
+  afterEach(() => setKey(development));
+
+  it('is the digest under the key of the moment, kept or not, past as many values as it keeps', () => {
+    expect(kept(value(0))).toBe(digest(value(0)));
+    expect(kept(value(0))).toBe(digest(value(0)));
+    setKey('production-key-production-key-production-key');
+    expect(kept(value(0))).toBe(digest(value(0)));
+    const many = Array.from({ length: KEPT_DIGESTS + 10 }, (_, i) => value(i));
+    for (const v of [...many, ...[...many].reverse()]) expect(kept(v)).toBe(digest(v));
   });
 });
 

@@ -38,9 +38,38 @@ export const DEVELOPMENT_LOOKUP_KEY = 'development-only-lookup-key-never-in-prod
 
 let lookupKey = DEVELOPMENT_LOOKUP_KEY;
 
+/** How many digests each `keptDigests` keeps: a few hundred KiB at most. */
+export const KEPT_DIGESTS = 4_096;
+
+/**
+ * A keyed digest's values kept for the next request that asks for the same (docs/performance.md,
+ * "Refresh and introspection against node-oidc-provider"): an HMAC was a few per cent of an
+ * introspection's CPU. Once KEPT_DIGESTS are kept, it starts over, so that many values cannot grow
+ * it; a new key empties it (the setters below).
+ */
+function keptDigests(digest: (value: string) => string): { get(value: string): string; clear(): void } {
+  const kept = new Map<string, string>();
+  return {
+    get: (value) => {
+      let d = kept.get(value);
+      if (d === undefined) {
+        if (kept.size >= KEPT_DIGESTS) kept.clear();
+        d = digest(value);
+        kept.set(value, d);
+      }
+      return d;
+    },
+    clear: () => kept.clear(),
+  };
+}
+
+/** The lookup digests of the network addresses seen last (`addressLookupDigest`). */
+const addressDigests = keptDigests((value) => lookupDigest(value));
+
 /** Sets the server's lookup key once at boot (buildApp), from LOOKUP_KEY. */
 export const setLookupKey = (key: string): void => {
   lookupKey = key;
+  addressDigests.clear();
 };
 
 /**
@@ -50,6 +79,13 @@ export const setLookupKey = (key: string): void => {
  */
 export const lookupDigest = (value: string): string => createHmac('sha256', lookupKey).update(value, 'utf8').digest('hex');
 
+/**
+ * `lookupDigest` of a network address's counter (lib/address-bucket.ts), kept for the next request
+ * from it (`keptDigests`): every client authentication names its address's failure counter
+ * (modules/oauth/client-auth.ts, decision 0038), and partners call from a few addresses.
+ */
+export const addressLookupDigest = (address: string): string => addressDigests.get(address);
+
 /** The development key of `pairwiseDigest`; production must set PAIRWISE_KEY (config.ts refuses to start otherwise). */
 export const DEVELOPMENT_PAIRWISE_KEY = 'development-only-pairwise-key-never-in-production';
 
@@ -58,6 +94,7 @@ let pairwiseKey = DEVELOPMENT_PAIRWISE_KEY;
 /** Sets the server's pairwise key once at boot (buildApp), from PAIRWISE_KEY. */
 export const setPairwiseKey = (key: string): void => {
   pairwiseKey = key;
+  subjectDigests.clear();
 };
 
 /**
@@ -67,6 +104,15 @@ export const setPairwiseKey = (key: string): void => {
  * identifiers for all its members.
  */
 export const pairwiseDigest = (value: string): string => createHmac('sha256', pairwiseKey).update(value, 'utf8').digest('base64url');
+
+/** The pairwise digests of the sectors and members asked for last (`keptPairwiseDigest`). */
+const subjectDigests = keptDigests((value) => pairwiseDigest(value));
+
+/**
+ * `pairwiseDigest` kept for the next request that asks for it (`keptPairwiseDigest`): a partner
+ * introspects its member's tokens again and again, each answer naming the member's subject.
+ */
+export const keptPairwiseDigest = (value: string): string => subjectDigests.get(value);
 
 /** The development secret the signing keys are encrypted under; production must set SIGNING_KEY_SECRET (config.ts). */
 export const DEVELOPMENT_SIGNING_KEY_SECRET = 'development-only-signing-key-secret-never-in-production';

@@ -65,7 +65,7 @@ export async function lockClientRow(trx: Kysely<Database>, clientId: string): Pr
  * Whether the client is registered and enabled now, in the database (one read by its key): where a
  * grant is made, the node's polled copy of the registry may not yet know of a disable (decision 0031).
  */
-// Compiled once (prepared-query.ts): every authorize post and every code exchange reads it.
+// Compiled once (prepared-query.ts): every authorize post, code exchange, and token, introspection and revocation request reads it.
 const enabledFlag = preparedQuery((db, p: { clientId: string }) => db.selectFrom('oauth_clients').select('enabled').where('client_id', '=', p.clientId));
 
 export async function isClientEnabled(db: Kysely<Database>, clientId: string): Promise<boolean> {

@@ -1,9 +1,9 @@
 import { decodeJwt } from 'jose';
 import { LIMITS } from '@sso/contracts/constants';
-import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
+import { hitRateLimit, rateLimitCounts } from '../../db/rate-limit-repo.ts';
 import { addressBucket } from '../../lib/address-bucket.ts';
 import { OAuthError } from '../../lib/app-error.ts';
-import { lookupDigest } from '../../lib/secrets.ts';
+import { addressLookupDigest } from '../../lib/secrets.ts';
 import { authMethodOf, type ClientRegistry, type OAuthClient } from '../clients/clients.ts';
 import { JWT_BEARER_ASSERTION, verifyClientAssertion, type AssertionDeps } from './client-assertion.ts';
 
@@ -73,10 +73,9 @@ async function verified(deps: ClientAuthDeps, client: OAuthClient, p: Presented)
 }
 
 /** The counters a failed authentication is counted on: the network address's, and the client's when it names one. */
-function failureKeys(address: string, client: OAuthClient | undefined): string[] {
-  const keys = [`client-auth-address:${lookupDigest(addressBucket(address))}`];
-  if (client) keys.push(`client-auth-client:${client.client_id}`);
-  return keys;
+function failureKeys(address: string, client: OAuthClient | undefined): [string] | [string, string] {
+  const byAddress = `client-auth-address:${addressLookupDigest(addressBucket(address))}`;
+  return client ? [byAddress, `client-auth-client:${client.client_id}`] : [byAddress];
 }
 
 /**
@@ -105,7 +104,7 @@ export async function authenticateClient(
   const now = deps.clock.now();
   const window = LIMITS.clientAuthFailureWindowMs;
   const limits = [LIMITS.clientAuthFailuresPerAddress, LIMITS.clientAuthFailuresPerClient];
-  const counts = await Promise.all(keys.map((k) => rateLimitCount(deps.db, k, now, window)));
+  const counts = await rateLimitCounts(deps.db, keys, now, window);
   if (counts.some((n, i) => n >= (limits[i] as number))) {
     throw new OAuthError('temporarily_unavailable', 'too many failed client authentications; retry later', 429, window / 1000);
   }

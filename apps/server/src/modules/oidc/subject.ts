@@ -1,4 +1,4 @@
-import { pairwiseDigest } from '../../lib/secrets.ts';
+import { keptPairwiseDigest } from '../../lib/secrets.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 
 /**
@@ -16,7 +16,8 @@ export const sectorOf = (client: Pick<OAuthClient, 'client_id' | 'sector_identif
  * The member's pairwise subject identifier for a client (OpenID Connect Core 1.0 section 8.1): a keyed
  * digest (HMAC-SHA256 under PAIRWISE_KEY) of the sector and the member id, the same in the client's
  * ID tokens, userinfo, introspection and logout tokens, and different for every other sector, so that
- * two partners cannot join their members, and never the member id itself.
+ * two partners cannot join their members, and never the member id itself. Kept for the next request
+ * that asks (lib/secrets.ts `keptPairwiseDigest`): an introspection answers one each time.
  */
 export const subjectFor = (client: Pick<OAuthClient, 'client_id' | 'sector_identifier'>, userId: string): string =>
-  pairwiseDigest(`${sectorOf(client)}\n${userId}`);
+  keptPairwiseDigest(`${sectorOf(client)}\n${userId}`);
