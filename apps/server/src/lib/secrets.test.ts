@@ -15,8 +15,8 @@ describe('lookupDigest', () => {
     expect(lookupDigest(card)).not.toBe(dev);
   });
 
-  // Made of two one-shot SHA-256s over the key's padded blocks (RFC 2104), it must stay HMAC-SHA256
-  // itself: the digests already stored (cards, throttle keys, login tickets) were made with createHmac.
+  // Whatever computes it, it must stay HMAC-SHA256 (RFC 2104) itself: the digests already stored
+  // (cards, throttle keys, login tickets) were made with createHmac.
   it.each([
     ['a key shorter than the block', 'k'],
     ['a key of exactly one block', 'b'.repeat(64)],

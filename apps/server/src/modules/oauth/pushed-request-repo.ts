@@ -28,6 +28,22 @@ export async function startPushedRequest(db: Kysely<Database>, uriHash: string, 
 }
 
 /**
+ * A sign-up that carries the request (signup/card-step.ts) keeps it live until the flow itself
+ * expires, which is longer than a login's authorization process: only later, never sooner, and only
+ * while it is live and unused.
+ */
+export async function keepPushedRequestUntil(db: Kysely<Database>, uriHash: string, now: number, expiresAt: number): Promise<void> {
+  await db
+    .updateTable('pushed_authorization_requests')
+    .set({ expires_at: expiresAt })
+    .where('uri_hash', '=', uriHash)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('expires_at', '<', expiresAt)
+    .execute();
+}
+
+/**
  * Uses the request up for the code about to be issued, in one conditional update: of two concurrent
  * authorizations of one request_uri exactly one gets it (RFC 9126 section 4, one-time use). False when
  * it was used, has expired, or is gone.

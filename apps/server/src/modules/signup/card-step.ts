@@ -10,6 +10,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { cardLocked, flowCardOf, lookUpCard } from '../cards/card-lookup.ts';
 import { grantedScope } from '../oauth/granted-scope.ts';
 import { readAuthorizationRequest } from '../oauth/pushed-request.ts';
+import { keepPushedRequestUntil } from '../oauth/pushed-request-repo.ts';
 import { recaptchaRefused } from '../../lib/security-events.ts';
 import { hashSecret, newCode } from '../verification/codes.ts';
 import { startFlow } from '../verification/flow.ts';
@@ -132,6 +133,8 @@ export async function startCardSignup(deps: SignupDeps, input: CardSignupInput, 
     flowExpiresAt: flow.expires_at,
     store: async (trx) => {
       await insertFlow(trx, flow);
+      // The pushed request lasts as long as the sign-up that carries it (decision 0036).
+      if (authorize.pushed) await keepPushedRequestUntil(trx, authorize.pushed, now, flow.expires_at);
       return [];
     },
   });

@@ -51,13 +51,15 @@ describe.each(DIALECTS)('card sign-up from a pushed authorization request (%s)',
     return { token, started: started.json() as Record<string, unknown> };
   };
 
-  it('signs up from a pushed request to one code that exchanges with the PKCE verifier, and the request is then used up', async () => {
+  it('signs up from a pushed request to one code that exchanges with the PKCE verifier, the request kept as long as the sign-up and then used up', async () => {
     const email = newEmail();
     const requestUri = await pushWeb();
     const { token, started } = await toAuthorize(pushedCardBody(CARDS.mail, email, WEB, requestUri), email);
     // The pushed parameters never pass through the browser: the answer names the client only.
     expect(started).toMatchObject({ result_code: 0, destination_to: 'OtpEmail', client_id: WEB });
     for (const key of ['redirect_uri', 'state', 'code_challenge', 'nonce', 'scope']) expect(started, key).not.toHaveProperty(key);
+    // A member slow through the card, the code and the terms: the request lasts as long as the sign-up, past a login's authorization process.
+    t.clock.advance(LIMITS.pushedRequestProcessTtlMs + 60_000);
 
     const handOff = await postSignupHandOff(t, token, byUri(WEB, requestUri));
     expect(handOff.statusCode, handOff.body).toBe(303);
