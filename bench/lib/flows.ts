@@ -109,6 +109,24 @@ export const login: Operation = async (http, m) => {
 };
 
 /**
+ * The password login as the SPA sends it (login-page.tsx; decision 0011): the login step (the one
+ * argon2id verification, answered with a single-use ticket), the authorize form's POST with the
+ * ticket (no second hash) and the code exchange with PKCE S256 (RFC 7636). The new family replaces
+ * the member's chain, as `login`'s does.
+ */
+export const passwordLogin: Operation = async (http, m) => {
+  const browser = { cookie: `sso_device=${m.deviceCookie}`, origin: http.origin };
+  const stepped = await http.post('/api/auth/login', { json: { id: m.email, password: m.password, recaptcha_token: 'bench', client_id: SPA_CLIENT_ID } }, browser);
+  const j = parse(stepped);
+  if (stepped.status !== 200 || j.result_code !== 0 || typeof j.login_ticket !== 'string') return failed(`login step ${httpKind(stepped)}`);
+  const proof = pkce();
+  const { code, redirectUri, failure } = await postAuthorize(http, m, proof, j.login_ticket);
+  if (failure || !code) return failure ?? failed('authorize without code');
+  const exchanged = await http.post('/api/auth/token', { form: codeGrant({ code, clientId: SPA_CLIENT_ID, redirectUri, verifier: proof.verifier, terminalId: m.terminalId }) });
+  return takeTokens(m, exchanged);
+};
+
+/**
  * The passkey sign-in (decision 0024) as the login page runs it: the challenge for this browser, the
  * authenticator's assertion, the login step's answer with its ticket, and the authorize form's POST
  * with the ticket and no password, answered with a single-use code (not exchanged, as `authorize`).
@@ -179,5 +197,5 @@ export const cards = memberRead('/api/subuser/cards', (j) => Array.isArray(j.sai
 /** The member's own record (POST /api/user). */
 export const user = memberRead('/api/user', (j) => typeof j.user_id === 'string', 'user answer without user_id');
 
-export const OPERATIONS = { login, authorize, passkeySignIn, refresh, refreshOpenid, refreshDpop, introspect, cards, user } satisfies Record<string, Operation>;
+export const OPERATIONS = { login, authorize, passwordLogin, passkeySignIn, refresh, refreshOpenid, refreshDpop, introspect, cards, user } satisfies Record<string, Operation>;
 export type OperationName = keyof typeof OPERATIONS;
