@@ -27,7 +27,7 @@ import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem, type BenchSystem, type DatabaseKind } from './lib/system.ts';
 import { ROUNDS, serverUs, takeTurns, type Turns } from './lib/turns.ts';
-import { threadCpu } from './lib/thread-cpu.ts';
+import { postgresDatabase, threadCpu } from './lib/thread-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -104,8 +104,8 @@ async function main(): Promise<number> {
     theirs = await startSide(against, against, database, members, workers, args.production);
     for (const { op, label } of operations) {
       const turns = await takeTurns(
-        { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }), cpu: () => threadCpu(ours.bench.system.pid()) },
-        { label: `${label}, ${against}`, next: mixedJobs(theirs.http, theirs.pool, { [op]: 1 }), cpu: () => threadCpu(theirs!.bench.system.pid()) },
+        { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }), cpu: () => threadCpu(ours.bench.system.pid(), postgresDatabase(ours.bench.system.databaseUrl)) },
+        { label: `${label}, ${against}`, next: mixedJobs(theirs.http, theirs.pool, { [op]: 1 }), cpu: () => threadCpu(theirs!.bench.system.pid(), postgresDatabase(theirs!.bench.system.databaseUrl)) },
         errors,
         timing,
       );
