@@ -1,7 +1,7 @@
 import type { OpSummary } from './stats.ts';
 
 /**
- * The performance budgets (docs/performance.md), each a ratio of CPU per operation: the CPU time a
+ * The performance budgets (docs/performance.md, decision 0043), each a ratio of CPU per operation: the CPU time a
  * server spends (all its threads; with PostgreSQL, its database's backends too) over the operations
  * it completed, read from /proc around each stretch of load (thread-cpu.ts). A rate moves with
  * whatever else shares the machine (by a third between runs minutes apart on these 2 shared cores,
