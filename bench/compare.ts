@@ -30,7 +30,7 @@ import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem, type BenchSystem, type DatabaseKind } from './lib/system.ts';
 import { ROUNDS, serverUs, takeTurns, type TurnTiming, type Turns } from './lib/turns.ts';
-import { threadCpu } from './lib/thread-cpu.ts';
+import { postgresDatabase, threadCpu } from './lib/thread-cpu.ts';
 import { bareFastify } from './lib/ceilings.ts';
 
 const { values: args } = parseArgs({
@@ -62,9 +62,9 @@ const OPERATIONS: readonly { op: OperationName; label: string }[] = [
   { op: 'cards', label: 'card list' },
 ];
 
-/** Taken by name only (`--operations spaLogin,passkeySignIn`): the whole flows of a sign-in, each request of it in one job. */
+/** Taken by name only (`--operations passwordLogin,passkeySignIn`): the whole flows of a sign-in, each request of it in one job. */
 const ON_REQUEST: readonly { op: OperationName; label: string }[] = [
-  { op: 'spaLogin', label: 'SPA login (login step, authorize POST, code exchange)' },
+  { op: 'passwordLogin', label: 'SPA login (login step, authorize POST, code exchange)' },
   { op: 'passkeySignIn', label: 'passkey sign-in' },
 ];
 
@@ -105,7 +105,7 @@ async function againstFloor(side: Side, operations: readonly (typeof OPERATIONS)
     const rows: (Turns & { label: string })[] = [];
     for (const { op, label } of operations) {
       const turns = await takeTurns(
-        { label: `${label}, this checkout`, next: mixedJobs(side.http, side.pool, { [op]: 1 }), cpu: () => threadCpu(side.bench.system.pid()) },
+        { label: `${label}, this checkout`, next: mixedJobs(side.http, side.pool, { [op]: 1 }), cpu: () => threadCpu(side.bench.system.pid(), postgresDatabase(side.bench.system.databaseUrl)) },
         { label: `bare Fastify route, in turns with ${label}`, next: bare.next, ...(bare.pid ? { cpu: () => threadCpu(bare.pid!) } : {}) },
         errors,
         timing,
@@ -162,8 +162,8 @@ async function main(): Promise<number> {
     theirs = await startSide(against, against, database, members, workers, args.production);
     for (const { op, label } of operations) {
       const turns = await takeTurns(
-        { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }), cpu: () => threadCpu(ours.bench.system.pid()) },
-        { label: `${label}, ${against}`, next: mixedJobs(theirs.http, theirs.pool, { [op]: 1 }), cpu: () => threadCpu(theirs!.bench.system.pid()) },
+        { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }), cpu: () => threadCpu(ours.bench.system.pid(), postgresDatabase(ours.bench.system.databaseUrl)) },
+        { label: `${label}, ${against}`, next: mixedJobs(theirs.http, theirs.pool, { [op]: 1 }), cpu: () => threadCpu(theirs!.bench.system.pid(), postgresDatabase(theirs!.bench.system.databaseUrl)) },
         errors,
         timing,
       );

@@ -6,7 +6,7 @@
  * `--production`). Beside the profile, the server's CPU per operation read from /proc by thread
  * (thread-cpu.ts): the event loop apart from the other threads, where argon2id runs. Run it with
  *
- *   npm run bench:profile -- --operation spaLogin [--production] [--database sqlite|postgres] [--seconds 20] [--workers 16] [--top 40] [--exclude argon2]
+ *   npm run bench:profile -- --operation passwordLogin [--production] [--database sqlite|postgres] [--seconds 20] [--workers 16] [--top 40] [--exclude argon2]
  *
  * The profile covers the measured stretch of load only (the probe starts and stops it by signal). It
  * prints both tables, and keeps the .cpuprofile (it names the file) for a closer look.
@@ -29,7 +29,7 @@ import { cpuPerOp, threadCpu } from './lib/thread-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
-    operation: { type: 'string', default: 'spaLogin' },
+    operation: { type: 'string', default: 'passwordLogin' },
     members: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '20' },
     workers: { type: 'string', default: '16' },

@@ -5,17 +5,17 @@ import { hashPassword } from '@sso/server/test-support/internals';
 import { httpClient } from './http.ts';
 import type { NextJob } from './load.ts';
 import { OK, failed } from './stats.ts';
+import { driverCpu, threadCpu, type ThreadCpu } from './thread-cpu.ts';
 
 /**
- * The two ceilings of the budgets (budgets.ts), measured in the same run as the product, in turns
- * with it (bench.ts), so that the budgets are ratios on one machine at one moment rather than
- * absolute figures from a noisy shared machine. Each is a source of jobs for the same closed loop
- * as the product's operations, open until `stop`.
+ * The two references measured in the same run as the product, in turns with it (bench.ts): the bare
+ * route, the floor of a request's CPU; the argon2id loop, the unit of the login's budget (budgets.ts).
+ * Each is a source of jobs for the same closed loop as the product's operations, open until `stop`.
  */
 export interface Ceiling {
   next: NextJob;
-  /** The process that answers, when it is not the driver's own (for its CPU by thread). */
-  pid?: number;
+  /** The CPU of what answers (thread-cpu.ts): the bare route's process, or the driver's own for the argon2id loop. */
+  cpu(): ThreadCpu;
   stop(): Promise<void>;
 }
 
@@ -35,8 +35,9 @@ export async function bareFastify(o: { bytes: number; workers: number }): Promis
     });
     const { port } = JSON.parse(first) as { port: number };
     const http = httpClient(`http://127.0.0.1:${port}`, o.workers);
+    const pid = child.pid as number;
     return {
-      ...(child.pid ? { pid: child.pid } : {}),
+      cpu: () => threadCpu(pid),
       next: () => ({
         op: 'bare Fastify',
         run: async () => {
@@ -60,7 +61,8 @@ export async function bareFastify(o: { bytes: number; workers: number }): Promis
  * hashPassword (apps/server/src/lib/passwords.ts), so it carries its memory, time and
  * parallelism costs, and checked with the same asynchronous verify of @node-rs/argon2 the server
  * calls, which runs on the libuv threadpool. The closed loop keeps as many verifies in flight as it
- * has workers, as that many concurrent logins would keep them in the server.
+ * has workers, as that many concurrent logins would keep them in the server. Its CPU per verification
+ * is the driver's own (this process: the pool's threads and the loop), the login budget's unit.
  */
 export async function argon2Verify(): Promise<Ceiling> {
   const password = 'Bench1234';
@@ -70,6 +72,7 @@ export async function argon2Verify(): Promise<Ceiling> {
       op: 'argon2id verify',
       run: async () => ((await verify(stored, password)) ? OK : failed('verify false')),
     }),
+    cpu: driverCpu,
     stop: async () => undefined,
   };
 }

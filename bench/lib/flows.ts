@@ -109,16 +109,16 @@ export const login: Operation = async (http, m) => {
 };
 
 /**
- * The SPA's password login as the login page runs it (SPEC.md sections 4 and 7): the login step
- * (`POST /api/auth/login`: the one argon2id verification, answered with a login ticket), the
- * authorize form's POST with that ticket (no second hash, docs/performance.md item 7), and the code
- * exchange with PKCE S256 (RFC 7636). The new family replaces the member's chain, as `login`'s does.
+ * The password login as the SPA sends it (login-page.tsx; decision 0011): the login step (the one
+ * argon2id verification, answered with a single-use ticket), the authorize form's POST with the
+ * ticket (no second hash) and the code exchange with PKCE S256 (RFC 7636). The new family replaces
+ * the member's chain, as `login`'s does.
  */
-export const spaLogin: Operation = async (http, m) => {
+export const passwordLogin: Operation = async (http, m) => {
   const browser = { cookie: `sso_device=${m.deviceCookie}`, origin: http.origin };
-  const checked = await http.post('/api/auth/login', { json: { id: m.email, password: m.password, recaptcha_token: 'bench', client_id: SPA_CLIENT_ID } }, browser);
-  const j = parse(checked);
-  if (checked.status !== 200 || j.result_code !== 0 || typeof j.login_ticket !== 'string') return failed(`login step ${httpKind(checked)}`);
+  const stepped = await http.post('/api/auth/login', { json: { id: m.email, password: m.password, recaptcha_token: 'bench', client_id: SPA_CLIENT_ID } }, browser);
+  const j = parse(stepped);
+  if (stepped.status !== 200 || j.result_code !== 0 || typeof j.login_ticket !== 'string') return failed(`login step ${httpKind(stepped)}`);
   const proof = pkce();
   const { code, redirectUri, failure } = await postAuthorize(http, m, proof, j.login_ticket);
   if (failure || !code) return failure ?? failed('authorize without code');
@@ -197,5 +197,5 @@ export const cards = memberRead('/api/subuser/cards', (j) => Array.isArray(j.sai
 /** The member's own record (POST /api/user). */
 export const user = memberRead('/api/user', (j) => typeof j.user_id === 'string', 'user answer without user_id');
 
-export const OPERATIONS = { login, spaLogin, authorize, passkeySignIn, refresh, refreshOpenid, refreshDpop, introspect, cards, user } satisfies Record<string, Operation>;
+export const OPERATIONS = { login, authorize, passwordLogin, passkeySignIn, refresh, refreshOpenid, refreshDpop, introspect, cards, user } satisfies Record<string, Operation>;
 export type OperationName = keyof typeof OPERATIONS;

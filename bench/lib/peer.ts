@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ROOT } from '@sso/server/test-support';
 import { PEER_CLIENT } from '../peer/peer-client.ts';
@@ -19,10 +22,9 @@ export interface PeerProvider {
   /** Jobs of one operation for idle sessions: `refresh` rotates each session's chain, `introspect` reads its access token. */
   jobs(http: HttpClient, op: 'refresh' | 'introspect'): NextJob;
   /**
-   * Its sessions: how many were minted, and how many have not been retired. Its default store keeps
-   * about a thousand entries (an LRU, oidc-provider's lib/adapters/memory_adapter.js), several per
-   * session, so most of the minted sessions are evicted before the load starts: each answers its
-   * first refresh with invalid_grant and is retired, in the warm-up, which is not counted.
+   * Its sessions: how many were minted, and how many have not been retired (a refresh that failed
+   * leaves an unknown chain). With its durable store (bench/peer/sqlite-adapter.ts) none should be;
+   * its default in-memory store, an LRU of about a thousand entries, evicted most of them.
    */
   sessions(): { minted: number; live: number };
   stop(): Promise<void>;
@@ -53,17 +55,19 @@ const introspect = async (http: HttpClient, s: PeerSession): Promise<Outcome> =>
 
 /**
  * node-oidc-provider beside the product (docs/performance.md): started in a process of its own with
- * `members` sessions minted, driven by the same HTTP client and closed loop as the product.
+ * `members` sessions minted, its store and its request log in a directory of its own (removed at
+ * the end), driven by the same HTTP client and closed loop as the product.
  */
 export async function startPeerProvider(members: number): Promise<PeerProvider> {
+  const dir = mkdtempSync(join(tmpdir(), 'sso-bench-peer-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/peer/oidc-provider-server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', BENCH_PEER_MEMBERS: String(members) },
+    env: { ...process.env, NODE_ENV: 'production', BENCH_PEER_MEMBERS: String(members), BENCH_PEER_DB: join(dir, 'peer.db'), BENCH_PEER_LOG: join(dir, 'requests.log') },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const first = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
-    // Its warnings (the development keys, the in-memory adapter) come on stdout before the sessions' line.
+    // Its warning about the development keys comes on stdout before the sessions' line.
     lines.on('line', (line) => {
       if (!line.startsWith('{"origin"')) return;
       lines.close();
@@ -96,9 +100,11 @@ export async function startPeerProvider(members: number): Promise<PeerProvider> 
     },
     sessions: () => ({ minted: sessions.length, live: sessions.length - retired }),
     stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -4,8 +4,11 @@ import { readdirSync, readFileSync } from 'node:fs';
  * The CPU time the server process has used, its main thread (the event loop that answers requests)
  * apart from every other thread (worker threads, libuv's pool, V8's helpers), from
  * /proc/<pid>/task/<tid>/stat (utime + stime, in clock ticks of USER_HZ, 100 on Linux); with the
- * PostgreSQL server's processes on this machine (every process named `postgres`: its backends, the
- * WAL writer, the checkpointer) and the load driver's own process (this one), which share its cores.
+ * PostgreSQL backends of its database on this machine (the processes whose title names that
+ * database: its connections, and an autovacuum worker on it) and the load driver's own process (this
+ * one), which share its cores. Only the database's own backends: the PostgreSQL server is shared
+ * with the test suites of other work on the machine, whose backends, and the WAL writer and
+ * checkpointer serving them all, would count their CPU as the server's.
  * A thread that ended between two readings takes its time with it: read around a stretch of load in
  * which the server's threads live on.
  */
@@ -24,14 +27,21 @@ const ticksOf = (stat: string): number => {
   return Number(fields[11]) + Number(fields[12]);
 };
 
-/** The CPU time of every process named `postgres` (none on a SQLite run, or where PostgreSQL runs elsewhere). */
-function postgresMs(): number {
+/**
+ * Whether a PostgreSQL process works for `database`: a backend's title is `postgres: <user> <database>
+ * <host(port)> <state>`, an autovacuum worker's `postgres: autovacuum worker <database>`.
+ */
+export const servesDatabase = (title: string, database: string): boolean => title.startsWith('postgres: ') && title.split(' ').includes(database);
+
+/** The CPU time of the PostgreSQL processes on this machine that work for `database`. */
+function postgresMs(database: string): number {
   let ticks = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') ticks += ticksOf(stat);
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      if (servesDatabase(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(), database)) ticks += ticksOf(stat);
     } catch {
       // ended meanwhile
     }
@@ -39,7 +49,17 @@ function postgresMs(): number {
   return ticks * TICK_MS;
 }
 
-export function threadCpu(pid: number): ThreadCpu {
+/** The PostgreSQL database a server's DATABASE_URL names (undefined for a SQLite file). */
+export function postgresDatabase(databaseUrl: string): string | undefined {
+  if (!/^postgres(ql)?:/.test(databaseUrl)) return undefined;
+  return decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || undefined;
+}
+
+/**
+ * The CPU of process `pid` by thread, of the PostgreSQL backends of `database` (none without one: a
+ * SQLite server, the bare route, node-oidc-provider) and of this process.
+ */
+export function threadCpu(pid: number, database?: string): ThreadCpu {
   let main = 0;
   let other = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -53,7 +73,18 @@ export function threadCpu(pid: number): ThreadCpu {
     else other += ticks;
   }
   const driver = process.cpuUsage();
-  return { mainMs: main * TICK_MS, otherMs: other * TICK_MS, databaseMs: postgresMs(), driverMs: (driver.user + driver.system) / 1000 };
+  return { mainMs: main * TICK_MS, otherMs: other * TICK_MS, databaseMs: database ? postgresMs(database) : 0, driverMs: (driver.user + driver.system) / 1000 };
+}
+
+/**
+ * The load driver's own CPU as the side that serves (its `main`, all its threads): the ceilings that
+ * run in it, the argon2id verify loop on libuv's pool and the ES256 signatures. Microseconds from
+ * the kernel's accounting (process.cpuUsage), finer than the ticks of /proc.
+ */
+export function driverCpu(): ThreadCpu {
+  const driver = process.cpuUsage();
+  const ms = (driver.user + driver.system) / 1000;
+  return { mainMs: ms, otherMs: 0, databaseMs: 0, driverMs: ms };
 }
 
 export interface CpuPerOp {

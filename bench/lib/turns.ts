@@ -1,4 +1,4 @@
-import { okPerSecond } from './budgets.ts';
+import { median, okPerSecond, type CpuSide } from './budgets.ts';
 import { say } from './cli.ts';
 import { closedLoop, type LoadResult, type NextJob } from './load.ts';
 import { ms } from './report.ts';
@@ -34,7 +34,6 @@ export interface Source {
 /** Rounds per source in a comparison. */
 export const ROUNDS = 5;
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const medianRow = (rounds: Row[]): Row => [...rounds].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)] as Row;
 
 /** The median over the rounds of each CPU figure, when the rounds have them. */
@@ -59,9 +58,21 @@ export interface Turns {
    */
   cpuRatio?: number;
   cpuRatios?: number[];
+  /** Each round's server CPU µs per operation of each side (serverUs), when the sources read their CPU: the figures of the budgets (budgets.ts). */
+  cpuRounds?: { a: number[]; b: number[] };
+  /** The errors of all the rounds of each side. */
+  errors: { a: number; b: number };
 }
 
-/** A round's server CPU per operation: its threads, and the database's processes (PostgreSQL; none for SQLite). */
+/** The two sides of a comparison as the CPU budgets take them (budgets.ts), named as the report names them. */
+export function cpuSides(t: Turns, aLabel: string, bLabel: string): { a: CpuSide; b: CpuSide } {
+  return {
+    a: { label: aLabel, roundsUs: t.cpuRounds?.a ?? [], errors: t.errors.a },
+    b: { label: bLabel, roundsUs: t.cpuRounds?.b ?? [], errors: t.errors.b },
+  };
+}
+
+/** A round's server CPU per operation: its threads, and its database's backends (PostgreSQL; none for SQLite). */
 export const serverUs = (r: Row): number => (r.cpu ? r.cpu.mainUs + r.cpu.otherUs + r.cpu.databaseUs : Number.NaN);
 
 /** How long each source runs: the closed loop's connections, a round's two halves, and the warm-up. */
@@ -111,12 +122,15 @@ export async function takeTurns(a: Source, b: Source, errors: Map<string, number
   const ra = rounds.get(a) ?? [];
   const rb = rounds.get(b) ?? [];
   const ratios = ra.map((r, i) => r.perSecond / (rb[i]?.perSecond ?? Number.NaN));
-  const cpuRatios = ra.every((r, i) => r.cpu && rb[i]?.cpu) ? ra.map((r, i) => serverUs(r) / serverUs(rb[i] as Row)) : undefined;
+  const withCpu = ra.every((r, i) => r.cpu && rb[i]?.cpu);
+  const cpuRatios = withCpu ? ra.map((r, i) => serverUs(r) / serverUs(rb[i] as Row)) : undefined;
+  const errorsOf = (rows: Row[]) => rows.reduce((n, r) => n + r.summary.errors, 0);
   return {
     a: { ...medianRow(ra), label: a.label, ...medianCpu(ra) },
     b: { ...medianRow(rb), label: b.label, ...medianCpu(rb) },
     ratio: median(ratios),
     ratios,
-    ...(cpuRatios ? { cpuRatio: median(cpuRatios), cpuRatios } : {}),
+    ...(cpuRatios ? { cpuRatio: median(cpuRatios), cpuRatios, cpuRounds: { a: ra.map(serverUs), b: rb.map(serverUs) } } : {}),
+    errors: { a: errorsOf(ra), b: errorsOf(rb) },
   };
 }
