@@ -106,7 +106,7 @@ async function againstFloor(side: Side, operations: readonly (typeof OPERATIONS)
     for (const { op, label } of operations) {
       const turns = await takeTurns(
         { label: `${label}, this checkout`, next: mixedJobs(side.http, side.pool, { [op]: 1 }), cpu: () => threadCpu(side.bench.system.pid(), postgresDatabase(side.bench.system.databaseUrl)) },
-        { label: `bare Fastify route, in turns with ${label}`, next: bare.next, ...(bare.pid ? { cpu: () => threadCpu(bare.pid!) } : {}) },
+        { label: `bare Fastify route, in turns with ${label}`, next: bare.next, cpu: () => bare.cpu() },
         errors,
         timing,
       );
