@@ -22,6 +22,27 @@ describe('the CPU budgets (docs/performance.md): ratios of CPU per operation mea
     expect(median([3, 1, 2])).toBe(2);
   });
 
+  it('has no figure when a round of either side completed nothing (CPU/0) or measured no CPU', () => {
+    // A stalled round divides its CPU by 0 operations: Infinity, or NaN with no CPU either.
+    expect(pairedMedian([300, 300, 300, 300, 300], [600, 600, Infinity, Infinity, Infinity], (a, b) => a / b)).toBeNaN();
+    expect(pairedMedian([300, Infinity, 300], [600, 600, 600], (a, b) => a / b)).toBeNaN();
+    expect(pairedMedian([300, 300, 300], [600, Number.NaN, 600], (a, b) => a / b)).toBeNaN();
+    expect(pairedMedian([300, 0, 300], [600, 600, 600], (a, b) => a / b)).toBeNaN();
+    expect(pairedMedian([300, 300, 300], [600, -1, 600], (a, b) => a / b)).toBeNaN();
+  });
+
+  it('a stalled peer or argon2id loop in most rounds makes the budget fall short, not pass', () => {
+    // Rounds 3 to 5 of the reference completed nothing: their ratios would be 0 (x / Infinity) or −1 (beyond), the median "within".
+    const stalled = [600, 600, Infinity, Infinity, Infinity];
+    const product = side('product', [400, 400, 400, 400, 400]);
+    expect(cpuRatioBudget({ budget: 'b', a: product, b: side('peer', stalled), bound: BUDGETS.peer.share }).verdict).toBe('falls short');
+    const hash = side('one argon2id verification', [12_900, 12_900, Infinity, Infinity, Infinity]);
+    const login = side('password login', [14_000, 14_000, 14_000, 14_000, 14_000]);
+    expect(cpuBeyondBudget({ budget: 'b', a: login, b: hash, share: BUDGETS.login.share, strict: true }).verdict).toBe('falls short');
+    // So do stalled rounds on the measured side.
+    expect(cpuRatioBudget({ budget: 'b', a: side('stalled', [Infinity, Infinity, Infinity, 300, 300]), b: side('peer', [600, 600, 600, 600, 600]), bound: 0.5 }).verdict).toBe('falls short');
+  });
+
   it("the product's refresh at most half node-oidc-provider's CPU per operation", () => {
     const bound = BUDGETS.peer.share;
     expect(cpuRatioBudget({ budget: 'b', a: side('product', [300, 310, 290]), b: side('peer', [600, 640, 580]), bound }).verdict).toBe('pass');

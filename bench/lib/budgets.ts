@@ -116,9 +116,17 @@ export interface CpuSide {
   errors: number;
 }
 
-/** The median over the rounds of `f` of the two sides' figures of the same round. */
+/** A round's CPU per operation that is a figure: a round that completed nothing gives CPU/0 (Infinity, or NaN without CPU). */
+const measuredUs = (x: number): boolean => Number.isFinite(x) && x > 0;
+
+/**
+ * The median over the rounds of `f` of the two sides' figures of the same round; NaN (which fails
+ * every budget) unless every round of both sides is a figure: a stalled reference round would
+ * otherwise give a ratio of 0 (x / Infinity) or −1 (beyond), and three such rounds of five a median
+ * within any bound.
+ */
 export function pairedMedian(a: readonly number[], b: readonly number[], f: (a: number, b: number) => number): number {
-  if (a.length === 0 || a.length !== b.length) return Number.NaN;
+  if (a.length === 0 || a.length !== b.length || !a.every(measuredUs) || !b.every(measuredUs)) return Number.NaN;
   return median(a.map((x, i) => f(x, b[i] as number)));
 }
 

@@ -1,4 +1,4 @@
-import { median, okPerSecond, type CpuSide } from './budgets.ts';
+import { median, okPerSecond, pairedMedian, type CpuSide } from './budgets.ts';
 import { say } from './cli.ts';
 import { closedLoop, type LoadResult, type NextJob } from './load.ts';
 import { ms } from './report.ts';
@@ -123,14 +123,17 @@ export async function takeTurns(a: Source, b: Source, errors: Map<string, number
   const rb = rounds.get(b) ?? [];
   const ratios = ra.map((r, i) => r.perSecond / (rb[i]?.perSecond ?? Number.NaN));
   const withCpu = ra.every((r, i) => r.cpu && rb[i]?.cpu);
-  const cpuRatios = withCpu ? ra.map((r, i) => serverUs(r) / serverUs(rb[i] as Row)) : undefined;
+  const cpuRounds = withCpu ? { a: ra.map(serverUs), b: rb.map(serverUs) } : undefined;
   const errorsOf = (rows: Row[]) => rows.reduce((n, r) => n + r.summary.errors, 0);
   return {
     a: { ...medianRow(ra), label: a.label, ...medianCpu(ra) },
     b: { ...medianRow(rb), label: b.label, ...medianCpu(rb) },
     ratio: median(ratios),
     ratios,
-    ...(cpuRatios ? { cpuRatio: median(cpuRatios), cpuRatios, cpuRounds: { a: ra.map(serverUs), b: rb.map(serverUs) } } : {}),
+    // pairedMedian: NaN when a round of either side completed nothing (CPU/0), as the budgets take it.
+    ...(cpuRounds
+      ? { cpuRatio: pairedMedian(cpuRounds.a, cpuRounds.b, (x, y) => x / y), cpuRatios: cpuRounds.a.map((x, i) => x / (cpuRounds.b[i] as number)), cpuRounds }
+      : {}),
     errors: { a: errorsOf(ra), b: errorsOf(rb) },
   };
 }
