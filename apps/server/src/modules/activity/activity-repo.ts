@@ -87,9 +87,9 @@ export type ActivityEvent =
   | 'account_suspended'
   | 'account_restored';
 
-// Compiled once (prepared-query.ts): every login writes a row.
+// Compiled once (prepared-query.ts): every login writes a row. Every column listed (`satisfies`): a column added later fails to compile, not left out.
 const rowInsert = preparedQuery((db, p: ActivityLogTable) =>
-  db.insertInto('activity_log').values({ id: p.id, user_id: p.user_id, event: p.event, client_id: p.client_id, detail: p.detail, created_at: p.created_at }),
+  db.insertInto('activity_log').values({ id: p.id, user_id: p.user_id, event: p.event, client_id: p.client_id, detail: p.detail, created_at: p.created_at } satisfies Record<keyof ActivityLogTable, unknown>),
 );
 
 export async function logActivity(

@@ -4,7 +4,7 @@ import type { AuthCodesTable, Database } from '../../db/schema.ts';
 
 export type AuthCodeRow = Selectable<AuthCodesTable>;
 
-// Compiled once (prepared-query.ts): every login writes a code.
+// Compiled once (prepared-query.ts): every login writes a code. Every column listed (`satisfies`): a column added later fails to compile, not left out.
 const codeInsert = preparedQuery((db, p: AuthCodeRow) =>
   db.insertInto('auth_codes').values({
     code_hash: p.code_hash,
@@ -23,7 +23,7 @@ const codeInsert = preparedQuery((db, p: AuthCodeRow) =>
     nonce: p.nonce,
     sso_session_id: p.sso_session_id,
     dpop_jkt: p.dpop_jkt,
-  }),
+  } satisfies Record<keyof AuthCodeRow, unknown>),
 );
 
 export async function insertCode(db: Kysely<Database>, row: AuthCodeRow): Promise<void> {

@@ -8,7 +8,7 @@ export type GrantRow = Selectable<TokenGrantsTable>;
 /** A grant's primary key (migration 0008): its family first, so that a family's grants are together. */
 export type GrantKey = Pick<GrantRow, 'family_id' | 'id'>;
 
-// Compiled once (prepared-query.ts): every code exchange starts a family.
+// Compiled once (prepared-query.ts): every code exchange starts a family. Every column listed (`satisfies`): a column added later fails to compile, not left out.
 const familyInsert = preparedQuery((db, p: FamilyRow) =>
   db.insertInto('token_families').values({
     id: p.id,
@@ -24,14 +24,14 @@ const familyInsert = preparedQuery((db, p: FamilyRow) =>
     amr: p.amr,
     sso_session_id: p.sso_session_id,
     subject: p.subject,
-  }),
+  } satisfies Record<keyof FamilyRow, unknown>),
 );
 
 export async function insertFamily(db: Kysely<Database>, row: FamilyRow): Promise<void> {
   await familyInsert(db, row);
 }
 
-// The writes of every refresh, compiled once (decision 0008), as the lookups below.
+// The writes of every refresh, compiled once (decision 0008), as the lookups below. Every column listed (`satisfies`): a column added later fails to compile, not left out.
 const grantInsert = preparedQuery((db, p: GrantRow) =>
   db.insertInto('token_grants').values({
     id: p.id,
@@ -46,7 +46,7 @@ const grantInsert = preparedQuery((db, p: GrantRow) =>
     revoked_at: p.revoked_at,
     hash_lookup: p.hash_lookup,
     dpop_jkt: p.dpop_jkt,
-  }),
+  } satisfies Record<keyof GrantRow, unknown>),
 );
 const rotation = preparedQuery((db, p: GrantKey & { now: number }) =>
   db

@@ -7,7 +7,7 @@ import type { Database, SsoSessionsTable } from '../../db/schema.ts';
 
 export type SsoSessionRow = Selectable<SsoSessionsTable>;
 
-// Compiled once (prepared-query.ts): every login from a browser without a live session starts one.
+// Compiled once (prepared-query.ts): every login from a browser without a live session starts one. Every column listed (`satisfies`): a column added later fails to compile, not left out.
 const sessionInsert = preparedQuery((db, p: SsoSessionRow) =>
   db.insertInto('sso_sessions').values({
     id: p.id,
@@ -23,7 +23,7 @@ const sessionInsert = preparedQuery((db, p: SsoSessionRow) =>
     expires_at: p.expires_at,
     ended_at: p.ended_at,
     address: p.address,
-  }),
+  } satisfies Record<keyof SsoSessionRow, unknown>),
 );
 
 export async function insertSsoSession(db: Kysely<Database>, row: SsoSessionRow): Promise<void> {

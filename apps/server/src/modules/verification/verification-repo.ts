@@ -61,7 +61,7 @@ export type VerificationPurpose =
 
 export type VerificationRow = Selectable<VerificationsTable>;
 
-// Compiled once (prepared-query.ts): every login step issues a ticket, and the authorize post uses it up.
+// Compiled once (prepared-query.ts): every login step issues a ticket, and the authorize post uses it up. Every column listed (`satisfies`): a column added later fails to compile, not left out.
 const secretInsert = preparedQuery((db, p: VerificationRow) =>
   db.insertInto('verifications').values({
     id: p.id,
@@ -74,7 +74,7 @@ const secretInsert = preparedQuery((db, p: VerificationRow) =>
     expires_at: p.expires_at,
     consumed_at: p.consumed_at,
     binding: p.binding,
-  }),
+  } satisfies Record<keyof VerificationRow, unknown>),
 );
 
 /** `binding` may be left out: a secret bound to nothing beyond its subject. */
