@@ -5,7 +5,7 @@ import type { OpSummary } from './stats.ts';
  * server spends (all its threads; with PostgreSQL, its database's backends too) over the operations
  * it completed, read from /proc around each stretch of load (thread-cpu.ts). A rate moves with
  * whatever else shares the machine (by a third between runs minutes apart on these 2 shared cores,
- * the load driver among them); the CPU an operation costs does not. The figures of a ratio are
+ * the load driver among them); the CPU an operation costs depends far less on it. The figures of a ratio are
  * measured in turns in the same run (turns.ts) and paired by round, so that what drift is left
  * cancels out. Rates and percentiles stay in the report as information; the token endpoint's p99 is
  * the one latency budget. Budgets this harness does not measure in a run are listed too, so that a
