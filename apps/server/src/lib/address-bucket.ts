@@ -1,3 +1,5 @@
+import { addressLookupDigest } from './secrets.ts';
+
 /**
  * The counter of an address: an IPv4 address as it is, an IPv6 one by its /64, the block one
  * subscriber line gets (RFC 6177), so that a host cannot take a fresh budget from each of its 2^64
@@ -13,3 +15,9 @@ export function addressBucket(address: string): string {
   const groups = address.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
+
+/**
+ * What every per-address limit counts on: the address's bucket under the lookup key, never the
+ * address itself, its digest kept for the next request from it (secrets.ts `addressLookupDigest`).
+ */
+export const addressDigest = (address: string): string => addressLookupDigest(addressBucket(address));

@@ -8,8 +8,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { loginRefused, securityEvent } from '../../lib/security-events.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import { hitRateLimit, unhitRateLimit } from '../../db/rate-limit-repo.ts';
-import { addressBucket } from '../../lib/address-bucket.ts';
-import { lookupDigest } from '../../lib/secrets.ts';
+import { addressDigest } from '../../lib/address-bucket.ts';
 import { loginLockKey } from '../verification/account-lock.ts';
 import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
 import { parseLoginId } from './login-id.ts';
@@ -43,7 +42,7 @@ export interface CredentialDeps {
   background: Background;
 }
 
-export const addressKey = (address: string) => `login-address:${lookupDigest(addressBucket(address))}`;
+export const addressKey = (address: string) => `login-address:${addressDigest(address)}`;
 
 /**
  * Checks an id and password (decision 0003): the attempt is counted in the database before the hash is

@@ -1,9 +1,8 @@
 import { decodeJwt } from 'jose';
 import { LIMITS } from '@sso/contracts/constants';
 import { hitRateLimit, rateLimitCounts } from '../../db/rate-limit-repo.ts';
-import { addressBucket } from '../../lib/address-bucket.ts';
+import { addressDigest } from '../../lib/address-bucket.ts';
 import { OAuthError } from '../../lib/app-error.ts';
-import { addressLookupDigest } from '../../lib/secrets.ts';
 import { authMethodOf, type ClientRegistry, type OAuthClient } from '../clients/clients.ts';
 import { JWT_BEARER_ASSERTION, verifyClientAssertion, type AssertionDeps } from './client-assertion.ts';
 
@@ -74,7 +73,7 @@ async function verified(deps: ClientAuthDeps, client: OAuthClient, p: Presented)
 
 /** The counters a failed authentication is counted on: the network address's, and the client's when it names one. */
 function failureKeys(address: string, client: OAuthClient | undefined): [string] | [string, string] {
-  const byAddress = `client-auth-address:${addressLookupDigest(addressBucket(address))}`;
+  const byAddress = `client-auth-address:${addressDigest(address)}`;
   return client ? [byAddress, `client-auth-client:${client.client_id}`] : [byAddress];
 }
 

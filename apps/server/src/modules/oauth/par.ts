@@ -2,9 +2,8 @@ import { authorizeQuerySchema } from '@sso/contracts/auth';
 import { LIMITS } from '@sso/contracts/constants';
 import { hitRateLimit } from '../../db/rate-limit-repo.ts';
 import type { BodyOf } from '../../http/route.ts';
-import { addressBucket } from '../../lib/address-bucket.ts';
+import { addressDigest } from '../../lib/address-bucket.ts';
 import { OAuthError } from '../../lib/app-error.ts';
-import { lookupDigest } from '../../lib/secrets.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import { checkAuthorizeQuery, type AuthorizeDeps } from './authorize-service.ts';
 import { storePushedRequest } from './pushed-request.ts';
@@ -53,7 +52,7 @@ export async function pushAuthorizationRequest(
 export async function countPublicPush(deps: Pick<AuthorizeDeps, 'db' | 'clock'>, client: OAuthClient, address: string): Promise<void> {
   if (client.type !== 'public') return;
   const window = LIMITS.pushedRequestWindowMs;
-  const pushes = await hitRateLimit(deps.db, `par-address:${lookupDigest(addressBucket(address))}`, deps.clock.now(), window);
+  const pushes = await hitRateLimit(deps.db, `par-address:${addressDigest(address)}`, deps.clock.now(), window);
   if (pushes > LIMITS.pushedRequestsPerAddress) {
     throw new OAuthError('temporarily_unavailable', 'too many pushed authorization requests from this address; retry later', 429, window / 1000);
   }

@@ -5,9 +5,9 @@ import type { CeremonyOptionsResponse } from '@sso/contracts/passkeys';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
-import { addressBucket } from '../../lib/address-bucket.ts';
+import { addressDigest } from '../../lib/address-bucket.ts';
 import { retryable } from '../../lib/app-error.ts';
-import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { keepChallenge, takeChallenge } from '../passkeys/ceremony.ts';
 import { creationOptions, verifyCreation } from '../passkeys/creation.ts';
 import { ceremonyOptions } from '../passkeys/passkey-deps.ts';
@@ -90,7 +90,7 @@ export async function inviteOperator(
  * refused from there, alike (a link's 256 bits are not guessed; the bound keeps anyone from trying).
  */
 async function linkOperator(deps: OperatorDeps, token: string, now: number, address: string | undefined) {
-  const bucket = address === undefined ? undefined : `operator-enrol:${lookupDigest(addressBucket(address))}`;
+  const bucket = address === undefined ? undefined : `operator-enrol:${addressDigest(address)}`;
   if (bucket && (await rateLimitCount(deps.db, bucket, now, OPERATOR_LIMITS.signInFailureWindowMs)) >= OPERATOR_LIMITS.enrolmentGuessesPerAddress) return undefined;
   const link = await liveEnrolment(deps.db, sha256(token), now);
   const operator = link && (await operatorById(deps.db, link.operator_id));

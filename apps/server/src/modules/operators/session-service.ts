@@ -5,9 +5,9 @@ import { LIMITS } from '@sso/contracts/constants';
 import { OPERATOR_MESSAGES, type OperatorSignInResponse } from '@sso/contracts/operators';
 import type { CeremonyOptionsResponse, webauthnResponseSchema } from '@sso/contracts/passkeys';
 import { hitRateLimit, rateLimitCount } from '../../db/rate-limit-repo.ts';
-import { addressBucket } from '../../lib/address-bucket.ts';
+import { addressDigest } from '../../lib/address-bucket.ts';
 import { freshProofError, lockedError, retryable, unauthorizedError } from '../../lib/app-error.ts';
-import { lookupDigest, newId, randomToken, sha256 } from '../../lib/secrets.ts';
+import { newId, randomToken, sha256 } from '../../lib/secrets.ts';
 import { transportsOf, verifyAssertion } from '../passkeys/assertion.ts';
 import { keepChallenge, takeChallenge } from '../passkeys/ceremony.ts';
 import { ceremonyOptions } from '../passkeys/passkey-deps.ts';
@@ -37,7 +37,7 @@ export type OperatorSession = NonNullable<Awaited<ReturnType<typeof useLiveSessi
 const notAccepted = () => retryable(OPERATOR_MESSAGES.notAccepted);
 /** The sign-in's challenges are kept for no one in particular: the credential names its operator. */
 const SIGN_IN_SUBJECT = 'operator-sign-in';
-const addressKey = (address: string) => `operator-sign-in:${lookupDigest(addressBucket(address))}`;
+const addressKey = (address: string) => `operator-sign-in:${addressDigest(address)}`;
 
 /** Checks an assertion by one of the operator's passkeys and records its use (the counter, as for a member's: passkeys/assertion.ts). */
 async function operatorSigned(deps: OperatorDeps, answer: AuthenticationResponseJSON, challenge: string, passkey: OperatorPasskeyRow, now: number): Promise<boolean> {
