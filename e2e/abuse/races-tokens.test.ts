@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOGIN_RETRY_PARAM } from '@sso/contracts/auth';
+import { LOGIN_RETRY_PARAM } from '@sso/contracts/constants';
 import { sha256, verifyPassword } from '@sso/server/test-support/internals';
 import { waitForCode, waitForLink } from '../support/mailbox.ts';
 import { authorize, codeOf, DEMO_CARD, DEMO_OPEN, exchange, login, pkce, post, spaClient, tokenRequest, type Answer } from './support/client.ts';

@@ -102,16 +102,6 @@ export const authorizeSessionFormSchema = z.object({
   confirmed: z.literal('1').optional(),
 });
 
-/**
- * Why a login form post to /api/auth/authorize did not sign the member in, when it sends them back to
- * the SPA's login page (`login_result` beside the authorize parameters) instead of to the partner: the
- * page shows the login step's own message for it (SPEC.md section 8). `address`: the lock's 203 of the
- * network address's failures (decision 0007).
- */
-export const LOGIN_RETRY_PARAM = 'login_result';
-export const LOGIN_RETRY_KINDS = ['credentials', 'locked', 'address', 'suspended', 'recaptcha'] as const;
-export type LoginRetryKind = (typeof LOGIN_RETRY_KINDS)[number];
-
 /** POST /api/auth/logout (decision 0026): the client logging out, for the activity log; anything else is ignored, a logout always answers 0. */
 export const logoutRequestSchema = z.object({ client_id: z.string().max(64).optional() });
 

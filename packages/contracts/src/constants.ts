@@ -217,3 +217,14 @@ export const HOUSE_CARD_PREFIXES = ['02', '03'] as const;
 /** The check the card master names for a card (SPEC.md section 3). */
 export const CARD_CHECKS = ['OtpSMS', 'OtpEmail', 'Pin'] as const;
 export type CardCheck = (typeof CARD_CHECKS)[number];
+
+/**
+ * Why a login form post to /api/auth/authorize did not sign the member in, when it sends them back to
+ * the SPA's login page (`login_result` beside the authorize parameters) instead of to the partner: the
+ * page shows the login step's own message for it (SPEC.md section 8). `address`: the lock's 203 of the
+ * network address's failures (decision 0007). Here, not beside the authorize schemas of auth.ts: the
+ * login page reads it, and the login route loads no zod (bench/lib/spa-size.ts).
+ */
+export const LOGIN_RETRY_PARAM = 'login_result';
+export const LOGIN_RETRY_KINDS = ['credentials', 'locked', 'address', 'suspended', 'recaptcha'] as const;
+export type LoginRetryKind = (typeof LOGIN_RETRY_KINDS)[number];

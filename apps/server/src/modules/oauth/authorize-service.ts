@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { CARDHOLDERS_ONLY_PATH, LIMITS } from '@sso/contracts/constants';
+import { CARDHOLDERS_ONLY_PATH, LIMITS, LOGIN_RETRY_PARAM, type LoginRetryKind } from '@sso/contracts/constants';
 import type { z } from 'zod';
-import { LOGIN_RETRY_PARAM, authorizeQuerySchema, type AuthorizeQuery, type LoginRetryKind, type authorizeFormSchema } from '@sso/contracts/auth';
+import { authorizeQuerySchema, type AuthorizeQuery, type authorizeFormSchema } from '@sso/contracts/auth';
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
 import { databaseUnavailable } from '../../db/unavailable.ts';

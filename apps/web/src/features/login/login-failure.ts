@@ -1,4 +1,4 @@
-import type { LoginRetryKind } from '@sso/contracts/auth';
+import type { LoginRetryKind } from '@sso/contracts/constants';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { goToCardholdersOnly, goToError } from '../../lib/navigation.ts';

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { LOGIN_RETRY_PARAM } from '@sso/contracts/auth';
-import { ACR_VALUES } from '@sso/contracts/constants';
+import { ACR_VALUES, LOGIN_RETRY_PARAM } from '@sso/contracts/constants';
 import { CLIENT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { LINKS, offersChatbotHelp } from '../../lib/links.ts';
 import { ExternalLink } from '../../ui/external-link.tsx';
