@@ -45,6 +45,33 @@ function precompress(): Plugin {
 const reactRouterProduction = join(dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist/production/index.mjs');
 
 /**
+ * React Router's production build makes its components and contexts by top-level calls to React
+ * (`var NavLink = React10.forwardRef(...)`, then `NavLink.displayName = "NavLink"`) that carry no
+ * `@__PURE__` annotation, so Rollup keeps every one of them, with all it calls, whether the app uses
+ * it or not: NavLink and Form, and with them the view transitions' hook and the form submission
+ * helpers. forwardRef, memo and createContext only make an object: this marks those calls pure and
+ * moves the display name that follows into the same expression (`Object.assign`, marked pure too),
+ * so that Rollup drops what nothing uses and what is used keeps its name (bench/lib/spa-size.ts).
+ * No line moves (the display name's line is left empty), so no source map is needed.
+ */
+export function markReactRouterPure(code: string): string {
+  const named = code.replace(
+    /^(var (\w+) = )(React\d*\.(?:forwardRef|memo|createContext)\([\s\S]*?\));\n\2\.displayName = ("[^"\n]*");$/gm,
+    '$1/* @__PURE__ */ Object.assign(/* @__PURE__ */ $3, { displayName: $4 });\n',
+  );
+  return named.replace(/^(var \w+ = )(React\d*\.(?:forwardRef|memo|createContext)\()/gm, '$1/* @__PURE__ */ $2');
+}
+
+function pureReactRouter(): Plugin {
+  const routerBuild = `${dirname(reactRouterProduction)}/`;
+  return {
+    name: 'pure-react-router',
+    apply: 'build',
+    transform: (code, id) => (id.startsWith(routerBuild) ? { code: markReactRouterPure(code), map: null } : null),
+  };
+}
+
+/**
  * The Vite config of a browser app served by the API server under `base`. The server's CSP allows
  * scripts and styles from 'self' only, so nothing is inlined: no inline script, CSS in files, and
  * assets (the logo) as files rather than data URIs. One stylesheet linked from index.html rather
@@ -55,7 +82,7 @@ export function spaConfig(own: { base: string; build?: BuildOptions; server: Ser
   return ({ command }) => ({
     base: own.base,
     resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
-    plugins: [react(), precompress()],
+    plugins: [react(), pureReactRouter(), precompress()],
     build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, assetsInlineLimit: 0, cssCodeSplit: false, ...own.build },
     server: { strictPort: true, ...own.server },
   });
