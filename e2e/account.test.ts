@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import { documentScreen } from './support/browser.ts';
 import { logIn, pagePerTest, withSystem } from './support/journey.ts';
 import { waitForCode } from './support/mailbox.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { POINT_MESSAGES } from '@sso/contracts/messages';
+import { POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import { documentScreen } from './support/browser.ts';
 import { logInAt, openPage, withSystem, type JourneyPage } from './support/journey.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { POINT_MESSAGES } from '@sso/contracts/messages';
+import { POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import { documentScreen } from './support/browser.ts';
 import { logInAt, pagePerTest, withSystem } from './support/journey.ts';
 import { countMessages, waitForCode } from './support/mailbox.ts';

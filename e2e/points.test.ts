@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LINK_MESSAGES, POINT_MESSAGES } from '@sso/contracts/messages';
+import { LINK_MESSAGES, POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import { documentScreen } from './support/browser.ts';
 import { logIn, pagePerTest, withSystem } from './support/journey.ts';
 import { countMessages, waitForCode } from './support/mailbox.ts';

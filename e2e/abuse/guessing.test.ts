@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_MESSAGES, CARD_MESSAGES, POINT_MESSAGES, SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { SERVER_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES, CARD_MESSAGES, POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import { LIMITS } from '@sso/contracts/constants';
 import { accountLockKey, activationLockKey, addressKey, DEMO, lookupDigest, verifyLockKey } from '@sso/server/test-support/internals';
 import { startSystem, type RunningSystem } from '../support/server.ts';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_MESSAGES, LOGOUT_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { LOGOUT_MESSAGES } from '@sso/contracts/screen-messages';
 import { withTestApp } from '../test-support/test-app.ts';
 
 type Answer = { statusCode: number; body: string; headers: Record<string, unknown> };

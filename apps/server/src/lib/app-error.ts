@@ -1,6 +1,7 @@
 import type { ValidationError } from '@sso/contracts/common';
 import { RESULT, type ResultCode } from '@sso/contracts/result-codes';
-import { ACCOUNT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
+import { SERVER_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 
 /** What an AppError's answer carries beyond its body's code and message. */
 export interface AppErrorExtra {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Subuser } from '@sso/contracts/cards';
-import { POINT_MESSAGES } from '@sso/contracts/messages';
+import { POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import { ADD_CARD_TO_MOVE, addCardPath, transferCards, transferOffer, transferRefusal } from './transfer-eligibility.ts';
 
 const card = (over: Partial<Subuser> = {}): Subuser => ({

@@ -1,5 +1,5 @@
 import type { Subuser } from '@sso/contracts/cards';
-import { POINT_MESSAGES } from '@sso/contracts/messages';
+import { POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import type { PointInfoResponse } from '@sso/contracts/points';
 
 /** The cards points may go to (decision 0006): registered, active and point-capable. */

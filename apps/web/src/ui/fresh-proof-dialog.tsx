@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ACCOUNT_MESSAGES, CLIENT_MESSAGES, PASSKEY_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, PASSKEY_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import { LINKS } from '../lib/links.ts';
 import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';

@@ -1,5 +1,5 @@
 import { LIMITS } from '@sso/contracts/constants';
-import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import page from './page.module.css';
 
 /**

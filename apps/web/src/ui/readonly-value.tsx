@@ -1,4 +1,4 @@
-import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import fieldStyles from './field.module.css';
 import styles from './readonly-value.module.css';
 

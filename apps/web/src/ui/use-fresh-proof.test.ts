@@ -1,6 +1,7 @@
 import type { FormEvent, ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_MESSAGES, CLIENT_MESSAGES, PASSKEY_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, PASSKEY_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import { RESULT } from '@sso/contracts/result-codes';
 
 vi.mock('react', async (importOriginal) => (await import('./test-hook-harness.ts')).withHarness(await importOriginal<object>()));

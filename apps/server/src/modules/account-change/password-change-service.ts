@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { passwordChangeRequestSchema } from '@sso/contracts/account';
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
-import { ACCOUNT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import { logActivity } from '../activity/activity-repo.ts';
 import { notMeLink } from '../account/not-me-link.ts';
 import { checkCurrentPassword } from '../account/current-password.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
-import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import type { Database } from '../../db/schema.ts';
 import { lockedError, retryable } from '../../lib/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';

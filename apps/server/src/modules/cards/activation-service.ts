@@ -1,6 +1,6 @@
 import type { CardResultResponse } from '@sso/contracts/cards';
 import { isUnactivated, LIMITS } from '@sso/contracts/constants';
-import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/screen-messages';
 import { lockedWith, retryable } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';

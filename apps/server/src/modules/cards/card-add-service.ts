@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { cardAddFormSchema, CardResultResponse } from '@sso/contracts/cards';
 import { LIMITS } from '@sso/contracts/constants';
-import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/screen-messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { AppError, lockedWith, retryable } from '../../lib/app-error.ts';

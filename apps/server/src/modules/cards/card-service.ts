@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { CardsResponse, CardTokensResponse } from '@sso/contracts/cards';
-import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/screen-messages';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CardMaster, CardRecord } from '../../ports/card-master.ts';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import type { netAnswerAddRequestSchema } from '@sso/contracts/cards';
 import { LIMITS } from '@sso/contracts/constants';
-import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/screen-messages';
 import { lockedWith, retryable } from '../../lib/app-error.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';

@@ -12,7 +12,7 @@ import type {
   userOnetimeTokenRequestSchema,
   userOnetimeTokenResponseSchema,
 } from '@sso/contracts/direct-login';
-import { CARD_MESSAGES, DIRECT_LOGIN_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES, DIRECT_LOGIN_MESSAGES } from '@sso/contracts/screen-messages';
 import type { ServiceLink } from '@sso/contracts/user';
 import type { Database } from '../../db/schema.ts';
 import { retryable, unauthorizedError } from '../../lib/app-error.ts';

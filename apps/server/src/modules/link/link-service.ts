@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
-import { LINK_MESSAGES } from '@sso/contracts/messages';
+import { LINK_MESSAGES } from '@sso/contracts/screen-messages';
 import type { linkOpenRequestSchema, linkOpenResponseSchema } from '@sso/contracts/points';
 import type { AppError } from '../../lib/app-error.ts';
 import { deniedWith, lockedWith, retryable } from '../../lib/app-error.ts';

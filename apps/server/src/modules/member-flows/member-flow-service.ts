@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
-import { ACCOUNT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import type { Database, MemberFlowKind } from '../../db/schema.ts';
 import type { AppError } from '../../lib/app-error.ts';
 import { deniedWith, lockedWith, retryable } from '../../lib/app-error.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import { call, eventRows, expectSessionDead, loggedInMember } from '../../test-support/account-change-kit.ts';
 import { mailsTo, waitForMails } from '../../test-support/mailbox.ts';
 import { addPasskey, newAuthenticator } from '../../test-support/passkey-kit.ts';

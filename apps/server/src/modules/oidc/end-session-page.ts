@@ -1,4 +1,5 @@
-import { FRAME_TEXTS, LOGOUT_MESSAGES as M } from '@sso/contracts/messages';
+import { FRAME_TEXTS } from '@sso/contracts/messages';
+import { LOGOUT_MESSAGES as M } from '@sso/contracts/screen-messages';
 import { escapeHtml } from '../../lib/html.ts';
 import { BUTTON_CLASS, linkButton, paragraph, serverPage, WELCOME_PATH } from '../../http/server-page.ts';
 import { END_SESSION_PATH } from './discovery.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
-import { LOGOUT_MESSAGES } from '@sso/contracts/messages';
+import { LOGOUT_MESSAGES } from '@sso/contracts/screen-messages';
 import { REPO_ROOT } from '../../config.ts';
 import { DEVELOPMENT_SIGNING_KEY_SECRET } from '../../lib/secrets.ts';
 import { call } from '../../test-support/account-change-kit.ts';

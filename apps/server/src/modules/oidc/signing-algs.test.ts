@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGOUT_MESSAGES } from '@sso/contracts/messages';
+import { LOGOUT_MESSAGES } from '@sso/contracts/screen-messages';
 import { DEVELOPMENT_SIGNING_KEY_SECRET } from '../../lib/secrets.ts';
 import { eventually } from '../../test-support/eventually.ts';
 import { relyingParty, signIn } from '../../test-support/oidc-kit.ts';

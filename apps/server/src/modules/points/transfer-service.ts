@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { OK_RESPONSE } from '@sso/contracts/common';
-import { POINT_MESSAGES, SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import type {
   TransferResultResponse,
   TransferSelectResponse,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { profileChangeRequestSchema, ProfileResponse } from '@sso/contracts/account';
 import type { ValidationError } from '@sso/contracts/common';
-import { ACCOUNT_MESSAGES } from '@sso/contracts/messages';
+import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { deniedWith, validationError } from '../../lib/app-error.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
-import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/screen-messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import type { UpgradeRegisterResponse, upgradeRegisterRequestSchema } from '@sso/contracts/upgrade';
 import { AppError, retryable } from '../../lib/app-error.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { CARD_MESSAGES, UPGRADE_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES, UPGRADE_MESSAGES } from '@sso/contracts/screen-messages';
 import type { Database } from '../../db/schema.ts';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { deniedWith, retryable } from '../../lib/app-error.ts';

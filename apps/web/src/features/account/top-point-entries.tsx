@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { POINT_MESSAGES } from '@sso/contracts/messages';
+import { POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import type { TopPoints } from '@sso/contracts/top';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { usePointInfoQuery } from '../../lib/point-info.ts';

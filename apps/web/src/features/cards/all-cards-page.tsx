@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/screen-messages';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { buttonClass } from '../../ui/button.tsx';
 import { LoadStatus } from '../../ui/load-status.tsx';

@@ -3,7 +3,7 @@ import { Link, Navigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { cardActivateRequestSchema, type Subuser } from '@sso/contracts/cards';
 import { isUnactivated, LIMITS, type SubuserStatus } from '@sso/contracts/constants';
-import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/screen-messages';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';

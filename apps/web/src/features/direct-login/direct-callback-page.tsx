@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { WEB_CLIENT_ID } from '@sso/contracts/constants';
-import { CLIENT_MESSAGES, DIRECT_LOGIN_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES } from '@sso/contracts/messages';
+import { DIRECT_LOGIN_MESSAGES } from '@sso/contracts/screen-messages';
 import { fetchAccount, liveAccount } from '../../lib/account-identity.ts';
 import { failLogin, goToTargetAfterLogin, markSent, saveLogin, wasSent } from '../../lib/login-callback.ts';
 import { goToError } from '../../lib/navigation.ts';

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { z } from 'zod';
 import { netAnswerAddRequestSchema, type Subuser } from '@sso/contracts/cards';
-import { CARD_MESSAGES } from '@sso/contracts/messages';
+import { CARD_MESSAGES } from '@sso/contracts/screen-messages';
 import { useSecretForm } from '../../lib/use-secret-form.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { Button } from '../../ui/button.tsx';

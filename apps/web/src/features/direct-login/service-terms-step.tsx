@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { DIRECT_LOGIN_MESSAGES } from '@sso/contracts/messages';
+import { DIRECT_LOGIN_MESSAGES } from '@sso/contracts/screen-messages';
 import { showFailure } from '../../lib/failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';
 import { TermDocuments } from '../../ui/term-documents.tsx';

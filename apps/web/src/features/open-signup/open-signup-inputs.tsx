@@ -1,6 +1,7 @@
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { isCardholdersOnly } from '@sso/contracts/client-origin';
-import { OPEN_MEMBER_CONDITIONS, SERVICE_MESSAGES } from '@sso/contracts/messages';
+import { SERVICE_MESSAGES } from '@sso/contracts/messages';
+import { OPEN_MEMBER_CONDITIONS } from '@sso/contracts/screen-messages';
 import { signupTermKeys } from '@sso/contracts/signup-terms';
 import { PRODUCT_NAME } from '@sso/contracts/terms';
 import { Alert } from '../../ui/alert.tsx';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { Subuser } from '@sso/contracts/cards';
-import { POINT_MESSAGES } from '@sso/contracts/messages';
+import { POINT_MESSAGES } from '@sso/contracts/screen-messages';
 import type { PointInfoResponse } from '@sso/contracts/points';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { useIsOpenMemberQuery } from '../../lib/is-open-member.ts';
