@@ -138,11 +138,11 @@ export const SERVICE_MESSAGES = {
     'メールアドレスで登録したオープン会員の方は、このままではLINE公式アカウントサービスをご利用いただけません。登録後にカードを登録すると、ご利用いただけるようになります。',
 } as const;
 
-/** Passkeys (docs/decisions/0024-passkeys.md): the settings, the sign-in and the step-up. */
+/**
+ * Passkeys (docs/decisions/0024-passkeys.md): the sign-in, the step-up and the browser's ceremony;
+ * the settings' words are PASSKEY_SETTINGS_MESSAGES in screen-messages.ts.
+ */
 export const PASSKEY_MESSAGES = {
-  title: 'パスキー',
-  lead: 'パスキーを登録すると、パスワードを入力せずに、この端末の指紋・顔認証や画面ロックでログインできます。フィッシングサイトでは使えないため、より安全です。',
-  add: 'パスキーを登録する',
   loginButton: 'パスキーでログイン',
   /** A partner asked for phishing-resistant authentication (`acr_values`, decision 0025): the password form is not offered. */
   loginPasskeyRequired: 'このサービスへのログインには、パスキーが必要です。「パスキーでログイン」からログインしてください。',
@@ -152,11 +152,7 @@ export const PASSKEY_MESSAGES = {
   /** The browser's ceremony ended without an answer (cancelled, timed out, no passkey on the device). */
   cancelled: 'パスキーの操作が完了しませんでした。もう一度お試しください。',
   unsupported: 'ご利用のブラウザはパスキーに対応していません。',
-  notFound: '対象のパスキーが見つかりません。一覧からやり直してください。',
   alreadyRegistered: 'このパスキーは既に登録されています。',
-  tooMany: '登録できるパスキーの数の上限に達しています。使わなくなったパスキーを削除してから登録してください。',
-  none: '登録されているパスキーはありません。',
-  requireNeedsPasskey: 'パスキーを登録してから設定してください。',
   /** The fresh-proof refusal of a member who chose to require a passkey (RFC 9470 challenge). */
   freshProofPasskeyNeeded: 'ご本人確認のため、パスキーで確認してください。',
   /** The proof prompt of a member who requires a passkey, on a device without it (decision 0012: nobody is locked out). */
@@ -166,10 +162,6 @@ export const PASSKEY_MESSAGES = {
   currentPasswordHint: '（パスキーで本人確認する場合は入力不要）',
   /** The fresh-proof prompt of a member with a passkey who may still use the password. */
   freshProofEither: 'ご本人確認のため、パスキーで確認するか、現在のパスワードを入力してください。',
-  requireLabel: '重要なお手続きの本人確認にパスキーを必須にする',
-  synced: '同期されたパスキー',
-  deviceBound: 'この端末のみのパスキー',
-  revoked: 'パスキーを無効にし、すべての端末でログアウトしました。パスワードを変更することをおすすめします。',
 } as const;
 
 /**

@@ -3,11 +3,11 @@ import { LIMITS } from './constants.ts';
 /**
  * The wording of the passkey settings (/user/passkeys) and of the revocation link's screen
  * (/passkey/revoke), and the passkeys a password reset's finish page lists (/recover/password/done),
- * docs/decisions/0024-passkeys.md. The passkey messages both apps use (the
- * server's answers, the sign-in, the step-up) are PASSKEY_MESSAGES in messages.ts; these words only
- * those two screens show, and they live apart because messages.ts is part of the login route's
- * JavaScript (every page uses its frame texts), which has a budget (bench/lib/spa-size.ts): here
- * they load with the screens that show them.
+ * docs/decisions/0024-passkeys.md. The passkey messages both apps use are PASSKEY_MESSAGES in
+ * messages.ts (the sign-in, the step-up) and PASSKEY_SETTINGS_MESSAGES in screen-messages.ts (the
+ * settings' answers); these words only those two screens show, and they live apart because
+ * messages.ts is part of the login route's JavaScript (every page uses its frame texts), which has
+ * a budget (bench/lib/spa-size.ts): here they load with the screens that show them.
  */
 export const PASSKEY_SCREEN_TEXTS = {
   listHeading: '登録済みのパスキー',

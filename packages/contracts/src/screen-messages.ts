@@ -1,9 +1,9 @@
 /*
  * The texts of the screens a member reaches past the login (the account changes, the cards, the
- * direct login, the points, the open-account link, an open member's card) and of the server's logout
- * pages, beside messages.ts rather than in it: the SPA's entry holds messages.ts whole, so what is
- * there weighs on the login route's JavaScript (bench/lib/spa-size.ts), and what is here loads with
- * the screens that show it.
+ * direct login, the points, the open-account link, an open member's card, the passkey settings)
+ * and of the server's logout pages, beside messages.ts rather than in it: the SPA's entry holds
+ * messages.ts whole, so what is there weighs on the login route's JavaScript
+ * (bench/lib/spa-size.ts), and what is here loads with the screens that show it.
  */
 
 /** Answers of the open sign-up, the password recovery and the account changes (SPEC.md section 8). */
@@ -108,4 +108,22 @@ export const LOGOUT_MESSAGES = {
   invalidTitle: 'エラー',
   invalid: 'ログアウトの要求が正しくありません。ご利用のサービスからもう一度お試しください。',
   toWelcome: 'メンバーIDのトップへ',
+} as const;
+
+/**
+ * The passkey settings' words (/user/passkeys, docs/decisions/0024-passkeys.md), the server's answers
+ * among them; the sign-in's and the step-up's stay PASSKEY_MESSAGES in messages.ts.
+ */
+export const PASSKEY_SETTINGS_MESSAGES = {
+  title: 'パスキー',
+  lead: 'パスキーを登録すると、パスワードを入力せずに、この端末の指紋・顔認証や画面ロックでログインできます。フィッシングサイトでは使えないため、より安全です。',
+  add: 'パスキーを登録する',
+  notFound: '対象のパスキーが見つかりません。一覧からやり直してください。',
+  tooMany: '登録できるパスキーの数の上限に達しています。使わなくなったパスキーを削除してから登録してください。',
+  none: '登録されているパスキーはありません。',
+  requireNeedsPasskey: 'パスキーを登録してから設定してください。',
+  requireLabel: '重要なお手続きの本人確認にパスキーを必須にする',
+  synced: '同期されたパスキー',
+  deviceBound: 'この端末のみのパスキー',
+  revoked: 'パスキーを無効にし、すべての端末でログアウトしました。パスワードを変更することをおすすめします。',
 } as const;

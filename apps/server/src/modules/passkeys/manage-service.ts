@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import type {
   PasskeyListResponse,
   passkeyDeleteRequestSchema,
@@ -24,8 +23,9 @@ import { countMemberPasskeys, deletePasskey, memberPasskey, memberPasskeys, pass
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { securityEvent } from '../../lib/security-events.ts';
+import { PASSKEY_SETTINGS_MESSAGES } from '@sso/contracts/screen-messages';
 
-const notFound = () => retryable(PASSKEY_MESSAGES.notFound);
+const notFound = () => retryable(PASSKEY_SETTINGS_MESSAGES.notFound);
 
 /** POST /api/auth/passkeys (Bearer): the member's passkeys and whether a passkey is required (decision 0024). */
 export async function listPasskeys(deps: PasskeyDeps, call: MemberCall<unknown>): Promise<PasskeyListResponse> {
@@ -78,7 +78,7 @@ export async function deleteMemberPasskey(deps: PasskeyDeps, call: MemberCall<z.
 export async function requirePasskey(deps: PasskeyDeps, call: MemberCall<z.infer<typeof passkeyRequireRequestSchema>>): Promise<BaseResponse> {
   const now = deps.clock.now();
   const { required } = call.input;
-  if (required && (await countMemberPasskeys(deps.db, call.user.id)) === 0) throw retryable(PASSKEY_MESSAGES.requireNeedsPasskey);
+  if (required && (await countMemberPasskeys(deps.db, call.user.id)) === 0) throw retryable(PASSKEY_SETTINGS_MESSAGES.requireNeedsPasskey);
   await deps.db.transaction().execute(async (trx) => {
     await setRequirePasskey(trx, call.user.id, required, now);
     await logActivity(trx, { userId: call.user.id, event: required ? 'passkey_required' : 'passkey_optional', clientId: call.clientId, device: call.device, at: now });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES } from '@sso/contracts/screen-messages';
 import { passkeyListResponseSchema } from '@sso/contracts/passkeys';
 import { call, eventRows, expectSessionDead, loggedInMember } from '../../test-support/account-change-kit.ts';
 import { FRESH_PROOF_NEEDED, reauth, refusalOf } from '../../test-support/fresh-proof-kit.ts';
@@ -81,8 +82,8 @@ describe.each(DIALECTS)('passkey settings and step-up (%s)', (dialect) => {
     const other = await loggedInMember(t);
     await addPasskey(t, member.access_token, newAuthenticator(), '旧い名前');
     const [passkey] = (await list(t, member.access_token)).passkeys;
-    expect((await call(t, '/api/auth/passkey/rename', other.access_token, { id: passkey!.id, name: '乗っ取り' })).json().result_message).toBe(PASSKEY_MESSAGES.notFound);
-    expect((await call(t, '/api/auth/passkey/delete', other.access_token, { id: passkey!.id })).json().result_message).toBe(PASSKEY_MESSAGES.notFound);
+    expect((await call(t, '/api/auth/passkey/rename', other.access_token, { id: passkey!.id, name: '乗っ取り' })).json().result_message).toBe(PASSKEY_SETTINGS_MESSAGES.notFound);
+    expect((await call(t, '/api/auth/passkey/delete', other.access_token, { id: passkey!.id })).json().result_message).toBe(PASSKEY_SETTINGS_MESSAGES.notFound);
     expect((await call(t, '/api/auth/passkey/rename', member.access_token, { id: passkey!.id, name: '新しい名前' })).json().result_code).toBe(0);
     expect((await list(t, member.access_token)).passkeys[0]!.name).toBe('新しい名前');
     t.clock.advance(WINDOW + 1);
@@ -124,12 +125,12 @@ describe.each(DIALECTS)('passkey settings and step-up (%s)', (dialect) => {
     expect((await call(t, '/api/auth/email/change', member.access_token, { email: `pk.${Date.now()}@example.com` })).json().result_code).toBe(0);
     // A member without a passkey asks for options in vain.
     const none = await loggedInMember(t);
-    expect((await call(t, '/api/auth/reauth/passkey/options', none.access_token)).json().result_message).toBe(PASSKEY_MESSAGES.none);
+    expect((await call(t, '/api/auth/reauth/passkey/options', none.access_token)).json().result_message).toBe(PASSKEY_SETTINGS_MESSAGES.none);
   });
 
   it('requires a passkey when the member chooses: no password proves a change, a password login starts unproved, deleting the last passkey lifts it', async () => {
     const member = await loggedInMember(t);
-    expect((await call(t, '/api/auth/passkey/require', member.access_token, { required: true })).json().result_message).toBe(PASSKEY_MESSAGES.requireNeedsPasskey);
+    expect((await call(t, '/api/auth/passkey/require', member.access_token, { required: true })).json().result_message).toBe(PASSKEY_SETTINGS_MESSAGES.requireNeedsPasskey);
     const authenticator = newAuthenticator();
     await addPasskey(t, member.access_token, authenticator);
     expect((await call(t, '/api/auth/passkey/require', member.access_token, { required: true })).json().result_code).toBe(0);

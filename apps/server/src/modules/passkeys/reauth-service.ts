@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { OK_RESPONSE, type BaseResponse } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES } from '@sso/contracts/screen-messages';
 import type { CeremonyOptionsResponse, passkeyReauthOptionsRequestSchema, passkeyReauthRequestSchema, webauthnResponseSchema } from '@sso/contracts/passkeys';
 import { retryable, unauthorizedError } from '../../lib/app-error.ts';
 import type { MemberCall } from '../oauth/member-post.ts';
@@ -29,7 +30,7 @@ export type StepUpPurpose = NonNullable<z.infer<typeof passkeyReauthOptionsReque
  */
 export async function passkeyReauthOptions(deps: PasskeyDeps, call: MemberCall<z.infer<typeof passkeyReauthOptionsRequestSchema>>): Promise<CeremonyOptionsResponse> {
   const own = await memberPasskeys(deps.db, call.user.id);
-  if (own.length === 0) throw retryable(PASSKEY_MESSAGES.none);
+  if (own.length === 0) throw retryable(PASSKEY_SETTINGS_MESSAGES.none);
   const options = await generateAuthenticationOptions({
     rpID: rpOf(deps).id,
     userVerification: 'required',

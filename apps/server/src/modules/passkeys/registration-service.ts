@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { OK_RESPONSE } from '@sso/contracts/common';
 import { LIMITS } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES } from '@sso/contracts/screen-messages';
 import type { passkeyRegisterRequestSchema, CeremonyOptionsResponse, Passkey } from '@sso/contracts/passkeys';
 import { uniqueViolation } from '../../db/unique-violation.ts';
 import { retryable } from '../../lib/app-error.ts';
@@ -34,7 +35,7 @@ const refused = (call: Pick<MemberCall<unknown>, 'user' | 'clientId'>) => {
 export async function registrationOptions(deps: PasskeyDeps, call: MemberCall<unknown>): Promise<CeremonyOptionsResponse> {
   const rp = rpOf(deps);
   const own = await memberPasskeys(deps.db, call.user.id);
-  if (own.length >= LIMITS.passkeysPerMember) throw retryable(PASSKEY_MESSAGES.tooMany);
+  if (own.length >= LIMITS.passkeysPerMember) throw retryable(PASSKEY_SETTINGS_MESSAGES.tooMany);
   const options = await creationOptions(rp, { rpName: rp.name, userId: userHandleBytes(call.user.id), userName: call.user.email, userDisplayName: call.user.email, own });
   await keepChallenge(deps.db, { purpose: 'passkey_register', challenge: options.challenge, subject: call.token.familyId, now: deps.clock.now() });
   return ceremonyOptions(options);
@@ -60,7 +61,7 @@ export async function registerPasskey(
   let revokeToken = '';
   try {
     await deps.db.transaction().execute(async (trx) => {
-      if ((await countMemberPasskeys(trx, call.user.id)) >= LIMITS.passkeysPerMember) throw retryable(PASSKEY_MESSAGES.tooMany);
+      if ((await countMemberPasskeys(trx, call.user.id)) >= LIMITS.passkeysPerMember) throw retryable(PASSKEY_SETTINGS_MESSAGES.tooMany);
       await insertPasskey(trx, row);
       await logActivity(trx, { userId: call.user.id, event: 'passkey_added', clientId: call.clientId, device: call.device, at: now });
       securityEvent({ event: 'passkey.added', memberId: call.user.id, clientId: call.clientId });

@@ -1,6 +1,6 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { useCallback, useState } from 'react';
-import { PASSKEY_MESSAGES as M } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES as M } from '@sso/contracts/screen-messages';
 import { PASSKEY_SCREEN_TEXTS as T } from '@sso/contracts/passkey-screens';
 import { showFailure } from '../../lib/failure-view.ts';
 import type { ProofOutcome } from '../../lib/fresh-proof.ts';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { z } from 'zod';
-import { PASSKEY_MESSAGES as M } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES as M } from '@sso/contracts/screen-messages';
 import { PASSKEY_SCREEN_TEXTS as T } from '@sso/contracts/passkey-screens';
 import { passkeyRequireRequestSchema } from '@sso/contracts/passkeys';
 import type { ProofOutcome } from '../../lib/fresh-proof.ts';
@@ -24,7 +24,7 @@ interface PasskeyRequireFormProps {
 
 /**
  * Require a passkey for sensitive changes (decision 0024): the checkbox and 「保存する」, after a
- * fresh proof. Turning it on without a passkey is answered 902 (PASSKEY_MESSAGES.requireNeedsPasskey),
+ * fresh proof. Turning it on without a passkey is answered 902 (PASSKEY_SETTINGS_MESSAGES.requireNeedsPasskey),
  * shown on the form.
  */
 export function PasskeyRequireForm({ required, withProof, onSaved }: PasskeyRequireFormProps) {

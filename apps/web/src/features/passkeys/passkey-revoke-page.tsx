@@ -1,4 +1,4 @@
-import { PASSKEY_MESSAGES as M } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES as M } from '@sso/contracts/screen-messages';
 import { PASSKEY_SCREEN_TEXTS as T } from '@sso/contracts/passkey-screens';
 import { MailLinkPage } from '../../ui/mail-link-page.tsx';
 import page from '../../ui/page.module.css';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { defaultPasskeyName, passkeyFacts } from './passkey-view.ts';
+import { PASSKEY_SETTINGS_MESSAGES } from '@sso/contracts/screen-messages';
 
 // 2026-11-23 05:05 UTC is 14:05 in Japan.
 const AT = Date.UTC(2026, 10, 23, 5, 5);
@@ -17,8 +17,8 @@ describe('what the passkey list shows (decision 0024)', () => {
   });
 
   it('tells a synced passkey from one on this device only', () => {
-    expect(passkeyFacts({ id: 'p1', name: 'x', created_at: AT, last_used_at: null, synced: true }).kind).toBe(PASSKEY_MESSAGES.synced);
-    expect(passkeyFacts({ id: 'p1', name: 'x', created_at: AT, last_used_at: null, synced: false }).kind).toBe(PASSKEY_MESSAGES.deviceBound);
+    expect(passkeyFacts({ id: 'p1', name: 'x', created_at: AT, last_used_at: null, synced: true }).kind).toBe(PASSKEY_SETTINGS_MESSAGES.synced);
+    expect(passkeyFacts({ id: 'p1', name: 'x', created_at: AT, last_used_at: null, synced: false }).kind).toBe(PASSKEY_SETTINGS_MESSAGES.deviceBound);
   });
 });
 

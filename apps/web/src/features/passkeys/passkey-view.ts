@@ -1,4 +1,5 @@
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES } from '@sso/contracts/screen-messages';
 import { PASSKEY_SCREEN_TEXTS } from '@sso/contracts/passkey-screens';
 import type { Passkey } from '@sso/contracts/passkeys';
 import { PASSKEY_NAME_MAX } from '@sso/contracts/passkeys';
@@ -18,7 +19,7 @@ export function passkeyFacts(p: Passkey): PasskeyFacts {
   return {
     created: { text: formatJapanTime(p.created_at), iso: japanIsoTime(p.created_at) },
     lastUsed: p.last_used_at === null ? { text: PASSKEY_SCREEN_TEXTS.unused } : { text: formatJapanTime(p.last_used_at), iso: japanIsoTime(p.last_used_at) },
-    kind: p.synced ? PASSKEY_MESSAGES.synced : PASSKEY_MESSAGES.deviceBound,
+    kind: p.synced ? PASSKEY_SETTINGS_MESSAGES.synced : PASSKEY_SETTINGS_MESSAGES.deviceBound,
   };
 }
 
@@ -29,7 +30,7 @@ export function passkeyFacts(p: Passkey): PasskeyFacts {
  */
 export function defaultPasskeyName(userAgent: string): string {
   const { browser, platform } = deviceParts(userAgent);
-  const name = browser && platform ? `${browser} / ${platform}` : (browser ?? platform ?? PASSKEY_MESSAGES.title);
+  const name = browser && platform ? `${browser} / ${platform}` : (browser ?? platform ?? PASSKEY_SETTINGS_MESSAGES.title);
   return name.slice(0, PASSKEY_NAME_MAX);
 }
 

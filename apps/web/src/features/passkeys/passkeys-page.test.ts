@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '@sso/contracts/constants';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES } from '@sso/contracts/screen-messages';
 import { PASSKEY_SCREEN_TEXTS } from '@sso/contracts/passkey-screens';
 import type { PasskeyListResponse } from '@sso/contracts/passkeys';
 import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
@@ -41,31 +42,31 @@ describe('the passkey settings (decision 0024)', () => {
       require_passkey: false,
     });
     expect(html).toContain('<h1>パスキー</h1>');
-    expect(html).toContain(PASSKEY_MESSAGES.lead);
+    expect(html).toContain(PASSKEY_SETTINGS_MESSAGES.lead);
     expect(html).toContain('Safari / iPhone');
     expect(html).toContain('<time dateTime="2026-11-23T14:05+09:00">2026年11月23日 14:05</time>');
     expect(html).toContain('<time dateTime="2026-11-23T15:05+09:00">2026年11月23日 15:05</time>');
     expect(html).toContain(`<dd>${PASSKEY_SCREEN_TEXTS.unused}</dd>`);
-    expect(html).toContain(PASSKEY_MESSAGES.synced);
-    expect(html).toContain(PASSKEY_MESSAGES.deviceBound);
+    expect(html).toContain(PASSKEY_SETTINGS_MESSAGES.synced);
+    expect(html).toContain(PASSKEY_SETTINGS_MESSAGES.deviceBound);
     // Each passkey's actions say which passkey they act on.
     expect(html).toContain('aria-label="「セキュリティキー」の名前を変更"');
     expect(html).toContain('aria-label="「セキュリティキー」を削除"');
-    expect(html).toContain(`${PASSKEY_MESSAGES.add}</button>`);
-    expect(html).not.toContain(PASSKEY_MESSAGES.none);
+    expect(html).toContain(`${PASSKEY_SETTINGS_MESSAGES.add}</button>`);
+    expect(html).not.toContain(PASSKEY_SETTINGS_MESSAGES.none);
   });
 
   it('says when there is no passkey, and offers the setting as a labelled checkbox', () => {
     const none = rendered({ passkeys: [], require_passkey: false });
-    expect(none).toContain(PASSKEY_MESSAGES.none);
+    expect(none).toContain(PASSKEY_SETTINGS_MESSAGES.none);
     expect(none).toMatch(/<input id="require_passkey"[^>]*type="checkbox"/);
-    expect(none).toContain(`<label for="require_passkey">${PASSKEY_MESSAGES.requireLabel}</label>`);
+    expect(none).toContain(`<label for="require_passkey">${PASSKEY_SETTINGS_MESSAGES.requireLabel}</label>`);
   });
 
   it('offers no registration in a browser without WebAuthn, and says why', () => {
     vi.stubGlobal('PublicKeyCredential', undefined);
     const html = rendered({ passkeys: [], require_passkey: false });
-    expect(html).not.toContain(`${PASSKEY_MESSAGES.add}</button>`);
+    expect(html).not.toContain(`${PASSKEY_SETTINGS_MESSAGES.add}</button>`);
     expect(html).toContain(PASSKEY_MESSAGES.unsupported);
   });
 });

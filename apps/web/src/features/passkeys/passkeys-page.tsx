@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { LIMITS } from '@sso/contracts/constants';
-import { PASSKEY_MESSAGES as M } from '@sso/contracts/messages';
+import { PASSKEY_SETTINGS_MESSAGES as M } from '@sso/contracts/screen-messages';
 import { PASSKEY_SCREEN_TEXTS as T } from '@sso/contracts/passkey-screens';
 import type { Passkey } from '@sso/contracts/passkeys';
 import { RESULT } from '@sso/contracts/result-codes';
@@ -58,7 +58,7 @@ export function PasskeysPage() {
       if (outcome.done) changed(T.removed);
     } catch (e) {
       setRemoving(undefined);
-      // A passkey already gone (902, PASSKEY_MESSAGES.notFound): the list is read again as the message says.
+      // A passkey already gone (902, PASSKEY_SETTINGS_MESSAGES.notFound): the list is read again as the message says.
       if (showFailure(e, { setMessage }).result_code === RESULT.RETRYABLE) refresh();
     }
   }, [removing, withProof, changed, refresh]);
