@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
 import { fixedDigits, newPassword, newUserName, PASSWORD_FIELDS, passwordConfirmRule, whenStrings } from './fields.ts';
 import { FULL_NAME_WHEN, fullNameRule } from './full-name.ts';
-import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './validation-messages.ts';
 import { openSignupFieldsSchema, telField } from './open-signup.ts';
 import { numberlessOtpRequestSchema } from './upgrade.ts';
 import { LIMITS } from './constants.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
 import { SIGNING_ALGS } from './constants.ts';
-import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './validation-messages.ts';
 import { operatorSchema } from './operators.ts';
 
 /**

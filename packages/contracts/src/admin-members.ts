@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
-import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './validation-messages.ts';
 
 /**
  * The operator API's member support and audit (docs/decisions/0032-operator-identity.md; docs/

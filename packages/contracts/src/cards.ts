@@ -4,7 +4,7 @@ import { baseResponseSchema } from './common.ts';
 import { LIMITS, SUBUSER_STATUSES } from './constants.ts';
 import { fixedDigits, requiredText } from './fields.ts';
 import { telField } from './open-signup.ts';
-import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './validation-messages.ts';
 import { cardSignupFieldsSchema, cvcRule } from './signup.ts';
 
 /** An id the server gave out (a sub-user id, an esid): bounded, so that no request carries megabytes. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import './zod-config.ts';
-import { VALIDATION_MESSAGES as M, tooLong, tooManyDigits } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong, tooManyDigits } from './validation-messages.ts';
 
 /** A required text field answering "入力してください" when empty and "N文字以内で…" when too long (SPEC.md section 5). */
 export const requiredText = (max = 256) =>

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M } from './validation-messages.ts';
 
 /** The kanji name and the kana name are each limited to 19 characters as a whole (SPEC.md section 5, "Names"). */
 export const FULL_NAME_MAX = 19;

@@ -3,7 +3,7 @@ import { baseResponseSchema } from './common.ts';
 import { LIMITS, WEB_CLIENT_ID } from './constants.ts';
 import { FULL_NAME_WHEN, fullNameRule } from './full-name.ts';
 import { digitsText, newPassword, newUserName, PASSWORD_FIELDS, passwordConfirmRule, requiredText, whenStrings } from './fields.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M } from './validation-messages.ts';
 import { serviceLinkSchema } from './user.ts';
 
 /** Full-width only: no half-width ASCII and no half-width katakana (SPEC.md section 5, "Names"). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
-import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './validation-messages.ts';
 import { passkeyNameSchema, webauthnResponseSchema } from './passkeys.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { passwordChangeRequestSchema, reauthRequestSchema } from './account.ts';
 import { loginRequestSchema } from './auth.ts';
 import { activationKeyField, netAnswerAddRequestSchema } from './cards.ts';
-import { VALIDATION_MESSAGES as M, tooLong, tooManyDigits } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong, tooManyDigits } from './validation-messages.ts';
 import { birthdayField, openSignupFieldsSchema, postalCodeField, telField } from './open-signup.ts';
 import { linkOpenRequestSchema } from './points.ts';
 import { cardSignupFieldsSchema, signupOtpRequestSchema, signupPinRequestSchema } from './signup.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
-import { VALIDATION_MESSAGES as M, tooLong } from './messages.ts';
+import { VALIDATION_MESSAGES as M, tooLong } from './validation-messages.ts';
 
 /**
  * Passkeys (WebAuthn Level 3, FIDO2; docs/decisions/0024-passkeys.md). The ceremonies' options and

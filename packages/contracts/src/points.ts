@@ -4,7 +4,7 @@ import { LIMITS } from './constants.ts';
 import { birthdayField, telField } from './open-signup.ts';
 import { fixedDigits, newUserName, requiredText } from './fields.ts';
 import { FULL_NAME_WHEN, fullNameRule } from './full-name.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M } from './validation-messages.ts';
 
 /** Point info (SPEC.md section 3): POST /api/user/aqf (Bearer). */
 export const pointInfoResponseSchema = baseResponseSchema.extend({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { baseResponseSchema } from './common.ts';
 import { CARD_BRAND_PREFIXES, CARD_CHECKS, HOUSE_CARD_PREFIXES, LIMITS } from './constants.ts';
 import { digitsText, fixedDigits, newPassword, newUserName, passwordConfirmRule, whenStrings } from './fields.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M } from './validation-messages.ts';
 
 /** A house card (prefixes 02 and 03) has no security code (SPEC.md section 5). */
 export const isHouseCard = (cardNumber: string) => HOUSE_CARD_PREFIXES.some((p) => cardNumber.startsWith(p));

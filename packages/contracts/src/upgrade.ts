@@ -3,7 +3,7 @@ import { baseResponseSchema } from './common.ts';
 import { CARD_CHECKS, LIMITS } from './constants.ts';
 import { fixedDigits } from './fields.ts';
 import { telField } from './open-signup.ts';
-import { VALIDATION_MESSAGES as M } from './messages.ts';
+import { VALIDATION_MESSAGES as M } from './validation-messages.ts';
 import { cardAddFormSchema } from './cards.ts';
 
 const registerToken = z.string({ error: M.required }).min(1, { error: M.required }).max(256);

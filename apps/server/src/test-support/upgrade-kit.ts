@@ -4,7 +4,7 @@ import { loginTokens, type TestApp } from './test-app.ts';
 import { readMailbox } from './mailbox.ts';
 import { call, loggedInMember } from './account-change-kit.ts';
 
-/** The answers the tests expect, word for word (contracts messages.ts). */
+/** The answers the tests expect, word for word (contracts messages.ts and screen-messages.ts). */
 export const ANSWER = {
   otpWrong: { result_code: 902, result_message: 'ワンタイムパスワードが正しくありません。もう一度ご入力ください。' },
   pinWrong: { result_code: 902, result_message: '暗証番号が正しくありません。もう一度ご入力ください。' },

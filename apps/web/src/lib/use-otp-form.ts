@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '@sso/contracts/constants';
 import { fixedDigits } from '@sso/contracts/fields';
-import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { VALIDATION_MESSAGES } from '@sso/contracts/validation-messages';
 import { useSecretForm, type SecretFormOptions } from './use-secret-form.ts';
 
 /** The code's rule (SPEC.md section 5, "Onetime password: 6 digits"), as the contracts check `onetime_password`. */

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { CLIENT_MESSAGES, PASSKEY_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { VALIDATION_MESSAGES } from '@sso/contracts/validation-messages';
 import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import { LINKS } from '../lib/links.ts';
 import { Alert } from './alert.tsx';

@@ -1,6 +1,7 @@
 import type { FormEvent, ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CLIENT_MESSAGES, PASSKEY_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { CLIENT_MESSAGES, PASSKEY_MESSAGES } from '@sso/contracts/messages';
+import { VALIDATION_MESSAGES } from '@sso/contracts/validation-messages';
 import { ACCOUNT_MESSAGES } from '@sso/contracts/screen-messages';
 import { RESULT } from '@sso/contracts/result-codes';
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CardResultResponse } from '@sso/contracts/cards';
-import { SIGNUP_MESSAGES, VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { SIGNUP_MESSAGES } from '@sso/contracts/messages';
+import { VALIDATION_MESSAGES } from '@sso/contracts/validation-messages';
 import { UPGRADE_MESSAGES } from '@sso/contracts/screen-messages';
 import type { upgradeConfirmRequestSchema } from '@sso/contracts/upgrade';
 import { retryable, validationError } from '../../lib/app-error.ts';

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import type { Subuser } from '@sso/contracts/cards';
-import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { VALIDATION_MESSAGES } from '@sso/contracts/validation-messages';
 import { useCardsQuery } from '../../lib/cards-query.ts';
 import { showFailure } from '../../lib/failure-view.ts';
 import { Alert } from '../../ui/alert.tsx';

@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { VALIDATION_MESSAGES } from '@sso/contracts/validation-messages';
 
 vi.mock('react', async (importOriginal) => {
   const harness = await import('../../ui/test-hook-harness.ts');

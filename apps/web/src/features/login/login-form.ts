@@ -1,5 +1,5 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { REQUIRED_MESSAGE } from '@sso/contracts/messages';
 import { inputKindOf, normaliseInput } from '../../lib/input-normalise.ts';
 
 export interface LoginForm {
@@ -17,7 +17,7 @@ const NAMES: readonly Name[] = ['user_mail', 'user_pass'];
  * the password byte for byte.
  */
 const valueOf = (name: Name, raw: string) => normaliseInput(inputKindOf(name), raw);
-const errorOf = (value: string) => (value ? undefined : VALIDATION_MESSAGES.required);
+const errorOf = (value: string) => (value ? undefined : REQUIRED_MESSAGE);
 
 /**
  * The login form without a form library (docs/performance.md: react-hook-form and zod stay out of

@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { VALIDATION_MESSAGES } from '@sso/contracts/messages';
+import { VALIDATION_MESSAGES } from '@sso/contracts/validation-messages';
 import { signupPinRequestSchema } from '@sso/contracts/signup';
 import { currentEnvironment, type Environment } from '../../lib/env.ts';
 import { useMemberForm } from '../../lib/use-member-form.ts';
