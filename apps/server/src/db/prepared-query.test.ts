@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../test-support/test-db.ts';
 import { withTestApp } from '../test-support/test-app.ts';
 import { DEMO } from '../seed.ts';
@@ -45,6 +45,46 @@ describe.each(DIALECTS)('preparedQuery (%s)', (dialect) => {
   it('refuses a call that lacks a value the query names', async () => {
     const fresh = preparedQuery((db, p: { email: string }) => db.selectFrom('users').select('id').where('email', '=', p.email));
     await expect(fresh(t.testDb.db.kysely, {} as { email: string })).rejects.toThrow('prepared query: no value for email');
+  });
+});
+
+describe('preparedQuery on SQLite: the connection itself outside a transaction (sqlite.ts directSqlite, decision 0044)', () => {
+  const t = withTestApp('sqlite');
+  const updatedAt = preparedQuery((db, p: { email: string }) => db.selectFrom('users').select('updated_at').where('email', '=', p.email));
+  const touch = preparedQuery((db, p: { at: number; email: string }) => db.updateTable('users').set({ updated_at: p.at }).where('email', '=', p.email));
+
+  it('runs a compiled query without Kysely\'s executor outside a transaction, and through it inside one', async () => {
+    const db = t.testDb.db.kysely;
+    const viaKysely = vi.spyOn(db, 'executeQuery');
+    try {
+      expect((await touch(db, { email: DEMO.card.email, at: 11 })).numAffectedRows).toBe(1n);
+      expect((await updatedAt(db, { email: DEMO.card.email })).rows).toEqual([{ updated_at: 11 }]);
+      expect(viaKysely).not.toHaveBeenCalled();
+      await db.transaction().execute(async (trx) => {
+        const inTrx = vi.spyOn(trx, 'executeQuery');
+        expect((await touch(trx, { email: DEMO.card.email, at: 12 })).numAffectedRows).toBe(1n);
+        expect((await updatedAt(trx, { email: DEMO.card.email })).rows).toEqual([{ updated_at: 12 }]);
+        expect(inTrx).toHaveBeenCalledTimes(2);
+      });
+    } finally {
+      viaKysely.mockRestore();
+    }
+  });
+
+  it('never runs inside another caller\'s open transaction: a read outside it waits and sees only what it committed', async () => {
+    const db = t.testDb.db.kysely;
+    await touch(db, { email: DEMO.card.email, at: 21 });
+    let outside: Promise<unknown> | undefined;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await touch(trx, { email: DEMO.card.email, at: 22 });
+        // Asked while the transaction is open on the one connection: it must not read its uncommitted row.
+        outside = updatedAt(db, { email: DEMO.card.email }).then((r) => r.rows);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await outside).toEqual([{ updated_at: 21 }]);
   });
 });
 

@@ -1,7 +1,9 @@
+import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 import { isPostgres } from './dialect.ts';
 import { nameStatement } from './pg-statements.ts';
 import type { Database } from './schema.ts';
+import { directSqlite } from './sqlite.ts';
 
 /** What a parameter's placeholder carries through Kysely's compiler: a string no caller sends. */
 const MARK = '\u0000prepared-parameter:';
@@ -52,6 +54,20 @@ export function preparedQuery<Values extends object, Row>(build: (db: Kysely<Dat
       if (!(name in named)) throw new Error(`prepared query: no value for ${name}`);
       return named[name];
     });
-    return db.executeQuery<Row>({ ...query, parameters });
+    const sqlite = directSqlite(db);
+    return sqlite ? runOn(sqlite, query.sql, parameters) : db.executeQuery<Row>({ ...query, parameters });
   };
+}
+
+/**
+ * A compiled query run on the SQLite connection itself, outside a transaction (sqlite.ts
+ * `directSqlite`, decision 0044): what Kysely's SQLite driver does with it, the same statement
+ * (prepared once per connection, sqlite.ts) and the same result, without the driver's connection
+ * lock and its hops through the microtask queue.
+ */
+function runOn<Row>(sqlite: SQLite.Database, text: string, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
+  const statement = sqlite.prepare(text);
+  if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as Row[] });
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
 }

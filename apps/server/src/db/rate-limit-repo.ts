@@ -22,10 +22,14 @@ const hit = preparedQuery((db, p: { key: string; now: number; lapsed: number }) 
 const current = preparedQuery((db, p: { key: string; lapsed: number }) =>
   db.selectFrom('rate_limits').select('count').where('key', '=', p.key).where('window_start', '>', p.lapsed),
 );
+/**
+ * The rows of one or two counters in their current windows, `key` and `count`: a part of a statement
+ * for `preparedQuery`, which another module's read may join with UNION ALL (modules/oauth/client-auth.ts).
+ */
+export const countersOfTwo = (db: Kysely<Database>, p: { first: string; second: string; lapsed: number }) =>
+  db.selectFrom('rate_limits').select(['key', 'count']).where('key', 'in', [p.first, p.second]).where('window_start', '>', p.lapsed);
 // Both counters of a client authentication in one statement (decision 0038): two rows by their key.
-const currentOfTwo = preparedQuery((db, p: { first: string; second: string; lapsed: number }) =>
-  db.selectFrom('rate_limits').select(['key', 'count']).where('key', 'in', [p.first, p.second]).where('window_start', '>', p.lapsed),
-);
+const currentOfTwo = preparedQuery(countersOfTwo);
 const unhit = preparedQuery((db, p: { key: string }) =>
   db
     .updateTable('rate_limits')
@@ -61,6 +65,16 @@ export async function rateLimitCount(db: Kysely<Database>, key: string, now: num
  * events or whose window has run out), read in one statement where two `rateLimitCount` calls took two.
  */
 export async function rateLimitCounts(db: Kysely<Database>, keys: readonly [string] | readonly [string, string], now: number, windowMs: number): Promise<number[]> {
-  const rows = (await currentOfTwo(db, { first: keys[0], second: keys[1] ?? keys[0], lapsed: now - windowMs })).rows;
-  return keys.map((key) => Number(rows.find((r) => r.key === key)?.count ?? 0));
+  return countsOf(keys, (await currentOfTwo(db, counterValues(keys, now, windowMs))).rows);
 }
+
+/** The values of `countersOfTwo` for one or two keys. */
+export const counterValues = (keys: readonly [string] | readonly [string, string], now: number, windowMs: number) => ({
+  first: keys[0],
+  second: keys[1] ?? keys[0],
+  lapsed: now - windowMs,
+});
+
+/** The counts of the keys, in their order, from the rows `countersOfTwo` read (0 for a key without a row). */
+export const countsOf = (keys: readonly string[], rows: readonly { key: string; count: number }[]): number[] =>
+  keys.map((key) => Number(rows.find((r) => r.key === key)?.count ?? 0));

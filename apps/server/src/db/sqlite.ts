@@ -146,6 +146,24 @@ function startCheckpointer(sqlite: SQLite.Database, path: string, kysely: Kysely
   };
 }
 
+/** The better-sqlite3 connection of each Kysely instance that openSqlite made, by its dialect adapter (shared with its transactions). */
+const directConnections = new WeakMap<object, SQLite.Database>();
+
+/**
+ * The connection a compiled query may run on directly, outside Kysely's executor (prepared-query.ts,
+ * decision 0044): the server's one SQLite connection of `db`, when no transaction is open on it.
+ * Kysely's SQLite driver hands its one connection to one caller at a time (a lock awaited by every
+ * query), which matters only while a transaction holds it: its statements, and only its, belong
+ * in it. better-sqlite3 runs a statement to its end before it returns, so outside a transaction a
+ * statement run directly is one autocommit statement, as it is through Kysely, and never runs
+ * inside another caller's transaction. Undefined on PostgreSQL, for a traced connection, and while
+ * a transaction is open: the query then takes Kysely's path and waits for the connection.
+ */
+export function directSqlite(db: Kysely<Database>): SQLite.Database | undefined {
+  const sqlite = directConnections.get(db.getExecutor().adapter);
+  return sqlite === undefined || sqlite.inTransaction ? undefined : sqlite;
+}
+
 export interface SqliteDb {
   kysely: Kysely<Database>;
   ping(): Promise<void>;
@@ -164,6 +182,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDb 
   if (options.memoryMapped) sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   cacheStatements(sqlite);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: options.log });
+  // A traced connection logs every query through Kysely: its compiled queries take Kysely's path too.
+  if (!options.log) directConnections.set(kysely.getExecutor().adapter, sqlite);
   const stopCheckpointer = options.checkpointInWorker && path !== ':memory:' ? startCheckpointer(sqlite, path, kysely, options.checkpointer ?? CHECKPOINTER) : undefined;
   return {
     kysely,

@@ -14,14 +14,19 @@ const CONSOLE = /^\/(?:api\/)?admin(?:[/?#]|$)/;
  * decoded path with repeated slashes made one is tested too, and the pattern of the route matched.
  */
 function consolePath(request: FastifyRequest): string | undefined {
-  const raw = request.url.split('?')[0] ?? '';
+  const url = request.url;
+  const query = url.indexOf('?');
+  const raw = query < 0 ? url : url.slice(0, query);
+  const routed = request.routeOptions?.url ?? '';
+  // Without an escape or a repeated slash the decoded path is the raw one: two tests, as below.
+  if (!raw.includes('%') && !raw.includes('//')) return [routed, raw].find((path) => CONSOLE.test(path));
   let decoded = raw;
   try {
     decoded = decodeURIComponent(raw);
   } catch {
     // A malformed escape: the router refuses the path; the raw one is tested.
   }
-  return [request.routeOptions?.url ?? '', decoded.replace(/\/{2,}/g, '/'), raw].find((path) => CONSOLE.test(path));
+  return [routed, decoded.replace(/\/{2,}/g, '/'), raw].find((path) => CONSOLE.test(path));
 }
 
 /** The address ranges of ADMIN_ALLOWED_NETWORKS as one list; an IPv4 address seen as IPv4-mapped IPv6 is checked as IPv4. */
@@ -60,18 +65,21 @@ const originOf = (request: FastifyRequest): string | undefined => {
 export function registerAdminLimits(app: FastifyInstance, config: Pick<Config, 'adminAllowedOrigins' | 'adminAllowedNetworks'>): void {
   const allowed = config.adminAllowedNetworks ? networkList(config.adminAllowedNetworks) : undefined;
   const origins = new Set(config.adminAllowedOrigins);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style, as the other hooks: an async hook costs every request a promise (decision 0008).
+  app.addHook('onRequest', (request, reply, done) => {
     const path = consolePath(request);
-    if (path === undefined) return;
+    if (path === undefined) return done();
     if (allowed && !allowed(request.ip)) {
+      // The 404 answer is sent: the request goes no further, so `done` is not called.
       reply.callNotFound();
-      return reply;
+      return;
     }
-    if (!path.startsWith('/api/')) return;
+    if (!path.startsWith('/api/')) return done();
     const origin = originOf(request);
     const crossSite = request.headers['sec-fetch-site'] === 'cross-site';
     if ((origin !== undefined && !origins.has(origin)) || crossSite) {
-      throw new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.accessDenied, 403);
+      return done(new AppError(RESULT.ACCESS_DENIED, SERVER_MESSAGES.accessDenied, 403));
     }
+    done();
   });
 }

@@ -68,6 +68,14 @@ export async function lockClientRow(trx: Kysely<Database>, clientId: string): Pr
 // Compiled once (prepared-query.ts): every authorize post, code exchange, and token, introspection and revocation request reads it.
 const enabledFlag = preparedQuery((db, p: { clientId: string }) => db.selectFrom('oauth_clients').select('enabled').where('client_id', '=', p.clientId));
 
+/**
+ * The client's enabled flag as a row of `key` (the client id) and `count` (1: enabled, 0: disabled;
+ * no row: unknown): a part of a statement for `preparedQuery`, which the client authentication joins
+ * to its failure counters' read with UNION ALL (modules/oauth/client-auth.ts), one statement for both.
+ */
+export const enabledFlagAsCounter = (db: Kysely<Database>, p: { clientId: string }) =>
+  db.selectFrom('oauth_clients').select(['client_id as key', 'enabled as count']).where('client_id', '=', p.clientId);
+
 export async function isClientEnabled(db: Kysely<Database>, clientId: string): Promise<boolean> {
   const row = (await enabledFlag(db, { clientId })).rows[0];
   return Number(row?.enabled ?? 0) === 1;

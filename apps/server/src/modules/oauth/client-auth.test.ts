@@ -62,7 +62,7 @@ describe.each(DIALECTS)('client authentication and its failure limits (%s)', (di
     };
     const auth = (body: ClientCredentialsForm, address = '192.0.2.1', authorization?: string) =>
       authenticateClient(deps, { authorization, address }, body).then(
-        (c) => c.client_id,
+        (a) => a.client.client_id,
         (e: unknown) => (e instanceof OAuthError ? { error: e.error, status: e.httpStatus, retryAfter: e.retryAfterS } : Promise.reject(e)),
       );
     const jwt = async (claims: Record<string, unknown> = {}) => ({ client_assertion_type: JWT_BEARER_ASSERTION, client_assertion: await sign(claims) });

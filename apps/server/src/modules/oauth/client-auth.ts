@@ -1,8 +1,10 @@
 import { decodeJwt } from 'jose';
 import { LIMITS } from '@sso/contracts/constants';
-import { hitRateLimit, rateLimitCounts } from '../../db/rate-limit-repo.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
+import { counterValues, countersOfTwo, countsOf, hitRateLimit } from '../../db/rate-limit-repo.ts';
 import { addressDigest } from '../../lib/address-bucket.ts';
 import { OAuthError } from '../../lib/app-error.ts';
+import { enabledFlagAsCounter } from '../clients/client-repo.ts';
 import { authMethodOf, type ClientRegistry, type OAuthClient } from '../clients/clients.ts';
 import { JWT_BEARER_ASSERTION, verifyClientAssertion, type AssertionDeps } from './client-assertion.ts';
 
@@ -71,10 +73,30 @@ async function verified(deps: ClientAuthDeps, client: OAuthClient, p: Presented)
   return deps.clients.authenticate(client, p.secret);
 }
 
+/**
+ * The failure counters and the client's enabled flag in one statement (UNION ALL of the two owners'
+ * parts, db/rate-limit-repo.ts and modules/clients/client-repo.ts): the counters are read before any
+ * verification (decision 0038), and the flag that client-route.ts reads after it (decision 0031)
+ * comes with them instead of in a statement of its own. The flag's row is keyed by the client id,
+ * which no counter's key can be (`client-auth-...`).
+ */
+const countersAndEnabled = preparedQuery((db, p: { first: string; second: string; lapsed: number; clientId: string }) =>
+  countersOfTwo(db, p).unionAll(enabledFlagAsCounter(db, p)),
+);
+
 /** The counters a failed authentication is counted on: the network address's, and the client's when it names one. */
 function failureKeys(address: string, client: OAuthClient | undefined): [string] | [string, string] {
   const byAddress = `client-auth-address:${addressDigest(address)}`;
   return client ? [byAddress, `client-auth-client:${client.client_id}`] : [byAddress];
+}
+
+/**
+ * An authenticated client, and whether it is enabled in the database (decision 0031) when that was
+ * read with its failure counters: undefined for a public client, which has no counters read.
+ */
+export interface AuthenticatedClient {
+  client: OAuthClient;
+  enabled: boolean | undefined;
 }
 
 /**
@@ -92,22 +114,26 @@ export async function authenticateClient(
   request: { authorization: string | undefined; address: string },
   body: ClientCredentialsForm,
   opts: { requireConfidential?: boolean } = {},
-): Promise<OAuthClient> {
+): Promise<AuthenticatedClient> {
   const p = presented(request.authorization, body);
   const client = p.id ? deps.clients.get(p.id) : undefined;
   if (client?.type === 'public' && p.assertion === undefined) {
     if (opts.requireConfidential) throw invalidClient();
-    return client;
+    return { client, enabled: undefined };
   }
   const keys = failureKeys(request.address, client);
   const now = deps.clock.now();
   const window = LIMITS.clientAuthFailureWindowMs;
   const limits = [LIMITS.clientAuthFailuresPerAddress, LIMITS.clientAuthFailuresPerClient];
-  const counts = await rateLimitCounts(deps.db, keys, now, window);
+  // An unknown client's id is no row to read: '' matches no client.
+  const rows = (await countersAndEnabled(deps.db, { ...counterValues(keys, now, window), clientId: client?.client_id ?? '' })).rows;
+  const counts = countsOf(keys, rows);
   if (counts.some((n, i) => n >= (limits[i] as number))) {
     throw new OAuthError('temporarily_unavailable', 'too many failed client authentications; retry later', 429, window / 1000);
   }
-  if (client && !(opts.requireConfidential && client.type !== 'confidential') && (await verified(deps, client, p))) return client;
+  if (client && !(opts.requireConfidential && client.type !== 'confidential') && (await verified(deps, client, p))) {
+    return { client, enabled: Number(rows.find((r) => r.key === client.client_id)?.count ?? 0) === 1 };
+  }
   for (const k of keys) await hitRateLimit(deps.db, k, now, window);
   throw invalidClient();
 }

@@ -13,13 +13,14 @@ import type { OAuthClient } from '../clients/clients.ts';
  * is read by the entry's contract (RFC 6749 invalid_request), then the client is authenticated from
  * the Authorization header's Basic credentials, the form's, or its JWT assertion (client-auth.ts,
  * with its counters of failures, decision 0038), a confidential one only where the
- * entry says `client: 'confidential'` (RFC 7662 section 2.1). The client's enabled flag is then read
- * in the database too (one read by its key): a node that has not polled the registry since the
- * client was disabled refuses it all the same (decision 0031). At an entry open to web origins
+ * entry says `client: 'confidential'` (RFC 7662 section 2.1). The client's enabled flag is then
+ * checked as the database has it (one read by its key; for a confidential client, in the statement
+ * that read its failure counters): a node that has not polled the registry since the client was
+ * disabled refuses it all the same (decision 0031). At an entry open to web origins
  * (`cors`), a browser's call from another origin than this server's must come from one of the
  * client's own web origins, else invalid_client without CORS headers (decision 0035): one app's page
  * cannot use another's client, nor a page any client that registered no origin.
- * `admit`, when given, runs once the client is known, before its enabled flag is read and before the
+ * `admit`, when given, runs once the client is known, before its enabled flag is checked and before the
  * handler: an endpoint's limit (par.ts), which may refuse the request having done nothing else.
  * `outcome`, when given, hears of every answer: the form as sent, and the failure (an OAuthError,
  * the form's or the client's included) or nothing when the handler answered.
@@ -39,13 +40,14 @@ export function clientPost<K extends ClientKey>(
     const body = readBody(key, raw);
     // Every client entry's form names the client authentication fields (oauth-endpoints.ts).
     const credentials = body as ClientCredentialsForm;
-    const client = await authenticateClient(deps, { authorization: request.headers.authorization, address: request.ip }, credentials, { requireConfidential });
+    const { client, enabled } = await authenticateClient(deps, { authorization: request.headers.authorization, address: request.ip }, credentials, { requireConfidential });
     if (cors && request.crossOrigin !== null && !client.web_origins.includes(request.crossOrigin)) {
       withdrawCors(reply);
       throw new OAuthError('invalid_client', 'the client is not registered for this origin', 401);
     }
     if (admit) await admit(request, client);
-    if (!(await isClientEnabled(deps.db, client.client_id))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
+    // Read with the failure counters (client-auth.ts) for a confidential client, here for a public one.
+    if (!(enabled ?? (await isClientEnabled(deps.db, client.client_id)))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
     return handler(request, reply, body, client);
   };
   // The form is read here rather than by route(), so that a form the contract refuses is an outcome too.

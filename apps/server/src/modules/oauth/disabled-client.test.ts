@@ -23,8 +23,8 @@ async function tokensOf(t: TestApp) {
 }
 
 /** Disables the client in the database only: its row and the registry's version. */
-async function disableRowOnly(t: TestApp, enabled = false) {
-  await setClientEnabledRow(t.testDb.db.kysely, { clientId: CLIENT, enabled, now: t.clock.now() });
+async function disableRowOnly(t: TestApp, enabled = false, clientId = CLIENT) {
+  await setClientEnabledRow(t.testDb.db.kysely, { clientId, enabled, now: t.clock.now() });
   await bumpRegistryVersion(t.testDb.db.kysely);
 }
 
@@ -58,6 +58,20 @@ describe.each(DIALECTS)('a client disabled in the database before this node poll
     }
     // Enabled again in the database: the same node takes the client again.
     expect((await refresh(t, tokens.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('refuses a confidential caller disabled in the database, its flag read with its failure counters, with its right secret', async () => {
+    const tokens = await tokensOf(t);
+    const call = () => t.app.inject({ method: 'POST', url: '/api/subuser/introspect', ...form({ token: tokens.access_token }, NET_ANSWER) });
+    expect((await call()).json()).toMatchObject({ active: true });
+    await disableRowOnly(t, false, 'SIAP004');
+    try {
+      const refused = await call();
+      expect([refused.statusCode, refused.json().error]).toEqual([401, 'invalid_client']);
+    } finally {
+      await disableRowOnly(t, true, 'SIAP004');
+    }
+    expect((await call()).json()).toMatchObject({ active: true });
   });
 });
 

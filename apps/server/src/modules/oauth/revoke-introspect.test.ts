@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { NamingClient } from '../../db/pg-statements.ts';
+import { directSqlite } from '../../db/sqlite.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
 import { basic, bearer, withTestApp, form, loginTokens, NET_ANSWER } from '../../test-support/test-app.ts';
 import { subjectFor } from '../oidc/subject.ts';
@@ -19,6 +21,24 @@ describe.each(DIALECTS)('revocation and introspection (%s)', (dialect) => {
     const sub = subjectFor({ client_id: 'SIAP004' }, 'demo-card-member');
     expect(res.json()).toMatchObject({ active: true, client_id: 'SIAP009', sub, token_type: 'Bearer', terminal_id: 'terminal-1' });
     expect((await introspect('unknown-token')).json()).toEqual({ active: false });
+  });
+
+  it('reads the caller\'s failure counters and enabled flag in one statement: two statements an introspection', async () => {
+    const tokens = await loginTokens(t.app);
+    await introspect(tokens.access_token);
+    // Every statement the database is sent: better-sqlite3's prepare (each statement, from its cache), or node-postgres' query.
+    const sqlite = directSqlite(t.testDb.db.kysely);
+    const sent = sqlite ? vi.spyOn(sqlite, 'prepare') : vi.spyOn(NamingClient.prototype, 'query');
+    try {
+      const res = await introspect(tokens.access_token);
+      expect(res.json()).toMatchObject({ active: true, client_id: 'SIAP009' });
+      const texts = sent.mock.calls.map(([text]) => String(text));
+      expect(texts).toHaveLength(2);
+      expect(texts[0]).toMatch(/"rate_limits".* union all .*"oauth_clients"/);
+      expect(texts[1]).toMatch(/"token_grants"/);
+    } finally {
+      sent.mockRestore();
+    }
   });
 
   it('requires HTTP Basic of a confidential client for introspection', async () => {
