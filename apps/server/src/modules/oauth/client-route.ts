@@ -23,15 +23,22 @@ import type { OAuthClient } from '../clients/clients.ts';
  * handler: an endpoint's limit (par.ts), which may refuse the request having done nothing else.
  * `outcome`, when given, hears of every answer: the form as sent, and the failure (an OAuthError,
  * the form's or the client's included) or nothing when the handler answered.
+ * `readsEnabled`, when it says so of a form, leaves the enabled flag to the handler, which reads it
+ * in a statement it makes anyway (the refresh grant, with the token's row: token-service.ts) and
+ * must refuse a disabled client there as invalid_client before it acts.
  */
 export function clientPost<K extends ClientKey>(
   app: FastifyInstance,
   deps: ClientAuthDeps,
   key: K,
   handler: (request: FastifyRequest, reply: FastifyReply, body: BodyOf<K>, client: OAuthClient) => Promise<unknown>,
-  opts: { admit?: (request: FastifyRequest, client: OAuthClient) => Promise<void>; outcome?: (raw: unknown, failure?: unknown) => void } = {},
+  opts: {
+    admit?: (request: FastifyRequest, client: OAuthClient) => Promise<void>;
+    outcome?: (raw: unknown, failure?: unknown) => void;
+    readsEnabled?: (body: BodyOf<K>) => boolean;
+  } = {},
 ): void {
-  const { admit, outcome } = opts;
+  const { admit, outcome, readsEnabled } = opts;
   const entry: ApiRoute = API[key];
   const requireConfidential = entry.client === 'confidential';
   const cors = entry.cors === true;
@@ -45,7 +52,7 @@ export function clientPost<K extends ClientKey>(
       throw new OAuthError('invalid_client', 'the client is not registered for this origin', 401);
     }
     if (admit) await admit(request, client);
-    if (!(await isClientEnabled(deps.db, client.client_id))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
+    if (!readsEnabled?.(body) && !(await isClientEnabled(deps.db, client.client_id))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
     return handler(request, reply, body, client);
   };
   // The form is read here rather than by route(), so that a form the contract refuses is an outcome too.
