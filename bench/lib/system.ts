@@ -43,6 +43,10 @@ export interface BenchSystemOptions {
   production?: boolean;
   /** LOG_LEVEL of the production run: info (its default, a line per request and its answer) or warn (no request logs). */
   logLevel?: 'info' | 'warn';
+  /** PostgreSQL: the URL the server connects to instead of its fresh database's (bench/lib/pg-wire-counter.ts puts a relay between them). */
+  relayDatabase?: (url: string) => Promise<string>;
+  /** Further modules preloaded into the server (NODE_OPTIONS=--import), and their environment. */
+  preload?: { modules: URL[]; env: Record<string, string> };
 }
 
 /** Every confidential client of config/clients.json with the production run's secret instead of its demo one. */
@@ -94,10 +98,13 @@ export async function startBenchSystem(database: DatabaseKind, options: BenchSys
   const probeFile = join(probeDir, 'heap.json');
   const pgDb = database === 'postgres' ? await createTestDb('postgres') : undefined;
   const production = options.production ? await productionSide(probeDir, options.logLevel ?? 'info') : undefined;
+  const preloads = [PROBE, ...(options.preload?.modules ?? [])].map((m) => `--import=${m.href}`).join(' ');
+  const databaseUrl = pgDb && options.relayDatabase ? await options.relayDatabase(pgDb.url) : pgDb?.url;
   const env: Record<string, string> = {
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PROBE.href}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${preloads}`.trim(),
     BENCH_HEAP_FILE: probeFile,
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...options.preload?.env,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...production?.env,
   };
   let system: RunningSystem;

@@ -24,15 +24,22 @@ import type { OAuthClient } from '../clients/clients.ts';
  * handler: an endpoint's limit (par.ts), which may refuse the request having done nothing else.
  * `outcome`, when given, hears of every answer: the form as sent, and the failure (an OAuthError,
  * the form's or the client's included) or nothing when the handler answered.
+ * `readsEnabled`, when it says so of a form, leaves the enabled flag to the handler, which reads it
+ * in a statement it makes anyway (the refresh grant, with the token's row: token-service.ts) and
+ * must refuse a disabled client there as invalid_client before it acts.
  */
 export function clientPost<K extends ClientKey>(
   app: FastifyInstance,
   deps: ClientAuthDeps,
   key: K,
   handler: (request: FastifyRequest, reply: FastifyReply, body: BodyOf<K>, client: OAuthClient) => Promise<unknown>,
-  opts: { admit?: (request: FastifyRequest, client: OAuthClient) => Promise<void>; outcome?: (raw: unknown, failure?: unknown) => void } = {},
+  opts: {
+    admit?: (request: FastifyRequest, client: OAuthClient) => Promise<void>;
+    outcome?: (raw: unknown, failure?: unknown) => void;
+    readsEnabled?: (body: BodyOf<K>) => boolean;
+  } = {},
 ): void {
-  const { admit, outcome } = opts;
+  const { admit, outcome, readsEnabled } = opts;
   const entry: ApiRoute = API[key];
   const requireConfidential = entry.client === 'confidential';
   const cors = entry.cors === true;
@@ -46,8 +53,10 @@ export function clientPost<K extends ClientKey>(
       throw new OAuthError('invalid_client', 'the client is not registered for this origin', 401);
     }
     if (admit) await admit(request, client);
-    // Read with the failure counters (client-auth.ts) for a confidential client, here for a public one.
-    if (!(enabled ?? (await isClientEnabled(deps.db, client.client_id)))) throw new OAuthError('invalid_client', 'client authentication failed', 401);
+    // Read with the failure counters (client-auth.ts) for a confidential client; for a public one
+    // here, unless the handler reads it in a statement it makes anyway (`readsEnabled`).
+    const refused = enabled === false || (enabled === undefined && !readsEnabled?.(body) && !(await isClientEnabled(deps.db, client.client_id)));
+    if (refused) throw new OAuthError('invalid_client', 'client authentication failed', 401);
     return handler(request, reply, body, client);
   };
   // The form is read here rather than by route(), so that a form the contract refuses is an outcome too.

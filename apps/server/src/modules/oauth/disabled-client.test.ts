@@ -41,6 +41,13 @@ describe.each(DIALECTS)('a client disabled in the database before this node poll
     await disableRowOnly(t);
     try {
       expect((await refresh(t, tokens.refresh_token)).json().error).toBe('invalid_client');
+      // The refresh reads the flag with its token's row (token-service.ts): a token not found so (an access
+      // token, one of no grant, one from before migration 0008, none at all) is refused for the client all the same.
+      const [family, grant] = tokens.refresh_token.split('.') as [string, string];
+      for (const other of [tokens.access_token, `${family}.${grant}x.secret`, 'a-token-from-before-selectors', 'a.b', '']) {
+        const res = await refresh(t, other);
+        expect([res.statusCode, res.json().error], other).toEqual([401, 'invalid_client']);
+      }
       const exchanged = await tokenRequest(t.app, codeGrant({ code: pending, clientId: CLIENT, redirectUri: REDIRECT, verifier: VERIFIER, terminalId: 't-1' }));
       expect(exchanged.json().error).toBe('invalid_client');
       // The SPA's check before the password form (decision 0019) names the client, as for an unknown one.

@@ -62,7 +62,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
       throw new OAuthError('unsupported_grant_type', 'grant_type is not supported');
     }
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
-  }, { outcome: tokenGrantOutcome });
+  }, {
+    outcome: tokenGrantOutcome,
+    // A refresh reads the client's enabled flag with its token's row (token-service.ts refreshTokens): one statement fewer on the hot path.
+    readsEnabled: (body) => body.grant_type === 'refresh_token' && Boolean(body.refresh_token),
+  });
 
   // RFC 9126 section 2.2: 201 Created, never cached. A public client's push is counted first (decision 0036).
   clientPost(app, deps, 'POST /api/auth/par', async (request, reply, body, client) => {

@@ -113,9 +113,30 @@ const legacyByRefreshHash = preparedQuery((db, p: { hash: string }) =>
   grantWithFamily(db).where('g.refresh_hash', '=', p.hash).where('g.hash_lookup', '=', sql.lit(1)),
 );
 
+// The same lookup for a client's token request, with that client's enabled flag (decision 0031) read
+// by its primary key in the same statement: a refresh grant's one read before its rotation.
+const byKeyWithClient = preparedQuery((db, p: GrantKey & { clientId: string }) =>
+  grantWithFamily(db)
+    .leftJoin('oauth_clients as c', (join) => join.on('c.client_id', '=', p.clientId))
+    .select('c.enabled as client_enabled')
+    .where('g.family_id', '=', p.family_id)
+    .where('g.id', '=', p.id),
+);
+
 export type GrantWithFamily = NonNullable<Awaited<ReturnType<typeof findGrant>>>;
 
 export const findGrant = async (db: Kysely<Database>, key: GrantKey) => (await byKey(db, key)).rows[0];
+
+/**
+ * findGrant, and whether `clientId` is registered and enabled in the database now (isClientEnabled of
+ * client-repo.ts), in one statement; undefined when there is no such grant (and then no flag either).
+ */
+export async function findGrantAndClient(db: Kysely<Database>, key: GrantKey, clientId: string): Promise<{ grant: GrantWithFamily; clientEnabled: boolean } | undefined> {
+  const row = (await byKeyWithClient(db, { ...key, clientId })).rows[0];
+  if (!row) return undefined;
+  const { client_enabled: enabled, ...grant } = row;
+  return { grant, clientEnabled: Number(enabled ?? 0) === 1 };
+}
 
 /** A pair issued before migration 0008, by the hash of either of its tokens. */
 export const findLegacyGrant = async (db: Kysely<Database>, hash: string): Promise<GrantWithFamily | undefined> =>

@@ -17,7 +17,7 @@ import { callerSeen } from './caller-seen.ts';
 import { verifyPkce } from './pkce.ts';
 import type { DpopSettings } from './dpop.ts';
 import { findGrant, insertFamily, lockGrant, revokeFamily, supersedeChildren, type GrantWithFamily } from './token-repo.ts';
-import { findToken, issuePair, rotatePair, type TokenKind } from './tokens.ts';
+import { findToken, findTokenOfClient, issuePair, rotatePair, type TokenKind } from './tokens.ts';
 import { amrList, mintIdToken, type OidcDeps } from '../oidc/id-token.ts';
 import { subjectFor } from '../oidc/subject.ts';
 import { slideSsoSessionOnRefresh } from '../sso/sso-session-repo.ts';
@@ -120,7 +120,8 @@ export async function exchangeCode(
 }
 
 /**
- * refresh_token grant with rotation and reuse detection (RFC 9700 section 4.14.2). Every refresh
+ * refresh_token grant with rotation and reuse detection (RFC 9700 section 4.14.2), for a client the
+ * route has authenticated: whether it is enabled is read here, with the token. Every refresh
  * answers a new pair. A rotated token presented again revokes the whole family, except a retry by
  * the same client and terminal within LIMITS.refreshRetryGraceMs (a lost response, a double tap):
  * that retry is answered with a fresh pair that supersedes the unused one issued before it
@@ -132,7 +133,10 @@ export async function refreshTokens(
 ): Promise<TokenResponse> {
   const now = deps.clock.now();
   const jkt = p.jkt ?? null;
-  const found = await findToken(deps.db, p.refreshToken);
+  // The client's enabled flag is read with the token's row (decision 0031), for the token endpoint
+  // does not read it apart for this grant (routes.ts): refused before anything else is looked at.
+  const { found, clientEnabled } = await findTokenOfClient(deps.db, p.refreshToken, p.client.client_id);
+  if (!clientEnabled) throw new OAuthError('invalid_client', 'client authentication failed', 401);
   const grant = found?.kind === 'refresh' ? found.grant : undefined;
   if (!grant || grant.client_id !== p.client.client_id) throw invalidGrant('refresh token is invalid');
   if (grant.terminal_id !== p.terminalId) throw invalidGrant('refresh token is bound to another terminal');

@@ -4,7 +4,8 @@ import { LIMITS } from '@sso/contracts/constants';
 import type { TokenResponse } from '@sso/contracts/auth';
 import type { Database } from '../../db/schema.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
-import { findGrant, findLegacyGrant, insertGrant, rotateGrant, type GrantKey, type GrantRow, type GrantWithFamily } from './token-repo.ts';
+import { isClientEnabled } from '../clients/client-repo.ts';
+import { findGrant, findGrantAndClient, findLegacyGrant, insertGrant, rotateGrant, type GrantKey, type GrantRow, type GrantWithFamily } from './token-repo.ts';
 
 /**
  * Opaque access and refresh tokens, stored only as SHA-256 hashes (docs/security.md "OAuth 2.0").
@@ -76,6 +77,22 @@ export type TokenKind = 'access' | 'refresh';
 /** Two hex digests, compared in constant time. */
 const sameDigest = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/** A token's selector: its grant's key, `legacy` for a token issued before migration 0008 (no dot), undefined for anything else. */
+function selectorOf(token: string): GrantKey | 'legacy' | undefined {
+  const parts = token.split('.');
+  if (parts.length === 1) return 'legacy';
+  if (parts.length !== 3 || parts.some((p) => p === '')) return undefined;
+  return { family_id: parts[0] as string, id: parts[1] as string };
+}
+
+/** Which of the grant's pair the token is, by its digest against both stored hashes (constant time), or undefined. */
+function matching(grant: GrantWithFamily | undefined, digest: string): { grant: GrantWithFamily; kind: TokenKind } | undefined {
+  if (!grant) return undefined;
+  if (sameDigest(digest, grant.access_hash)) return { grant, kind: 'access' };
+  if (sameDigest(digest, grant.refresh_hash)) return { grant, kind: 'refresh' };
+  return undefined;
+}
+
 /**
  * The grant a token belongs to and which of the pair it is, or undefined for anything that is not
  * a token this server issued: `<family id>.<grant id>.<secret>`, or, issued before migration 0008,
@@ -83,13 +100,25 @@ const sameDigest = (a: string, b: string): boolean => a.length === b.length && t
  * the server may ignore it).
  */
 export async function findToken(db: Kysely<Database>, token: string): Promise<{ grant: GrantWithFamily; kind: TokenKind } | undefined> {
-  const parts = token.split('.');
-  const named = parts.length === 3 && parts.every((p) => p !== '');
-  if (!named && parts.length !== 1) return undefined;
+  const selector = selectorOf(token);
+  if (selector === undefined) return undefined;
   const digest = sha256(token);
-  const grant = named ? await findGrant(db, { family_id: parts[0] as string, id: parts[1] as string }) : await findLegacyGrant(db, digest);
-  if (!grant) return undefined;
-  if (sameDigest(digest, grant.access_hash)) return { grant, kind: 'access' };
-  if (sameDigest(digest, grant.refresh_hash)) return { grant, kind: 'refresh' };
-  return undefined;
+  return matching(selector === 'legacy' ? await findLegacyGrant(db, digest) : await findGrant(db, selector), digest);
+}
+
+/**
+ * findToken for a token request of `clientId`, with whether that client is registered and enabled in
+ * the database now (decision 0031), which the request's route then does not read apart: one statement
+ * where the grant is found by its selector, the flag's own read only for a token not found so (an
+ * unknown token, one issued before migration 0008).
+ */
+export async function findTokenOfClient(
+  db: Kysely<Database>,
+  token: string,
+  clientId: string,
+): Promise<{ found: { grant: GrantWithFamily; kind: TokenKind } | undefined; clientEnabled: boolean }> {
+  const selector = selectorOf(token);
+  const read = selector !== undefined && selector !== 'legacy' ? await findGrantAndClient(db, selector, clientId) : undefined;
+  if (read) return { found: matching(read.grant, sha256(token)), clientEnabled: read.clientEnabled };
+  return { found: selector === 'legacy' ? await findToken(db, token) : undefined, clientEnabled: await isClientEnabled(db, clientId) };
 }

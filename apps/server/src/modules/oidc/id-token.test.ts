@@ -55,6 +55,8 @@ describe('the refresh with openid (sqlite statements)', () => {
 
   beforeAll(async () => {
     await migrateToLatest(db);
+    // The refresh reads the client's enabled flag with its token (decision 0031): the web client's row.
+    await db.insertInto('oauth_clients').values({ client_id: web.client_id, definition: '{}', enabled: 1, created_at: clock.now(), updated_at: clock.now() }).execute();
     await ensureSigningKey({ db, clock, secret: DEVELOPMENT_SIGNING_KEY_SECRET });
     // The node's first read of the keys, at its first signature: once a minute, not per token.
     await signingKeys.signingKey('ES256');
