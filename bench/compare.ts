@@ -62,10 +62,11 @@ const OPERATIONS: readonly { op: OperationName; label: string }[] = [
   { op: 'cards', label: 'card list' },
 ];
 
-/** Taken by name only (`--operations passwordLogin,passkeySignIn`): the whole flows of a sign-in, each request of it in one job. */
+/** Taken by name only (`--operations passwordLogin,passkeySignIn,refreshOpenid`): the whole flows of a sign-in, each request of it in one job, and the refresh that signs an ID token. */
 const ON_REQUEST: readonly { op: OperationName; label: string }[] = [
   { op: 'passwordLogin', label: 'SPA login (login step, authorize POST, code exchange)' },
   { op: 'passkeySignIn', label: 'passkey sign-in' },
+  { op: 'refreshOpenid', label: 'refresh grant with openid (new ID token)' },
 ];
 
 /** An operation of OPERATIONS or ON_REQUEST by its name. */

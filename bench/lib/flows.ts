@@ -63,6 +63,22 @@ const takeTokens = (m: Member, a: HttpAnswer): Outcome => {
 };
 
 /**
+ * A login's code exchange: its new family replaces the member's chain of the same kind. The login
+ * asks for the client's whole scope list, `openid` among it on a checkout that has it: such a family
+ * answers an ID token (OpenID Connect Core 1.0 section 3.1.3.3) and each of its refreshes signs a new
+ * one (section 12.2), so it becomes the member's `openid` session on the login's terminal, and the
+ * plain chain that `refresh` measures (and node-oidc-provider's refresh is weighed against) stays plain.
+ */
+const takeLogin = (m: Member, a: HttpAnswer): Outcome => {
+  const j = parse(a);
+  if (typeof j.id_token !== 'string') return takeTokens(m, a);
+  if (a.status !== 200 || typeof j.access_token !== 'string' || typeof j.refresh_token !== 'string') return failed(httpKind(a));
+  m.access = j.access_token;
+  m.openid = { terminalId: m.terminalId, refresh: j.refresh_token };
+  return OK;
+};
+
+/**
  * The login form's POST to the authorize endpoint with the PKCE S256 challenge (RFC 7636) of `proof`,
  * as the harness's OAuth client writes it (apps/server/src/test-support/oauth-client.ts).
  */
@@ -105,7 +121,7 @@ export const login: Operation = async (http, m) => {
   const { code, redirectUri, failure } = await postAuthorize(http, m, proof);
   if (failure || !code) return failure ?? failed('authorize without code');
   const exchanged = await http.post('/api/auth/token', { form: codeGrant({ code, clientId: SPA_CLIENT_ID, redirectUri, verifier: proof.verifier, terminalId: m.terminalId }) });
-  return takeTokens(m, exchanged);
+  return takeLogin(m, exchanged);
 };
 
 /**
@@ -123,7 +139,7 @@ export const passwordLogin: Operation = async (http, m) => {
   const { code, redirectUri, failure } = await postAuthorize(http, m, proof, j.login_ticket);
   if (failure || !code) return failure ?? failed('authorize without code');
   const exchanged = await http.post('/api/auth/token', { form: codeGrant({ code, clientId: SPA_CLIENT_ID, redirectUri, verifier: proof.verifier, terminalId: m.terminalId }) });
-  return takeTokens(m, exchanged);
+  return takeLogin(m, exchanged);
 };
 
 /**
@@ -142,12 +158,15 @@ export const passkeySignIn: Operation = async (http, m) => {
   return (await postAuthorize(http, { ...m, email: j.id, password: '' }, pkce(), j.login_ticket)).failure ?? OK;
 };
 
-/** The refresh grant: the next link of the member's rotation chain (RFC 6749 section 6). */
-export const refresh: Operation = async (http, m) =>
-  takeTokens(
-    m,
-    await http.post('/api/auth/token', { form: refreshGrant(m.refresh, m.terminalId) }),
-  );
+/**
+ * The refresh grant: the next link of the member's plain rotation chain (RFC 6749 section 6), checked
+ * to answer no ID token (the one with `openid` is `refreshOpenid`).
+ */
+export const refresh: Operation = async (http, m) => {
+  const a = await http.post('/api/auth/token', { form: refreshGrant(m.refresh, m.terminalId) });
+  if (a.status === 200 && typeof parse(a).id_token === 'string') return failed('plain refresh with an ID token');
+  return takeTokens(m, a);
+};
 
 /**
  * The refresh grant of the member's session with `openid` (OpenID Connect Core 1.0 section 12.2): the
