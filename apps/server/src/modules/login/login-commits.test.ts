@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../seed.ts';
+import { postAuthorize, WEB_REDIRECT } from '../../test-support/test-app.ts';
 import { withTestApp } from '../../test-support/test-app.ts';
 
 /**
@@ -32,7 +33,7 @@ const counted = async <T>(request: () => Promise<T>): Promise<{ result: T; commi
 describe('the SPA login commits (sqlite)', () => {
   const t = withTestApp('sqlite');
 
-  it('commits the login step twice', async () => {
+  it('commits the login step twice and the authorize post with its ticket once', async () => {
     const login = await counted(() =>
       t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { id: DEMO.card.email, password: DEMO.card.password, recaptcha_token: 'dev', client_id: 'SIAP009' } }),
     );
@@ -40,5 +41,14 @@ describe('the SPA login commits (sqlite)', () => {
     // The counts before the hash, then the counts taken back with the ticket.
     expect(login.commits).toBe(2);
 
+    const ticket = login.result.json().login_ticket as string;
+    const authorized = await counted(() => postAuthorize(t.app, { user: DEMO.card.email, password: '', recaptcha: '', ticket }));
+    expect(authorized.result.statusCode).toBe(303);
+    expect(authorized.result.headers.location).toMatch(new RegExp(`^${WEB_REDIRECT}\\?code=`));
+    // The ticket used up with the code, the session and the activity row, in the code's transaction.
+    expect(authorized.commits).toBe(1);
+    // The ticket stays used up: without a password, the member signs in again.
+    const again = await postAuthorize(t.app, { user: DEMO.card.email, password: '', recaptcha: '', ticket });
+    expect(again.headers.location).toContain('login_result=credentials');
   });
 });
