@@ -13,7 +13,7 @@ import { refusesMember } from '../oauth/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { checkCredentials, outstandingTerms, type CredentialCheck, type CredentialDeps } from '../account/credentials-service.ts';
 import { redeemLoginTicket, type LoginProof, type RedeemedTicket } from '../account/login-ticket.ts';
-import { noteSignIn, type SignInNoticeDeps } from '../account/new-device-notice.ts';
+import { knownBrowser, noteSignIn, type SignInNoticeDeps } from '../account/new-device-notice.ts';
 import { recordTermAcceptance, type UserRow } from '../account/user-repo.ts';
 import { isClientEnabled } from '../clients/client-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
@@ -209,7 +209,8 @@ const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Arr
 /** What a login form post that proved the member came to: the answer, and the sign-in when a code was issued. */
 interface SignInOutcome {
   answer: string;
-  issued?: { user: UserRow; now: number };
+  /** `notice`: a browser the sign-in notice is to note after the answer (noteSignIn). */
+  issued?: { user: UserRow; now: number; notice: boolean };
 }
 
 /**
@@ -268,7 +269,11 @@ export async function authorize(
     const location = await inTransaction(db, (trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
     // The password changed, or the member was suspended, since it was checked: the member signs in again.
     // (A pushed request used up meanwhile ends at the client: issueCodeRedirect answers that itself.)
-    return location === undefined ? { answer: retry('credentials') } : { answer: location, issued: { user, now } };
+    if (location === undefined) return { answer: retry('credentials') };
+    // The sign-in notice (decision 0024): a known browser's sighting in the code's commit, a new browser after the answer.
+    const noticed = deps.loginNotice === true && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer);
+    const known = noticed && (await knownBrowser(db, { userId: user.id, deviceCookie: origin.deviceCookie ?? null, now }));
+    return { answer: location, issued: { user, now, notice: noticed && !known } };
   };
   // A client that asked for more than this sign-in is (a passkey for phishing-resistant authentication)
   // gets a failed authentication (OpenID Connect Core 1.0 section 5.5.1.1), before any password is
@@ -301,8 +306,8 @@ export async function authorize(
   if (!issued) return location;
   const { user, now } = issued;
   securityEvent({ event: 'login.succeeded', memberId: user.id, clientId, method: signedIn.proof });
-  if (deps.loginNotice && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
-    const notice = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };
+  if (issued.notice) {
+    const notice = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie ?? null, device, clientId, now };
     deps.background.run('sign-in notice', () => noteSignIn(deps, notice));
   }
   return location;
