@@ -8,6 +8,7 @@ import { logActivity } from '../activity/activity-repo.ts';
 import { loginRefused, securityEvent } from '../../lib/security-events.ts';
 import type { OAuthClient } from '../clients/clients.ts';
 import { hitRateLimit, unhitRateLimit } from '../../db/rate-limit-repo.ts';
+import { oneCommit } from '../../db/one-commit.ts';
 import { addressDigest } from '../../lib/address-bucket.ts';
 import { loginLockKey } from '../verification/account-lock.ts';
 import { clearAttempts, countAttempt } from '../verification/login-throttle-repo.ts';
@@ -54,7 +55,18 @@ export const addressKey = (address: string) => `login-address:${addressDigest(ad
  * A network address with too many failures across any ids (password spraying,
  * decision 0007) is refused the same way, before any hash, until its window runs out.
  */
-export async function checkCredentials(deps: CredentialDeps, rawId: string, password: string, origin: LoginOrigin): Promise<CredentialCheck> {
+export async function checkCredentials(
+  deps: CredentialDeps,
+  rawId: string,
+  password: string,
+  origin: LoginOrigin,
+  /**
+   * What the caller writes for an active member whose password was right, in the commit that takes
+   * the attempt's counts back (db/one-commit.ts): the login step's ticket. It must not throw for a
+   * refusal (the counts would stay): it records it, for the caller to answer once this returns.
+   */
+  admitted?: (db: Kysely<Database>, user: UserRow) => Promise<void>,
+): Promise<CredentialCheck> {
   const { db, clock } = deps;
   const { clientId, device } = origin;
   const addressLimit = deps.loginAddressFailures ?? LIMITS.loginFailuresPerAddress;
@@ -65,21 +77,30 @@ export async function checkCredentials(deps: CredentialDeps, rawId: string, pass
   // a success takes its count back, so the address's count is its failures and those in flight.
   const counted = addressLimit > 0;
   const bucket = addressKey(origin.address);
-  if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return loginRefused(clientId, null, 'address_limited', ADDRESS_LIMITED);
-  // The id is looked up for every attempt, a member's or not, to find the lock it counts on.
-  // A suspended member is looked up, counted and hashed as an active one: only the right password tells.
-  const user = await findSignInUserByLoginId(db, id);
-  const key = loginLockKey(user, id);
-  const { attempt } = await countAttempt(db, key, now, LIMITS.loginFailuresBeforeLock, LIMITS.loginLockMs);
+  // Both counts and the lookup between them in one commit (db/one-commit.ts), committed before the hash.
+  const counts = await oneCommit(db, async (db) => {
+    if (counted && (await hitRateLimit(db, bucket, now, LIMITS.loginLockMs)) > addressLimit) return undefined;
+    // The id is looked up for every attempt, a member's or not, to find the lock it counts on.
+    // A suspended member is looked up, counted and hashed as an active one: only the right password tells.
+    const user = await findSignInUserByLoginId(db, id);
+    const key = loginLockKey(user, id);
+    return { user, key, ...(await countAttempt(db, key, now, LIMITS.loginFailuresBeforeLock, LIMITS.loginLockMs)) };
+  });
+  if (!counts) return loginRefused(clientId, null, 'address_limited', ADDRESS_LIMITED);
+  const { user, key, attempt } = counts;
   // While locked nothing more is done, for a member's id and an unknown one alike: attempts that
   // anyone can repeat without bound must not differ in time (docs/security.md) nor fill the
   // activity log.
   if (attempt > LIMITS.loginFailuresBeforeLock) return loginRefused(clientId, user?.id ?? null, 'locked', LOCKED);
   const ok = await verifyPassword(user?.password_hash, password);
   if (ok && user) {
-    await clearAttempts(db, key);
-    if (counted) await unhitRateLimit(db, bucket);
-    return user.status === 'suspended' ? loginRefused(clientId, user.id, 'suspended', SUSPENDED) : { ok: true, user };
+    const suspended = user.status === 'suspended';
+    await oneCommit(db, async (db) => {
+      await clearAttempts(db, key);
+      if (counted) await unhitRateLimit(db, bucket);
+      if (!suspended) await admitted?.(db, user);
+    });
+    return suspended ? loginRefused(clientId, user.id, 'suspended', SUSPENDED) : { ok: true, user };
   }
   const locks = attempt === LIMITS.loginFailuresBeforeLock;
   // The failure itself, then the lock it engaged (a member's: an unknown id's lock locks no account).

@@ -9,14 +9,18 @@ const deviceSeen = preparedQuery((db, p: { userId: string; deviceHash: string; n
   db.updateTable('member_devices').set({ last_seen_at: p.now }).where('user_id', '=', p.userId).where('device_hash', '=', p.deviceHash),
 );
 
+/** A sign-in from a device the member has signed in from before, in one update: true; false, and nothing written, for a device not known. */
+export async function seeKnownDevice(db: Kysely<Database>, p: { userId: string; deviceHash: string; now: number }): Promise<boolean> {
+  return Number((await deviceSeen(db, p)).numAffectedRows ?? 0n) === 1;
+}
+
 /**
  * Records a sign-in from a device (a keyed digest of its cookie): true when the member had not signed
  * in from it before. A known device costs one update; a new one an insert that does nothing when a
  * parallel sign-in from it inserted first, so that one new device is new once.
  */
 export async function noteMemberDevice(db: Kysely<Database>, p: { userId: string; deviceHash: string; now: number }): Promise<boolean> {
-  const seen = await deviceSeen(db, p);
-  if (Number(seen.numAffectedRows ?? 0n) === 1) return false;
+  if (await seeKnownDevice(db, p)) return false;
   const inserted = await db
     .insertInto('member_devices')
     .values({ user_id: p.userId, device_hash: p.deviceHash, first_seen_at: p.now, last_seen_at: p.now })

@@ -62,6 +62,14 @@ export const issueLoginTicket = async (
   return passkeyId ? `${PASSKEY_PREFIX}${token}` : token;
 };
 
+/** A live ticket used up: the member, how they proved it, by which RFC 8176 methods, and the passkey of a passkey sign-in. */
+export interface RedeemedTicket {
+  user: UserRow;
+  proof: LoginProof;
+  amr: SignInMethods;
+  passkeyId?: string;
+}
+
 /**
  * The member a live ticket of this id and client stands for, how they proved it and by which RFC 8176
  * methods, the ticket used up; undefined: the authorize step checks for itself.
@@ -77,7 +85,7 @@ export const issueLoginTicket = async (
 export async function redeemLoginTicket(
   deps: { db: Kysely<Database>; clock: Clock },
   p: { ticket: string; rawId: string; clientId: string },
-): Promise<{ user: UserRow; proof: LoginProof; amr: SignInMethods; passkeyId?: string } | undefined> {
+): Promise<RedeemedTicket | undefined> {
   const proof: LoginProof = p.ticket.startsWith(PASSKEY_PREFIX) ? 'passkey' : 'password';
   const token = proof === 'passkey' ? p.ticket.slice(PASSKEY_PREFIX.length) : p.ticket;
   const ticket = await redeemToken(deps.db, proof === 'passkey' ? 'passkey_ticket' : 'login_ticket', sha256(token), deps.clock.now());

@@ -6,7 +6,7 @@ import { lookupDigest } from '../../lib/secrets.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { composeMail, type MailLink } from '../notifications/compose-mail.ts';
 import type { Notifier, OutgoingMessage } from '../notifications/notifier.ts';
-import { noteMemberDevice } from './device-repo.ts';
+import { noteMemberDevice, seeKnownDevice } from './device-repo.ts';
 import { notMeLink } from './not-me-link.ts';
 
 /**
@@ -36,6 +36,14 @@ export interface SignInNoticeDeps {
   notifier: Notifier;
   issuer: string;
 }
+
+/**
+ * A sign-in from a browser the member has signed in from before: its sighting written, in one update
+ * that the code's commit can carry (db/one-commit.ts), and true; false, and nothing written, for a
+ * browser that noteSignIn is to note once the answer has gone out (a new one, or one that cannot be known).
+ */
+export const knownBrowser = async (db: Kysely<Database>, p: { userId: string; deviceCookie: string | null; now: number }): Promise<boolean> =>
+  p.deviceCookie !== null && (await seeKnownDevice(db, { userId: p.userId, deviceHash: deviceHashOf(p.deviceCookie), now: p.now }));
 
 /**
  * A member's sign-in from the browser with this device cookie: a browser not seen before is logged

@@ -9,7 +9,7 @@ import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import type { ClientRegistry } from '../clients/clients.ts';
 import { checkCredentials, outstandingTerms, type CredentialDeps } from '../account/credentials-service.ts';
 import { issueLoginTicket } from '../account/login-ticket.ts';
-import { requireCardholder } from '../oauth/cardholders-only.ts';
+import { cardholdersOnlyError, refusesMember } from '../oauth/cardholders-only.ts';
 import { recaptchaRefused } from '../../lib/security-events.ts';
 
 export interface LoginDeps extends CredentialDeps {
@@ -24,11 +24,16 @@ export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void
     if (!client) throw validationError([{ key: 'client_id', message: SERVER_MESSAGES.validation }]);
     if (!(await deps.recaptcha.verify(input.recaptcha_token, 'Authorize', request.ip))) throw recaptchaRefused('login', client.client_id, recaptchaError());
     const device = describeDevice(request.headers['user-agent']);
-    const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' });
+    // The ticket and the terms, in the commit that takes the attempt's counts back (db/one-commit.ts).
+    let answer: { refused: true } | { refused: false; login_ticket: string; terms: string[] } | undefined;
+    const check = await checkCredentials(deps, input.id, input.password, { clientId: client.client_id, device, address: request.ip ?? '' }, async (db, user) => {
+      // Before the terms and the ticket: a service the member may not use is said at once, on the login page (SPEC.md section 6).
+      if (await refusesMember(db, user.id, client.client_id)) answer = { refused: true };
+      else answer = { refused: false, login_ticket: await issueLoginTicket(db, user, client.client_id, deps.clock.now()), terms: await outstandingTerms(db, user.id, client) };
+    });
     if (!check.ok) throw check.reason === 'locked' ? lockedError(check.byAddress) : check.reason === 'suspended' ? suspendedError() : credentialsError();
-    // Before the terms and the ticket: a service the member may not use is said at once, on the login page (SPEC.md section 6).
-    await requireCardholder(deps.db, check.user.id, client.client_id);
-    const login_ticket = await issueLoginTicket(deps.db, check.user, client.client_id, deps.clock.now());
-    return { ...ok, terms: await outstandingTerms(deps.db, check.user.id, client), login_ticket };
+    if (!answer) throw new Error('the login step admitted a member without an answer');
+    if (answer.refused) throw cardholdersOnlyError();
+    return { ...ok, terms: answer.terms, login_ticket: answer.login_ticket };
   });
 }

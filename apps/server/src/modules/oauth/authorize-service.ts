@@ -5,15 +5,16 @@ import { authorizeQuerySchema, type AuthorizeQuery, type authorizeFormSchema } f
 import { TERM_VERSIONS, isTermKey } from '@sso/contracts/terms';
 import type { Database } from '../../db/schema.ts';
 import { databaseUnavailable } from '../../db/unavailable.ts';
+import { inTransaction, oneCommit } from '../../db/one-commit.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import type { RecaptchaVerifier } from '../../ports/recaptcha.ts';
 import { logActivity } from '../activity/activity-repo.ts';
 import { refusesMember } from '../oauth/cardholders-only.ts';
 import { holdMember } from '../account/member-hold-repo.ts';
 import { checkCredentials, outstandingTerms, type CredentialCheck, type CredentialDeps } from '../account/credentials-service.ts';
-import { redeemLoginTicket } from '../account/login-ticket.ts';
-import { noteSignIn, type SignInNoticeDeps } from '../account/new-device-notice.ts';
-import { recordTermAcceptance } from '../account/user-repo.ts';
+import { redeemLoginTicket, type LoginProof, type RedeemedTicket } from '../account/login-ticket.ts';
+import { knownBrowser, noteSignIn, type SignInNoticeDeps } from '../account/new-device-notice.ts';
+import { recordTermAcceptance, type UserRow } from '../account/user-repo.ts';
 import { isClientEnabled } from '../clients/client-repo.ts';
 import type { ClientRegistry, OAuthClient } from '../clients/clients.ts';
 import { insertCode } from './code-repo.ts';
@@ -205,6 +206,13 @@ export const cardholdersOnlyPage = (issuer: string) => `${issuer}/content${CARDH
 
 const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
+/** What a login form post that proved the member came to: the answer, and the sign-in when a code was issued. */
+interface SignInOutcome {
+  answer: string;
+  /** `notice`: a browser the sign-in notice is to note after the answer (noteSignIn). */
+  issued?: { user: UserRow; now: number; notice: boolean };
+}
+
 /**
  * POST /api/auth/authorize (SPEC.md sections 4 and 7): the login form post. On valid credentials
  * and accepted terms it issues a single-use code, bound to client, redirect URI and PKCE challenge,
@@ -235,50 +243,72 @@ export async function authorize(
 
   const { device } = origin;
   const clientId = target.client.client_id;
+  /**
+   * The member proved who they are (by the ticket `held` or the password): the client's rule, the
+   * terms, then the code in its transaction. `issued`: the code's transaction answered, the sign-in
+   * is logged and noted; otherwise `answer` says why not.
+   */
+  const signIn = async (db: Kysely<Database>, user: UserRow, held: RedeemedTicket | undefined): Promise<SignInOutcome> => {
+    const proof = held?.proof ?? 'password';
+    const now = deps.clock.now();
+    // Before the terms: a member refused the service is told so, not asked to accept its terms.
+    if (await refusesMember(db, user.id, clientId)) return { answer: cardholdersOnlyPage(deps.issuer) };
+
+    if (!(await acceptClientTerms({ db }, user.id, target.client, form.terms, now))) return { answer: fail('access_denied', 'terms of use not accepted') };
+
+    const codeChallenge = q.query.code_challenge;
+    // The password was checked here, or at the login step whose ticket was redeemed just now, or a passkey
+    // was: the session starts proved (decision 0012); by the password only for a member who has not
+    // required a passkey (decision 0024).
+    const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
+    // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
+    // RFC 8176: the password, or the passkey's kind of key the ticket names (login-ticket.ts).
+    const context = { authTime: now, amr: held?.amr ?? ['pwd'], nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
+    const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, dpopJkt: q.query.dpop_jkt, ...context };
+    // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
+    const location = await inTransaction(db, (trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
+    // The password changed, or the member was suspended, since it was checked: the member signs in again.
+    // (A pushed request used up meanwhile ends at the client: issueCodeRedirect answers that itself.)
+    if (location === undefined) return { answer: retry('credentials') };
+    // The sign-in notice (decision 0024): a known browser's sighting in the code's commit, a new browser after the answer.
+    const noticed = deps.loginNotice === true && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer);
+    const known = noticed && (await knownBrowser(db, { userId: user.id, deviceCookie: origin.deviceCookie ?? null, now }));
+    return { answer: location, issued: { user, now, notice: noticed && !known } };
+  };
+  // A client that asked for more than this sign-in is (a passkey for phishing-resistant authentication)
+  // gets a failed authentication (OpenID Connect Core 1.0 section 5.5.1.1), before any password is
+  // checked or counted: the answer says nothing of it (oidc/acr-request.ts, decision 0025).
+  const acrNotMet = (amr: string[]) => (meetsAcrValues(amr, q.query.acr_values) ? undefined : { answer: fail('access_denied', ACR_NOT_MET) });
+
   // The login step's ticket spares the password's second hash (login-ticket.ts). Without a live one this
   // post is a login of its own, and passes what the login step does: reCAPTCHA first (SPEC.md
   // section 7), before anything is counted or hashed, then the password (decision 0011).
   // A passkey sign-in's ticket comes without a password (decision 0024): it is the only way in without one.
-  const held = form.login_ticket ? await redeemLoginTicket(deps, { ticket: form.login_ticket, rawId: form.user_mail, clientId }) : undefined;
-  let user = held?.user;
-  const proof = held?.proof ?? 'password';
-  // RFC 8176: the password, or the passkey's kind of key the ticket names (login-ticket.ts).
-  const amr: string[] = held?.amr ?? ['pwd'];
-  // A client that asked for more than this sign-in is (a passkey for phishing-resistant authentication)
-  // gets a failed authentication (OpenID Connect Core 1.0 section 5.5.1.1), before any password is
-  // checked or counted: the answer says nothing of it (oidc/acr-request.ts, decision 0025).
-  if (!meetsAcrValues(amr, q.query.acr_values)) return fail('access_denied', ACR_NOT_MET);
-  if (!user) {
+  // A live ticket is used up in the code's commit (db/one-commit.ts); a dead one is used up by itself.
+  const ticket = form.login_ticket;
+  let signedIn: (SignInOutcome & { proof: LoginProof }) | undefined = ticket
+    ? await oneCommit(deps.db, async (db) => {
+        const held = await redeemLoginTicket({ db, clock: deps.clock }, { ticket, rawId: form.user_mail, clientId });
+        return held && { proof: held.proof, ...(acrNotMet(held.amr) ?? (await signIn(db, held.user, held))) };
+      })
+    : undefined;
+  if (!signedIn) {
+    const refused = acrNotMet(['pwd']);
+    if (refused) return refused.answer;
     // A dead ticket without a password (a passkey sign-in's): the member signs in again.
     if (!form.user_pass) return retry('credentials');
     if (!(await deps.recaptcha.verify(form.recaptcha_token ?? '', 'Authorize', origin.address))) return recaptchaRefused('login', clientId, retry('recaptcha'));
     const check = await checkCredentials(deps, form.user_mail, form.user_pass, { clientId, ...origin });
     if (!check.ok) return retry(retryKind(check));
-    user = check.user;
+    signedIn = { proof: 'password', ...(await signIn(deps.db, check.user, undefined)) };
   }
-  const now = deps.clock.now();
-  // Before the terms: a member refused the service is told so, not asked to accept its terms.
-  if (await refusesMember(deps.db, user.id, clientId)) return cardholdersOnlyPage(deps.issuer);
-
-  if (!(await acceptClientTerms(deps, user.id, target.client, form.terms, now))) return fail('access_denied', 'terms of use not accepted');
-
-  const codeChallenge = q.query.code_challenge;
-  // The password was checked here, or at the login step whose ticket was redeemed just now, or a passkey
-  // was: the session starts proved (decision 0012); by the password only for a member who has not
-  // required a passkey (decision 0024).
-  const provedAt = proof === 'passkey' || Number(user.require_passkey) !== 1 ? now : null;
-  // The browser's SSO session starts (or is renewed) with the code, in its transaction (decision 0026).
-  const context = { authTime: now, amr, nonce: q.query.nonce ?? null, ssoSessionId: null, session: origin.session };
-  const issue = { client: target.client, redirectUri: target.redirectUri, pushed: target.pushed, codeChallenge, scope, userId: user.id, state, device, address: origin.address, provedAt, passkeyId: held?.passkeyId, dpopJkt: q.query.dpop_jkt, ...context };
-  // Only while the password checked is still the member's: a change or reset meanwhile refuses the code (member-hold-repo.ts).
-  const location = await deps.db.transaction().execute((trx) => issueCodeRedirect({ ...deps, db: trx }, { ...issue, passwordHash: user.password_hash }));
-  // The password changed, or the member was suspended, since it was checked: the member signs in again.
-  // (A pushed request used up meanwhile ends at the client: issueCodeRedirect answers that itself.)
-  if (location === undefined) return retry('credentials');
-  securityEvent({ event: 'login.succeeded', memberId: user.id, clientId, method: proof });
-  if (deps.loginNotice && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer)) {
-    const signedIn = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie, device, clientId, now };
-    deps.background.run('sign-in notice', () => noteSignIn(deps, signedIn));
+  const { answer: location, issued } = signedIn;
+  if (!issued) return location;
+  const { user, now } = issued;
+  securityEvent({ event: 'login.succeeded', memberId: user.id, clientId, method: signedIn.proof });
+  if (issued.notice) {
+    const notice = { userId: user.id, email: user.email, deviceCookie: origin.deviceCookie ?? null, device, clientId, now };
+    deps.background.run('sign-in notice', () => noteSignIn(deps, notice));
   }
   return location;
 }
