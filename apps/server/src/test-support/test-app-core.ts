@@ -8,7 +8,7 @@ import { loadConfig, REPO_ROOT } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import { ManualClock } from '../lib/clock.ts';
 import { sha256 } from '../lib/secrets.ts';
-import { createTestDb, type TestDb } from './test-db.ts';
+import { createMigratedTestDb, createTestDb, type TestDb } from './test-db.ts';
 import { authorizeQuery as query, basicAuth, bearer, codeGrant, codeIn, FIXED_PKCE, loginForm, SPA_CLIENT_ID, spaRedirect } from './oauth-client.ts';
 
 export { bearer };
@@ -73,7 +73,8 @@ export const testAppEnv = (databaseUrl: string): Record<string, string> => ({
 });
 
 /**
- * The real app (real database, demo seed, real routes) on a fresh database, with a manual clock.
+ * The real app (real database, demo seed, real routes) on a fresh database, with a manual clock: the
+ * app's start migrates it, which finds the copied schema current.
  * `overrides` replaces an external system's port, such as a card master that records its calls.
  */
 export async function createTestApp(
@@ -83,7 +84,8 @@ export async function createTestApp(
   /** Runs on the empty database before the app starts on it (an upgrade test leaves an older schema with rows). */
   before?: (db: TestDb['db']) => Promise<void>,
 ): Promise<TestApp> {
-  const testDb = await createTestDb(dialect);
+  // At the latest schema already (a copy of the run's migrated template), unless `before` starts from an empty one.
+  const testDb = before ? await createTestDb(dialect) : await createMigratedTestDb(dialect);
   await before?.(testDb.db);
   const config = loadConfig({ ...testAppEnv(testDb.url), ...env });
   const clock = new ManualClock(Date.now());

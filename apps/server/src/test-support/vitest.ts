@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import type { Dialect } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrations.ts';
 import type { Database } from '../db/schema.ts';
 import { startListeningApp, type ListeningApp } from './listening-app.ts';
 import { silentSmtp, type SilentSmtp } from './silent-smtp.ts';
 import { createTestApp, type TestApp } from './test-app-core.ts';
-import { createTestDb, type TestDb } from './test-db.ts';
+import { createMigratedTestDb, type TestDb } from './test-db.ts';
 
 /**
  * The vitest lifecycle of the test harness (entry `@sso/server/test-support/vitest`): each helper
@@ -36,8 +35,7 @@ export function withTestApp(
 export function withMigratedDb(dialect: Dialect): () => Kysely<Database> {
   let testDb: TestDb | undefined;
   beforeAll(async () => {
-    testDb = await createTestDb(dialect);
-    await migrateToLatest(testDb.db.kysely);
+    testDb = await createMigratedTestDb(dialect);
   });
   afterAll(async () => testDb?.drop());
   return () => {

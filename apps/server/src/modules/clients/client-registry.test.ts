@@ -14,8 +14,7 @@ import { ManualClock } from '../../lib/clock.ts';
 import { eventually } from '../../test-support/eventually.ts';
 import { codeGrant } from '../../test-support/oauth-client.ts';
 import { basic, form, getCode, NET_ANSWER, postAuthorize, PRODUCTION_ENV, TEST_ORIGIN, tokenRequest, VERIFIER, withTestApp } from '../../test-support/test-app.ts';
-import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
-import { migrateToLatest } from '../../db/migrations.ts';
+import { createMigratedTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { CLIENT_ADMIN_MESSAGES, registerClient, retireOldSecrets, rotateClientSecret, setClientEnabled, updateClient, type ClientAdminDeps } from '../client-admin/client-admin.ts';
 import { JWT_BEARER_ASSERTION } from '../oauth/client-assertion.ts';
 import { importClientsIfEmpty, openClientStore, type ClientStore } from './client-store.ts';
@@ -419,8 +418,7 @@ describe('two nodes on one PostgreSQL database', () => {
 describe('the first start of several nodes at once on one PostgreSQL database', () => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await createTestDb('postgres');
-    await migrateToLatest(t.db.kysely);
+    t = await createMigratedTestDb('postgres');
   });
   afterAll(async () => t.drop());
 
@@ -444,10 +442,9 @@ describe('the first start of several nodes at once on one PostgreSQL database', 
 
 describe.each(DIALECTS)('a production start on a registry with the demo secrets (%s)', (dialect) => {
   it('refuses to start, naming the clients, and starts once their secrets are rotated and retired', async () => {
-    const t = await createTestDb(dialect);
+    const t = await createMigratedTestDb(dialect);
     try {
       // A registry first filled from the demo file (a staging database promoted, say): the production file is no longer read.
-      await migrateToLatest(t.db.kysely);
       await importClientsIfEmpty(t.db.kysely, () => loadClientsFile(`${REPO_ROOT}config/clients.json`, TEST_ORIGIN), Date.now());
       const config = loadConfig({ ...PRODUCTION_ENV, DATABASE_URL: t.url, PUBLIC_ORIGIN: TEST_ORIGIN, WEB_DIST: '/nonexistent' });
       await expect(buildApp(config, { db: t.db, logger: false })).rejects.toThrow(

@@ -2,8 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock.ts';
 import { purgeExpired } from '../../db/maintenance.ts';
-import { migrateToLatest } from '../../db/migrations.ts';
-import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
+import { createMigratedTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { DevMailbox } from './dev-mailbox.ts';
 import { smtpTransport, withWaits } from './mail-transport.ts';
 import { silentSmtp } from '../../test-support/silent-smtp.ts';
@@ -29,8 +28,7 @@ describe.each(DIALECTS)('outbox over real SMTP (%s)', (dialect) => {
   let testDb: TestDb;
   const sinks: SmtpSink[] = [];
   beforeAll(async () => {
-    testDb = await createTestDb(dialect);
-    await migrateToLatest(testDb.db.kysely);
+    testDb = await createMigratedTestDb(dialect);
   });
   afterAll(async () => {
     for (const s of sinks) await s.close();

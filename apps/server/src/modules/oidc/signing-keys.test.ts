@@ -4,13 +4,12 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { REPO_ROOT } from '../../config.ts';
-import { migrateToLatest } from '../../db/migrations.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { open } from '../../lib/sealed-box.ts';
 import { DEVELOPMENT_SIGNING_KEY_SECRET } from '../../lib/secrets.ts';
 import { withListeningApp } from '../../test-support/vitest.ts';
 import { relyingParty, signIn } from '../../test-support/oidc-kit.ts';
-import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
+import { createMigratedTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { listSigningKeys, type SigningKeyRow } from './signing-key-repo.ts';
 import { ensureSigningKey, SIGNING_ALGS, SIGNING_KEYS, signingKeyStore } from './signing-keys.ts';
 
@@ -29,8 +28,7 @@ describe.each(DIALECTS)('signing keys (%s)', (dialect) => {
   describe('the first start', () => {
     let testDb: TestDb;
     beforeAll(async () => {
-      testDb = await createTestDb(dialect);
-      await migrateToLatest(testDb.db.kysely);
+      testDb = await createMigratedTestDb(dialect);
     });
     afterAll(async () => testDb.drop());
 
@@ -71,8 +69,7 @@ describe.each(DIALECTS)('signing keys (%s)', (dialect) => {
   describe('a deployment that holds only an ES256 key (from before decision 0034)', () => {
     let testDb: TestDb;
     beforeAll(async () => {
-      testDb = await createTestDb(dialect);
-      await migrateToLatest(testDb.db.kysely);
+      testDb = await createMigratedTestDb(dialect);
     });
     afterAll(async () => testDb.drop());
 

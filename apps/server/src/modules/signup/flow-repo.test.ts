@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../db/migrations.ts';
-import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
+import { createMigratedTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { emailOtpFlow } from '../../test-support/signup-kit.ts';
 import { advanceSignupFlow, insertFlow } from './flow-repo.ts';
 import { consumeVerification, insertVerification, takeTry } from '../verification/verification-repo.ts';
@@ -16,8 +15,7 @@ const flow = (id: string) => emailOtpFlow(id, T0, 60_000);
 describe.each(DIALECTS)('sign-up flow and secret updates (%s)', (dialect) => {
   let t: TestDb;
   beforeAll(async () => {
-    t = await createTestDb(dialect);
-    await migrateToLatest(t.db.kysely);
+    t = await createMigratedTestDb(dialect);
   });
   afterAll(async () => t?.drop());
 

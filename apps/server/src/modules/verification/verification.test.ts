@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { LIMITS } from '@sso/contracts/constants';
-import { migrateToLatest } from '../../db/migrations.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { sha256 } from '../../lib/secrets.ts';
-import { createTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
+import { createMigratedTestDb, DIALECTS, type TestDb } from '../../test-support/test-db.ts';
 import { emailOtpFlow } from '../../test-support/signup-kit.ts';
 import { advanceSignupFlow, insertFlow } from '../signup/flow-repo.ts';
 import { hashSecret } from './codes.ts';
@@ -40,8 +39,7 @@ describe.each(DIALECTS)('verification kernel (%s)', (dialect) => {
   let t: TestDb;
   const db = () => t.db.kysely;
   beforeAll(async () => {
-    t = await createTestDb(dialect);
-    await migrateToLatest(t.db.kysely);
+    t = await createMigratedTestDb(dialect);
   });
   afterAll(async () => t?.drop());
 
