@@ -96,7 +96,7 @@ async function productionSide(dir: string, logLevel: string): Promise<{ env: Rec
 export async function startBenchSystem(database: DatabaseKind, options: BenchSystemOptions = {}): Promise<BenchSystem> {
   const probeDir = mkdtempSync(join(tmpdir(), 'sso-bench-'));
   const probeFile = join(probeDir, 'heap.json');
-  const pgDb = database === 'postgres' ? await createTestDb('postgres') : undefined;
+  const pgDb = database === 'postgres' ? await createTestDb('postgres', { durable: true }) : undefined;
   const production = options.production ? await productionSide(probeDir, options.logLevel ?? 'info') : undefined;
   const preloads = [PROBE, ...(options.preload?.modules ?? [])].map((m) => `--import=${m.href}`).join(' ');
   const databaseUrl = pgDb && options.relayDatabase ? await options.relayDatabase(pgDb.url) : pgDb?.url;

@@ -53,3 +53,23 @@ describe.each(DIALECTS)('createMigratedTestDb (%s): a copy of the run\'s migrate
     expect(await count(await track(createMigratedTestDb(dialect)))).toBe(0);
   });
 });
+
+describe('a PostgreSQL test database commits as its caller asks', () => {
+  const setting = async (t: TestDb) => {
+    const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(t.db.kysely);
+    return rows[0]?.synchronous_commit;
+  };
+
+  it("without waiting for the WAL's flush for a test, waiting as production does for the benchmarks (durable)", async () => {
+    const quick = await createTestDb('postgres');
+    const durable = await createTestDb('postgres', { durable: true });
+    try {
+      expect(await setting(quick)).toBe('off');
+      expect(await setting(durable)).toBe('on');
+      expect(durable.url).not.toContain('synchronous_commit');
+    } finally {
+      await quick.drop();
+      await durable.drop();
+    }
+  });
+});

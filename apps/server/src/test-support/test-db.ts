@@ -51,15 +51,23 @@ function sqliteTestDb(file: string): TestDb {
   };
 }
 
-/** PostgreSQL's database `name` (created by the caller) and its drop. */
-function postgresTestDb(name: string): TestDb {
+/** How a test database commits: `durable` waits for the WAL's flush at every commit, as production does. */
+export interface TestDbOptions {
+  durable?: boolean;
+}
+
+/**
+ * PostgreSQL's database `name` (created by the caller) and its drop. A test's database is thrown
+ * away after it, so unless `durable` (the benchmarks, which measure what a commit costs) its
+ * connections commit without waiting for the WAL's flush (about 0.5 ms a commit here): only a crash of
+ * PostgreSQL itself could tell the difference; what a session sees of its own and others' commits
+ * is the same (PostgreSQL's synchronous_commit).
+ */
+function postgresTestDb(name: string, { durable = false }: TestDbOptions = {}): TestDb {
   const url = new URL(TEST_PG_URL);
   url.pathname = `/${name}`;
-  // A test database is thrown away after its file: its commits need not wait for the WAL's flush
-  // (about 0.5 ms each here). Only a crash of PostgreSQL itself could tell the difference; what a
-  // session sees of its own and others' commits is the same (PostgreSQL's synchronous_commit).
   // libpq (pg_dump, psql) reads a space in the URI only as %20, not as URLSearchParams' '+'.
-  url.search = `${url.search ? `${url.search}&` : '?'}options=${encodeURIComponent('-c synchronous_commit=off')}`;
+  if (!durable) url.search = `${url.search ? `${url.search}&` : '?'}options=${encodeURIComponent('-c synchronous_commit=off')}`;
   const db = openDatabase(url.toString());
   return {
     url: url.toString(),
@@ -72,11 +80,11 @@ function postgresTestDb(name: string): TestDb {
 }
 
 /** A fresh, empty database: a temporary SQLite file, or a new PostgreSQL database dropped afterwards. */
-export async function createTestDb(dialect: Dialect): Promise<TestDb> {
+export async function createTestDb(dialect: Dialect, options: TestDbOptions = {}): Promise<TestDb> {
   const name = newName();
   if (dialect === 'sqlite') return sqliteTestDb(join(tmpdir(), `${name}.db`));
   await adminQuery(`CREATE DATABASE ${name}`);
-  return postgresTestDb(name);
+  return postgresTestDb(name, options);
 }
 
 /**
