@@ -24,9 +24,9 @@ import type { OAuthClient } from '../clients/clients.ts';
  * handler: an endpoint's limit (par.ts), which may refuse the request having done nothing else.
  * `outcome`, when given, hears of every answer: the form as sent, and the failure (an OAuthError,
  * the form's or the client's included) or nothing when the handler answered.
- * `readsEnabled`, when it says so of a form, leaves the enabled flag to the handler, which reads it
+ * `readsEnabled`, when it says so of a request, leaves the enabled flag to the handler, which reads it
  * in a statement it makes anyway (the refresh grant, with the token's row: token-service.ts) and
- * must refuse a disabled client there as invalid_client before it acts.
+ * must refuse a disabled client there as invalid_client before it does anything else.
  */
 export function clientPost<K extends ClientKey>(
   app: FastifyInstance,
@@ -36,7 +36,7 @@ export function clientPost<K extends ClientKey>(
   opts: {
     admit?: (request: FastifyRequest, client: OAuthClient) => Promise<void>;
     outcome?: (raw: unknown, failure?: unknown) => void;
-    readsEnabled?: (body: BodyOf<K>) => boolean;
+    readsEnabled?: (body: BodyOf<K>, request: FastifyRequest, client: OAuthClient) => boolean;
   } = {},
 ): void {
   const { admit, outcome, readsEnabled } = opts;
@@ -55,7 +55,7 @@ export function clientPost<K extends ClientKey>(
     if (admit) await admit(request, client);
     // Read with the failure counters (client-auth.ts) for a confidential client; for a public one
     // here, unless the handler reads it in a statement it makes anyway (`readsEnabled`).
-    const refused = enabled === false || (enabled === undefined && !readsEnabled?.(body) && !(await isClientEnabled(deps.db, client.client_id)));
+    const refused = enabled === false || (enabled === undefined && !readsEnabled?.(body, request, client) && !(await isClientEnabled(deps.db, client.client_id)));
     if (refused) throw new OAuthError('invalid_client', 'client authentication failed', 401);
     return handler(request, reply, body, client);
   };

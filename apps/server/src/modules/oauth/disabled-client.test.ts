@@ -3,6 +3,7 @@ import { bumpRegistryVersion, setClientEnabledRow } from '../clients/client-repo
 import { codeGrant } from '../../test-support/oauth-client.ts';
 import { bearer, form, getCode, NET_ANSWER, postAuthorize, TEST_ORIGIN, tokenRequest, VERIFIER, type TestApp } from '../../test-support/test-app.ts';
 import { DIALECTS } from '../../test-support/test-db.ts';
+import { dpopKey, dpopProof } from '../../test-support/dpop-kit.ts';
 import { eventually } from '../../test-support/eventually.ts';
 import { withTestApp } from '../../test-support/vitest.ts';
 
@@ -65,6 +66,24 @@ describe.each(DIALECTS)('a client disabled in the database before this node poll
     }
     // Enabled again in the database: the same node takes the client again.
     expect((await refresh(t, tokens.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('refuses a refresh with a DPoP proof as invalid_client, before the proof is checked or its jti used up', async () => {
+    const tokens = await tokensOf(t);
+    const key = await dpopKey();
+    const proof = await dpopProof(key, { htm: 'POST', htu: `${TEST_ORIGIN}/api/auth/token`, iat: Math.floor(t.clock.now() / 1000) });
+    const jtis = async () => (await t.testDb.db.kysely.selectFrom('used_jtis').select('digest').execute()).length;
+    const before = await jtis();
+    await disableRowOnly(t);
+    try {
+      for (const dpop of ['not-a-jwt', proof]) {
+        const res = await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: CLIENT, terminal_id: 't-1' }, { dpop });
+        expect([res.statusCode, res.json().error], dpop).toEqual([401, 'invalid_client']);
+      }
+      expect(await jtis()).toBe(before);
+    } finally {
+      await disableRowOnly(t, true);
+    }
   });
 
   it('refuses a confidential caller disabled in the database, its flag read with its failure counters, with its right secret', async () => {

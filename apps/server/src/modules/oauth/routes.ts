@@ -64,8 +64,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
     return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(tokens);
   }, {
     outcome: tokenGrantOutcome,
-    // A refresh reads the client's enabled flag with its token's row (token-service.ts refreshTokens): one statement fewer on the hot path.
-    readsEnabled: (body) => body.grant_type === 'refresh_token' && Boolean(body.refresh_token),
+    // A refresh reads the client's enabled flag with its token's row (token-service.ts refreshTokens): one
+    // statement fewer on the hot path. Not when a DPoP proof comes or must come: the proof is checked, and
+    // its jti used up, before the row is read, and a disabled client gets invalid_client before either.
+    readsEnabled: (body, request, client) =>
+      body.grant_type === 'refresh_token' && Boolean(body.refresh_token) && request.headers.dpop === undefined && !client.dpop_bound_access_tokens,
   });
 
   // RFC 9126 section 2.2: 201 Created, never cached. A public client's push is counted first (decision 0036).
