@@ -272,7 +272,9 @@ export async function authorize(
     if (location === undefined) return { answer: retry('credentials') };
     // The sign-in notice (decision 0024): a known browser's sighting in the code's commit, a new browser after the answer.
     const noticed = deps.loginNotice === true && origin.deviceCookie !== undefined && location !== cardholdersOnlyPage(deps.issuer);
-    const known = noticed && (await knownBrowser(db, { userId: user.id, deviceCookie: origin.deviceCookie ?? null, now }));
+    // The code is issued by now (committed, outside SQLite's one commit): a sighting that fails is left to
+    // the notice after the answer, which looks the browser up again (noteSignIn), not made the member's 500.
+    const known = noticed && (await knownBrowser(db, { userId: user.id, deviceCookie: origin.deviceCookie ?? null, now }).catch(() => false));
     return { answer: location, issued: { user, now, notice: noticed && !known } };
   };
   // A client that asked for more than this sign-in is (a passkey for phishing-resistant authentication)
