@@ -7,8 +7,9 @@
  * machine (a bare argon2id verify loop for the login, a bare Fastify route, the floor, for the
  * others); the passkey sign-in in turns with the password login, and its challenge rows per sign-in;
  * the refresh grant with `openid` (a new ID token signed each time) and the DPoP-bound one, each in
- * turns with the plain refresh grant, and one ES256 signature's CPU; the refresh grant and
- * introspection in turns with node-oidc-provider's (bench/lib/peer.ts); the refresh grant on a
+ * turns with the plain refresh grant, and one ES256 signature's CPU; a partner's refresh grant (a
+ * confidential client with client_secret_basic) and introspection in turns with node-oidc-provider's,
+ * whose client authenticates the same way (bench/lib/peer.ts); the refresh grant on a
  * second server on the other database (SQLite and PostgreSQL), in turns; the same paths on a second
  * server whose database holds `--growth` members, in turns with the first; the password hashes per
  * login; the JavaScript of the SPA's login route; Lighthouse on the login and Top pages. Rates and
@@ -91,8 +92,19 @@ const PHASES: readonly { op: OperationName; label: string; ceiling: CeilingName 
   { op: 'cards', label: 'card list', ceiling: 'bare' },
 ];
 
-/** The operations whose request-log cost is measured, and which are measured against node-oidc-provider's. */
+/** The operations whose request-log cost is measured. */
 const LOGGED_PHASES = PHASES.filter((p) => p.op === 'refresh' || p.op === 'introspect');
+
+/**
+ * The operations measured against node-oidc-provider's, each as the peer's is sent: a confidential
+ * client's refresh grant with client_secret_basic (Net Answer's, without openid; the peer's client
+ * authenticates the same way, bench/lib/peer.ts), not the SPA's public refresh without client
+ * authentication, and the introspection, with client_secret_basic on both sides.
+ */
+const PEER_PHASES: readonly { op: OperationName; label: string; peerOp: 'refresh' | 'introspect'; peerLabel: string }[] = [
+  { op: 'partnerRefresh', label: 'partner refresh grant (SIAP004, client_secret_basic)', peerOp: 'refresh', peerLabel: 'node-oidc-provider refresh grant (client_secret_basic)' },
+  { op: 'introspect', label: 'introspection (SIAP004)', peerOp: 'introspect', peerLabel: 'node-oidc-provider introspection (client_secret_basic)' },
+];
 
 /**
  * The request log of the production run (pino JSON, one object a line): its request lines
@@ -161,7 +173,7 @@ interface ProductRun {
   growth: Compared[] | undefined;
   /** The production run: the refresh and introspection with request logs (a) and on a server without them (b), in turns. */
   logCost: Compared[] | undefined;
-  /** The refresh grant and introspection (a) in turns with node-oidc-provider's (b). */
+  /** The partner refresh grant (client_secret_basic) and introspection (a) in turns with node-oidc-provider's (b), its client authenticated alike. */
   peer: Compared[];
   /** node-oidc-provider's sessions, minted and still live at the end (bench/lib/peer.ts). */
   peerSessions: { minted: number; live: number };
@@ -263,8 +275,9 @@ async function measureLogCost(errors: Map<string, number>): Promise<{ compared: 
 }
 
 /**
- * The product's refresh grant and introspection in turns with node-oidc-provider's (bench/lib/peer.ts):
- * a durable store, refresh rotation on, a request log; the same driver and connections; the product
+ * The product's partner refresh grant and introspection (PEER_PHASES) in turns with node-oidc-provider's
+ * (bench/lib/peer.ts): like for like, a confidential client authenticated with client_secret_basic on
+ * both sides, a durable store, refresh rotation on, a request log; the same driver and connections; the product
  * as this run starts it (with --production, the production build with its request logs). Each side's
  * CPU per operation: the product's server with its database backends, the peer's process.
  */
@@ -274,16 +287,15 @@ async function measureAgainstPeer(
   errors: Map<string, number>,
   cpu: () => ThreadCpu,
 ): Promise<{ compared: Compared[]; sessions: { minted: number; live: number } }> {
-  say('node-oidc-provider beside the product: refresh and introspection in turns …');
+  say('node-oidc-provider beside the product: the partner refresh and introspection in turns …');
   const peer = await startPeerProvider(members);
   const peerHttp = httpClient(peer.origin, workers);
   try {
     const compared: Compared[] = [];
-    for (const { op, label } of LOGGED_PHASES) {
-      const peerOp = op === 'refresh' ? 'refresh' : 'introspect';
+    for (const { op, label, peerOp, peerLabel } of PEER_PHASES) {
       const turns = await takeTurns(
         { label, next: mixedJobs(http, pool, { [op]: 1 }), cpu },
-        { label: `node-oidc-provider ${peerOp === 'refresh' ? 'refresh grant' : 'introspection'}, in turns with ${label}`, next: peer.jobs(peerHttp, peerOp), cpu: () => threadCpu(peer.pid) },
+        { label: `${peerLabel}, in turns with ${label}`, next: peer.jobs(peerHttp, peerOp), cpu: () => threadCpu(peer.pid) },
         errors,
         timing,
       );
@@ -516,7 +528,7 @@ function peerSessionsLines(s: ProductRun['peerSessions']): string[] {
   return [`node-oidc-provider's sessions: ${s.live} of the ${s.minted} minted were live at the end (its durable store, bench/peer/sqlite-adapter.ts).${short}`, ''];
 }
 
-/** The product's refresh and introspection against node-oidc-provider's: CPU per operation at most half of its. */
+/** The product's partner refresh and introspection against node-oidc-provider's: CPU per operation at most half of its. */
 function peerBudgets(product: ProductRun): BudgetResult[] {
   return product.peer.map((c) => cpuRatioBudget({ budget: BUDGETS.peer.of(c.label), ...cpuSides(c, 'this product', 'node-oidc-provider'), bound: BUDGETS.peer.share }));
 }
@@ -615,7 +627,7 @@ async function main(): Promise<number> {
           '',
         ]
       : []),
-    `Run: ${members} members seeded with tokens, closed loop of ${workers} keep-alive connections; token response ${product.tokenBytes} bytes. Every figure is CPU per operation: the server's CPU (all its threads, and its own PostgreSQL backends) over the operations it completed, read from /proc around each round; the load driver, other servers and whatever else runs on the machine share its cores, and move its rates, not this. Each comparison: both sides warmed for ${warmupMs / 1000} s, then ${ROUNDS} rounds of ${seconds / 2} s each, the order swapped every round; a ratio is the median of the ${ROUNDS} rounds' ratios. node-oidc-provider 9 with a SQLite store and a request log (bench/peer/); the refresh grant on ${database === 'sqlite' ? 'PostgreSQL' : 'SQLite'} on a second server${product.growth ? `; growth: a second server on a database of ${growth} members (restarted on it once the load was on the disk) and the first, both warmed on every operation` : ''}.`,
+    `Run: ${members} members seeded with tokens, closed loop of ${workers} keep-alive connections; token response ${product.tokenBytes} bytes. Every figure is CPU per operation: the server's CPU (all its threads, and its own PostgreSQL backends) over the operations it completed, read from /proc around each round; the load driver, other servers and whatever else runs on the machine share its cores, and move its rates, not this. Each comparison: both sides warmed for ${warmupMs / 1000} s, then ${ROUNDS} rounds of ${seconds / 2} s each, the order swapped every round; a ratio is the median of the ${ROUNDS} rounds' ratios. node-oidc-provider 9 with a SQLite store and a request log (bench/peer/), its refresh grant (client_secret_basic, no ID token) in turns with a partner's (Net Answer's confidential client, client_secret_basic, no ID token), not the SPA's public one; the refresh grant on ${database === 'sqlite' ? 'PostgreSQL' : 'SQLite'} on a second server${product.growth ? `; growth: a second server on a database of ${growth} members (restarted on it once the load was on the disk) and the first, both warmed on every operation` : ''}.`,
     '',
     '## Budgets',
     '',

@@ -62,11 +62,17 @@ const OPERATIONS: readonly { op: OperationName; label: string }[] = [
   { op: 'cards', label: 'card list' },
 ];
 
-/** Taken by name only (`--operations passwordLogin,passkeySignIn,refreshOpenid`): the whole flows of a sign-in, each request of it in one job, and the refresh that signs an ID token. */
+/**
+ * Taken by name only (`--operations passwordLogin,passkeySignIn,refreshOpenid,partnerRefresh`): the whole
+ * flows of a sign-in, each request of it in one job, the refresh that signs an ID token, and a partner's
+ * refresh with client_secret_basic (the one bench.ts weighs against node-oidc-provider's), which needs
+ * `--against` a checkout whose seed.ts seeds the partner's families.
+ */
 const ON_REQUEST: readonly { op: OperationName; label: string }[] = [
   { op: 'passwordLogin', label: 'SPA login (login step, authorize POST, code exchange)' },
   { op: 'passkeySignIn', label: 'passkey sign-in' },
   { op: 'refreshOpenid', label: 'refresh grant with openid (new ID token)' },
+  { op: 'partnerRefresh', label: 'partner refresh grant (SIAP004, client_secret_basic)' },
 ];
 
 /** An operation of OPERATIONS or ON_REQUEST by its name. */
@@ -85,13 +91,18 @@ interface Side {
 }
 
 /** A checkout's server with its members, seeded by that checkout's own code (its schema is its own). */
-async function startSide(name: string, root: string | undefined, database: DatabaseKind, members: number, workers: number, production: boolean): Promise<Side> {
+async function startSide(name: string, root: string | undefined, database: DatabaseKind, members: number, workers: number, production: boolean, operations: readonly { op: OperationName }[]): Promise<Side> {
   const system: { startBenchSystem: typeof startBenchSystem } = root ? await import(pathToFileURL(`${root}/bench/lib/system.ts`).href) : { startBenchSystem };
   const seed: { seedMembers: typeof seedMembers } = root ? await import(pathToFileURL(`${root}/bench/lib/seed.ts`).href) : { seedMembers };
   const bench = await system.startBenchSystem(database, { production });
   // Both sides' production runs give each confidential client the same secret (bench/lib/system.ts).
   useClientSecrets(bench.clientSecretPrefix);
   const seeded: Member[] = await seed.seedMembers({ databaseUrl: bench.system.databaseUrl, origin: bench.system.origin, count: members });
+  // An older checkout's members hold no partner family: its partner refresh would fail on every member.
+  if (operations.some((o) => o.op === 'partnerRefresh') && (seeded[0] as Partial<Member> | undefined)?.partner === undefined) {
+    await bench.stop();
+    throw new Error(`${name} seeds no partner families (bench/lib/seed.ts): partnerRefresh cannot be compared on it`);
+  }
   say(`${name}: ${seeded.length} members on ${bench.system.origin}`);
   return { name, bench, http: httpClient(bench.system.origin, workers), pool: new MemberPool(seeded) };
 }
@@ -154,13 +165,13 @@ async function main(): Promise<number> {
   const machine = describeMachine();
   say(`compare: this checkout against ${against}, ${database}, ${members} members each, ${workers} connections, ${seconds} s per operation\nmachine: ${machineLine(machine)}`);
 
-  const ours = await startSide('this checkout', undefined, database, members, workers, args.production);
+  const ours = await startSide('this checkout', undefined, database, members, workers, args.production, operations);
   let theirs: Side | undefined;
   const errors = new Map<string, number>();
   const compared: (Turns & { label: string })[] = [];
   const floors: (Turns & { label: string })[] = [];
   try {
-    theirs = await startSide(against, against, database, members, workers, args.production);
+    theirs = await startSide(against, against, database, members, workers, args.production, operations);
     for (const { op, label } of operations) {
       const turns = await takeTurns(
         { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }), cpu: () => threadCpu(ours.bench.system.pid(), postgresDatabase(ours.bench.system.databaseUrl)) },

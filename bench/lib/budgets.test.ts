@@ -101,7 +101,10 @@ describe('the CPU budgets (docs/performance.md): ratios of CPU per operation mea
 
   it('says each bound in its words', () => {
     expect(BUDGETS.login.label()).toBe('password login: CPU beyond its one argon2id hash < 15% of the hash');
-    expect(BUDGETS.peer.of('refresh grant')).toBe("refresh grant: CPU/op ≤ 0.5× node-oidc-provider's");
+    expect(BUDGETS.peer.label()).toBe("partner refresh and introspection (client_secret_basic) CPU/op ≤ 0.5× node-oidc-provider's, its client authenticated alike");
+    expect(BUDGETS.peer.of('partner refresh grant (SIAP004, client_secret_basic)')).toBe(
+      "partner refresh grant (SIAP004, client_secret_basic): CPU/op ≤ 0.5× node-oidc-provider's, its client authenticated alike",
+    );
     expect(BUDGETS.postgres.label()).toBe("PostgreSQL: node + database CPU per refresh ≤ 1.5× SQLite's");
     expect(BUDGETS.passkey.label()).toBe("passkey sign-in CPU/op ≤ 0.25× the password login's");
     expect(BUDGETS.openidRefresh.label()).toBe('refresh with openid ≤ (plain refresh + one ES256 signature) + 10%, CPU/op');

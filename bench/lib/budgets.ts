@@ -40,12 +40,15 @@ export const BUDGETS = {
    * node-oidc-provider 9 (bench/peer/oidc-provider-server.ts: a SQLite store on the disk, refresh
    * rotation on, a JSON line per request appended to a file) in a process of its own, driven by the
    * same client, in turns with the product (its request logs on in the production run): the product's
-   * CPU per operation over the peer's.
+   * CPU per operation over the peer's. Like for like: the refresh is a confidential client's on both
+   * sides, authenticated with client_secret_basic and answering no ID token (the product's is Net
+   * Answer's, flows.ts `partnerRefresh`, its secret checked as decision 0038 says), not the SPA's
+   * public refresh; the introspection too is a confidential client's with client_secret_basic.
    */
   peer: {
     share: 0.5,
-    label: (): string => `refresh and introspection CPU/op ≤ ${BUDGETS.peer.share}× node-oidc-provider's`,
-    of: (operation: string): string => `${operation}: CPU/op ≤ ${BUDGETS.peer.share}× node-oidc-provider's`,
+    label: (): string => `partner refresh and introspection (client_secret_basic) CPU/op ≤ ${BUDGETS.peer.share}× node-oidc-provider's, its client authenticated alike`,
+    of: (operation: string): string => `${operation}: CPU/op ≤ ${BUDGETS.peer.share}× node-oidc-provider's, its client authenticated alike`,
   },
   /** The refresh grant on a PostgreSQL server in turns with one on SQLite: node + database CPU per refresh, over the SQLite node's. */
   postgres: { share: 1.5, label: (): string => `PostgreSQL: node + database CPU per refresh ≤ ${BUDGETS.postgres.share}× SQLite's` },

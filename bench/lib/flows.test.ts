@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshGrant, startListeningApp, type ListeningApp } from '@sso/server/test-support';
-import { passwordLogin, refresh, refreshOpenid } from './flows.ts';
+import { basicAuth, refreshGrant, startListeningApp, type ListeningApp } from '@sso/server/test-support';
+import { PARTNER_CLIENT_ID, partnerRefresh, passwordLogin, refresh, refreshOpenid } from './flows.ts';
 import { httpClient, type HttpClient } from './http.ts';
 import { seedMembers } from './seed.ts';
 import { OK } from './stats.ts';
@@ -34,5 +34,28 @@ describe("the bench's member flows (flows.ts) against the real server", () => {
     // The login's family answered an ID token: it is the openid session now, on the login's terminal.
     expect(m.openid.terminalId).toBe(m.terminalId);
     expect(await refreshOpenid(http, m)).toEqual(OK);
+  });
+
+  it("authenticates the partner's refresh with the client's secret (a wrong one is refused), rotates its chain and answers no ID token", async () => {
+    const [m] = await seedMembers({ databaseUrl: t.testDb.url, origin: t.origin, count: 1 });
+    if (!m) throw new Error('no member seeded');
+    const form = { grant_type: 'refresh_token', refresh_token: m.partner.refresh };
+    // The same request with a wrong secret: refused before the token is read (RFC 6749 section 5.2).
+    const wrong = await http.post('/api/auth/token', { form }, basicAuth(PARTNER_CLIENT_ID, `wrong-secret-${PARTNER_CLIENT_ID}`));
+    expect(wrong.status).toBe(401);
+    expect((JSON.parse(wrong.text) as Record<string, unknown>).error).toBe('invalid_client');
+    // Without client authentication, a confidential client's token is not refreshed either.
+    const anonymous = await http.post('/api/auth/token', { form: { ...form, client_id: PARTNER_CLIENT_ID } });
+    expect(anonymous.status).toBe(401);
+    const first = m.partner.refresh;
+    expect(await partnerRefresh(http, m)).toEqual(OK);
+    expect(m.partner.refresh).not.toBe(first);
+    const second = m.partner.refresh;
+    expect(await partnerRefresh(http, m)).toEqual(OK);
+    expect(m.partner.refresh).not.toBe(second);
+    // The rotated-out token is spent: presented again (with the right secret) it is refused.
+    const replay = await http.post('/api/auth/token', { form }, basicAuth(PARTNER_CLIENT_ID, `demo-secret-${PARTNER_CLIENT_ID}`));
+    expect(replay.status).toBe(400);
+    expect((JSON.parse(replay.text) as Record<string, unknown>).error).toBe('invalid_grant');
   });
 });

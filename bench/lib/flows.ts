@@ -25,16 +25,20 @@ export interface Member {
   openid: { terminalId: string; refresh: string };
   /** The member's third session, bound to a DPoP key of its own (RFC 9449): its refresh sends a proof of that key. */
   dpop: { terminalId: string; refresh: string; key: DpopKey };
+  /** The member's family at Net Answer (PARTNER_CLIENT_ID), without `openid` and without a terminal, as its server holds it. */
+  partner: { refresh: string };
 }
 
-/** Net Answer's confidential client, which introspects (docs/demo.md "Demo data"). */
-let introspectingClient = basicAuth('SIAP004', 'demo-secret-SIAP004');
+/** Net Answer, the confidential client that introspects and whose families `partnerRefresh` rotates (docs/demo.md "Demo data"). */
+export const PARTNER_CLIENT_ID = 'SIAP004';
+/** Its client_secret_basic (RFC 6749 section 2.3.1), for the introspection and the partner's refresh. */
+let partnerClient = basicAuth(PARTNER_CLIENT_ID, `demo-secret-${PARTNER_CLIENT_ID}`);
 /**
  * The confidential clients' secrets of the system under load, `<prefix><client_id>`: the demo ones
  * (config/clients.json) unless the bench runs the production build with its own (bench/lib/system.ts).
  */
 export const useClientSecrets = (prefix: string) => {
-  introspectingClient = basicAuth('SIAP004', `${prefix}SIAP004`);
+  partnerClient = basicAuth(PARTNER_CLIENT_ID, `${prefix}${PARTNER_CLIENT_ID}`);
 };
 
 export type Operation = (http: HttpClient, m: Member) => Promise<Outcome>;
@@ -67,7 +71,7 @@ const takeTokens = (m: Member, a: HttpAnswer): Outcome => {
  * asks for the client's whole scope list, `openid` among it on a checkout that has it: such a family
  * answers an ID token (OpenID Connect Core 1.0 section 3.1.3.3) and each of its refreshes signs a new
  * one (section 12.2), so it becomes the member's `openid` session on the login's terminal, and the
- * plain chain that `refresh` measures (and node-oidc-provider's refresh is weighed against) stays plain.
+ * plain chain that `refresh` measures stays plain.
  */
 const takeLogin = (m: Member, a: HttpAnswer): Outcome => {
   const j = parse(a);
@@ -169,6 +173,21 @@ export const refresh: Operation = async (http, m) => {
 };
 
 /**
+ * A partner's refresh grant (RFC 6749 section 6), as Net Answer's server sends it: client_secret_basic
+ * (RFC 6749 section 2.3.1), so that the server reads the client's failure counters and checks its
+ * secret before it rotates (decision 0038), and no terminal. Checked to answer no ID token: this is
+ * the refresh node-oidc-provider's (bench/lib/peer.ts, client_secret_basic too) is weighed against.
+ */
+export const partnerRefresh: Operation = async (http, m) => {
+  const a = await http.post('/api/auth/token', { form: { grant_type: 'refresh_token', refresh_token: m.partner.refresh } }, partnerClient);
+  const j = parse(a);
+  if (a.status !== 200 || typeof j.access_token !== 'string' || typeof j.refresh_token !== 'string') return failed(httpKind(a));
+  if (typeof j.id_token === 'string') return failed('partner refresh with an ID token');
+  m.partner.refresh = j.refresh_token;
+  return OK;
+};
+
+/**
  * The refresh grant of the member's session with `openid` (OpenID Connect Core 1.0 section 12.2): the
  * same rotation, and a new ID token signed with the server's current key, checked to be there.
  */
@@ -198,7 +217,7 @@ export const refreshDpop: Operation = async (http, m) => {
 
 /** A partner's introspection of the member's access token (RFC 7662), with its client credentials. */
 export const introspect: Operation = async (http, m) => {
-  const a = await http.post('/api/subuser/introspect', { form: { token: m.access, token_type_hint: 'access_token' } }, introspectingClient);
+  const a = await http.post('/api/subuser/introspect', { form: { token: m.access, token_type_hint: 'access_token' } }, partnerClient);
   if (a.status !== 200) return failed(httpKind(a));
   return parse(a).active === true ? OK : failed('introspection inactive');
 };
@@ -216,5 +235,5 @@ export const cards = memberRead('/api/subuser/cards', (j) => Array.isArray(j.sai
 /** The member's own record (POST /api/user). */
 export const user = memberRead('/api/user', (j) => typeof j.user_id === 'string', 'user answer without user_id');
 
-export const OPERATIONS = { login, authorize, passwordLogin, passkeySignIn, refresh, refreshOpenid, refreshDpop, introspect, cards, user } satisfies Record<string, Operation>;
+export const OPERATIONS = { login, authorize, passwordLogin, passkeySignIn, refresh, partnerRefresh, refreshOpenid, refreshDpop, introspect, cards, user } satisfies Record<string, Operation>;
 export type OperationName = keyof typeof OPERATIONS;

@@ -38,7 +38,7 @@ export class MemberPool {
 /** Relative weights of the operations, e.g. { login: 5, refresh: 40, introspect: 35, cards: 20 }. */
 export type Mix = Partial<Record<OperationName, number>>;
 
-const CHAIN_OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['login', 'passwordLogin', 'refresh', 'refreshOpenid', 'refreshDpop']);
+const CHAIN_OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['login', 'passwordLogin', 'refresh', 'partnerRefresh', 'refreshOpenid', 'refreshDpop']);
 
 /** Jobs drawn at random by the weights of `mix`, each for an idle member of `pool`. */
 export function mixedJobs(http: HttpClient, pool: MemberPool, mix: Mix): NextJob {

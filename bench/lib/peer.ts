@@ -38,10 +38,13 @@ const parse = (text: string): Record<string, unknown> => {
   }
 };
 
+/** node-oidc-provider's refresh grant with client_secret_basic (PEER_AUTH), checked to answer no ID token. */
 const refresh = async (http: HttpClient, s: PeerSession): Promise<Outcome> => {
   const a = await http.post('/token', { form: { grant_type: 'refresh_token', refresh_token: s.refresh } }, PEER_AUTH);
   const j = parse(a.text);
   if (a.status !== 200 || typeof j.refresh_token !== 'string' || typeof j.access_token !== 'string') return failed(`peer refresh HTTP ${a.status} ${String(j.error ?? '')}`);
+  // Like the product's partnerRefresh it is weighed against: a plain rotation, no ID token signed.
+  if (typeof j.id_token === 'string') return failed('peer refresh with an ID token');
   s.refresh = j.refresh_token;
   s.access = j.access_token;
   return OK;
