@@ -25,7 +25,7 @@ type Answer = { id: number; token: string } | { id: number; error: string };
 const WORKER_URL = new URL('./jwt-sign-worker.mjs', import.meta.url);
 
 /**
- * The signer of a node (docs/performance.md, "The refresh grant with an ID token"): jose signs in a
+ * The signer of a node (docs/performance.md, "The refresh grant with an ID token"): jwt-signing.mjs signs in a
  * worker thread, so that the signature of a refresh's ID token runs beside the server's thread and not
  * on it. The jobs asked for in one turn of the event loop go as one message, and come back as one; the
  * private key goes to the worker once per `kid`. The thread starts at the first signature and holds
@@ -44,7 +44,11 @@ export function jwtSigner(keys: SigningKeyStore, options: { warn: (message: stri
   let closed = false;
 
   const here = (w: Waiting) => {
-    signHere(w.job).then(w.resolve, w.reject);
+    try {
+      w.resolve(signHere(w.job));
+    } catch (err) {
+      w.reject(err instanceof Error ? err : new Error(String(err)));
+    }
   };
 
   const settle = (answers: Answer[]) => {
