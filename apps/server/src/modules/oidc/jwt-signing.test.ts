@@ -73,7 +73,7 @@ describe('jwtSigning', () => {
     const forged = Buffer.from(JSON.stringify({ sub: 'b' })).toString('base64url');
     await expect(jwtVerify(`${header}.${forged}.${signature}`, jwks)).rejects.toThrow();
     const flipped = decoded(signature);
-    flipped[10] ^= 1;
+    flipped[10] = flipped[10]! ^ 1;
     await expect(jwtVerify(`${header}.${payload}.${flipped.toString('base64url')}`, jwks)).rejects.toThrow();
   });
 
