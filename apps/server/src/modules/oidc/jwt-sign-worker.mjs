@@ -8,15 +8,13 @@ import { jwtSigning } from './jwt-signing.mjs';
  */
 const sign = jwtSigning();
 
-parentPort?.on('message', async (/** @type {{ id: number, job: import('./jwt-signing.d.mts').SignJob }[]} */ batch) => {
-  const answers = await Promise.all(
-    batch.map(async ({ id, job }) => {
-      try {
-        return { id, token: await sign(job) };
-      } catch (err) {
-        return { id, error: err instanceof Error ? err.message : String(err) };
-      }
-    }),
-  );
+parentPort?.on('message', (/** @type {{ id: number, job: import('./jwt-signing.d.mts').SignJob }[]} */ batch) => {
+  const answers = batch.map(({ id, job }) => {
+    try {
+      return { id, token: sign(job) };
+    } catch (err) {
+      return { id, error: err instanceof Error ? err.message : String(err) };
+    }
+  });
   parentPort?.postMessage(answers);
 });

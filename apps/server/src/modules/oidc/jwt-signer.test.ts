@@ -41,7 +41,7 @@ const verifiedBy = async (token: string, key: TestKey) => (await jwtVerify(token
 const posted = () => vi.mocked(Worker.prototype.postMessage).mock.calls.map(([batch]) => batch as { id: number; job: SignJob }[]);
 
 /**
- * The node's JWT signer (jwt-signer.ts, docs/performance.md): jose signs in a worker thread, the jobs
+ * The node's JWT signer (jwt-signer.ts, docs/performance.md): node:crypto signs in a worker thread, the jobs
  * of one event-loop turn in one message, the private key handed over once per kid; when the worker is
  * gone, the same signatures are made on the server's thread.
  */

@@ -25,12 +25,15 @@ type Answer = { id: number; token: string } | { id: number; error: string };
 const WORKER_URL = new URL('./jwt-sign-worker.mjs', import.meta.url);
 
 /**
- * The signer of a node (docs/performance.md, "The refresh grant with an ID token"): jose signs in a
- * worker thread, so that the signature of a refresh's ID token runs beside the server's thread and not
- * on it. The jobs asked for in one turn of the event loop go as one message, and come back as one; the
+ * The signer of a node (docs/performance.md, "The refresh grant with an ID token"; decision 0045): the
+ * one signing function (jwt-signing.mjs, node:crypto's one-shot `sign`) runs in a worker thread, so that
+ * the signature of a refresh's ID token runs beside the server's thread and not on it. ES256 goes there
+ * too: signed on the event loop instead, the refresh with `openid` cost 1.23× the server CPU of the
+ * worker's (decision 0045, measured in turns), and RS256 (about 1 ms) must stay off the loop anyway.
+ * The jobs asked for in one turn of the event loop go as one message, and come back as one; the
  * private key goes to the worker once per `kid`. The thread starts at the first signature and holds
  * the process open only while it has jobs. Should it fail or exit, its jobs and every later one are
- * signed on the server's thread by the same function (jwt-signing.mjs), and `warn` says so once.
+ * signed on the server's thread by the same function, and `warn` says so once.
  */
 export function jwtSigner(keys: SigningKeyStore, options: { warn: (message: string) => void; workerUrl?: URL }): JwtSigner {
   const signHere = jwtSigning();
@@ -44,7 +47,11 @@ export function jwtSigner(keys: SigningKeyStore, options: { warn: (message: stri
   let closed = false;
 
   const here = (w: Waiting) => {
-    signHere(w.job).then(w.resolve, w.reject);
+    try {
+      w.resolve(signHere(w.job));
+    } catch (err) {
+      w.reject(err instanceof Error ? err : new Error(String(err)));
+    }
   };
 
   const settle = (answers: Answer[]) => {

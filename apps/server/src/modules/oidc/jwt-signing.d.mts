@@ -9,4 +9,5 @@ export interface SignJob {
   payload: JWTPayload;
 }
 
-export function jwtSigning(): (job: SignJob) => Promise<string>;
+/** Signs one job, synchronously; throws when it cannot (an unknown algorithm, a key never handed over, a key not of its algorithm). */
+export function jwtSigning(): (job: SignJob) => string;
