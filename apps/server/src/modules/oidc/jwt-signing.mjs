@@ -20,8 +20,8 @@ const base64url = (text) => Buffer.from(text, 'utf8').toString('base64url');
  * and 0045): a compact JWS (RFC 7515 section 7.1) made with OpenSSL's one-shot `sign` of node:crypto,
  * the header exactly `{ alg, kid, typ }`, the claims as JSON, both base64url without padding. The
  * private key is made a KeyObject once per `kid` from its JWK and kept; a key of the wrong type or
- * curve for its `alg` is refused. Synchronous, and one function for every place that signs: the server's
- * thread (ES256) and the signing worker thread (RS256, jwt-sign-worker.mjs) in jwt-signer.ts. jose
+ * curve for its `alg` is refused. Synchronous, and one function for every place that signs: the signing
+ * worker thread (jwt-sign-worker.mjs) and, when that thread is gone, the server's (jwt-signer.ts). jose
  * verifies every token (tests: jwt-signing.test.ts). Plain JavaScript: a worker thread does not get
  * the TypeScript loader the server runs under.
  */
