@@ -28,8 +28,6 @@ const current = preparedQuery((db, p: { key: string; lapsed: number }) =>
  */
 export const countersOfTwo = (db: Kysely<Database>, p: { first: string; second: string; lapsed: number }) =>
   db.selectFrom('rate_limits').select(['key', 'count']).where('key', 'in', [p.first, p.second]).where('window_start', '>', p.lapsed);
-// Both counters of a client authentication in one statement (decision 0038): two rows by their key.
-const currentOfTwo = preparedQuery(countersOfTwo);
 const unhit = preparedQuery((db, p: { key: string }) =>
   db
     .updateTable('rate_limits')
@@ -58,14 +56,6 @@ export async function unhitRateLimit(db: Kysely<Database>, key: string): Promise
 export async function rateLimitCount(db: Kysely<Database>, key: string, now: number, windowMs: number): Promise<number> {
   const row = (await current(db, { key, lapsed: now - windowMs })).rows[0];
   return row ? Number(row.count) : 0;
-}
-
-/**
- * The counts of one or two keys in their current windows, in the order given (0 for a key without
- * events or whose window has run out), read in one statement where two `rateLimitCount` calls took two.
- */
-export async function rateLimitCounts(db: Kysely<Database>, keys: readonly [string] | readonly [string, string], now: number, windowMs: number): Promise<number[]> {
-  return countsOf(keys, (await currentOfTwo(db, counterValues(keys, now, windowMs))).rows);
 }
 
 /** The values of `countersOfTwo` for one or two keys. */
