@@ -35,6 +35,7 @@ async function claimsOn(page: Page): Promise<Record<string, string>> {
 describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => {
   const env = {} as { system: RunningSystem; browser: Browser };
   let rp: ApacheRelyingParty;
+  let bare: ApacheRelyingParty;
   let dir: string;
   let port: number;
   let noPkcePort: number;
@@ -46,10 +47,15 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
     const client = (clientId: string, at: number) => ({ definition: { client_id: clientId, name: 'Apache mod_auth_openidc', scopes: SCOPE.split(' '), ...rpRegistration(at) }, secret });
     const clientsFile = clientsFileWith(dir, [client(CLIENT_ID, port), client(NO_PKCE_ID, noPkcePort)]);
     [env.system, env.browser] = await Promise.all([startSystem({ env: { CLIENTS_FILE: clientsFile } }), launchBrowser()]);
-    rp = await startApacheRelyingParty({ port, issuer: env.system.origin, clientId: CLIENT_ID, clientSecret: secret, scope: SCOPE });
+    // Both at once, so that no other server of the run takes a port chosen for them in the meantime.
+    [rp, bare] = await Promise.all([
+      startApacheRelyingParty({ port, issuer: env.system.origin, clientId: CLIENT_ID, clientSecret: secret, scope: SCOPE }),
+      startApacheRelyingParty({ port: noPkcePort, issuer: env.system.origin, clientId: NO_PKCE_ID, clientSecret: secret, scope: SCOPE, withoutPkce: true }),
+    ]);
   });
   afterAll(async () => {
     await rp?.stop();
+    await bare?.stop();
     await env.browser?.close();
     await env.system?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -65,14 +71,25 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
     return ((await res.json()) as { active: boolean }).active;
   }
 
+  /** Waits for the page to reach `url`; a failure tells where the page is, what it shows, whether the product answers, and Apache's log. */
+  async function reach(page: Page, url: string | RegExp | ((url: URL) => boolean), party: ApacheRelyingParty): Promise<void> {
+    try {
+      await page.waitForURL(url);
+    } catch (e) {
+      const shown = await page.locator('body').innerText().catch(() => '');
+      const health = await fetch(`${env.system.origin}/api/health`).then((r) => String(r.status), (f: unknown) => String(f));
+      throw new Error(`${(e as Error).message}\nthe page: ${page.url()}\n${shown.slice(0, 1000)}\nthe product's health: ${health}\nApache's log: ${party.log()}`);
+    }
+  }
+
   /** Opens the protected page logged out, logs in at the product's login page, and answers the claims Apache passes on. */
   async function logInThroughApache(page: Page): Promise<Record<string, string>> {
     await page.goto(rp.urls.protectedUrl);
-    await page.waitForURL(/\/content\/authorize\?/);
+    await reach(page, /\/content\/authorize\?/, rp);
     const asked = new URL(page.url()).searchParams;
     expect([asked.get('client_id'), asked.get('code_challenge_method'), asked.get('redirect_uri')]).toEqual([CLIENT_ID, 'S256', rp.urls.redirectUri]);
     await logIn(page, CARD.email, CARD.password);
-    await page.waitForURL(rp.urls.protectedUrl);
+    await reach(page, rp.urls.protectedUrl, rp);
     return claimsOn(page);
   }
 
@@ -96,7 +113,7 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
     const refresh = new URL(rp.urls.redirectUri);
     refresh.search = new URLSearchParams({ refresh: rp.urls.protectedUrl, access_token: first }).toString();
     await page.goto(refresh.toString());
-    await page.waitForURL(rp.urls.protectedUrl);
+    await reach(page, rp.urls.protectedUrl, rp);
     const refreshed = await claimsOn(page);
     expect(refreshed.OIDC_access_token, rp.log()).not.toBe(first);
     expect(refreshed.OIDC_CLAIM_sub).toBe(claims.OIDC_CLAIM_sub);
@@ -111,14 +128,14 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
     const logout = new URL(rp.urls.redirectUri);
     logout.search = new URLSearchParams({ logout: rp.urls.loggedOutUrl }).toString();
     await page.goto(logout.toString());
-    await page.waitForURL(rp.urls.loggedOutUrl);
+    await reach(page, rp.urls.loggedOutUrl, rp);
     // The post-logout URI as the module sends it, the string registered (docs/partners.md), with the ID token as hint.
     expect(endSession.map((u) => u.searchParams.get('post_logout_redirect_uri'))).toEqual([rp.urls.loggedOutUrl]);
     expect(endSession[0]?.searchParams.get('id_token_hint')).toMatch(/^eyJ/);
     expect(await active(refreshed.OIDC_access_token ?? '')).toBe(false);
     // Neither Apache's session nor the product's is left: the protected page asks for the password.
     await page.goto(rp.urls.protectedUrl);
-    await page.waitForURL(/\/content\/authorize\?/);
+    await reach(page, /\/content\/authorize\?/, rp);
     await page.getByLabel('パスワード', { exact: true }).waitFor();
     expect(consoleErrors).toEqual([]);
     await context.close();
@@ -147,26 +164,21 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
   });
 
   it('is refused without PKCE: the product answers invalid_request to the redirect URI before any login', async () => {
-    const bare = await startApacheRelyingParty({ port: noPkcePort, issuer: env.system.origin, clientId: NO_PKCE_ID, clientSecret: secret, scope: SCOPE, withoutPkce: true });
-    try {
-      const { context, page, consoleErrors } = await openPage(env);
-      const visited: string[] = [];
-      page.on('request', (r) => {
-        if (r.isNavigationRequest()) visited.push(r.url());
-      });
-      await page.goto(bare.urls.protectedUrl);
-      await page.waitForURL((url) => url.href.startsWith(bare.urls.redirectUri));
-      const back = new URL(page.url()).searchParams;
-      expect([back.get('error'), back.get('code'), back.get('iss')]).toEqual(['invalid_request', null, env.system.origin]);
-      expect(back.get('error_description')).toMatch(/code_challenge/);
-      expect(visited.some((url) => url.includes('/content/'))).toBe(false);
-      // No session was made: the protected page sends the browser to the product again.
-      await page.goto(bare.urls.protectedUrl);
-      await page.waitForURL((url) => url.href.startsWith(bare.urls.redirectUri));
-      expect(consoleErrors).toEqual([]);
-      await context.close();
-    } finally {
-      await bare.stop();
-    }
+    const { context, page, consoleErrors } = await openPage(env);
+    const visited: string[] = [];
+    page.on('request', (r) => {
+      if (r.isNavigationRequest()) visited.push(r.url());
+    });
+    await page.goto(bare.urls.protectedUrl);
+    await reach(page, (url) => url.href.startsWith(bare.urls.redirectUri), bare);
+    const back = new URL(page.url()).searchParams;
+    expect([back.get('error'), back.get('code'), back.get('iss')]).toEqual(['invalid_request', null, env.system.origin]);
+    expect(back.get('error_description')).toMatch(/code_challenge/);
+    expect(visited.some((url) => url.includes('/content/'))).toBe(false);
+    // No session was made: the protected page sends the browser to the product again.
+    await page.goto(bare.urls.protectedUrl);
+    await reach(page, (url) => url.href.startsWith(bare.urls.redirectUri), bare);
+    expect(consoleErrors).toEqual([]);
+    await context.close();
   });
 });

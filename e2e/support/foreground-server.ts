@@ -21,6 +21,11 @@ export interface ForegroundServerOptions {
   /** A URL that answers 2xx once it serves. */
   readyUrl: string;
   /**
+   * A text that its answer at `readyUrl` holds: it tells the program from another server that took
+   * the port between the test's choosing it and the program's start (whose own bind then fails).
+   */
+  readyText?: string;
+  /**
    * In a process group of its own (Apache's stop signals its whole group, which must not be the test
    * runner's); it is then ended if the test runner exits without stopping it.
    */
@@ -61,11 +66,14 @@ export async function startForegroundServer(o: ForegroundServerOptions): Promise
     if (exited()) failure = `${o.name} exited: ${tail(log())}`;
     else {
       try {
-        if ((await fetch(o.readyUrl)).ok) return { log, stop };
+        const res = await fetch(o.readyUrl);
+        const body = await res.text();
+        if (res.ok && (o.readyText === undefined || body.includes(o.readyText))) return { log, stop };
+        if (res.ok) failure = `${o.name}'s port answers with another server: ${tail(body)}`;
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) failure = `${o.name} did not answer within 10 s: ${tail(log())}`;
+      if (failure === undefined && Date.now() > deadline) failure = `${o.name} did not answer within 10 s: ${tail(log())}`;
     }
     if (failure !== undefined) {
       await stop();

@@ -136,6 +136,8 @@ export async function startApacheRelyingParty(o: RelyingPartyOptions): Promise<A
     dir,
     errorLog: join(dir, 'error.log'),
     readyUrl: urls.loggedOutUrl,
+    // The claims program's first line.
+    readyText: 'REMOTE_USER=',
     detached: true,
   });
   return { urls, log: () => server.log().slice(-3000), stop: server.stop };
