@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ISOLATED } from './scripts/isolated-tests.ts';
 
 /** What the unit projects share. */
 const unit = {
@@ -13,13 +14,6 @@ const unit = {
   // own databases and its own SMTP sink on a free port (test-app-core.ts).
   maxWorkers: 2,
 };
-
-/** Server tests that replace a module (vi.mock) or count through a patched prototype: they need modules of their own. */
-const ISOLATED = [
-  'apps/server/src/modules/oidc/jwt-signer.test.ts',
-  'apps/server/src/modules/recover/reset-cost.test.ts',
-  'apps/server/src/modules/login/login-commits.test.ts',
-];
 
 export default defineConfig({
   test: {
