@@ -47,11 +47,15 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
     const client = (clientId: string, at: number) => ({ definition: { client_id: clientId, name: 'Apache mod_auth_openidc', scopes: SCOPE.split(' '), ...rpRegistration(at) }, secret });
     const clientsFile = clientsFileWith(dir, [client(CLIENT_ID, port), client(NO_PKCE_ID, noPkcePort)]);
     [env.system, env.browser] = await Promise.all([startSystem({ env: { CLIENTS_FILE: clientsFile } }), launchBrowser()]);
-    // Both at once, so that no other server of the run takes a port chosen for them in the meantime.
-    [rp, bare] = await Promise.all([
+    // Both at once, so that no other server of the run takes a port chosen for them in the meantime;
+    // one that started is stopped in afterAll even when the other did not.
+    const [withPkce, withoutPkce] = await Promise.allSettled([
       startApacheRelyingParty({ port, issuer: env.system.origin, clientId: CLIENT_ID, clientSecret: secret, scope: SCOPE }),
       startApacheRelyingParty({ port: noPkcePort, issuer: env.system.origin, clientId: NO_PKCE_ID, clientSecret: secret, scope: SCOPE, withoutPkce: true }),
     ]);
+    if (withPkce.status === 'fulfilled') rp = withPkce.value;
+    if (withoutPkce.status === 'fulfilled') bare = withoutPkce.value;
+    for (const started of [withPkce, withoutPkce]) if (started.status === 'rejected') throw started.reason;
   });
   afterAll(async () => {
     await rp?.stop();

@@ -28,8 +28,8 @@ describe('a failed token refresh in Chromium', () => {
     await logIn(j.page, CARD.email, CARD.password);
     await j.page.waitForURL(/\/content\/top$/);
     await j.page.getByText(CARD.email, { exact: true }).first().waitFor();
-    // Top's own refresh on entry, when the code exchange took over 500 ms (SPEC.md section 9), is
-    // over: the tokens a test reads next are the ones the page holds from then on.
+    // Top's own refresh on entry, made when a loaded machine brought the page up over 500 ms after the
+    // tokens were issued (SPEC.md section 9), is over: the tokens a test reads next are the page's from then on.
     await j.page.waitForLoadState('networkidle');
   }
 
