@@ -1,0 +1,88 @@
+/**
+ * The floor of an HTTP exchange at the password login's pace (docs/performance.md, "The login's
+ * floor"). bench.ts measures the bare Fastify route (bench/lib/bare-fastify.ts) in a closed loop at
+ * full speed, where the load driver is always busy and an answer lands in a socket it is about to
+ * read. A password login runs at about a hundredth of that rate, bounded by its argon2id hash: the
+ * driver waits idle between answers, and each answer the server writes has to wake it on the other
+ * core, which on a virtual machine costs the writer far more than the write. This takes the same
+ * route in turns at full speed (`--workers` connections) and at a fixed `--rate` of requests a
+ * second (an open loop: the default is the login's three exchanges at the 113 logins a second of
+ * the quiet run, bench/results/2026-12-07T0235-production-sqlite.md), with the argon2id verify loop of the login budget in the same rounds, and prints the
+ * server's CPU per request of each, and what three exchanges at that pace are of one hash. Run it with
+ *
+ *   npm run bench:floor [-- --rate 340] [--seconds 5] [--rounds 5] [--workers 16]
+ */
+import { parseArgs } from 'node:util';
+import { median } from './lib/budgets.ts';
+import { argon2Verify, bareFastify, type Ceiling } from './lib/ceilings.ts';
+import { positiveNumber, runMain, say } from './lib/cli.ts';
+import { closedLoop, openLoop, type LoadResult } from './lib/load.ts';
+import { markdownTable } from './lib/report.ts';
+import { cpuPerOp } from './lib/thread-cpu.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '340' },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '5' },
+    workers: { type: 'string', default: '16' },
+    /** The bare route's body: a token response's size, as bench.ts sends. */
+    bytes: { type: 'string', default: '600' },
+  },
+});
+
+/** The exchanges of one password login: the login step, the authorize POST and the code exchange (bench/lib/flows.ts). */
+const EXCHANGES_PER_LOGIN = 3;
+
+/** CPU µs per successful request of a stretch of load on `source` (its server's threads, or the driver's own for the argon2id loop). */
+async function cpuPerRequest(source: Ceiling, load: (next: Ceiling['next']) => Promise<LoadResult>): Promise<number> {
+  const before = source.cpu();
+  const result = await load(source.next);
+  const after = source.cpu();
+  const ok = result.recorder.summary().find((s) => s.op !== 'all');
+  const done = ok?.ok ?? 0;
+  if (done === 0) throw new Error('no request answered');
+  const c = cpuPerOp(before, after, done);
+  return c.mainUs + c.otherUs;
+}
+
+async function main(): Promise<number> {
+  const rate = positiveNumber('rate', args.rate);
+  const durationMs = positiveNumber('seconds', args.seconds) * 1000;
+  const rounds = positiveNumber('rounds', args.rounds);
+  const workers = positiveNumber('workers', args.workers);
+  const bare = await bareFastify({ bytes: positiveNumber('bytes', args.bytes), workers });
+  const argon2 = await argon2Verify();
+  const figures = { full: [] as number[], paced: [] as number[], hash: [] as number[] };
+  try {
+    // A warm-up stretch of each, not counted: the JIT and the connections.
+    await closedLoop({ durationMs: 1000, workers, next: bare.next });
+    for (let round = 1; round <= rounds; round++) {
+      figures.full.push(await cpuPerRequest(bare, (next) => closedLoop({ durationMs, workers, next })));
+      figures.paced.push(await cpuPerRequest(bare, (next) => openLoop({ durationMs, rate, next })));
+      figures.hash.push(await cpuPerRequest(argon2, (next) => closedLoop({ durationMs, workers, next })));
+      const [full, paced, hash] = [figures.full.at(-1), figures.paced.at(-1), figures.hash.at(-1)].map((v) => (v ?? 0).toFixed(0));
+      say(`round ${round}: bare route ${full} µs at full speed, ${paced} µs at ${rate}/s; one argon2id verification ${hash} µs`);
+    }
+  } finally {
+    await bare.stop();
+    await argon2.stop();
+  }
+  const [full, paced, hash] = [median(figures.full), median(figures.paced), median(figures.hash)];
+  const login = EXCHANGES_PER_LOGIN * paced;
+  say('');
+  say(
+    markdownTable(
+      ['measured (median of the rounds)', 'CPU per request', 'of one argon2id verification'],
+      [
+        [`bare Fastify route, closed loop of ${workers} (bench.ts's floor)`, `${full.toFixed(0)} µs`, `${((100 * full) / hash).toFixed(1)}%`],
+        [`bare Fastify route, paced at ${rate} requests/s`, `${paced.toFixed(0)} µs`, `${((100 * paced) / hash).toFixed(1)}%`],
+        [`${EXCHANGES_PER_LOGIN} such exchanges: a password login's HTTP floor`, `${login.toFixed(0)} µs`, `${((100 * login) / hash).toFixed(1)}%`],
+        ['one argon2id verification (the login budget\'s unit)', `${hash.toFixed(0)} µs`, '100%'],
+      ],
+    ),
+  );
+  return 0;
+}
+
+runMain(main);
