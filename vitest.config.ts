@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { ISOLATED } from './scripts/isolated-tests.ts';
 
 /** What the unit projects share. */
@@ -34,7 +34,7 @@ export default defineConfig({
           // or patch a prototype run isolated, in `unit`, as the browser code's do (jsdom, stubbed globals).
           name: 'unit-shared',
           include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/lib/**/*.test.ts'],
-          exclude: ISOLATED,
+          exclude: [...configDefaults.exclude, ...ISOLATED],
           isolate: false,
         },
       },
