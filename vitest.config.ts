@@ -6,9 +6,6 @@ const unit = {
   environment: 'node' as const,
   testTimeout: 20_000,
   hookTimeout: 30_000,
-  // One database per dialect migrated before the files start, which each test database copies
-  // instead of running the 26 migrations again (test-support/migrated-templates.ts).
-  globalSetup: ['apps/server/src/test-support/migrated-templates.ts'],
   // Two files at once: vitest's default on 2 cores is one (cores - 1), and a file waits on
   // PostgreSQL's commits and database creation most of its time, not on the CPU. Each file has its
   // own databases and its own SMTP sink on a free port (test-app-core.ts).
@@ -33,6 +30,11 @@ export default defineConfig({
           // afresh for each of these files took a third of the unit run. The files that replace a module
           // or patch a prototype run isolated, in `unit`, as the browser code's do (jsdom, stubbed globals).
           name: 'unit-shared',
+          // One database per dialect migrated before the files start, which each test database copies
+          // instead of running the 26 migrations again (test-support/migrated-templates.ts). Made once
+          // for the run: the isolated server files of `unit` inherit it when both projects run, and
+          // migrate their own databases when `unit` runs alone, which then needs no PostgreSQL.
+          globalSetup: ['apps/server/src/test-support/migrated-templates.ts'],
           include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/lib/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...ISOLATED],
           isolate: false,
