@@ -58,11 +58,13 @@ async function main(): Promise<number> {
     // A warm-up stretch of each, not counted: the JIT and the connections.
     await closedLoop({ durationMs: 1000, workers, next: bare.next });
     for (let round = 1; round <= rounds; round++) {
-      figures.full.push(await cpuPerRequest(bare, (next) => closedLoop({ durationMs, workers, next })));
-      figures.paced.push(await cpuPerRequest(bare, (next) => openLoop({ durationMs, rate, next })));
-      figures.hash.push(await cpuPerRequest(argon2, (next) => closedLoop({ durationMs, workers, next })));
-      const [full, paced, hash] = [figures.full.at(-1), figures.paced.at(-1), figures.hash.at(-1)].map((v) => (v ?? 0).toFixed(0));
-      say(`round ${round}: bare route ${full} µs at full speed, ${paced} µs at ${rate}/s; one argon2id verification ${hash} µs`);
+      const full = await cpuPerRequest(bare, (next) => closedLoop({ durationMs, workers, next }));
+      const paced = await cpuPerRequest(bare, (next) => openLoop({ durationMs, rate, next }));
+      const hash = await cpuPerRequest(argon2, (next) => closedLoop({ durationMs, workers, next }));
+      figures.full.push(full);
+      figures.paced.push(paced);
+      figures.hash.push(hash);
+      say(`round ${round}: bare route ${full.toFixed(0)} µs at full speed, ${paced.toFixed(0)} µs at ${rate}/s; one argon2id verification ${hash.toFixed(0)} µs`);
     }
   } finally {
     await bare.stop();
