@@ -39,6 +39,8 @@ export { loadClients, type ClientDefinition } from '../modules/clients/clients.t
 export { audienceOf } from '../modules/oauth/audience.ts';
 export { insertFamily } from '../modules/oauth/token-repo.ts';
 export { issuePair, newPair } from '../modules/oauth/tokens.ts';
+// The benchmark's PostgreSQL floor (bench/pg-floor.ts): the refresh grant's two database steps, as the token endpoint takes them.
+export { findTokenOfClient, rotatePair } from '../modules/oauth/tokens.ts';
 export { subjectFor } from '../modules/oidc/subject.ts';
 export { insertPasskey } from '../modules/passkeys/passkey-repo.ts';
 export { userHandleOf } from '../modules/passkeys/relying-party.ts';
