@@ -46,11 +46,20 @@ export function holderCards(k: number) {
 export type HolderCards = ReturnType<typeof holderCards>;
 
 const HOLDERS = 120;
-let holderSerial = 0;
+/**
+ * The holders each test file has taken, by its path. A file's apps, databases and card masters are
+ * its own, so only its own tests must not share a holder; the server's test files share their
+ * worker's modules (vitest.config.ts, `unit-shared`), so one count for the module would run out
+ * across the files a worker happens to run.
+ */
+const holdersTaken = new Map<string, number>();
 /** A cardholder no other test of this file uses. */
 export function nextHolder(): HolderCards {
-  if (holderSerial >= HOLDERS) throw new Error('test card master: out of holders');
-  return holderCards(++holderSerial);
+  const file = expect.getState().testPath ?? '';
+  const serial = (holdersTaken.get(file) ?? 0) + 1;
+  if (serial > HOLDERS) throw new Error(`test card master: out of holders in ${file}`);
+  holdersTaken.set(file, serial);
+  return holderCards(serial);
 }
 
 /** How often the card master was asked to check a card or an activation key (what the locks bound). */
