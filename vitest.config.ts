@@ -29,6 +29,8 @@ export default defineConfig({
           // each test makes its own app on its own database (test-app-core.ts), and importing the server
           // afresh for each of these files took a third of the unit run. The files that replace a module
           // or patch a prototype run isolated, in `unit`, as the browser code's do (jsdom, stubbed globals).
+          // A test-support module's own state lasts across the files a worker runs: what a file must
+          // have to itself is counted by file (cards-kit.ts `nextHolder`).
           name: 'unit-shared',
           // One database per dialect migrated before the files start, which each test database copies
           // instead of running the 26 migrations again (test-support/migrated-templates.ts). Made once
