@@ -117,4 +117,31 @@ describe('a failed token refresh in Chromium', () => {
     await j.page.waitForURL(/\/content\/authorize\?/);
     allowFailedRefresh();
   });
+
+  it('logs out after the refresh in flight is over, so that the ended session does not refuse it', async () => {
+    await logInToTop();
+    // The on-entry refresh is held at the browser until the logout has been clicked.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const refreshSent = j.page.waitForRequest((r) => r.url().endsWith('/api/auth/token'));
+    await j.page.route(TOKEN, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const order: string[] = [];
+    j.page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/logout')) order.push('logout');
+    });
+    j.page.on('response', (r) => {
+      if (r.url().endsWith('/api/auth/token')) order.push(`refresh ${r.status()}`);
+    });
+    await enterUserPage();
+    await refreshSent;
+    await logoutButton().click();
+    release();
+    await j.page.waitForURL(/\/content\/authorize\?/);
+    await expect.poll(() => order).toEqual(['refresh 200', 'logout']);
+    expect(await j.page.getByText(RELOGIN).count()).toBe(0);
+    expect(await tokens()).not.toHaveProperty('refreshToken');
+  });
 });

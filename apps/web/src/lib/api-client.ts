@@ -155,6 +155,17 @@ export function refreshTokens(): Promise<RefreshOutcome> {
   return refreshing;
 }
 
+/**
+ * Settles when the refresh in flight, if any, is over, whatever came of it: the logout waits for it
+ * (lib/logout.ts), so that it ends the session as the refresh left it.
+ */
+export async function refreshSettled(): Promise<void> {
+  await refreshing?.then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 /** The re-login error flow (SPEC.md section 4): the message with C99-000500 appended. */
 const goToRelogin = () => goToError(RESULT.ACCESS_DENIED, reloginMessage());
 

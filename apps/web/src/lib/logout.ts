@@ -1,5 +1,5 @@
 import type { NavigateFunction } from 'react-router';
-import { apiPost } from './api-client.ts';
+import { apiPost, refreshSettled } from './api-client.ts';
 import { clearOAuthClient, clearTokens, getTokenRecord, markSilentLoginTried } from './records.ts';
 
 /**
@@ -8,9 +8,12 @@ import { clearOAuthClient, clearTokens, getTokenRecord, markSilentLoginTried } f
  * /api/auth/revoke with the Bearer header: a login that came from no session), clears the token and
  * the OAuth client, and goes to Welcome, which then goes straight to the login page: the silent login
  * is not tried again in this tab. Local state is cleared even if the calls fail; a 401 there must not
- * start a refresh or the error flow.
+ * start a refresh or the error flow. A refresh already in flight (on entry to the page, or the
+ * scheduled one) is over first: ended under it, the session would refuse it, and the refusal would
+ * take the member to the re-login message; and the refresh token revoked is the one it left.
  */
 export async function logOut(navigate: NavigateFunction): Promise<void> {
+  await refreshSettled();
   const t = getTokenRecord();
   await apiPost('/api/auth/logout', 'baseResponseSchema', { json: { client_id: t.clientId }, refreshOn401: false }).catch(() => undefined);
   if (t.refreshToken && t.clientId) {
