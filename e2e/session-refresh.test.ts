@@ -68,7 +68,8 @@ describe('a failed token refresh in Chromium', () => {
     await renewed;
     await j.page.waitForURL(/\/content\/top$/);
     await j.page.getByText(CARD.email, { exact: true }).first().waitFor();
-    expect((await tokens()).refreshToken).not.toBe(before.refreshToken);
+    // The page stores the renewed tokens once it has read the answer, a moment after the browser received it.
+    await expect.poll(async () => (await tokens()).refreshToken).not.toBe(before.refreshToken);
     await j.page.getByRole('link', { name: '登録情報' }).click();
     await j.page.waitForURL(/\/content\/user$/);
     await j.page.getByText(CARD.email, { exact: true }).first().waitFor();
