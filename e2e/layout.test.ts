@@ -48,7 +48,10 @@ describe('page frame in Chromium', () => {
     // A click event without Playwright's scrolling the link into view first.
     await j.page.getByRole('link', { name: '登録情報' }).dispatchEvent('click');
     await j.page.waitForURL(/\/content\/user$/);
-    await expect.poll(() => j.page.getByText('demo.card@example.com').count()).toBeGreaterThan(0);
+    // The user page itself, with its data: the address changes before the screen's code has loaded,
+    // and the e-mail address alone is on Top and in the header too.
+    await j.page.getByRole('heading', { level: 1, name: '登録情報' }).waitFor();
+    await j.page.getByRole('main').getByText('demo.card@example.com').waitFor();
     const after = await j.page.evaluate(() => ({ y: window.scrollY, room: document.documentElement.scrollHeight - window.innerHeight }));
     expect(after.room).toBeGreaterThan(0);
     expect(after.y).toBe(0);
