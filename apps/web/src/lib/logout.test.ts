@@ -58,18 +58,23 @@ describe('the logout', () => {
     expect(navigate).toHaveBeenCalledWith('/', { replace: true });
   });
 
-  it('waits for a refresh in flight, then ends the session it renewed and revokes the refresh token it left', async () => {
-    const { calls, answer } = api();
+  /** The logout clicked while a refresh is on its way, that refresh then answered `answer`: every call made. */
+  async function logOutDuringRefresh(answer: Response): Promise<Call[]> {
+    const server = api();
     const refresh = refreshTokens();
     await settle();
     const out = logOut(navigate);
     await settle();
     // Not ended under the refresh: the server would refuse it as the ended session's.
-    expect(calls.map((c) => c.path)).toEqual(['/api/auth/token']);
-
-    answer(renewed());
+    expect(server.calls.map((c) => c.path)).toEqual(['/api/auth/token']);
+    server.answer(answer);
     await refresh;
     await out;
+    return server.calls;
+  }
+
+  it('waits for a refresh in flight, then ends the session it renewed and revokes the refresh token it left', async () => {
+    const calls = await logOutDuringRefresh(renewed());
     expect(calls.map((c) => c.path)).toEqual(['/api/auth/token', '/api/auth/logout', '/api/auth/revoke']);
     expect(calls[2]).toMatchObject({ bearer: 'Bearer new-access', token: 'new-refresh' });
     expect(getTokenRecord()).not.toHaveProperty('refreshToken');
@@ -77,14 +82,7 @@ describe('the logout', () => {
   });
 
   it('goes on when the refresh in flight fails on the network, and still clears the tokens', async () => {
-    const { calls, answer } = api();
-    const refresh = refreshTokens();
-    await settle();
-    const out = logOut(navigate);
-    await settle();
-    answer(new Response('Bad Gateway', { status: 502 }));
-    await refresh;
-    await out;
+    const calls = await logOutDuringRefresh(new Response('Bad Gateway', { status: 502 }));
     expect(calls.map((c) => c.path)).toEqual(['/api/auth/token', '/api/auth/logout', '/api/auth/revoke']);
     expect(calls[2]).toMatchObject({ token: 'old-refresh' });
     expect(isLoggedIn()).toBe(false);
