@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { stubBrowserGlobals } from './test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
@@ -8,7 +8,6 @@ const { clearTokens, getAccount, saveTokens } = await import('./records.ts');
 const { saveLogin } = await import('./login-callback.ts');
 const { registerNavigator } = await import('./navigation.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const user = (id: string) => ({ result_code: 0, result_message: 'ok', user_id: id, email: `${id}@example.com` });
 
 /** The browser's login is member A's (tokens `access`, `refresh`), nothing else is kept. */

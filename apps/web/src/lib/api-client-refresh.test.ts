@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { baseResponseSchema } from '@sso/contracts/common';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '@sso/contracts/messages';
-import { stubBrowserGlobals } from './test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
@@ -10,7 +10,6 @@ const { saveTokens, getTokenRecord, isLoggedIn } = await import('./records.ts');
 const { registerNavigator } = await import('./navigation.ts');
 const { peekEphemeralMessage, peekEphemeralReference, clearEphemeralMessage } = await import('./ephemeral-message.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const NETWORK = CLIENT_MESSAGES['C99-000700'];
 const RELOGIN = `${CLIENT_MESSAGES['C99-000999']} ${CLIENT_MESSAGES['C99-000500']}`;
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { baseResponseSchema } from '@sso/contracts/common';
-import { stubBrowserGlobals } from './test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
@@ -10,7 +10,6 @@ const { registerNavigator } = await import('./navigation.ts');
 const { peekEphemeralMessage } = await import('./ephemeral-message.ts');
 
 const tokens = (access: string, refresh: string) => ({ access_token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: 3600 });
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('api client', () => {
   const navigations: string[] = [];

@@ -1,6 +1,6 @@
 import type { NavigateFunction } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { stubBrowserGlobals } from './test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json, settle } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
@@ -8,7 +8,6 @@ const { refreshTokens } = await import('./api-client.ts');
 const { logOut } = await import('./logout.ts');
 const { saveTokens, getTokenRecord, isLoggedIn } = await import('./records.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const ok = () => json(200, { result_code: 0, result_message: 'ok' });
 const renewed = () => json(200, { access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'Bearer', expires_in: 3600 });
 
@@ -37,8 +36,6 @@ function api() {
   return { calls, answer: (r: Response) => answerRefresh(r) };
 }
 
-/** Lets every pending promise and dynamic import run. */
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 /** SPEC.md section 4, "Logout": the session ended, the refresh token revoked, the tokens cleared. */
 describe('the logout', () => {

@@ -16,3 +16,10 @@ export function stubBrowserGlobals(): Map<string, string> {
   vi.stubGlobal('location', { origin: 'http://sso.test', port: '', hostname: 'sso.test', protocol: 'http:' });
   return store;
 }
+
+/** For unit tests: an API answer as fetch gives it, a JSON body with its status (and any further headers). */
+export const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+/** For unit tests: lets every pending promise, timer of 0 ms and dynamic import run. */
+export const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

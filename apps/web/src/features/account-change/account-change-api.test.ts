@@ -6,7 +6,7 @@ import {
   profileChangeRequestSchema,
 } from '@sso/contracts/account';
 import { japanDate } from '@sso/contracts/open-signup';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 
 /** The browser's passkey ceremony: an assertion over the options given (lib/webauthn.ts loads the library). */
 const ASSERTION = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: { clientDataJSON: 'e30' }, clientExtensionResults: {} };
@@ -17,7 +17,6 @@ const store = stubBrowserGlobals();
 const { changePassword, changePasswordWithPasskey, changeProfile, confirmEmailChange, fetchProfile, requestEmailChange } = await import('./account-change-api.ts');
 const { saveTokens } = await import('../../lib/records.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const sent = (fetchMock: ReturnType<typeof vi.fn>) =>
   fetchMock.mock.calls.map((c) => {
     const init = c[1] as RequestInit;

@@ -1,13 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { activitiesRequestSchema } from '@sso/contracts/account';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 
 stubBrowserGlobals();
 const { saveTokens } = await import('../../lib/records.ts');
 const { fetchActivities } = await import('./activities-api.ts');
 const { cancelMembership } = await import('./cancel-api.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const calls = (fetchMock: ReturnType<typeof vi.fn>) =>
   fetchMock.mock.calls.map((c) => {
     const init = c[1] as RequestInit;

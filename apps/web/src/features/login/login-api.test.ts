@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_MESSAGES } from '@sso/contracts/messages';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 
 const submitAuthorizeForm = vi.fn();
 vi.mock('../../lib/hand-off.ts', async (importOriginal) => ({
@@ -12,7 +12,6 @@ const store = stubBrowserGlobals();
 const { agreeAndAuthorize, login } = await import('./login-api.ts');
 const { setRecaptchaPort } = await import('../../lib/recaptcha.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const INVALID = { result_code: 205, result_message: 'ネットワークが重たいため処理できませんでした。' };
 
 describe('login with the reCAPTCHA retry loop', () => {

@@ -1,11 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 
 stubBrowserGlobals();
 const { passkeyLoginOptions, passkeySignIn } = await import('./passkey-login-api.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const CREDENTIAL = { id: 'cred', rawId: 'cred', type: 'public-key' as const, response: { clientDataJSON: 'x', authenticatorData: 'y', signature: 'z' }, clientExtensionResults: {} };
 const OPTIONS = { challenge: 'abc', rpId: 'sso.test', allowCredentials: [] };
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PASSKEY_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, settle } from '../../lib/test-browser-globals.ts';
 
 vi.mock('react', async (importOriginal) => (await import('../../ui/test-hook-harness.ts')).withHarness(await importOriginal<object>()));
 const navigate = vi.fn();
@@ -42,7 +42,6 @@ await import('./passkey-sign-in.ts');
 const authorize = new URLSearchParams({ client_id: 'SIAP009', redirect_uri: 'http://sso.test/content/oauth/callback', state: 's' });
 const STEP = { id: 'member@example.com', password: '', ticket: 'ticket-1', terms: [] };
 const CHOSEN = { id: 'cred-from-autofill' };
-const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** A choice in the autofill that never comes (the member types a password instead). */
 const never = () => new Promise<unknown>(() => undefined);
 

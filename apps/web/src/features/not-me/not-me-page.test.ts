@@ -3,12 +3,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { NOT_ME_SCREEN_TEXTS } from '@sso/contracts/not-me-screen';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 import { NotMePage } from './not-me-page.tsx';
 import { reportNotMe } from './not-me-api.ts';
 
 const render = (url: string) => renderToStaticMarkup(createElement(MemoryRouter, { initialEntries: [url] }, createElement(NotMePage)));
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('the "not me" link\'s page (decision 0033)', () => {
   beforeEach(() => void stubBrowserGlobals());

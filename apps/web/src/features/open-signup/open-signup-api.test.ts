@@ -1,13 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { japanDate, openActivateRequestSchema, openSignupRequestSchema } from '@sso/contracts/open-signup';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 import { VALID_OPEN_SIGNUP } from '../../lib/test-member-forms.ts';
 
 const store = stubBrowserGlobals();
 const { activateOpenSignup, postOpenSignup } = await import('./open-signup-api.ts');
 const { openSignupFormSchema } = await import('./open-signup-form.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const sent = (fetchMock: ReturnType<typeof vi.fn>) =>
   fetchMock.mock.calls.map((c) => ({ url: c[0] as string, body: JSON.parse((c[1] as RequestInit).body as string) as Record<string, unknown> }));
 

@@ -3,12 +3,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PASSKEY_SCREEN_TEXTS } from '@sso/contracts/passkey-screens';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 import { PasskeyRevokePage } from './passkey-revoke-page.tsx';
 import { revokePasskey } from './revoke-api.ts';
 
 const render = (url: string) => renderToStaticMarkup(createElement(MemoryRouter, { initialEntries: [url] }, createElement(PasskeyRevokePage)));
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('disabling a passkey from the mail (decision 0024)', () => {
   beforeEach(() => void stubBrowserGlobals());

@@ -1,13 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 
 stubBrowserGlobals();
 const { saveTokens } = await import('../../lib/records.ts');
 const { FreshProofNeeded } = await import('../../lib/result.ts');
 const api = await import('./passkeys-api.ts');
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 const OK = { result_code: 0, result_message: 'ok' };
 const CREDENTIAL = { id: 'c', rawId: 'c', type: 'public-key' as const, response: { clientDataJSON: 'x', attestationObject: 'y', transports: [] }, clientExtensionResults: {} };
 

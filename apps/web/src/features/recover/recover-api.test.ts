@@ -1,11 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { forgotPasswordRequestSchema, resetPasswordRequestSchema } from '@sso/contracts/open-signup';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 
 stubBrowserGlobals();
 const { forgotPassword, resetPassword } = await import('./recover-api.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const sent = (fetchMock: ReturnType<typeof vi.fn>) =>
   fetchMock.mock.calls.map((c) => ({ url: c[0] as string, body: JSON.parse((c[1] as RequestInit).body as string) as Record<string, unknown> }));
 

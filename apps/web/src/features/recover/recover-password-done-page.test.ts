@@ -3,14 +3,13 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetPasskeysRequestSchema } from '@sso/contracts/passkeys';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 import { fetchResetPasskeys, removeResetPasskeys } from './recover-api.ts';
 import { RecoverPasswordDonePage } from './recover-password-done-page.tsx';
 import { reviewTokenOf } from './reset-passkeys.tsx';
 
 const render = (entry: string | { pathname: string; state: unknown }) =>
   renderToStaticMarkup(createElement(MemoryRouter, { initialEntries: [entry] }, createElement(RecoverPasswordDonePage)));
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** The reset's finish page and the passkeys added before the reset (decision 0024, "After a password reset"). */
 describe('the password reset finish page', () => {

@@ -1,12 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { cardSignupRequestSchema, signupPinRequestSchema } from '@sso/contracts/signup';
-import { stubBrowserGlobals } from '../../lib/test-browser-globals.ts';
+import { stubBrowserGlobals, jsonResponse as json } from '../../lib/test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 const { signupCard, verifyPin } = await import('./signup-api.ts');
 const { setRecaptchaPort } = await import('../../lib/recaptcha.ts');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const authorize = new URLSearchParams({
   client_id: 'SIAP009',
   redirect_uri: 'http://sso.test/content/oauth/callback',
