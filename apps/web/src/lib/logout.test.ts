@@ -36,7 +36,6 @@ function api() {
   return { calls, answer: (r: Response) => answerRefresh(r) };
 }
 
-
 /** SPEC.md section 4, "Logout": the session ended, the refresh token revoked, the tokens cleared. */
 describe('the logout', () => {
   const navigate = vi.fn(async () => undefined) as unknown as NavigateFunction;
