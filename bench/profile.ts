@@ -6,10 +6,13 @@
  * `--production`). Beside the profile, the server's CPU per operation read from /proc by thread
  * (thread-cpu.ts): the event loop apart from the other threads, where argon2id runs. Run it with
  *
- *   npm run bench:profile -- --operation passwordLogin [--production] [--database sqlite|postgres] [--seconds 20] [--workers 16] [--top 40] [--exclude argon2]
+ *   npm run bench:profile -- --operation passwordLogin [--production] [--database sqlite|postgres] [--seconds 20] [--workers 16] [--top 40] [--exclude argon2] [--per-request]
  *
  * The profile covers the measured stretch of load only (the probe starts and stops it by signal). It
- * prints both tables, and keeps the .cpuprofile (it names the file) for a closer look.
+ * prints both tables, and keeps the .cpuprofile (it names the file) for a closer look. With
+ * `--per-request` the load runs over one connection and the tables are printed for each of the
+ * operation's requests as well (`POST /api/auth/login`, …): each sample is given to the request the
+ * driver last sent (request-windows.ts), so what the server does after an answer counts for it.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -23,6 +26,7 @@ import { httpClient } from './lib/http.ts';
 import { closedLoop } from './lib/load.ts';
 import { MemberPool, mixedJobs } from './lib/members.ts';
 import { markdownTable } from './lib/report.ts';
+import { markedClient, splitByRequest, type CpuProfile, type ProfileNode, type RequestMark } from './lib/request-windows.ts';
 import { seedMembers } from './lib/seed.ts';
 import { startBenchSystem } from './lib/system.ts';
 import { cpuPerOp, threadCpu } from './lib/thread-cpu.ts';
@@ -39,24 +43,10 @@ const { values: args } = parseArgs({
     top: { type: 'string', default: '40' },
     /** Functions left out of the shares (`argon2`: the password hash's native call), by a part of their name. */
     exclude: { type: 'string', default: '' },
+    /** The profile split by the operation's requests as well: one connection, so that the server has one request at a time. */
+    'per-request': { type: 'boolean', default: false },
   },
 });
-
-interface CallFrame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-  columnNumber: number;
-}
-interface ProfileNode {
-  id: number;
-  callFrame: CallFrame;
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 /** Microseconds of self time by profile node. */
 function selfTimes(p: CpuProfile): Map<number, number> {
@@ -83,7 +73,7 @@ function sourceMapOf(url: string): SourceMap | undefined {
 const PACKAGE = /node_modules\/((?:@[^/]+\/)?[^/]+)/;
 
 /** The package of a frame (`fastify`, `node`, `(product) modules/oauth`), and the function as the tables name it. */
-function whereOf(f: CallFrame): { pkg: string; fn: string } {
+function whereOf(f: ProfileNode['callFrame']): { pkg: string; fn: string } {
   const name = f.functionName || '(anonymous)';
   if (!f.url) return { pkg: name.startsWith('(') ? name : '(native)', fn: name };
   if (f.url.startsWith('node:')) return { pkg: 'node', fn: `${name} ${f.url}` };
@@ -145,7 +135,9 @@ async function main(): Promise<number> {
   const op = args.operation as OperationName;
   if (!(op in OPERATIONS)) throw new Error(`--operation: ${op} is none of ${Object.keys(OPERATIONS).join(', ')}`);
   const seconds = positiveNumber('seconds', args.seconds);
-  const workers = Math.round(positiveNumber('workers', args.workers));
+  const perRequest = args['per-request'];
+  const workers = perRequest ? 1 : Math.round(positiveNumber('workers', args.workers));
+  if (perRequest && args.workers !== '16') say('--per-request: one connection, whatever --workers says');
   const file = join(mkdtempSync(join(tmpdir(), 'sso-profile-')), 'server.cpuprofile');
   const before = { NODE_OPTIONS: process.env.NODE_OPTIONS, BENCH_CPU_PROFILE: process.env.BENCH_CPU_PROFILE };
   // Only the server's process: the driver's own environment is back before anything else starts.
@@ -160,6 +152,7 @@ async function main(): Promise<number> {
   const pid = bench.system.pid();
   let ops = 0;
   let cpuLine = '';
+  const marks: RequestMark[] = [];
   try {
     useClientSecrets(bench.clientSecretPrefix);
     const members = await seedMembers({ databaseUrl: bench.system.databaseUrl, origin: bench.system.origin, count: Math.round(positiveNumber('members', args.members)) });
@@ -169,7 +162,7 @@ async function main(): Promise<number> {
     say(`${op} on process ${pid} for ${seconds} s`);
     process.kill(pid, 'SIGTTIN');
     const start = threadCpu(pid);
-    const run = await closedLoop({ workers, durationMs: seconds * 1000, next: mixedJobs(http, pool, { [op]: 1 }) });
+    const run = await closedLoop({ workers, durationMs: seconds * 1000, next: mixedJobs(perRequest ? markedClient(http, marks) : http, pool, { [op]: 1 }) });
     process.kill(pid, 'SIGTTOU');
     const s = run.recorder.summary().find((x) => x.op === op);
     ops = s ? s.count - s.errors : 0;
@@ -184,7 +177,13 @@ async function main(): Promise<number> {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const exclude = args.exclude ? args.exclude.split(',') : [];
   say(`\n${cpuLine}\nprofile of the measured stretch: ${file}\n`);
-  say(summarise(profile, Math.max(1, ops), exclude, Math.round(positiveNumber('top', args.top))));
+  const top = Math.round(positiveNumber('top', args.top));
+  say(summarise(profile, Math.max(1, ops), exclude, top));
+  if (perRequest) {
+    const split = splitByRequest(profile, marks);
+    say(`\nBy request: ${split.sampled} samples off (idle), ${split.before} of them before the first request (a few at most, or the clocks disagree).`);
+    for (const [label, r] of split.byRequest) say(`\n### ${label}: ${r.requests} requests\n\n${summarise(r.profile, Math.max(1, r.requests), exclude, Math.min(top, 15))}`);
+  }
   return 0;
 }
 
