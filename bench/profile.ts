@@ -122,7 +122,7 @@ function summarise(p: CpuProfile, ops: number, exclude: string[], top: number): 
 
 const PROBE = new URL('./lib/cpu-probe.mjs', import.meta.url);
 
-/** Waits until the probe has written the profile (it takes a moment after SIGTTOU). */
+/** Waits until the probe has written `file` (the profile takes a moment after SIGTTOU, its start after SIGTTIN). */
 async function waitFor(file: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (!existsSync(file)) {
@@ -161,6 +161,8 @@ async function main(): Promise<number> {
     await closedLoop({ workers, durationMs: 2000, next: mixedJobs(http, pool, { [op]: 1 }) });
     say(`${op} on process ${pid} for ${seconds} s`);
     process.kill(pid, 'SIGTTIN');
+    // The profiler's own start (cpu-probe.mjs) is neither the operation's CPU nor its profile's.
+    await waitFor(`${file}.started`);
     const start = threadCpu(pid);
     const run = await closedLoop({ workers, durationMs: seconds * 1000, next: mixedJobs(perRequest ? markedClient(http, marks) : http, pool, { [op]: 1 }) });
     process.kill(pid, 'SIGTTOU');
@@ -181,7 +183,7 @@ async function main(): Promise<number> {
   say(summarise(profile, Math.max(1, ops), exclude, top));
   if (perRequest) {
     const split = splitByRequest(profile, marks);
-    say(`\nBy request: ${split.sampled} samples off (idle), ${split.before} of them before the first request (a few at most, or the clocks disagree).`);
+    say(`\nBy request: ${split.sampled} samples other than (idle), ${split.before} of them before the first request.`);
     for (const [label, r] of split.byRequest) say(`\n### ${label}: ${r.requests} requests\n\n${summarise(r.profile, Math.max(1, r.requests), exclude, Math.min(top, 15))}`);
   }
   return 0;

@@ -6,26 +6,25 @@ const frame = (functionName: string) => ({ functionName, url: '', lineNumber: 0,
 const NODES = [
   { id: 1, callFrame: frame('(root)') },
   { id: 2, callFrame: frame('(idle)') },
-  { id: 3, callFrame: frame('work') },
+  ...[3, 4, 5, 6, 7, 8].map((id) => ({ id, callFrame: frame(`work${id}`) })),
 ];
 
 describe('splitByRequest', () => {
   it('gives each sample to the last request sent at or before it, leaves (idle) out and counts the requests within the profile', () => {
-    // Samples at 1010, 1020, … 1060 µs.
-    const profile: CpuProfile = { nodes: NODES, startTime: 1000, samples: [3, 3, 2, 3, 3, 3], timeDeltas: [10, 10, 10, 10, 10, 10] };
+    // Samples at 1010 (node 3), 1020 (4), 1030 (idle), 1040 (6), 1050 (7), 1060 (8) µs.
+    const profile: CpuProfile = { nodes: NODES, startTime: 1000, samples: [3, 4, 2, 6, 7, 8], timeDeltas: [10, 10, 10, 10, 10, 10] };
     const marks: RequestMark[] = [
-      { label: 'POST /a', sentUs: 900 }, // before the profile: its samples are none of these, nor is it counted
+      { label: 'POST /a', sentUs: 900 }, // sent before the profile started: not counted, but the first sample is its
       { label: 'POST /a', sentUs: 1015 },
-      { label: 'POST /b', sentUs: 1040 },
-      { label: 'POST /a', sentUs: 1050 },
-      { label: 'POST /b', sentUs: 2000 }, // after the profile's end
+      { label: 'POST /b', sentUs: 1040 }, // sent at the very moment of a sample: the sample is its
+      { label: 'POST /a', sentUs: 1055 },
+      { label: 'POST /b', sentUs: 2000 }, // after the profile's end: not counted
     ];
     const split = splitByRequest(profile, marks);
     expect(split.sampled).toBe(5);
     expect(split.before).toBe(0);
-    // 1010 belongs to the /a sent at 900; 1020 to the one at 1015; 1030 is idle; 1040 to /b; 1050, 1060 to /a.
-    expect(split.byRequest.get('POST /a')).toMatchObject({ requests: 2, profile: { samples: [3, 3, 3, 3], timeDeltas: [10, 10, 10, 10] } });
-    expect(split.byRequest.get('POST /b')).toMatchObject({ requests: 1, profile: { samples: [3], timeDeltas: [10] } });
+    expect(split.byRequest.get('POST /a')).toMatchObject({ requests: 2, profile: { samples: [3, 4, 8], timeDeltas: [10, 10, 10] } });
+    expect(split.byRequest.get('POST /b')).toMatchObject({ requests: 1, profile: { samples: [6, 7], timeDeltas: [10, 10] } });
   });
 
   it('counts the samples that come before every request, which says the clocks disagree', () => {

@@ -5,7 +5,8 @@ import type { HttpClient } from './http.ts';
  * one connection the server has one request at a time, so what its event loop does while the load
  * driver waits for an answer, and until the driver sends the next request, belongs to that request.
  * The driver records when it sent each request on the monotonic clock (process.hrtime), which is the
- * clock of the profile's timestamps (V8's TimeTicks) on Linux; the split checks that they agree.
+ * clock of the profile's timestamps (V8's TimeTicks) on Linux, whichever process reads it;
+ * request-windows.test.ts checks within one process that the two agree to a sample or so.
  */
 
 interface CallFrame {
@@ -60,7 +61,7 @@ export interface RequestProfile {
 
 export interface SplitProfile {
   byRequest: Map<string, RequestProfile>;
-  /** Samples before the first request, other than (idle): more than a few says the clocks disagree. */
+  /** Samples before the first request, other than (idle): none of the requests'. */
   before: number;
   sampled: number;
 }

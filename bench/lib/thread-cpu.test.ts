@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuPerOp, driverCpu, postgresDatabase, servesDatabase, threadCpu } from './thread-cpu.ts';
+import { cpuPerOp, driverCpu, isWalWriter, postgresDatabase, servesDatabase, threadCpu } from './thread-cpu.ts';
 
 describe('CPU by process (thread-cpu.ts)', () => {
   it("counts a PostgreSQL process only when it works for the server's own database", () => {
@@ -10,6 +10,14 @@ describe('CPU by process (thread-cpu.ts)', () => {
     expect(servesDatabase('postgres: postgres sso_test_ab123 127.0.0.1(50713) idle', 'sso_test_ab12')).toBe(false);
     expect(servesDatabase('postgres: walwriter', 'sso_test_ab12')).toBe(false);
     expect(servesDatabase('postgres: checkpointer', 'sso_test_ab12')).toBe(false);
+  });
+
+  it("tells PostgreSQL's WAL writer by its title, with or without the cluster's name", () => {
+    expect(isWalWriter('postgres: walwriter')).toBe(true);
+    expect(isWalWriter('postgres: 15/main: walwriter ')).toBe(true);
+    expect(isWalWriter('postgres: 15/main: checkpointer')).toBe(false);
+    expect(isWalWriter('postgres: postgres walwriter 127.0.0.1(50712) idle')).toBe(false);
+    expect(isWalWriter('postgres: walsender postgres 127.0.0.1(50712) streaming')).toBe(false);
   });
 
   it("names the database of a server's DATABASE_URL, none for SQLite", () => {

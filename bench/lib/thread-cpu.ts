@@ -33,21 +33,34 @@ const ticksOf = (stat: string): number => {
  */
 export const servesDatabase = (title: string, database: string): boolean => title.startsWith('postgres: ') && title.split(' ').includes(database);
 
-/** The CPU time of the PostgreSQL processes on this machine that work for `database`. */
-function postgresMs(database: string): number {
+/**
+ * Whether a PostgreSQL process is the server's WAL writer (`postgres: walwriter`, or with the
+ * cluster's name as Debian starts it, `postgres: 15/main: walwriter`). It writes and flushes the WAL
+ * of every database of the server: what a commit that does not wait for the disk leaves to it.
+ */
+export const isWalWriter = (title: string): boolean => title.startsWith('postgres: ') && title.trim().endsWith(': walwriter');
+
+/** The CPU time of the PostgreSQL processes on this machine whose title `matches`. */
+function postgresMs(matches: (title: string) => boolean): number {
   let ticks = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      if (servesDatabase(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(), database)) ticks += ticksOf(stat);
+      if (matches(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim())) ticks += ticksOf(stat);
     } catch {
       // ended meanwhile
     }
   }
   return ticks * TICK_MS;
 }
+
+/**
+ * The CPU time of this machine's PostgreSQL WAL writer: shared by every database of the server, so
+ * a figure of it is the server's, whoever else commits meanwhile (bench/pg-floor.ts reports it apart).
+ */
+export const walWriterMs = (): number => postgresMs(isWalWriter);
 
 /** The PostgreSQL database a server's DATABASE_URL names (undefined for a SQLite file). */
 export function postgresDatabase(databaseUrl: string): string | undefined {
@@ -73,7 +86,7 @@ export function threadCpu(pid: number, database?: string): ThreadCpu {
     else other += ticks;
   }
   const driver = process.cpuUsage();
-  return { mainMs: main * TICK_MS, otherMs: other * TICK_MS, databaseMs: database ? postgresMs(database) : 0, driverMs: (driver.user + driver.system) / 1000 };
+  return { mainMs: main * TICK_MS, otherMs: other * TICK_MS, databaseMs: database ? postgresMs((title) => servesDatabase(title, database)) : 0, driverMs: (driver.user + driver.system) / 1000 };
 }
 
 /**
