@@ -177,6 +177,10 @@ async function main(): Promise<number> {
     await bench.stop();
   }
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  // The first sample's delta is the time from the profiler's start to it: the start itself (about a
+  // tenth of a second in `post`, cpu-probe.mjs), before the measured load. Its timestamp stays.
+  profile.startTime += profile.timeDeltas[0] ?? 0;
+  profile.timeDeltas[0] = 0;
   const exclude = args.exclude ? args.exclude.split(',') : [];
   say(`\n${cpuLine}\nprofile of the measured stretch: ${file}\n`);
   const top = Math.round(positiveNumber('top', args.top));
