@@ -36,7 +36,7 @@ const { values: args } = parseArgs({
     operation: { type: 'string', default: 'passwordLogin' },
     members: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '20' },
-    workers: { type: 'string', default: '16' },
+    workers: { type: 'string' },
     database: { type: 'string', default: 'sqlite' },
     production: { type: 'boolean', default: false },
     /** Rows of each table. */
@@ -136,8 +136,8 @@ async function main(): Promise<number> {
   if (!(op in OPERATIONS)) throw new Error(`--operation: ${op} is none of ${Object.keys(OPERATIONS).join(', ')}`);
   const seconds = positiveNumber('seconds', args.seconds);
   const perRequest = args['per-request'];
-  const workers = perRequest ? 1 : Math.round(positiveNumber('workers', args.workers));
-  if (perRequest && args.workers !== '16') say('--per-request: one connection, whatever --workers says');
+  const workers = perRequest ? 1 : Math.round(positiveNumber('workers', args.workers ?? '16'));
+  if (perRequest && args.workers !== undefined) say('--per-request: one connection, whatever --workers says');
   const file = join(mkdtempSync(join(tmpdir(), 'sso-profile-')), 'server.cpuprofile');
   const before = { NODE_OPTIONS: process.env.NODE_OPTIONS, BENCH_CPU_PROFILE: process.env.BENCH_CPU_PROFILE };
   // Only the server's process: the driver's own environment is back before anything else starts.

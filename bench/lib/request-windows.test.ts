@@ -27,7 +27,7 @@ describe('splitByRequest', () => {
     expect(split.byRequest.get('POST /b')).toMatchObject({ requests: 1, profile: { samples: [6, 7], timeDeltas: [10, 10] } });
   });
 
-  it('counts the samples that come before every request, which says the clocks disagree', () => {
+  it('counts apart the samples that come before every request, and gives them to none', () => {
     const profile: CpuProfile = { nodes: NODES, startTime: 0, samples: [3, 3, 3], timeDeltas: [5, 5, 5] };
     const split = splitByRequest(profile, [{ label: 'GET /x', sentUs: 12 }]);
     expect(split).toMatchObject({ before: 2, sampled: 3 });
