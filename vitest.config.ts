@@ -53,6 +53,12 @@ export default defineConfig({
           // (2026-11-24): past the 60 s they had, which made them fail on a busy machine, not a slow product.
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A screen shows what it fetched after the page has loaded: the SPA starts, refreshes its token on
+          // entry (SPEC.md section 4) and loads the screen's chunk before it asks the API. With two journeys
+          // on these 2 cores that took more than expect.poll's default second (CI rehearsals: the points'
+          // zero-balance alert, the open sign-up's heading). A poll passes as soon as it holds, so a longer
+          // bound costs only a failing journey's time.
+          expect: { poll: { timeout: 10_000 } },
           // Two journey files at once (each its own server and Chromium): the machines have 2 cores,
           // and a journey waits on the browser and the network most of its time.
           fileParallelism: true,

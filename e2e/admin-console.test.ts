@@ -252,7 +252,7 @@ describe('the operator console in Chromium', () => {
       const text = await (await fetch(`${env.system.origin}/dev/partner/SIAP004/backchannel_logout`)).text();
       return text.includes(sub) && text.includes('（なし：この会員のすべてのセッション）');
     };
-    await expect.poll(heard, { timeout: 10_000 }).toBe(true);
+    await expect.poll(heard).toBe(true);
 
     await support.page.getByRole('button', { name: 'ログアウト' }).click();
     await support.page.waitForURL(/\/admin\/login$/);

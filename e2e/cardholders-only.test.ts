@@ -66,9 +66,6 @@ describe('the line answer is for cardholders only, in Chromium', () => {
   it('an open sign-up from the line answer shows its terms and the conditions, says it before and after, and offers no way to it', async () => {
     const email = 'open.line@example.com';
     await j.page.goto('/content/signup/open?client_id=SIAP002');
-    // The screen's chunk and its terms load after the page: waited for as Playwright waits (expect.poll gives up after 1 s,
-    // which two journeys and a build beside it on two cores once exceeded).
-    await j.page.getByRole('heading', { name: 'メールアドレスで新規登録', level: 1 }).waitFor();
     await expect.poll(() => j.page.getByRole('heading', { name: 'メールアドレスで新規登録', level: 1 }).count()).toBe(1);
     await expect.poll(() => j.page.getByRole('note').filter({ hasText: NOT_YET }).count()).toBe(1);
     // The ID's two terms and the line answer's three (SPEC.md section 3), and the open-member conditions (section 6).

@@ -112,7 +112,7 @@ describe('where am I, in Chromium', () => {
     await expect.poll(() => j.page.getByRole('main').getByRole('status').textContent()).toBe('データを読み込んでいます...');
     expect(await j.page.getByRole('banner').getByRole('img', { name: 'メンバーID' }).count()).toBe(1);
     expect(await j.page.getByRole('contentinfo').count()).toBe(1);
-    await expect.poll(() => j.page.getByRole('heading', { level: 1 }).textContent(), { timeout: 5_000 }).toBe('パスワードの再設定');
+    await expect.poll(() => j.page.getByRole('heading', { level: 1 }).textContent()).toBe('パスワードの再設定');
     expect(await j.page.getByRole('main').getByRole('status').count()).toBe(0);
 
     await j.page.route('**/assets/card-signup-page-*.js', slow);
@@ -121,7 +121,7 @@ describe('where am I, in Chromium', () => {
     await j.page.getByRole('link', { name: 'カードで新規登録' }).click();
     await expect.poll(() => j.page.getByRole('main').getByRole('status').textContent()).toBe('データを読み込んでいます...');
     await j.page.waitForURL(/\/content\/signup\/card\?/);
-    await expect.poll(focused, { timeout: 5_000 }).toEqual(['H1', 'カードで新規登録']);
+    await expect.poll(focused).toEqual(['H1', 'カードで新規登録']);
   });
 });
 
@@ -180,7 +180,7 @@ describe('headers in Chromium', () => {
     await expect.poll(() => button.getAttribute('aria-busy')).toBe('true');
     expect(await button.textContent()).toBe('ログイン（処理中…）');
     expect(await button.isDisabled()).toBe(true);
-    await expect.poll(() => j.page.getByRole('alert').count(), { timeout: 5_000 }).toBeGreaterThan(0);
+    await expect.poll(() => j.page.getByRole('alert').count()).toBeGreaterThan(0);
     expect(await button.getAttribute('aria-busy')).toBeNull();
     expect(await button.textContent()).toBe('ログイン');
     // The wrong password's answer (HTTP 400) is what this test asked for.

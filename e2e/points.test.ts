@@ -31,12 +31,8 @@ describe('open-account link and point transfer in Chromium', () => {
   const alertWith = (text: string) => j.page.getByRole('alert').filter({ hasText: text });
   const textCount = (text: string) => j.page.getByText(text, { exact: false }).count();
 
-  /**
-   * The refusal a screen shows on a page loaded afresh (`goto`): the SPA starts, refreshes its token on
-   * entry (SPEC.md section 4) and only then asks for the points. That takes more than expect.poll's
-   * default second on a machine running two journeys at once (CI rehearsal: the zero-balance alert).
-   */
-  const refusedOnLoad = (text: string) => expect.poll(() => alertWith(text).count(), { timeout: 10_000 }).toBe(1);
+  /** The refusal a screen shows on a page loaded afresh (`goto`), once it has asked for the points. */
+  const refusedOnLoad = (text: string) => expect.poll(() => alertWith(text).count()).toBe(1);
 
   /** The refusals a journey provokes answer HTTP 400: those, and only those, may be logged. */
   function allowRefusals() {

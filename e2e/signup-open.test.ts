@@ -43,8 +43,6 @@ describe('open sign-up in Chromium', () => {
   it('signs up from input to confirm to sent, activates by the mailed link, and logs in to Top', async () => {
     const email = 'open.member@example.com';
     await j.page.goto('/content/signup/open');
-    // The screen's chunk loads after the page: waited for as Playwright waits (expect.poll gives up after 1 s).
-    await j.page.getByRole('heading', { name: 'メールアドレスで新規登録', level: 1 }).waitFor();
     await j.page.waitForLoadState('networkidle');
     await expect.poll(() => j.page.getByRole('heading', { name: 'メールアドレスで新規登録', level: 1 }).count()).toBe(1);
     await documentScreen(j.page, 'open-signup-input');

@@ -97,7 +97,7 @@ describe('SSO session in Chromium', () => {
     });
     await tab.goto('/content/top');
     // The silent login is several round trips (Welcome, the authorization endpoint, the callback's code
-    // exchange, Top's data), so Top's data is waited for, longer than a poll's default second on a busy machine.
+    // exchange, Top's data), so Top's data is waited for longer than a poll's default (vitest.config.ts).
     await expect.poll(() => tab.getByText(CARD.email).count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(new URL(tab.url()).pathname).toBe('/content/top');
     expect(visited.some((url) => url.includes('/api/auth/authorize?') && new URL(url).searchParams.get('prompt') === 'none')).toBe(true);
@@ -140,7 +140,7 @@ describe('SSO session in Chromium', () => {
     await tab.waitForURL(/\/content\/authorize\?/);
     expect(await liveForNetAnswer(naTokens.access_token)).toBe(false);
     const heard = async () => (await (await fetch(`${env.system.origin}/dev/partner/SIAP004/backchannel_logout`)).text()).includes(sidOf(naTokens.id_token));
-    await expect.poll(heard, { timeout: 10_000 }).toBe(true);
+    await expect.poll(heard).toBe(true);
     await tab.goto(partnerAuthorizePath(env.system.origin, 'SIAP004', 'after-logout'));
     await tab.getByLabel('パスワード', { exact: true }).waitFor();
     expect(new URL(tab.url()).pathname).toBe('/content/authorize');
