@@ -63,6 +63,22 @@ describe('the log destination', () => {
     out.close();
   });
 
+  it('writes every line whole and in order, Japanese text too, over many buffers and writes', async () => {
+    const file = join(dir, 'many.log');
+    const out = logDestination(file, 60_000);
+    const log = pino({ base: undefined }, out.stream);
+    const text = 'ＩＤまたはパスワードが正しくありません。';
+    // About 150 bytes a line: some 300 KB, several times the buffer and the most written at once.
+    const count = 2_000;
+    for (let i = 0; i < count; i++) log.info({ i, text }, '一行');
+    out.close();
+    const lines = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+    await expect.poll(() => lines().length, { timeout: 5_000, interval: 20 }).toBe(count);
+    const parsed = lines().map((l) => JSON.parse(l) as { i: number; text: string; msg: string });
+    expect(parsed.map((l) => l.i)).toEqual(Array.from({ length: count }, (_, i) => i));
+    expect(parsed.every((l) => l.text === text && l.msg === '一行')).toBe(true);
+  });
+
   it('writes what is buffered when the process exits (to a descriptor already open, as stdout is)', async () => {
     const file = join(dir, 'exit.log');
     const script = `
