@@ -12,6 +12,11 @@
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build:web)
  *   npm run bench:compare -- --against /tmp/before [--production] [--database sqlite|postgres] [--operations refresh,introspect] [--seconds 6] [--rounds 5] [--workers 16] [--members 1000] [--floor]
  *
+ * What the request logs cost (docs/performance.md, "Request logs"): this checkout against itself, the
+ * other side's production server without its request lines,
+ *
+ *   npm run bench:compare -- --against . --production --against-log-level warn --operations introspect,refresh --rounds 9
+ *
  * It prints a table and writes it to bench/results/<date>T<hhmm>-compare.md. With `--floor`, each
  * operation of this checkout also takes turns with the bare Fastify route (lib/bare-fastify.ts, the
  * bench's ceiling), whose server CPU per request, measured the same way, is the floor no change of
@@ -48,6 +53,8 @@ const { values: args } = parseArgs({
     within: { type: 'string', default: '0.05' },
     /** Both sides as production runs them (bench/lib/system.ts): the built dist/, NODE_ENV=production, request logs on. */
     production: { type: 'boolean', default: false },
+    /** With --production, the other side's LOG_LEVEL (`warn`: no request lines); both sides' is `info` without it. */
+    'against-log-level': { type: 'string' },
     /** Each operation of this checkout in turns with the bare Fastify route too: the floor of its CPU per operation. */
     floor: { type: 'boolean', default: false },
     out: { type: 'string', default: new URL('./results/', import.meta.url).pathname },
@@ -91,10 +98,10 @@ interface Side {
 }
 
 /** A checkout's server with its members, seeded by that checkout's own code (its schema is its own). */
-async function startSide(name: string, root: string | undefined, database: DatabaseKind, members: number, workers: number, production: boolean, operations: readonly { op: OperationName }[]): Promise<Side> {
+async function startSide(name: string, root: string | undefined, database: DatabaseKind, members: number, workers: number, production: boolean, operations: readonly { op: OperationName }[], logLevel?: LogLevel): Promise<Side> {
   const system: { startBenchSystem: typeof startBenchSystem } = root ? await import(pathToFileURL(`${root}/bench/lib/system.ts`).href) : { startBenchSystem };
   const seed: { seedMembers: typeof seedMembers } = root ? await import(pathToFileURL(`${root}/bench/lib/seed.ts`).href) : { seedMembers };
-  const bench = await system.startBenchSystem(database, { production });
+  const bench = await system.startBenchSystem(database, { production, ...(logLevel ? { logLevel } : {}) });
   // Both sides' production runs give each confidential client the same secret (bench/lib/system.ts).
   useClientSecrets(bench.clientSecretPrefix);
   const seeded: Member[] = await seed.seedMembers({ databaseUrl: bench.system.databaseUrl, origin: bench.system.origin, count: members });
@@ -151,9 +158,20 @@ function floorTable(floors: readonly (Turns & { label: string })[]): string {
   ].join('\n');
 }
 
+type LogLevel = 'info' | 'warn';
+
+/** `--against-log-level`: info or warn, and only with --production: the bench sets LOG_LEVEL for the production build's servers alone (lib/system.ts). */
+function againstLogLevel(value: string | undefined, production: boolean): LogLevel | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'info' && value !== 'warn') throw new Error(`--against-log-level: ${value} is neither info nor warn`);
+  if (!production) throw new Error('--against-log-level needs --production');
+  return value;
+}
+
 async function main(): Promise<number> {
   if (!args.against) throw new Error('--against <path of another checkout> is required');
-  const against = resolve(args.against);
+  // A relative path is the caller's: npm runs this script in bench/, and names where it was called in INIT_CWD.
+  const against = resolve(process.env.INIT_CWD ?? process.cwd(), args.against);
   const seconds = positiveNumber('seconds', args.seconds);
   const workers = Math.round(positiveNumber('workers', args.workers));
   const members = Math.round(positiveNumber('members', args.members));
@@ -161,6 +179,7 @@ async function main(): Promise<number> {
   const database = databaseKind(args.database);
   const operations = args.operations ? args.operations.split(',').map((name) => operation(name)) : OPERATIONS;
   const rounds = Math.round(positiveNumber('rounds', args.rounds));
+  const theirLogLevel = againstLogLevel(args['against-log-level'], args.production);
   const timing = { workers, durationMs: seconds * 1000, warmupMs: Math.min(2000, (seconds * 1000) / 2), rounds };
   const machine = describeMachine();
   say(`compare: this checkout against ${against}, ${database}, ${members} members each, ${workers} connections, ${seconds} s per operation\nmachine: ${machineLine(machine)}`);
@@ -171,7 +190,7 @@ async function main(): Promise<number> {
   const compared: (Turns & { label: string })[] = [];
   const floors: (Turns & { label: string })[] = [];
   try {
-    theirs = await startSide(against, against, database, members, workers, args.production, operations);
+    theirs = await startSide(against, against, database, members, workers, args.production, operations, theirLogLevel);
     for (const { op, label } of operations) {
       const turns = await takeTurns(
         { label: `${label}, this checkout`, next: mixedJobs(ours.http, ours.pool, { [op]: 1 }), cpu: () => threadCpu(ours.bench.system.pid(), postgresDatabase(ours.bench.system.databaseUrl)) },
@@ -211,7 +230,7 @@ async function main(): Promise<number> {
     `# Comparison ${machine.date.slice(0, 16)} UTC: this checkout against ${against}`,
     '',
     `Machine: ${machineLine(machine)}.`,
-    `Run: two servers${args.production ? ' of the production build (NODE_ENV=production, LOG_LEVEL=info: request logs and security events on)' : ''} on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, Node ${process.version}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${rounds} rounds of ${seconds / 2} s, the order swapped every round; a ratio is this checkout's rate over the other's in the same round; a CPU ratio is this checkout's server CPU per operation (its threads, and PostgreSQL's processes) over the other's in the same round, and the CPU verdict reads the median of the rounds' CPU ratios (within ±${within * 100}%: the same). The CPU µs/op columns are each side's median round.`,
+    `Run: two servers${args.production ? ` of the production build (NODE_ENV=production, LOG_LEVEL=info: request logs and security events on${theirLogLevel === 'warn' ? "; the other side's LOG_LEVEL=warn: no request lines" : ''})` : ''} on ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, Node ${process.version}, ${members} members each, closed loop of ${workers} keep-alive connections; each operation in turns on one and the other, ${rounds} rounds of ${seconds / 2} s, the order swapped every round; a ratio is this checkout's rate over the other's in the same round; a CPU ratio is this checkout's server CPU per operation (its threads, and PostgreSQL's processes) over the other's in the same round, and the CPU verdict reads the median of the rounds' CPU ratios (within ±${within * 100}%: the same). The CPU µs/op columns are each side's median round.`,
     '',
     table,
     '',
