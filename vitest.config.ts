@@ -55,9 +55,9 @@ export default defineConfig({
           hookTimeout: 120_000,
           // A screen shows what it fetched after the page has loaded: the SPA starts, refreshes its token on
           // entry (SPEC.md section 4) and loads the screen's chunk before it asks the API. With two journeys
-          // on these 2 cores that took more than expect.poll's default second (CI rehearsals: the points'
-          // zero-balance alert, the open sign-up's heading). A poll passes as soon as it holds, so a longer
-          // bound costs only a failing journey's time.
+          // on these 2 cores that took more than expect.poll's default second (the points' zero-balance alert in
+          // a CI rehearsal; the open sign-up's heading with a build beside them). A poll passes as soon as it
+          // holds, so a longer bound costs only a failing journey's time.
           expect: { poll: { timeout: 10_000 } },
           // Two journey files at once (each its own server and Chromium): the machines have 2 cores,
           // and a journey waits on the browser and the network most of its time.
