@@ -33,7 +33,7 @@ import { describeMachine, machineLine } from './lib/machine.ts';
 import { MemberPool, mixedJobs } from './lib/members.ts';
 import { errorTable, markdownTable, ms } from './lib/report.ts';
 import { seedMembers } from './lib/seed.ts';
-import { startBenchSystem, type BenchSystem, type DatabaseKind } from './lib/system.ts';
+import { startBenchSystem, type BenchSystem, type BenchSystemOptions, type DatabaseKind } from './lib/system.ts';
 import { ROUNDS, serverUs, takeTurns, type TurnTiming, type Turns } from './lib/turns.ts';
 import { postgresDatabase, threadCpu } from './lib/thread-cpu.ts';
 import { bareFastify } from './lib/ceilings.ts';
@@ -158,7 +158,8 @@ function floorTable(floors: readonly (Turns & { label: string })[]): string {
   ].join('\n');
 }
 
-type LogLevel = 'info' | 'warn';
+/** The production server's LOG_LEVELs the bench starts (lib/system.ts). */
+type LogLevel = NonNullable<BenchSystemOptions['logLevel']>;
 
 /** `--against-log-level`: info or warn, and only with --production: the bench sets LOG_LEVEL for the production build's servers alone (lib/system.ts). */
 function againstLogLevel(value: string | undefined, production: boolean): LogLevel | undefined {

@@ -31,9 +31,6 @@ describe('open-account link and point transfer in Chromium', () => {
   const alertWith = (text: string) => j.page.getByRole('alert').filter({ hasText: text });
   const textCount = (text: string) => j.page.getByText(text, { exact: false }).count();
 
-  /** The refusal a screen shows on a page loaded afresh (`goto`), once it has asked for the points. */
-  const refusedOnLoad = (text: string) => expect.poll(() => alertWith(text).count()).toBe(1);
-
   /** The refusals a journey provokes answer HTTP 400: those, and only those, may be logged. */
   function allowRefusals() {
     j.consoleErrors.splice(0, j.consoleErrors.length, ...j.consoleErrors.filter((e) => !e.includes('status of 400')));
@@ -45,7 +42,7 @@ describe('open-account link and point transfer in Chromium', () => {
     await expect.poll(() => j.page.getByRole('region', { name: 'ポイント' }).getByRole('link', { name: 'カードを登録する' }).count()).toBe(1);
     expect(await j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).count()).toBe(0);
     await j.page.goto('/content/aqf/transfer/open');
-    await refusedOnLoad(POINT_MESSAGES.noEligibleCard);
+    await expect.poll(() => alertWith(POINT_MESSAGES.noEligibleCard).count()).toBe(1);
     expect(await textCount('1,200ポイント')).toBeGreaterThan(0);
     expect(await j.page.getByRole('link', { name: '移行先のカードを選ぶ' }).count()).toBe(0);
     expect(await j.page.getByRole('link', { name: 'カードを登録する' }).count()).toBe(1);
@@ -56,7 +53,7 @@ describe('open-account link and point transfer in Chromium', () => {
     await logInToTop(CARD);
     // Before the link the card member has no open account.
     await j.page.goto('/content/aqf/transfer/open');
-    await refusedOnLoad(POINT_MESSAGES.openInfoUnavailable);
+    await expect.poll(() => alertWith(POINT_MESSAGES.openInfoUnavailable).count()).toBe(1);
     await documentScreen(j.page, 'points-refused-open-info');
     await j.page.getByRole('link', { name: 'トップへ戻る' }).click();
     await j.page.waitForURL(/\/content\/top$/);
@@ -130,7 +127,7 @@ describe('open-account link and point transfer in Chromium', () => {
     await expect.poll(() => j.page.getByRole('region', { name: 'ポイント' }).getByText(POINT_MESSAGES.zeroBalance).count()).toBe(1);
     expect(await j.page.getByRole('link', { name: 'ポイントをカードへ移行する' }).count()).toBe(0);
     await j.page.goto('/content/aqf/transfer/open');
-    await refusedOnLoad(POINT_MESSAGES.zeroBalance);
+    await expect.poll(() => alertWith(POINT_MESSAGES.zeroBalance).count()).toBe(1);
     await documentScreen(j.page, 'points-refused-zero');
     allowRefusals();
   });
