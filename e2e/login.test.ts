@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentScreen, expectAccessible, screenshot } from './support/browser.ts';
-import { fillLogin, logIn as logInAs, openPage, partnerAuthorizePath, withSystem } from './support/journey.ts';
+import { fillLogin, logIn as logInAs, logInAt, openPage, partnerAuthorizePath, withSystem } from './support/journey.ts';
 
 const EMAIL = 'demo.card@example.com';
 
@@ -83,6 +83,45 @@ describe('login journey in Chromium', () => {
     await logIn('０９０-００００-０００１', 'Demo1234');
     await page.waitForURL(/\/content\/top$/);
     await expect.poll(() => page.getByText(EMAIL).count()).toBeGreaterThan(0);
+  });
+
+  it('logs out to the login page when a request of Top is still on its way: its 401 is the logout\'s, no expired login', async () => {
+    await logInAt(page, '/top', EMAIL, 'Demo1234');
+    await page.waitForLoadState('networkidle');
+    // Top's summary, asked for again on a reload, is held until the logout has ended the session;
+    // the revocation, the logout's last call, is held until that 401 has reached the page.
+    let releaseTop = () => undefined as void;
+    const topHeld = new Promise<void>((resolve) => {
+      const released = new Promise<void>((r) => (releaseTop = r));
+      void page.route('**/api/user/top', async (route) => {
+        resolve();
+        await released;
+        await route.continue();
+      });
+    });
+    const topRefused = page.waitForResponse((r) => r.url().endsWith('/api/user/top') && r.status() === 401);
+    await page.route('**/api/auth/revoke', async (route) => {
+      releaseTop();
+      await topRefused;
+      await route.continue();
+    });
+    await page.reload();
+    await topHeld;
+    const visited: string[] = [];
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) visited.push(new URL(f.url()).pathname);
+    });
+    const calls: string[] = [];
+    page.on('request', (r) => calls.push(new URL(r.url()).pathname));
+    await page.getByRole('button', { name: 'ログアウト' }).click();
+    await page.waitForURL(/\/content\/authorize\?/);
+    await page.waitForLoadState('networkidle');
+    expect(visited).not.toContain('/content/500');
+    expect(page.url()).toMatch(/\/content\/authorize\?/);
+    // No refresh was tried with the refresh token the logout was revoking.
+    expect(calls).not.toContain('/api/auth/token');
+    // Chromium logs the 401 the test brought about; nothing else.
+    expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 
   it('brings a protected deep link back after login, by mobile number', async () => {

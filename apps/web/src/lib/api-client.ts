@@ -4,7 +4,7 @@ import { SERVER_MESSAGES } from '@sso/contracts/messages';
 import { RESULT } from '@sso/contracts/result-codes';
 import { apiBase } from './env.ts';
 import { goToError, reloginMessage } from './navigation.ts';
-import { clearTokens, getTokenRecord, isLoggedIn, saveTokens } from './records.ts';
+import { clearTokens, getTokenRecord, isLoggedIn, saveTokens, tokensEnded } from './records.ts';
 import { ApiFailure, failureFromBody, failureFromError, FreshProofNeeded, networkFailure, unexpectedFailure } from './result.ts';
 import type * as LoginAnswerSchemas from './login-answers.ts';
 import { checkShape } from './shape.ts';
@@ -28,7 +28,13 @@ const TOKEN_PATH = '/api/auth/token';
 
 let refreshing: Promise<RefreshOutcome> | undefined;
 
-async function send(path: string, opts: RequestOptions): Promise<Response> {
+/** An answer, and when the stored tokens whose access token it carried were issued (none: it carried none of them). */
+interface Sent {
+  res: Response;
+  issuedAt: number | undefined;
+}
+
+async function send(path: string, opts: RequestOptions): Promise<Sent> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body: string | undefined;
   if (opts.json !== undefined) {
@@ -40,10 +46,12 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
   }
   // A request made while the tokens are being re-issued waits, so that it carries the new token.
   if (opts.auth && refreshing) await refreshing;
-  const token = opts.accessToken ?? getTokenRecord().accessToken;
+  const stored = getTokenRecord();
+  const token = opts.accessToken ?? stored.accessToken;
   if (opts.auth && token) headers.Authorization = `Bearer ${token}`;
+  const issuedAt = opts.auth && !opts.accessToken && token ? stored.issuedAt : undefined;
   try {
-    return await fetch(`${apiBase()}${path}`, { method: 'POST', headers, body, signal: opts.signal, credentials: 'same-origin' });
+    return { res: await fetch(`${apiBase()}${path}`, { method: 'POST', headers, body, signal: opts.signal, credentials: 'same-origin' }), issuedAt };
   } catch (e) {
     // The caller's own abort (the page went away) stays an abort; a timeout is a network failure.
     const reason: unknown = opts.signal?.reason;
@@ -118,7 +126,7 @@ export function refreshTokens(): Promise<RefreshOutcome> {
     if (!contract) return failed(networkFailure());
     let res: Response;
     try {
-      res = await send(TOKEN_PATH, {
+      ({ res } = await send(TOKEN_PATH, {
         form: {
           grant_type: 'refresh_token',
           client_id: t.clientId,
@@ -126,7 +134,7 @@ export function refreshTokens(): Promise<RefreshOutcome> {
           refresh_token: t.refreshToken,
           terminal_id: t.terminalId,
         },
-      });
+      }));
     } catch (e) {
       return failed(failureFromError(e));
     }
@@ -252,10 +260,13 @@ export async function apiPost(path: string, answer: z.ZodType | keyof LoginAnswe
 
 /** The request of apiPost and its one retry after a refresh: the body of a success, any failure thrown. */
 async function postForBody(path: string, opts: RequestOptions, retried = false): Promise<unknown> {
-  const res = await send(path, opts);
+  const { res, issuedAt } = await send(path, opts);
   // A step-up challenge (RFC 9470) is no expired token: neither a refresh nor the re-login flow helps.
   if (asksFreshProof(res)) throw new FreshProofNeeded(failureFromBody(res.status, await readJson(res)).result, res.status);
-  if (res.status === 401 && path !== TOKEN_PATH && !retried && opts.refreshOn401 !== false) {
+  // Sent with tokens this tab has since ended (a logout on its way, a withdrawal): the 401 is that
+  // ending's, and the member is already going where it sends them.
+  const ended = issuedAt !== undefined && tokensEnded(issuedAt);
+  if (res.status === 401 && path !== TOKEN_PATH && !retried && opts.refreshOn401 !== false && !ended) {
     const outcome = await refreshTokens();
     if (outcome.kind === 'renewed') return postForBody(path, opts, true);
     // The network or the service failing is no logout: the screen shows it as it shows its own

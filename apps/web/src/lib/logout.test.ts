@@ -4,8 +4,9 @@ import { stubBrowserGlobals, jsonResponse as json, settle } from './test-browser
 
 const store = stubBrowserGlobals();
 
-const { refreshTokens } = await import('./api-client.ts');
+const { apiPost, refreshTokens } = await import('./api-client.ts');
 const { logOut } = await import('./logout.ts');
+const { registerNavigator } = await import('./navigation.ts');
 const { saveTokens, getTokenRecord, isLoggedIn } = await import('./records.ts');
 
 const ok = () => json(200, { result_code: 0, result_message: 'ok' });
@@ -82,5 +83,63 @@ describe('the logout', () => {
     expect(calls.map((c) => c.path)).toEqual(['/api/auth/token', '/api/auth/logout', '/api/auth/revoke']);
     expect(calls[2]).toMatchObject({ token: 'old-refresh' });
     expect(isLoggedIn()).toBe(false);
+  });
+
+  /**
+   * A screen's request on its way when the logout is clicked (Top's queries, released with it by the
+   * refresh on entry), that the server answers 401 once the logout has ended its session: the logout's
+   * doing, not an expired login. It fails as it is, with no refresh and no re-login message on /500,
+   * where the member is already on the way to Welcome.
+   */
+  it.each([
+    ['before the tokens are cleared', '/api/auth/revoke'],
+    ['after the tokens are cleared', undefined],
+  ])('leaves a request that the ended session refuses %s out of the error flow', async (_when, answeredDuring) => {
+    const navigations: string[] = [];
+    registerNavigator((to) => navigations.push(to));
+    const calls: string[] = [];
+    let refuse: () => void = () => undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = new URL(url, 'http://sso.test').pathname;
+        calls.push(path);
+        if (path === '/api/user') return new Promise<Response>((resolve) => (refuse = () => resolve(json(401, { error: 'invalid_token' }))));
+        if (path === answeredDuring) refuse();
+        return path === '/api/auth/revoke' ? json(200, {}) : ok();
+      }),
+    );
+    const screen = apiPost('/api/user', 'baseResponseSchema', { auth: true });
+    const failed = screen.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await settle();
+    await logOut(navigate);
+    refuse();
+    expect(await failed).toMatchObject({ status: 401 });
+    expect(calls).not.toContain('/api/auth/token');
+    expect(navigations).toEqual([]);
+    expect(navigate).toHaveBeenCalledWith('/', { replace: true });
+  });
+
+  it('still takes a request refused under a later login to the re-login flow', async () => {
+    const navigations: string[] = [];
+    registerNavigator((to) => navigations.push(to));
+    api();
+    await logOut(navigate);
+    saveTokens({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', accessToken: 'next-access', refreshToken: 'next-refresh' });
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = new URL(url, 'http://sso.test').pathname;
+        calls.push(path);
+        return path === '/api/auth/token' ? json(400, { error: 'invalid_grant' }) : json(401, { error: 'invalid_token' });
+      }),
+    );
+    await expect(apiPost('/api/user', 'baseResponseSchema', { auth: true })).rejects.toMatchObject({ status: 401 });
+    expect(calls).toEqual(['/api/user', '/api/auth/token']);
+    expect(navigations).toEqual(['/500']);
   });
 });

@@ -1,6 +1,6 @@
 import type { NavigateFunction } from 'react-router';
 import { apiPost, refreshSettled } from './api-client.ts';
-import { clearOAuthClient, clearTokens, getTokenRecord, markSilentLoginTried } from './records.ts';
+import { clearOAuthClient, clearTokens, getTokenRecord, markSilentLoginTried, markTokensEnding } from './records.ts';
 
 /**
  * Logout (SPEC.md section 4): ends this browser's SSO session with every token that came from it
@@ -15,6 +15,8 @@ import { clearOAuthClient, clearTokens, getTokenRecord, markSilentLoginTried } f
 export async function logOut(navigate: NavigateFunction): Promise<void> {
   await refreshSettled();
   const t = getTokenRecord();
+  // From here the session is ending: a screen's request that its end refuses is the logout's doing.
+  markTokensEnding();
   await apiPost('/api/auth/logout', 'baseResponseSchema', { json: { client_id: t.clientId }, refreshOn401: false }).catch(() => undefined);
   if (t.refreshToken && t.clientId) {
     await apiPost('/api/auth/revoke', 'revocationResponseSchema', {

@@ -113,8 +113,24 @@ export function saveTokens(t: { clientId: string; redirectUri: string; accessTok
   writeRecord<TokenRecord>('token', { terminalId: getTokenRecord().terminalId, ...t, issuedAt: now });
 }
 
+/** When the newest tokens this tab has ended were issued; -Infinity while it has ended none. */
+let endedIssuedAt = Number.NEGATIVE_INFINITY;
+
+/**
+ * The stored tokens are ending (a logout from its first call, SPEC.md section 4; any clearing):
+ * the server's 401 to a request made with them, or with older ones, is that ending's doing, which
+ * its own screen handles, and no expired login (api-client.ts).
+ */
+export function markTokensEnding(): void {
+  endedIssuedAt = Math.max(endedIssuedAt, getTokenRecord().issuedAt ?? Number.NEGATIVE_INFINITY);
+}
+
+/** Whether the tokens issued at `issuedAt` have been ended by this tab (markTokensEnding). */
+export const tokensEnded = (issuedAt: number) => issuedAt <= endedIssuedAt;
+
 /** Clearing the token leaves only the terminal id (SPEC.md section 4); whose account it was goes with it. */
 export function clearTokens(): void {
+  markTokensEnding();
   writeRecord<TokenRecord>('token', { terminalId: getTokenRecord().terminalId });
   clearAccount();
 }
