@@ -91,18 +91,25 @@ describe('login journey in Chromium', () => {
     // Top's summary, asked for again on a reload, is held until the logout has ended the session;
     // the revocation, the logout's last call, is held until that 401 has reached the page.
     let releaseTop = () => undefined as void;
-    const topHeld = new Promise<void>((resolve) => {
-      const released = new Promise<void>((r) => (releaseTop = r));
-      void page.route('**/api/user/top', async (route) => {
-        resolve();
-        await released;
-        await route.continue();
-      });
+    let holdingTop = () => undefined as void;
+    const released = new Promise<void>((r) => (releaseTop = r));
+    const topHeld = new Promise<void>((r) => (holdingTop = r));
+    await page.route('**/api/user/top', async (route) => {
+      holdingTop();
+      await released;
+      // A request the page has aborted meanwhile cannot go on; the status check below says so.
+      await route.continue().catch(() => undefined);
     });
-    const topRefused = page.waitForResponse((r) => r.url().endsWith('/api/user/top') && r.status() === 401);
+    // Its answer's status, or 'failed' when it got none (the page's 5 s abort on a slow machine):
+    // the revocation goes on either way, so that such a run fails on the status, not on a timeout.
+    const isTop = (url: string) => url.endsWith('/api/user/top');
+    const topAnswer = Promise.race([
+      page.waitForResponse((r) => isTop(r.url()), { timeout: 0 }).then((r) => r.status()),
+      page.waitForEvent('requestfailed', { predicate: (r) => isTop(r.url()), timeout: 0 }).then(() => 'failed' as const),
+    ]).catch(() => 'failed' as const);
     await page.route('**/api/auth/revoke', async (route) => {
       releaseTop();
-      await topRefused;
+      await topAnswer;
       await route.continue();
     });
     await page.reload();
@@ -116,6 +123,7 @@ describe('login journey in Chromium', () => {
     await page.getByRole('button', { name: 'ログアウト' }).click();
     await page.waitForURL(/\/content\/authorize\?/);
     await page.waitForLoadState('networkidle');
+    expect(await topAnswer).toBe(401);
     expect(visited).not.toContain('/content/500');
     expect(page.url()).toMatch(/\/content\/authorize\?/);
     // No refresh was tried with the refresh token the logout was revoking.

@@ -12,8 +12,9 @@ import { compareTimings, expectWithinNoise, maskEcho, maskField, visible, type S
  * HTTP response codes, or different response times"): through the login (the authorize
  * form post and /api/auth/login), the open sign-up, the card sign-up's e-mail, the password
  * recovery, the e-mail change, the open-account link and the login mobile number (decision 0014), a member's address and an unknown one get the same status and
- * body on every try, and their timing differs by no more than noise over 200 tries, or over 400
- * when the first 200 are over the limit (support/enumeration.ts says how it is measured).
+ * body on every try, and their timing differs by no more than noise over 200 tries (600 on the
+ * paths without argon2id), twice as many when the first are over the limit (support/enumeration.ts
+ * says how it is measured).
  *
  * Same path for both sides: every try uses an address of its own on both sides, a member's (made
  * in the database beforehand) and a never-used one, so that no limit treats the sides

@@ -28,10 +28,10 @@ const TOKEN_PATH = '/api/auth/token';
 
 let refreshing: Promise<RefreshOutcome> | undefined;
 
-/** An answer, and when the stored tokens whose access token it carried were issued (none: it carried none of them). */
+/** An answer, and the stored access token it carried (none: it carried none, or one of its own). */
 interface Sent {
   res: Response;
-  issuedAt: number | undefined;
+  storedToken: string | undefined;
 }
 
 async function send(path: string, opts: RequestOptions): Promise<Sent> {
@@ -46,12 +46,11 @@ async function send(path: string, opts: RequestOptions): Promise<Sent> {
   }
   // A request made while the tokens are being re-issued waits, so that it carries the new token.
   if (opts.auth && refreshing) await refreshing;
-  const stored = getTokenRecord();
-  const token = opts.accessToken ?? stored.accessToken;
+  const token = opts.accessToken ?? getTokenRecord().accessToken;
   if (opts.auth && token) headers.Authorization = `Bearer ${token}`;
-  const issuedAt = opts.auth && !opts.accessToken && token ? stored.issuedAt : undefined;
+  const storedToken = opts.auth && !opts.accessToken ? token : undefined;
   try {
-    return { res: await fetch(`${apiBase()}${path}`, { method: 'POST', headers, body, signal: opts.signal, credentials: 'same-origin' }), issuedAt };
+    return { res: await fetch(`${apiBase()}${path}`, { method: 'POST', headers, body, signal: opts.signal, credentials: 'same-origin' }), storedToken };
   } catch (e) {
     // The caller's own abort (the page went away) stays an abort; a timeout is a network failure.
     const reason: unknown = opts.signal?.reason;
@@ -210,7 +209,8 @@ async function refreshOrShow({ quietOnNetwork }: { quietOnNetwork: boolean }): P
  */
 export function startScheduledRefresh(intervalMs: number = LIMITS.refreshIntervalMs): () => void {
   const timer = setInterval(() => {
-    if (isLoggedIn()) void refreshOrShow({ quietOnNetwork: true });
+    // Not while a logout is ending the tokens: it is revoking the refresh token this would spend.
+    if (isLoggedIn() && !tokensEnded()) void refreshOrShow({ quietOnNetwork: true });
   }, intervalMs);
   return () => clearInterval(timer);
 }
@@ -260,12 +260,12 @@ export async function apiPost(path: string, answer: z.ZodType | keyof LoginAnswe
 
 /** The request of apiPost and its one retry after a refresh: the body of a success, any failure thrown. */
 async function postForBody(path: string, opts: RequestOptions, retried = false): Promise<unknown> {
-  const { res, issuedAt } = await send(path, opts);
+  const { res, storedToken } = await send(path, opts);
   // A step-up challenge (RFC 9470) is no expired token: neither a refresh nor the re-login flow helps.
   if (asksFreshProof(res)) throw new FreshProofNeeded(failureFromBody(res.status, await readJson(res)).result, res.status);
   // Sent with tokens this tab has since ended (a logout on its way, a withdrawal): the 401 is that
   // ending's, and the member is already going where it sends them.
-  const ended = issuedAt !== undefined && tokensEnded(issuedAt);
+  const ended = storedToken !== undefined && tokensEnded(storedToken);
   if (res.status === 401 && path !== TOKEN_PATH && !retried && opts.refreshOn401 !== false && !ended) {
     const outcome = await refreshTokens();
     if (outcome.kind === 'renewed') return postForBody(path, opts, true);

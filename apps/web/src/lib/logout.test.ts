@@ -1,13 +1,13 @@
 import type { NavigateFunction } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubBrowserGlobals, jsonResponse as json, settle } from './test-browser-globals.ts';
 
 const store = stubBrowserGlobals();
 
-const { apiPost, refreshTokens } = await import('./api-client.ts');
+const { apiPost, refreshTokens, startScheduledRefresh } = await import('./api-client.ts');
 const { logOut } = await import('./logout.ts');
 const { registerNavigator } = await import('./navigation.ts');
-const { saveTokens, getTokenRecord, isLoggedIn } = await import('./records.ts');
+const { clearTokens, saveTokens, getTokenRecord, isLoggedIn } = await import('./records.ts');
 
 const ok = () => json(200, { result_code: 0, result_message: 'ok' });
 const renewed = () => json(200, { access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'Bearer', expires_in: 3600 });
@@ -44,6 +44,9 @@ describe('the logout', () => {
     store.clear();
     vi.mocked(navigate).mockClear();
     saveTokens({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', accessToken: 'old-access', refreshToken: 'old-refresh' }, Date.now() - 60_000);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   it('ends the session, revokes the refresh token, clears the tokens and goes to Welcome', async () => {
@@ -123,6 +126,28 @@ describe('the logout', () => {
     expect(navigate).toHaveBeenCalledWith('/', { replace: true });
   });
 
+  it('leaves a request refused after the tokens were cleared by a screen (a withdrawal) out of the error flow', async () => {
+    const navigations: string[] = [];
+    registerNavigator((to) => navigations.push(to));
+    const calls: string[] = [];
+    let refuse: () => void = () => undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = new URL(url, 'http://sso.test').pathname;
+        calls.push(path);
+        return path === '/api/user' ? new Promise<Response>((resolve) => (refuse = () => resolve(json(401, { error: 'invalid_token' })))) : ok();
+      }),
+    );
+    const screen = apiPost('/api/user', 'baseResponseSchema', { auth: true }).catch((e: unknown) => e);
+    await settle();
+    clearTokens();
+    refuse();
+    expect(await screen).toMatchObject({ status: 401 });
+    expect(calls).toEqual(['/api/user']);
+    expect(navigations).toEqual([]);
+  });
+
   it('still takes a request refused under a later login to the re-login flow', async () => {
     const navigations: string[] = [];
     registerNavigator((to) => navigations.push(to));
@@ -141,5 +166,36 @@ describe('the logout', () => {
     await expect(apiPost('/api/user', 'baseResponseSchema', { auth: true })).rejects.toMatchObject({ status: 401 });
     expect(calls).toEqual(['/api/user', '/api/auth/token']);
     expect(navigations).toEqual(['/500']);
+  });
+
+  it('makes no scheduled refresh while the logout is revoking the refresh token', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const navigations: string[] = [];
+    registerNavigator((to) => navigations.push(to));
+    const calls: string[] = [];
+    let revoked: () => void = () => undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = new URL(url, 'http://sso.test').pathname;
+        calls.push(path);
+        if (path === '/api/auth/revoke') return new Promise<Response>((resolve) => (revoked = () => resolve(json(200, {}))));
+        return path === '/api/auth/token' ? json(400, { error: 'invalid_grant' }) : ok();
+      }),
+    );
+    const stop = startScheduledRefresh(1000);
+    try {
+      const out = logOut(navigate);
+      await settle();
+      expect(calls).toEqual(['/api/auth/logout', '/api/auth/revoke']);
+      vi.advanceTimersByTime(1000);
+      await settle();
+      revoked();
+      await out;
+    } finally {
+      stop();
+    }
+    expect(calls).toEqual(['/api/auth/logout', '/api/auth/revoke']);
+    expect(navigations).toEqual([]);
   });
 });

@@ -109,24 +109,28 @@ export function getTokenRecord(): TokenRecord {
   return kept;
 }
 
+/** The access tokens this page has ended (markTokensEnding): its own memory, not a record of SPEC.md section 3. */
+const endedTokens = new Set<string>();
+
 export function saveTokens(t: { clientId: string; redirectUri: string; accessToken: string; refreshToken: string }, now = Date.now()): void {
+  // A token stored is live, whatever this page ended before (markTokensEnding).
+  endedTokens.delete(t.accessToken);
   writeRecord<TokenRecord>('token', { terminalId: getTokenRecord().terminalId, ...t, issuedAt: now });
 }
 
-/** When the newest tokens this tab has ended were issued; -Infinity while it has ended none. */
-let endedIssuedAt = Number.NEGATIVE_INFINITY;
-
 /**
  * The stored tokens are ending (a logout from its first call, SPEC.md section 4; any clearing):
- * the server's 401 to a request made with them, or with older ones, is that ending's doing, which
- * its own screen handles, and no expired login (api-client.ts).
+ * the server's 401 to a request made with their access token is that ending's doing, which its own
+ * screen handles, and no expired login (api-client.ts). Known by the token itself, not by a time,
+ * so that neither a clock set back nor two saves in one millisecond confuse two logins.
  */
 export function markTokensEnding(): void {
-  endedIssuedAt = Math.max(endedIssuedAt, getTokenRecord().issuedAt ?? Number.NEGATIVE_INFINITY);
+  const { accessToken } = getTokenRecord();
+  if (accessToken) endedTokens.add(accessToken);
 }
 
-/** Whether the tokens issued at `issuedAt` have been ended by this tab (markTokensEnding). */
-export const tokensEnded = (issuedAt: number) => issuedAt <= endedIssuedAt;
+/** Whether `accessToken` (by default the stored one) has been ended by this page (markTokensEnding). */
+export const tokensEnded = (accessToken = getTokenRecord().accessToken): boolean => accessToken !== undefined && endedTokens.has(accessToken);
 
 /** Clearing the token leaves only the terminal id (SPEC.md section 4); whose account it was goes with it. */
 export function clearTokens(): void {
