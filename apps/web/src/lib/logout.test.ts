@@ -88,6 +88,36 @@ describe('the logout', () => {
     expect(isLoggedIn()).toBe(false);
   });
 
+  /** The API answering each call by its path (`answer`); gives the paths called, in order. */
+  function serve(answer: (path: string) => Promise<Response> | Response): string[] {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = new URL(url, 'http://sso.test').pathname;
+        calls.push(path);
+        return answer(path);
+      }),
+    );
+    return calls;
+  }
+
+  /** An answer held back until `release` is called. */
+  function held(response: () => Response): { answer: Promise<Response>; release: () => void } {
+    let release: () => void = () => undefined;
+    const answer = new Promise<Response>((resolve) => (release = () => resolve(response())));
+    return { answer, release };
+  }
+
+  /** Where the API client's error flow sends the page (lib/navigation.ts). */
+  function watchNavigations(): string[] {
+    const navigations: string[] = [];
+    registerNavigator((to) => navigations.push(to));
+    return navigations;
+  }
+
+  const refused = () => json(401, { error: 'invalid_token' });
+
   /**
    * A screen's request on its way when the logout is clicked (Top's queries, released with it by the
    * refresh on entry), that the server answers 401 once the logout has ended its session: the logout's
@@ -98,71 +128,42 @@ describe('the logout', () => {
     ['before the tokens are cleared', '/api/auth/revoke'],
     ['after the tokens are cleared', undefined],
   ])('leaves a request that the ended session refuses %s out of the error flow', async (_when, answeredDuring) => {
-    const navigations: string[] = [];
-    registerNavigator((to) => navigations.push(to));
-    const calls: string[] = [];
-    let refuse: () => void = () => undefined;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        const path = new URL(url, 'http://sso.test').pathname;
-        calls.push(path);
-        if (path === '/api/user') return new Promise<Response>((resolve) => (refuse = () => resolve(json(401, { error: 'invalid_token' }))));
-        if (path === answeredDuring) refuse();
-        return path === '/api/auth/revoke' ? json(200, {}) : ok();
-      }),
-    );
-    const screen = apiPost('/api/user', 'baseResponseSchema', { auth: true });
-    const failed = screen.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const navigations = watchNavigations();
+    const user = held(refused);
+    const calls = serve((path) => {
+      if (path === '/api/user') return user.answer;
+      if (path === answeredDuring) user.release();
+      return path === '/api/auth/revoke' ? json(200, {}) : ok();
+    });
+    const screen = apiPost('/api/user', 'baseResponseSchema', { auth: true }).catch((e: unknown) => e);
     await settle();
     await logOut(navigate);
-    refuse();
-    expect(await failed).toMatchObject({ status: 401 });
+    user.release();
+    expect(await screen).toMatchObject({ status: 401 });
     expect(calls).not.toContain('/api/auth/token');
     expect(navigations).toEqual([]);
     expect(navigate).toHaveBeenCalledWith('/', { replace: true });
   });
 
   it('leaves a request refused after the tokens were cleared by a screen (a withdrawal) out of the error flow', async () => {
-    const navigations: string[] = [];
-    registerNavigator((to) => navigations.push(to));
-    const calls: string[] = [];
-    let refuse: () => void = () => undefined;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        const path = new URL(url, 'http://sso.test').pathname;
-        calls.push(path);
-        return path === '/api/user' ? new Promise<Response>((resolve) => (refuse = () => resolve(json(401, { error: 'invalid_token' })))) : ok();
-      }),
-    );
+    const navigations = watchNavigations();
+    const user = held(refused);
+    const calls = serve((path) => (path === '/api/user' ? user.answer : ok()));
     const screen = apiPost('/api/user', 'baseResponseSchema', { auth: true }).catch((e: unknown) => e);
     await settle();
     clearTokens();
-    refuse();
+    user.release();
     expect(await screen).toMatchObject({ status: 401 });
     expect(calls).toEqual(['/api/user']);
     expect(navigations).toEqual([]);
   });
 
   it('still takes a request refused under a later login to the re-login flow', async () => {
-    const navigations: string[] = [];
-    registerNavigator((to) => navigations.push(to));
+    const navigations = watchNavigations();
     api();
     await logOut(navigate);
     saveTokens({ clientId: 'SIAP009', redirectUri: 'http://sso.test/content/oauth/callback', accessToken: 'next-access', refreshToken: 'next-refresh' });
-    const calls: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        const path = new URL(url, 'http://sso.test').pathname;
-        calls.push(path);
-        return path === '/api/auth/token' ? json(400, { error: 'invalid_grant' }) : json(401, { error: 'invalid_token' });
-      }),
-    );
+    const calls = serve((path) => (path === '/api/auth/token' ? json(400, { error: 'invalid_grant' }) : refused()));
     await expect(apiPost('/api/user', 'baseResponseSchema', { auth: true })).rejects.toMatchObject({ status: 401 });
     expect(calls).toEqual(['/api/user', '/api/auth/token']);
     expect(navigations).toEqual(['/500']);
@@ -170,19 +171,12 @@ describe('the logout', () => {
 
   it('makes no scheduled refresh while the logout is revoking the refresh token', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const navigations: string[] = [];
-    registerNavigator((to) => navigations.push(to));
-    const calls: string[] = [];
-    let revoked: () => void = () => undefined;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        const path = new URL(url, 'http://sso.test').pathname;
-        calls.push(path);
-        if (path === '/api/auth/revoke') return new Promise<Response>((resolve) => (revoked = () => resolve(json(200, {}))));
-        return path === '/api/auth/token' ? json(400, { error: 'invalid_grant' }) : ok();
-      }),
-    );
+    const navigations = watchNavigations();
+    const revocation = held(() => json(200, {}));
+    const calls = serve((path) => {
+      if (path === '/api/auth/revoke') return revocation.answer;
+      return path === '/api/auth/token' ? json(400, { error: 'invalid_grant' }) : ok();
+    });
     const stop = startScheduledRefresh(1000);
     try {
       const out = logOut(navigate);
@@ -190,7 +184,7 @@ describe('the logout', () => {
       expect(calls).toEqual(['/api/auth/logout', '/api/auth/revoke']);
       vi.advanceTimersByTime(1000);
       await settle();
-      revoked();
+      revocation.release();
       await out;
     } finally {
       stop();
