@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
 import { clientsFileWith, newClientSecret } from './support/clients-file.ts';
-import { logIn, openPage } from './support/journey.ts';
+import { keptServerLog, logIn, openPage } from './support/journey.ts';
 import { APACHE, modAuthOpenidcInstalled, rpRegistration, startApacheRelyingParty, type ApacheRelyingParty } from './support/mod-auth-openidc.ts';
 import { freePort, startSystem, type RunningSystem } from './support/server.ts';
 
@@ -41,12 +41,13 @@ describe.skipIf(!installed)('Apache mod_auth_openidc as a relying party', () => 
   let noPkcePort: number;
   const secret = newClientSecret();
 
+  const logged = keptServerLog();
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sso-modauth-'));
     [port, noPkcePort] = [await freePort(), await freePort()];
     const client = (clientId: string, at: number) => ({ definition: { client_id: clientId, name: 'Apache mod_auth_openidc', scopes: SCOPE.split(' '), ...rpRegistration(at) }, secret });
     const clientsFile = clientsFileWith(dir, [client(CLIENT_ID, port), client(NO_PKCE_ID, noPkcePort)]);
-    [env.system, env.browser] = await Promise.all([startSystem({ env: { CLIENTS_FILE: clientsFile } }), launchBrowser()]);
+    [env.system, env.browser] = await Promise.all([startSystem(logged({ env: { CLIENTS_FILE: clientsFile } })), launchBrowser()]);
     // Both at once, so that no other server of the run takes a port chosen for them in the meantime;
     // one that started is stopped in afterAll even when the other did not.
     const [withPkce, withoutPkce] = await Promise.allSettled([

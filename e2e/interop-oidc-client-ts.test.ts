@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, watchConsole } from './support/browser.ts';
-import { logIn } from './support/journey.ts';
+import { keptServerLog, logIn } from './support/journey.ts';
 import { freePort, ROOT, startSystem, type RunningSystem } from './support/server.ts';
 
 const CARD = { email: 'demo.card@example.com', password: 'Demo1234' };
@@ -120,10 +120,11 @@ describe('oidc-client-ts 3.5 in a page of another origin, in Chromium', () => {
   let browser: Browser;
   let app: Server;
   let appOrigin: string;
+  const logged = keptServerLog();
   beforeAll(async () => {
     const port = await freePort();
     appOrigin = `http://127.0.0.1:${port}`;
-    [system, browser] = await Promise.all([startSystem({ env: { CLIENTS_FILE: clientsFileWith(appOrigin), DPOP_NONCE: 'true' } }), launchBrowser()]);
+    [system, browser] = await Promise.all([startSystem(logged({ env: { CLIENTS_FILE: clientsFileWith(appOrigin), DPOP_NONCE: 'true' } })), launchBrowser()]);
     app = await serveApp(port, system.origin);
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeQuery, FIXED_PKCE, partnerRedirect } from '@sso/server/test-support';
 import { documentScreen, launchBrowser } from './support/browser.ts';
-import { openPage, partnerAuthorizePath, pagePerTest, withSystem, type JourneyPage } from './support/journey.ts';
+import { keptServerLog, openPage, partnerAuthorizePath, pagePerTest, withSystem, type JourneyPage } from './support/journey.ts';
 import { startSystem, type RunningSystem } from './support/server.ts';
 
 const OUT_OF_SERVICE_MESSAGE = 'ただいまサービスを停止しております。しばらく経ってから再度お試しください。';
@@ -18,8 +18,9 @@ const partnerAuthorizationLink = (origin: string) =>
  */
 describe('out of service: every door ends on /503', () => {
   const env = {} as { system: RunningSystem; browser: Browser };
+  const logged = keptServerLog();
   beforeAll(async () => {
-    [env.system, env.browser] = await Promise.all([startSystem({ quiet: true, env: { OUT_OF_SERVICE: 'true' } }), launchBrowser()]);
+    [env.system, env.browser] = await Promise.all([startSystem(logged({ env: { OUT_OF_SERVICE: 'true' } })), launchBrowser()]);
   });
   afterAll(async () => {
     await env.browser?.close();

@@ -1,14 +1,70 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { authorizeQuery, FIXED_PKCE, partnerRedirect } from '@sso/server/test-support';
 import { launchBrowser, reportCspViolations, watchConsole } from './browser.ts';
-import { startSystem, type RunningSystem } from './server.ts';
+import { startSystem, type RunningSystem, type SystemOptions } from './server.ts';
+
+/** The most of a server's log a failed journey prints: its last lines. */
+const FAILED_LOG_LINES = 200;
+/** Longer than the server holds a line in its buffer (a second: apps/server/src/http/log-destination.ts). */
+const LOG_WRITTEN_MS = 1_500;
+
+/** A JSON log line's time (pino's `time`, in ms); undefined for any other line. */
+function lineTime(line: string): number | undefined {
+  const m = /^\{"level":\d+,"time":(\d+)/.exec(line);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The server log of the enclosing describe block's system, kept for its failed tests: the server
+ * writes every line, its request lines too (LOG_LEVEL=info), to a file of its own, and a test that
+ * fails prints the last lines written while it ran (once the server has written what it buffered),
+ * after what the test itself says of the page.
+ * Gives the options for startSystem, with the caller's own merged in.
+ */
+export function keptServerLog(): (options?: SystemOptions) => SystemOptions {
+  let dir: string | undefined;
+  const file = () => (dir ? join(dir, 'server.log') : undefined);
+  const size = () => {
+    const f = file();
+    return f && existsSync(f) ? statSync(f).size : 0;
+  };
+  beforeEach(({ task, onTestFailed }) => {
+    const [from, since] = [size(), Date.now()];
+    onTestFailed(async () => {
+      await new Promise((r) => setTimeout(r, LOG_WRITTEN_MS));
+      const f = file();
+      if (!f || !existsSync(f)) return;
+      // Past the file's size at the test's start, where the lines of the test before may still come
+      // (buffered then): each JSON line by its own time.
+      const lines = readFileSync(f)
+        .subarray(from)
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .filter((line) => line !== '' && (lineTime(line) ?? since) >= since)
+        .slice(-FAILED_LOG_LINES);
+      process.stderr.write(`\nThe server's log while "${task.name}" ran (its last ${lines.length} lines):\n${lines.join('\n')}\n`);
+    });
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return (options = {}) => {
+    dir ??= mkdtempSync(join(tmpdir(), 'sso-journey-log-'));
+    return { ...options, logFile: file(), env: { LOG_LEVEL: 'info', ...options.env } };
+  };
+}
 
 /** Starts the system and Chromium for the enclosing describe block, and stops both after it. */
 export function withSystem(): { system: RunningSystem; browser: Browser } {
   const ctx = {} as { system: RunningSystem; browser: Browser };
+  const logged = keptServerLog();
   beforeAll(async () => {
-    [ctx.system, ctx.browser] = await Promise.all([startSystem(), launchBrowser()]);
+    [ctx.system, ctx.browser] = await Promise.all([startSystem(logged()), launchBrowser()]);
   });
   afterAll(async () => {
     await ctx.browser?.close();
