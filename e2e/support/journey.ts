@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { authorizeQuery, FIXED_PKCE, partnerRedirect } from '@sso/server/test-support';
@@ -26,24 +26,14 @@ function lineTime(line: string): number | undefined {
  * Gives the options for startSystem, with the caller's own merged in.
  */
 export function keptServerLog(): (options?: SystemOptions) => SystemOptions {
-  let dir: string | undefined;
-  const file = () => (dir ? join(dir, 'server.log') : undefined);
-  const size = () => {
-    const f = file();
-    return f && existsSync(f) ? statSync(f).size : 0;
-  };
+  let logFile: string | undefined;
   beforeEach(({ task, onTestFailed }) => {
-    const [from, since] = [size(), Date.now()];
+    const since = Date.now();
     onTestFailed(async () => {
       await new Promise((r) => setTimeout(r, LOG_WRITTEN_MS));
-      const f = file();
-      if (!f || !existsSync(f)) return;
-      // Past the file's size at the test's start, where the lines of the test before may still come
-      // (buffered then): each JSON line by its own time.
-      const lines = readFileSync(f)
-        .subarray(from)
-        .toString('utf8')
-        .trimEnd()
+      if (!logFile || !existsSync(logFile)) return;
+      // Each JSON line by its own time: the test before's may be written after this one began.
+      const lines = readFileSync(logFile, 'utf8')
         .split('\n')
         .filter((line) => line !== '' && (lineTime(line) ?? since) >= since)
         .slice(-FAILED_LOG_LINES);
@@ -51,11 +41,11 @@ export function keptServerLog(): (options?: SystemOptions) => SystemOptions {
     });
   });
   afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (logFile) rmSync(dirname(logFile), { recursive: true, force: true });
   });
   return (options = {}) => {
-    dir ??= mkdtempSync(join(tmpdir(), 'sso-journey-log-'));
-    return { ...options, logFile: file(), env: { LOG_LEVEL: 'info', ...options.env } };
+    logFile ??= join(mkdtempSync(join(tmpdir(), 'sso-journey-log-')), 'server.log');
+    return { ...options, logFile, env: { LOG_LEVEL: 'info', ...options.env } };
   };
 }
 
