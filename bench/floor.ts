@@ -8,7 +8,10 @@
  * route in turns at full speed (`--workers` connections) and at a fixed `--rate` of requests a
  * second (an open loop: the default is the login's three exchanges at the 113 logins a second of
  * the quiet run, bench/results/2026-12-07T0235-production-sqlite.md), with the argon2id verify loop of the login budget in the same rounds, and prints the
- * server's CPU per request of each, and what three exchanges at that pace are of one hash. Run it with
+ * server's CPU per request of each, and what three exchanges at that pace are of one hash. Of the
+ * hash it also gives the kernel's share and the minor page faults a verification takes, which depend
+ * on the host's transparent huge pages (docs/performance.md, "The hash and the host's huge pages";
+ * the machine line says the mode). Run it with
  *
  *   npm run bench:floor [-- --rate 340] [--seconds 5] [--rounds 5] [--workers 16]
  */
@@ -17,6 +20,7 @@ import { median } from './lib/budgets.ts';
 import { argon2Verify, bareFastify, type Ceiling } from './lib/ceilings.ts';
 import { positiveNumber, runMain, say } from './lib/cli.ts';
 import { closedLoop, openLoop, type LoadResult } from './lib/load.ts';
+import { describeMachine, machineLine } from './lib/machine.ts';
 import { markdownTable } from './lib/report.ts';
 import { cpuPerOp } from './lib/thread-cpu.ts';
 
@@ -34,16 +38,23 @@ const { values: args } = parseArgs({
 /** The exchanges of one password login: the login step, the authorize POST and the code exchange (bench/lib/flows.ts). */
 const EXCHANGES_PER_LOGIN = 3;
 
-/** CPU µs per successful request of a stretch of load on `source` (its server's threads, or the driver's own for the argon2id loop). */
-async function cpuPerRequest(source: Ceiling, load: (next: Ceiling['next']) => Promise<LoadResult>): Promise<number> {
+/**
+ * A stretch of load on `source`: its CPU µs per successful request (its server's threads, or the
+ * driver's own for the argon2id loop), and, of this process (the driver, where the argon2id loop
+ * runs), the kernel's share of its CPU and its minor page faults per request.
+ */
+async function cpuPerRequest(source: Ceiling, load: (next: Ceiling['next']) => Promise<LoadResult>): Promise<{ us: number; kernelShare: number; faults: number }> {
   const before = source.cpu();
+  const usage = process.resourceUsage();
   const result = await load(source.next);
   const after = source.cpu();
+  const used = process.resourceUsage();
   const ok = result.recorder.summary().find((s) => s.op !== 'all');
   const done = ok?.ok ?? 0;
   if (done === 0) throw new Error('no request answered');
   const c = cpuPerOp(before, after, done);
-  return c.mainUs + c.otherUs;
+  const [user, system] = [used.userCPUTime - usage.userCPUTime, used.systemCPUTime - usage.systemCPUTime];
+  return { us: c.mainUs + c.otherUs, kernelShare: system / (user + system || 1), faults: (used.minorPageFault - usage.minorPageFault) / done };
 }
 
 async function main(): Promise<number> {
@@ -53,24 +64,30 @@ async function main(): Promise<number> {
   const workers = positiveNumber('workers', args.workers);
   const bare = await bareFastify({ bytes: positiveNumber('bytes', args.bytes), workers });
   const argon2 = await argon2Verify();
-  const figures = { full: [] as number[], paced: [] as number[], hash: [] as number[] };
+  const figures = { full: [] as number[], paced: [] as number[], hash: [] as number[], kernel: [] as number[], faults: [] as number[] };
+  say(`machine: ${machineLine(describeMachine())}`);
   try {
     // A warm-up stretch of each, not counted: the JIT and the connections.
     await closedLoop({ durationMs: 1000, workers, next: bare.next });
     for (let round = 1; round <= rounds; round++) {
-      const full = await cpuPerRequest(bare, (next) => closedLoop({ durationMs, workers, next }));
-      const paced = await cpuPerRequest(bare, (next) => openLoop({ durationMs, rate, next }));
-      const hash = await cpuPerRequest(argon2, (next) => closedLoop({ durationMs, workers, next }));
+      const full = (await cpuPerRequest(bare, (next) => closedLoop({ durationMs, workers, next }))).us;
+      const paced = (await cpuPerRequest(bare, (next) => openLoop({ durationMs, rate, next }))).us;
+      const verification = await cpuPerRequest(argon2, (next) => closedLoop({ durationMs, workers, next }));
       figures.full.push(full);
       figures.paced.push(paced);
-      figures.hash.push(hash);
-      say(`round ${round}: bare route ${full.toFixed(0)} µs at full speed, ${paced.toFixed(0)} µs at ${rate}/s; one argon2id verification ${hash.toFixed(0)} µs`);
+      figures.hash.push(verification.us);
+      figures.kernel.push(verification.kernelShare);
+      figures.faults.push(verification.faults);
+      say(
+        `round ${round}: bare route ${full.toFixed(0)} µs at full speed, ${paced.toFixed(0)} µs at ${rate}/s; one argon2id verification ${verification.us.toFixed(0)} µs ` +
+          `(the kernel ${(100 * verification.kernelShare).toFixed(0)}%, ${verification.faults.toFixed(0)} minor page faults)`,
+      );
     }
   } finally {
     await bare.stop();
     await argon2.stop();
   }
-  const [full, paced, hash] = [median(figures.full), median(figures.paced), median(figures.hash)];
+  const [full, paced, hash, kernel, faults] = [median(figures.full), median(figures.paced), median(figures.hash), median(figures.kernel), median(figures.faults)];
   const login = EXCHANGES_PER_LOGIN * paced;
   say('');
   say(
@@ -84,6 +101,8 @@ async function main(): Promise<number> {
       ],
     ),
   );
+  say('');
+  say(`Of one argon2id verification, the kernel took ${(100 * kernel).toFixed(0)}% (mapping and zeroing its 19 MiB), in ${faults.toFixed(0)} minor page faults (medians of the rounds).`);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { transparentHugePages } from '@sso/server/test-support/internals';
 
 /** What a recorded result was measured on: numbers mean little without the machine they came from. */
 export interface Machine {
@@ -8,6 +9,12 @@ export interface Machine {
   cores: number;
   memoryGiB: number;
   node: string;
+  /**
+   * The kernel's transparent huge page mode (`madvise`, `always`, `never`; `unknown` off Linux): with
+   * `never`, one argon2id verification costs about 1.4 times its CPU (docs/performance.md, "The hash
+   * and the host's huge pages"), and every login figure with it.
+   */
+  hugePages: string;
   /** 1-minute load average when the run started: other work on the machine skews the numbers. */
   loadAverage: number;
   commit: string;
@@ -26,10 +33,11 @@ export function describeMachine(): Machine {
     cores: availableParallelism(),
     memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
+    hugePages: transparentHugePages() ?? 'unknown',
     loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
     commit,
   };
 }
 
 export const machineLine = (m: Machine): string =>
-  `${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, load average ${m.loadAverage} at start, commit ${m.commit}`;
+  `${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, transparent huge pages ${m.hugePages}, load average ${m.loadAverage} at start, commit ${m.commit}`;

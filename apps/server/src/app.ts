@@ -7,6 +7,7 @@ import { seedDemo } from './seed.ts';
 import { purgeExpired } from './db/maintenance.ts';
 import { backgroundTasks } from './lib/background.ts';
 import { setMetricsSource } from './lib/metrics.ts';
+import { hugePagesWarning } from './lib/huge-pages.ts';
 import { purgeAudit } from './modules/audit/audit.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerAdminLimits } from './http/admin-limits.ts';
@@ -83,6 +84,8 @@ export interface AppOverrides {
   logger?: boolean;
   /** Where the log goes instead of stdout (a test that reads it). */
   logStream?: { write(line: string): void };
+  /** Where the kernel's transparent huge page mode is read (lib/huge-pages.ts): a test's file. */
+  hugePagesFile?: string;
 }
 
 /** The file's entries, or undefined when it cannot be read (a later start does not need it). */
@@ -169,6 +172,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (config.env === 'production' && config.allowSimulators) {
     app.log.warn('ALLOW_SIMULATORS=staging: the card master, Net Answer and SMS answer by their simulators (a staging system, never members\' production)');
   }
+  const hugePages = hugePagesWarning(overrides.hugePagesFile);
+  if (hugePages) app.log.warn(hugePages);
   if (fileIgnored) {
     app.log.warn(`CLIENTS_FILE (${config.clientsFile}) differs from the client registry in the database and is not read: the database's clients are in use (docs/decisions/0031-clients-in-the-database.md)`);
   }

@@ -16,6 +16,8 @@ export { DEMO } from '../seed.ts';
 export { lookupDigest, newId, setLookupKey, sha256 } from '../lib/secrets.ts';
 // Password hashes as the server writes them (argon2id), and how many it has verified (the benchmark's hash count).
 export { hashPassword, passwordVerifications, verifyPassword } from '../lib/passwords.ts';
+// The host's transparent huge page mode, which the hash's CPU depends on: the benchmark's machine line.
+export { transparentHugePages } from '../lib/huge-pages.ts';
 
 // The guessing limits' keys, to read a counter the suite drove up (SPEC.md section 7).
 export { addressKey } from '../modules/account/credentials-service.ts';

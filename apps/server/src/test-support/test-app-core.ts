@@ -80,7 +80,7 @@ export const testAppEnv = (databaseUrl: string): Record<string, string> => ({
 export async function createTestApp(
   dialect: Dialect,
   env: Record<string, string> = {},
-  overrides: Pick<AppOverrides, 'cardMaster' | 'netAnswer' | 'pointLedger' | 'sms' | 'logStream'> = {},
+  overrides: Pick<AppOverrides, 'cardMaster' | 'netAnswer' | 'pointLedger' | 'sms' | 'logStream' | 'hugePagesFile'> = {},
   /** Runs on the empty database before the app starts on it (an upgrade test leaves an older schema with rows). */
   before?: (db: TestDb['db']) => Promise<void>,
 ): Promise<TestApp> {
