@@ -190,7 +190,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const backchannel = backchannelDelivery({ ...oidc, clients, clock });
   const messaging = await startMessaging(config, { db: db.kysely, clock, log: app.log, sms: overrides.sms, backchannel });
   // The gauges that read this app's outbox and pool (lib/metrics.ts, docs/operations.md "Metrics"), until it closes.
-  const metricsSourceGone = setMetricsSource({ outboxBacklog: () => outboxBacklog(db.kysely), pool: () => db.poolCounts?.(), now: () => clock.now() });
+  const metricsSourceGone = setMetricsSource({ outboxBacklog: () => outboxBacklog(db.kysely), pool: () => db.poolCounts?.(), now: () => clock.now(), hugePagesFile: overrides.hugePagesFile });
   app.addHook('onClose', async () => {
     metricsSourceGone();
     clearInterval(purge);

@@ -2,9 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { metricLabels, metricValue } from '../test-support/metrics.ts';
 import { createTestApp } from '../test-support/test-app-core.ts';
 import { hugePagesWarning, transparentHugePages } from './huge-pages.ts';
 
+const GAUGE = 'sso_host_transparent_huge_pages';
 const dir = mkdtempSync(join(tmpdir(), 'thp-'));
 /** A file as the kernel writes it, the mode in force in brackets. */
 const modeFile = (name: string, content: string): string => {
@@ -36,18 +38,29 @@ describe('transparent huge pages', () => {
   });
 });
 
-describe("the server's start", () => {
-  /** The warnings the app's start writes with the kernel's mode read from `file`. */
-  async function startWarnings(file: string): Promise<string[]> {
+describe('the server: its warning at the start and its gauge', () => {
+  /** The warnings the app's start writes and the gauge's series while it runs, with the kernel's mode read from `file`. */
+  async function started(file: string): Promise<{ warnings: string[]; series: Record<string, string | number>[]; never: number }> {
     const lines: string[] = [];
     const t = await createTestApp('sqlite', {}, { logStream: { write: (line: string) => void lines.push(line) }, hugePagesFile: file });
-    await t.close();
-    return lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40).map((l) => l.msg);
+    try {
+      const warnings = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40 && l.msg.includes('transparent huge pages'));
+      return { warnings: warnings.map((l) => l.msg), series: await metricLabels(GAUGE), never: await metricValue(GAUGE, { state: 'never' }) };
+    } finally {
+      await t.close();
+    }
   }
 
-  it('warns once of huge pages turned off, and not with madvise', async () => {
+  it('warns once of huge pages turned off, and exports the mode in force', async () => {
     const never = modeFile('start-never', 'always madvise [never]\n');
-    expect((await startWarnings(never)).filter((m) => m.includes('transparent huge pages'))).toEqual([hugePagesWarning(never)]);
-    expect((await startWarnings(modeFile('start-madvise', 'always [madvise] never\n'))).filter((m) => m.includes('transparent huge pages'))).toEqual([]);
+    expect(await started(never)).toEqual({ warnings: [hugePagesWarning(never)], series: [{ state: 'never' }], never: 1 });
+  });
+
+  it('neither warns nor says never with madvise', async () => {
+    expect(await started(modeFile('start-madvise', 'always [madvise] never\n'))).toEqual({ warnings: [], series: [{ state: 'madvise' }], never: 0 });
+  });
+
+  it('exports no series where the kernel does not say', async () => {
+    expect(await started(join(dir, 'absent'))).toEqual({ warnings: [], series: [], never: 0 });
   });
 });

@@ -75,6 +75,7 @@ describe('the Grafana dashboard and the alert rules', () => {
         'SsoOutboxBacklogOld',
         'SsoRefreshTokenReuse',
         'SsoTargetDown',
+        'SsoTransparentHugePagesOff',
       ].sort(),
     );
   });

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { transparentHugePages } from './huge-pages.ts';
 import { RequestDurationHistogram } from './request-duration-histogram.ts';
 
 /**
@@ -160,6 +161,8 @@ export interface MetricsSource {
   /** Undefined for SQLite: one connection, no pool. */
   pool(): PoolCounts | undefined;
   now(): number;
+  /** Where the kernel's transparent huge page mode is read, when not its own file (a test's; lib/huge-pages.ts). */
+  hugePagesFile?: string | undefined;
 }
 
 let source: MetricsSource | undefined;
@@ -171,6 +174,20 @@ export function setMetricsSource(s: MetricsSource): () => void {
     if (source === s) source = undefined;
   };
 }
+
+/**
+ * The host's transparent huge page mode, 1 for the mode in force (`madvise`, `always` or `never`),
+ * read at each scrape (lib/huge-pages.ts): with `never`, each argon2id verification costs about 1.4
+ * times its CPU (docs/operations.md "Sizing"). No series where the kernel does not say.
+ */
+export const hugePagesGauge = stateGauge(
+  'sso_host_transparent_huge_pages',
+  "The host's transparent huge page mode, 1 for the one in force (state: madvise, always, never); with never, argon2id costs about 1.4 times its CPU.",
+  () => {
+    const mode = transparentHugePages(source?.hugePagesFile);
+    return mode === undefined ? undefined : { [mode]: 1 };
+  },
+);
 
 /**
  * PostgreSQL only: SQLite has one connection and no pool (db/sqlite.ts), and reports no series here.
