@@ -11,10 +11,12 @@
  * server's CPU per request of each, and what three exchanges at that pace are of one hash. Of the
  * hash it also gives the kernel's share and the minor page faults a verification takes, which depend
  * on the host's transparent huge pages (docs/performance.md, "The hash and the host's huge pages";
- * the machine line says the mode). Run it with
+ * the machine line says the mode). It prints its table and writes it to
+ * bench/results/<date>T<hhmm>-floor.md. Run it with
  *
  *   npm run bench:floor [-- --rate 340] [--seconds 5] [--rounds 5] [--workers 16]
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { median } from './lib/budgets.ts';
 import { argon2Verify, bareFastify, type Ceiling } from './lib/ceilings.ts';
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '16' },
     /** The bare route's body: a token response's size, as bench.ts sends. */
     bytes: { type: 'string', default: '600' },
+    out: { type: 'string', default: new URL('./results/', import.meta.url).pathname },
   },
 });
 
@@ -65,7 +68,9 @@ async function main(): Promise<number> {
   const bare = await bareFastify({ bytes: positiveNumber('bytes', args.bytes), workers });
   const argon2 = await argon2Verify();
   const figures = { full: [] as number[], paced: [] as number[], hash: [] as number[], kernel: [] as number[], faults: [] as number[] };
-  say(`machine: ${machineLine(describeMachine())}`);
+  const machine = describeMachine();
+  const roundLines: string[] = [];
+  say(`machine: ${machineLine(machine)}`);
   try {
     // A warm-up stretch of each, not counted: the JIT and the connections.
     await closedLoop({ durationMs: 1000, workers, next: bare.next });
@@ -78,10 +83,11 @@ async function main(): Promise<number> {
       figures.hash.push(verification.us);
       figures.kernel.push(verification.kernelShare);
       figures.faults.push(verification.faults);
-      say(
+      roundLines.push(
         `round ${round}: bare route ${full.toFixed(0)} µs at full speed, ${paced.toFixed(0)} µs at ${rate}/s; one argon2id verification ${verification.us.toFixed(0)} µs ` +
           `(the kernel ${(100 * verification.kernelShare).toFixed(0)}%, ${verification.faults.toFixed(0)} minor page faults)`,
       );
+      say(roundLines.at(-1) as string);
     }
   } finally {
     await bare.stop();
@@ -89,8 +95,14 @@ async function main(): Promise<number> {
   }
   const [full, paced, hash, kernel, faults] = [median(figures.full), median(figures.paced), median(figures.hash), median(figures.kernel), median(figures.faults)];
   const login = EXCHANGES_PER_LOGIN * paced;
-  say('');
-  say(
+  const text = [
+    `# The floor of an exchange at the login's pace, and one argon2id verification, ${machine.date.slice(0, 16)} UTC`,
+    '',
+    `Machine: ${machineLine(machine)}.`,
+    `Run: \`npm run bench:floor\` (bench/floor.ts): the bare Fastify route in a closed loop of ${workers} connections and in an open loop at ${rate} requests a second, and the argon2id verify loop of the login budget in this process, ${rounds} rounds of ${durationMs / 1000} s each.`,
+    '',
+    ...roundLines.map((l) => `- ${l}`),
+    '',
     markdownTable(
       ['measured (median of the rounds)', 'CPU per request', 'of one argon2id verification'],
       [
@@ -100,9 +112,15 @@ async function main(): Promise<number> {
         ['one argon2id verification (the login budget\'s unit)', `${hash.toFixed(0)} µs`, '100%'],
       ],
     ),
-  );
-  say('');
-  say(`Of one argon2id verification, the kernel took ${(100 * kernel).toFixed(0)}% (mapping and zeroing its 19 MiB), in ${faults.toFixed(0)} minor page faults (medians of the rounds).`);
+    '',
+    `Of one argon2id verification, the kernel took ${(100 * kernel).toFixed(0)}% (mapping and zeroing its 19 MiB), in ${faults.toFixed(0)} minor page faults (medians of the rounds).`,
+    '',
+  ].join('\n');
+  say(`\n${text}`);
+  mkdirSync(args.out, { recursive: true });
+  const file = `${args.out}${machine.date.slice(0, 16).replace(':', '')}-floor.md`;
+  writeFileSync(file, text);
+  say(`written: ${file}`);
   return 0;
 }
 
